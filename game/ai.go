@@ -1,0 +1,42 @@
+package game
+
+import "github.com/grotto-game/grotto/game/world"
+
+// monstersAct gives every living monster its turn, in the order they were
+// spawned. Hostile monsters that see the player walk towards them along the
+// shortest path around walls (one shared distance map, computed only when
+// some monster needs it) and attack when adjacent. Seeing is symmetric: a
+// monster sees the player exactly when the player sees it.
+func (g *Game) monstersAct() {
+	distReady := false
+	for i := 1; i < len(g.s.Actors) && !g.s.Over; i++ {
+		m := &g.s.Actors[i]
+		if m.AI != AIHostile || !m.Alive() || !g.fov.Visible(m.Pos) {
+			continue
+		}
+		p := g.player()
+		if m.Pos.Chebyshev(p.Pos) <= 1 {
+			g.attack(m, p)
+			continue
+		}
+		if !distReady {
+			g.dist.Compute(g.s.Map, p.Pos)
+			distReady = true
+		}
+		g.stepDownhill(m)
+	}
+}
+
+// stepDownhill moves m to the free neighbouring tile closest to the player, if
+// one is closer than where it stands. Ties go to the first direction in
+// world.Directions8, so the choice is deterministic.
+func (g *Game) stepDownhill(m *Actor) {
+	best, bestDist := m.Pos, g.dist.At(m.Pos)
+	for _, d := range world.Directions8 {
+		n := m.Pos.Add(d.X, d.Y)
+		if dn := g.dist.At(n); dn < bestDist && g.blockerAt(n) == nil {
+			best, bestDist = n, dn
+		}
+	}
+	m.Pos = best
+}

@@ -1,0 +1,111 @@
+package game
+
+import (
+	"errors"
+
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// Action is what a command asks the player to do.
+type Action uint8
+
+// The actions a player can take. Zero is not an action.
+const (
+	ActMove    Action = iota + 1 // step by (DX, DY), or attack what stands there
+	ActWait                      // let a turn pass
+	ActDescend                   // take the down stairs under the player
+)
+
+// Command is one player input to the core: a small value, so that a game is
+// its seed plus a list of commands.
+type Command struct {
+	Action Action
+	DX, DY int // for ActMove: the step, each in -1..1
+}
+
+// Move returns the command to step (or bump-attack) by dx, dy tiles.
+func Move(dx, dy int) Command { return Command{Action: ActMove, DX: dx, DY: dy} }
+
+// Wait returns the command to pass one turn.
+func Wait() Command { return Command{Action: ActWait} }
+
+// Descend returns the command to take the down stairs.
+func Descend() Command { return Command{Action: ActDescend} }
+
+// Impossible is returned by Apply for a command that cannot happen; it costs no
+// turn and changes nothing. Its text is meant for the player (the tutorials'
+// ImpossibleException).
+type Impossible struct{ Msg string }
+
+func (e *Impossible) Error() string { return e.Msg }
+
+// ErrGameOver is returned by Apply once the player is dead.
+var ErrGameOver = errors.New("the game is over")
+
+// Result tells the caller what a turn did that it may want to act on (save on
+// a level change, show the death screen).
+type Result struct {
+	Descended bool // the player reached a new depth
+	Died      bool // the player died this turn
+}
+
+// Apply carries out one player command and, if it took time, one full turn:
+// every monster acts and the FOV is recomputed. An impossible command returns
+// an *Impossible error and leaves the game exactly as it was.
+func (g *Game) Apply(c Command) (Result, error) {
+	if g.s.Over {
+		return Result{}, ErrGameOver
+	}
+	var res Result
+	switch c.Action {
+	case ActMove:
+		if c.DX < -1 || c.DX > 1 || c.DY < -1 || c.DY > 1 || (c.DX == 0 && c.DY == 0) {
+			return res, &Impossible{"You cannot move like that."}
+		}
+		if err := g.playerMove(c.DX, c.DY); err != nil {
+			return res, err
+		}
+	case ActWait:
+	case ActDescend:
+		if g.s.Map.At(g.player().Pos) != world.DownStairs {
+			return res, &Impossible{"There are no stairs here."}
+		}
+		g.s.Turn++
+		g.descend()
+		return Result{Descended: true}, nil
+	default:
+		return res, &Impossible{"Unknown command."}
+	}
+	g.s.Turn++
+	g.updateFOV()
+	g.monstersAct()
+	res.Died = g.s.Over
+	return res, nil
+}
+
+func (g *Game) player() *Actor { return &g.s.Actors[0] }
+
+func (g *Game) playerMove(dx, dy int) error {
+	p := g.player()
+	to := p.Pos.Add(dx, dy)
+	if target := g.blockerAt(to); target != nil && target != p {
+		g.attack(p, target)
+		return nil
+	}
+	if !g.s.Map.At(to).Walkable() {
+		return &Impossible{"That way is blocked."}
+	}
+	p.Pos = to
+	return nil
+}
+
+// descend builds the next depth and lets the player rest on the stairs,
+// recovering half their maximum HP (python-tcod tutorial part 11).
+func (g *Game) descend() {
+	g.enterLevel(g.s.Depth + 1)
+	p := g.player()
+	heal := min(p.MaxHP/2, p.MaxHP-p.HP)
+	p.HP += heal
+	g.logf(MsgDescend, "You take a moment to rest, and recover your strength.")
+	g.logf(MsgDescend, "You descend deeper into the grotto.")
+}

@@ -1,0 +1,148 @@
+// Package game is grotto's pure core: the rules, the map, the actors and the
+// turn loop. A game is a function of its seed and the commands applied to it:
+// no I/O, no clock, no goroutines, no map iteration that can change an
+// outcome. The UI reads it through accessors and changes it only with Apply.
+package game
+
+import (
+	"math/rand/v2"
+
+	"github.com/grotto-game/grotto/game/mapgen"
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// Level size in tiles (the python-tcod tutorial's 80 x 43 map).
+const (
+	MapWidth  = 80
+	MapHeight = 43
+)
+
+// FOVRadius is how far the player sees, in tiles.
+const FOVRadius = 8
+
+// state is everything a save holds. Derived buffers (FOV, distances) live in
+// Game and are rebuilt on load.
+type state struct {
+	Seed     uint64
+	Depth    int // 1 for the first level, one more per staircase taken
+	Turn     int // player actions that took time
+	Kills    int
+	Map      *world.Map
+	Actors   []Actor // Actors[0] is the player
+	Log      []Message
+	Over     bool   // the player died
+	Cause    string // what killed the player, e.g. "killed by an orc on depth 2"
+	KilledBy string // the kind of actor that killed the player
+	XPEarned int    // experience from kills, the main part of the score
+}
+
+// Game is one player's game. It is not safe for concurrent use: one game
+// belongs to one session goroutine.
+type Game struct {
+	s    state
+	pcg  *rand.PCG
+	rng  *rand.Rand
+	fov  *world.FOV
+	dist *world.DistanceMap
+}
+
+// New starts a game from seed on depth 1. The same seed and the same commands
+// always give the same game.
+func New(seed uint64) *Game {
+	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
+	g := &Game{pcg: pcg, rng: rand.New(pcg)}
+	g.s.Seed = seed
+	g.s.Actors = []Actor{newPlayer(world.Pos{})}
+	g.enterLevel(1)
+	g.logf(MsgWelcome, "Hello, adventurer, and welcome to the grotto!")
+	return g
+}
+
+// enterLevel builds depth's level, places the player at its start, spawns its
+// monsters and computes the first FOV. Remains of the old level are dropped.
+func (g *Game) enterLevel(depth int) {
+	lvl := mapgen.RoomsAndCorridors(g.rng, MapWidth, MapHeight, mapgen.DefaultRooms())
+	g.s.Depth = depth
+	g.s.Map = lvl.Map
+	player := g.s.Actors[0]
+	player.Pos = lvl.Start
+	g.s.Actors = append(g.s.Actors[:0], player)
+	g.spawn(lvl)
+	g.buffers()
+	g.updateFOV()
+}
+
+// buffers allocates the derived per-level buffers for the current map: once
+// per level, never per turn.
+func (g *Game) buffers() {
+	g.fov = world.NewFOV(g.s.Map.W, g.s.Map.H)
+	g.dist = world.NewDistanceMap(g.s.Map.W, g.s.Map.H)
+}
+
+// maxMonstersPerRoom grows with depth (python-tcod tutorial part 12).
+func maxMonstersPerRoom(depth int) int {
+	switch {
+	case depth >= 6:
+		return 5
+	case depth >= 4:
+		return 3
+	}
+	return 2
+}
+
+// spawn puts 0..maxMonstersPerRoom monsters in every spawn region but the
+// player's, on free floor tiles, chosen by the monster table's weights.
+func (g *Game) spawn(lvl mapgen.Level) {
+	table := monsterTable()
+	for i, r := range lvl.Regions {
+		if i == 0 || r.W <= 0 || r.H <= 0 {
+			continue // the starting room stays quiet
+		}
+		n := g.rng.IntN(maxMonstersPerRoom(g.s.Depth) + 1)
+		for range n {
+			p := world.Pos{X: r.X + g.rng.IntN(r.W), Y: r.Y + g.rng.IntN(r.H)}
+			if !g.s.Map.At(p).Walkable() || g.blockerAt(p) != nil {
+				continue
+			}
+			g.s.Actors = append(g.s.Actors, newMonster(g.pickMonster(table), p))
+		}
+	}
+}
+
+func (g *Game) pickMonster(table []monsterKind) monsterKind {
+	total := 0
+	for _, k := range table {
+		total += k.weight + k.weightPerDepth*(g.s.Depth-1)
+	}
+	roll := g.rng.IntN(total)
+	for _, k := range table {
+		roll -= k.weight + k.weightPerDepth*(g.s.Depth-1)
+		if roll < 0 {
+			return k
+		}
+	}
+	return table[0]
+}
+
+// updateFOV recomputes what the player sees and adds it to the explored memory.
+func (g *Game) updateFOV() {
+	m := g.s.Map
+	g.fov.Compute(m, g.s.Actors[0].Pos, FOVRadius)
+	for y := 0; y < m.H; y++ {
+		for x := 0; x < m.W; x++ {
+			if g.fov.Visible(world.Pos{X: x, Y: y}) {
+				m.Explored[y*m.W+x] = true
+			}
+		}
+	}
+}
+
+// blockerAt returns the blocking actor standing on p, or nil.
+func (g *Game) blockerAt(p world.Pos) *Actor {
+	for i := range g.s.Actors {
+		if a := &g.s.Actors[i]; a.Blocks && a.Pos == p {
+			return a
+		}
+	}
+	return nil
+}

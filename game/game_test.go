@@ -1,0 +1,294 @@
+package game
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// stairs returns the down stairs of g's level.
+func stairs(t testing.TB, g *Game) world.Pos {
+	t.Helper()
+	m := g.s.Map
+	for i, tile := range m.Tiles {
+		if tile == world.DownStairs {
+			return world.Pos{X: i % m.W, Y: i / m.W}
+		}
+	}
+	t.Fatal("level has no down stairs")
+	return world.Pos{}
+}
+
+func TestEveryLevelConnectsStartToStairs(t *testing.T) {
+	d := world.NewDistanceMap(MapWidth, MapHeight)
+	for seed := range uint64(500) {
+		g := New(seed)
+		d.Compute(g.s.Map, g.Player().Pos)
+		if s := stairs(t, g); d.At(s) == world.Unreached {
+			t.Fatalf("seed %d: stairs at %v unreachable from start %v", seed, s, g.Player().Pos)
+		}
+		for _, a := range g.Actors()[1:] {
+			if !g.s.Map.At(a.Pos).Walkable() {
+				t.Fatalf("seed %d: %s spawned in rock at %v", seed, a.Kind, a.Pos)
+			}
+		}
+	}
+}
+
+func TestDamageIsPowerMinusDefenseNeverNegative(t *testing.T) {
+	for _, c := range []struct{ power, defense, want int }{
+		{5, 0, 5}, {5, 2, 3}, {3, 2, 1}, {2, 2, 0}, {1, 4, 0},
+	} {
+		if got := Damage(c.power, c.defense); got != c.want {
+			t.Errorf("Damage(%d, %d) = %d, want %d", c.power, c.defense, got, c.want)
+		}
+	}
+}
+
+// arena returns a game whose level is an open 10x10 room with the player at
+// (2,2) and one monster of kind at (3,2).
+func arena(kind string) *Game {
+	g := New(1)
+	m := world.NewMap(MapWidth, MapHeight)
+	for y := 1; y < 11; y++ {
+		for x := 1; x < 11; x++ {
+			m.Set(world.Pos{X: x, Y: y}, world.Floor)
+		}
+	}
+	g.s.Map = m
+	p := g.s.Actors[0]
+	p.Pos = world.Pos{X: 2, Y: 2}
+	g.s.Actors = []Actor{p}
+	for _, k := range monsterTable() {
+		if k.kind == kind {
+			g.s.Actors = append(g.s.Actors, newMonster(k, world.Pos{X: 3, Y: 2}))
+		}
+	}
+	g.buffers()
+	g.updateFOV()
+	return g
+}
+
+func TestBumpAttackDealsPowerMinusDefenseAndMonsterStrikesBack(t *testing.T) {
+	g := arena("troll")
+	if _, err := g.Apply(Move(1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	troll := g.s.Actors[1]
+	if troll.HP != 16-(5-1) {
+		t.Errorf("troll HP = %d, want %d", troll.HP, 16-4)
+	}
+	if g.Player().HP != 30-(4-2) {
+		t.Errorf("player HP = %d, want %d", g.Player().HP, 30-2)
+	}
+	if g.Player().Pos != (world.Pos{X: 2, Y: 2}) {
+		t.Error("attacking must not move the player")
+	}
+}
+
+func TestKilledMonsterLeavesCorpseThatDoesNotBlock(t *testing.T) {
+	g := arena("orc")
+	for range 2 {
+		g.Apply(Move(1, 0))
+	}
+	orc := g.s.Actors[1]
+	if !orc.Corpse || orc.Blocks || orc.Glyph != '%' {
+		t.Fatalf("orc after two hits: %+v, want a non-blocking corpse", orc)
+	}
+	if g.Kills() != 1 || g.Score() != 35 {
+		t.Errorf("kills %d score %d, want 1 and 35", g.Kills(), g.Score())
+	}
+	if _, err := g.Apply(Move(1, 0)); err != nil || g.Player().Pos != (world.Pos{X: 3, Y: 2}) {
+		t.Errorf("player should walk onto the corpse, err=%v pos=%v", err, g.Player().Pos)
+	}
+}
+
+func TestPlayerDeathEndsGameWithCause(t *testing.T) {
+	g := arena("troll")
+	g.s.Actors[0].HP = 2
+	g.s.Actors[1].HP = 1000
+	res, err := g.Apply(Wait())
+	if err != nil || !res.Died || !g.Over() {
+		t.Fatalf("res=%+v err=%v over=%v, want death", res, err, g.Over())
+	}
+	if g.Cause() != "killed by a troll on depth 1" {
+		t.Errorf("cause = %q", g.Cause())
+	}
+	if _, err := g.Apply(Wait()); !errors.Is(err, ErrGameOver) {
+		t.Errorf("after death Apply err = %v, want ErrGameOver", err)
+	}
+}
+
+func TestMonsterChasesAroundAWall(t *testing.T) {
+	g := arena("orc")
+	// Wall between them with a gap: orc at (6,2), wall x=4 for y 1..3, player (2,2).
+	for y := 1; y <= 3; y++ {
+		g.s.Map.Set(world.Pos{X: 4, Y: y}, world.Wall)
+	}
+	g.s.Actors[1].Pos = world.Pos{X: 6, Y: 5}
+	g.updateFOV()
+	start := g.s.Actors[1].Pos
+	d0 := start.Chebyshev(g.Player().Pos)
+	for range 3 {
+		g.Apply(Wait())
+	}
+	if d := g.s.Actors[1].Pos.Chebyshev(g.Player().Pos); d >= d0 {
+		t.Errorf("orc did not close in: distance %d -> %d", d0, d)
+	}
+}
+
+func TestImpossibleCommandsCostNoTurn(t *testing.T) {
+	g := arena("orc")
+	before, _ := g.Encode()
+	for _, c := range []Command{Move(0, -1), Descend(), Move(2, 0), {}} {
+		g.s.Actors[0].Pos = world.Pos{X: 2, Y: 1} // against the top wall
+		before, _ = g.Encode()
+		_, err := g.Apply(c)
+		var imp *Impossible
+		if !errors.As(err, &imp) {
+			t.Errorf("%+v: err = %v, want *Impossible", c, err)
+		}
+		if after, _ := g.Encode(); !bytes.Equal(before, after) {
+			t.Errorf("%+v changed the game", c)
+		}
+	}
+}
+
+func TestDescendBuildsADeeperLevel(t *testing.T) {
+	g := New(42)
+	g.s.Actors[0].Pos = stairs(t, g)
+	res, err := g.Apply(Descend())
+	if err != nil || !res.Descended || g.Depth() != 2 {
+		t.Fatalf("res=%+v err=%v depth=%d", res, err, g.Depth())
+	}
+	if g.Score() != 100 {
+		t.Errorf("score on depth 2 = %d, want 100", g.Score())
+	}
+}
+
+// randomCommands returns n commands drawn from seed: mostly moves, some waits
+// and descend attempts.
+func randomCommands(seed uint64, n int) []Command {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	cmds := make([]Command, n)
+	for i := range cmds {
+		switch r := rng.IntN(20); {
+		case r == 0:
+			cmds[i] = Wait()
+		case r == 1:
+			cmds[i] = Descend()
+		default:
+			d := world.Directions8[rng.IntN(8)]
+			cmds[i] = Move(d.X, d.Y)
+		}
+	}
+	return cmds
+}
+
+func play(g *Game, cmds []Command) {
+	for _, c := range cmds {
+		g.Apply(c)
+	}
+}
+
+func TestSameSeedAndCommandsGiveTheSameGame(t *testing.T) {
+	for seed := range uint64(20) {
+		cmds := randomCommands(seed, 400)
+		a, b := New(seed), New(seed)
+		play(a, cmds)
+		play(b, cmds)
+		ea, _ := a.Encode()
+		eb, _ := b.Encode()
+		if !bytes.Equal(ea, eb) {
+			t.Fatalf("seed %d: two plays of the same commands differ", seed)
+		}
+	}
+	a, b := New(1), New(2)
+	ea, _ := a.Encode()
+	eb, _ := b.Encode()
+	if bytes.Equal(ea, eb) {
+		t.Error("different seeds gave the same game")
+	}
+}
+
+func TestSaveLoadPlaysOnIdentically(t *testing.T) {
+	for seed := range uint64(10) {
+		cmds := randomCommands(seed, 600)
+		whole := New(seed)
+		play(whole, cmds)
+
+		half := New(seed)
+		play(half, cmds[:300])
+		blob, err := half.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := Decode(blob)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		again, _ := loaded.Encode()
+		if !bytes.Equal(blob, again) {
+			t.Fatalf("seed %d: load changed the state", seed)
+		}
+		play(loaded, cmds[300:])
+		ew, _ := whole.Encode()
+		el, _ := loaded.Encode()
+		if !bytes.Equal(ew, el) {
+			t.Fatalf("seed %d: a saved and resumed game diverged from the uninterrupted one", seed)
+		}
+	}
+}
+
+func TestDecodeRefusesDamagedSaves(t *testing.T) {
+	blob, _ := New(5).Encode()
+	flipped := bytes.Clone(blob)
+	flipped[len(flipped)/2] ^= 0x40
+	future := bytes.Clone(blob)
+	future[5] = 99
+	for name, b := range map[string][]byte{
+		"empty": nil, "truncated": blob[:len(blob)/2], "bit flip": flipped, "garbage": []byte("hello world, not a save"),
+	} {
+		if _, err := Decode(b); !errors.Is(err, ErrCorruptSave) {
+			t.Errorf("%s: err = %v, want ErrCorruptSave", name, err)
+		}
+	}
+	if _, err := Decode(future); !errors.Is(err, ErrSaveVersion) {
+		t.Errorf("future version: err = %v, want ErrSaveVersion", err)
+	}
+}
+
+func BenchmarkNewLevel(b *testing.B) {
+	var seed uint64
+	for b.Loop() {
+		seed++
+		New(seed)
+	}
+}
+
+func BenchmarkTurn(b *testing.B) {
+	g := New(9)
+	cmds := randomCommands(9, 1000)
+	i := 0
+	for b.Loop() {
+		if g.Over() {
+			g = New(9)
+		}
+		g.Apply(cmds[i%len(cmds)])
+		i++
+	}
+}
+
+func BenchmarkSaveEncodeDecode(b *testing.B) {
+	g := New(9)
+	play(g, randomCommands(9, 300))
+	for b.Loop() {
+		blob, _ := g.Encode()
+		if _, err := Decode(blob); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

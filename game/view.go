@@ -1,0 +1,64 @@
+package game
+
+import (
+	"slices"
+
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// This file holds the read-only accessors the UI draws from. None of them
+// changes the game; slices returned are copies.
+
+// Seed returns the seed the game was started from.
+func (g *Game) Seed() uint64 { return g.s.Seed }
+
+// Depth returns the current depth: 1 on the first level.
+func (g *Game) Depth() int { return g.s.Depth }
+
+// Turn returns how many turns have passed (actions that took time).
+func (g *Game) Turn() int { return g.s.Turn }
+
+// Kills returns how many monsters the player has killed.
+func (g *Game) Kills() int { return g.s.Kills }
+
+// Over reports whether the player has died.
+func (g *Game) Over() bool { return g.s.Over }
+
+// Cause returns what ended the game, e.g. "killed by an orc on depth 2", or
+// "" while it goes on.
+func (g *Game) Cause() string { return g.s.Cause }
+
+// Score returns the game's points: the experience of every monster the player
+// killed plus 100 for each depth reached below the first.
+func (g *Game) Score() int { return g.s.XPEarned + 100*(g.s.Depth-1) }
+
+// Player returns a copy of the player actor.
+func (g *Game) Player() Actor { return g.s.Actors[0] }
+
+// Size returns the level's width and height in tiles.
+func (g *Game) Size() (w, h int) { return g.s.Map.W, g.s.Map.H }
+
+// Tile returns the tile at p (Wall outside the level).
+func (g *Game) Tile(p world.Pos) world.Tile { return g.s.Map.At(p) }
+
+// Visible reports whether the player sees p now.
+func (g *Game) Visible(p world.Pos) bool { return g.fov.Visible(p) }
+
+// Explored reports whether the player has ever seen p.
+func (g *Game) Explored(p world.Pos) bool {
+	return g.s.Map.In(p) && g.s.Map.Explored[g.s.Map.Index(p)]
+}
+
+// Actors returns a copy of every actor on the level, the player first,
+// corpses included.
+func (g *Game) Actors() []Actor { return slices.Clone(g.s.Actors) }
+
+// LogLen returns how many messages the log holds.
+func (g *Game) LogLen() int { return len(g.s.Log) }
+
+// Messages returns a copy of the log's messages from index from (0 = oldest)
+// to the newest.
+func (g *Game) Messages(from int) []Message {
+	from = max(0, min(from, len(g.s.Log)))
+	return slices.Clone(g.s.Log[from:])
+}

@@ -1,0 +1,81 @@
+// Package world holds the level grid and the pure algorithms that run on it:
+// tiles, field of view (symmetric shadowcasting) and walking-distance maps.
+// Nothing here knows about actors, rules or the screen.
+package world
+
+// Pos is a tile position: X is the column, Y the row, both in tiles from the
+// top-left corner of the level.
+type Pos struct{ X, Y int }
+
+// Add returns p moved by (dx, dy) tiles.
+func (p Pos) Add(dx, dy int) Pos { return Pos{p.X + dx, p.Y + dy} }
+
+// Chebyshev returns the king-move distance between p and q in tiles: the
+// number of 8-way steps on an open floor.
+func (p Pos) Chebyshev(q Pos) int {
+	return max(abs(p.X-q.X), abs(p.Y-q.Y))
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// Tile is the kind of one map cell.
+type Tile uint8
+
+// The tiles of a level. The zero value is Wall, so a fresh map is solid rock.
+const (
+	Wall       Tile = iota // blocks walking and sight
+	Floor                  // walkable, transparent
+	DownStairs             // walkable, transparent; '>' leads one depth deeper
+)
+
+// Walkable reports whether an actor may stand on t.
+func (t Tile) Walkable() bool { return t == Floor || t == DownStairs }
+
+// Transparent reports whether light and sight pass through t.
+func (t Tile) Transparent() bool { return t != Wall }
+
+// Map is a level's tiles and the player's memory of them: W x H tiles stored
+// row-major (index y*W + x).
+type Map struct {
+	W, H     int
+	Tiles    []Tile
+	Explored []bool // tiles the player has seen at least once
+}
+
+// NewMap returns a w x h map of walls with nothing explored.
+func NewMap(w, h int) *Map {
+	return &Map{W: w, H: h, Tiles: make([]Tile, w*h), Explored: make([]bool, w*h)}
+}
+
+// In reports whether p lies inside the map.
+func (m *Map) In(p Pos) bool { return p.X >= 0 && p.Y >= 0 && p.X < m.W && p.Y < m.H }
+
+// Index returns the row-major index of p; p must be In the map.
+func (m *Map) Index(p Pos) int { return p.Y*m.W + p.X }
+
+// At returns the tile at p, or Wall outside the map.
+func (m *Map) At(p Pos) Tile {
+	if !m.In(p) {
+		return Wall
+	}
+	return m.Tiles[m.Index(p)]
+}
+
+// Set puts t at p; positions outside the map are ignored.
+func (m *Map) Set(p Pos, t Tile) {
+	if m.In(p) {
+		m.Tiles[m.Index(p)] = t
+	}
+}
+
+// Blocks reports whether p blocks sight (walls and everything outside the map).
+func (m *Map) Blocks(p Pos) bool { return !m.At(p).Transparent() }
+
+// Directions8 are the eight king moves in a fixed order (N, S, W, E, NW, NE,
+// SW, SE): iterating them in this order keeps every choice deterministic.
+var Directions8 = [8]Pos{{0, -1}, {0, 1}, {-1, 0}, {1, 0}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}}
