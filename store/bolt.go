@@ -1,0 +1,146 @@
+// The bbolt implementation: opening the file, profiles and saves.
+
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// Bucket names. players and saves are keyed by fingerprint; scores by
+// scoreKey.
+var (
+	playersBucket = []byte("players")
+	savesBucket   = []byte("saves")
+	scoresBucket  = []byte("scores")
+)
+
+// Bolt is a [Store] in a single bbolt file. It is safe for concurrent use by
+// many sessions: reads run in parallel and each write is one bbolt
+// transaction, serialised by bbolt.
+type Bolt struct {
+	db *bolt.DB
+}
+
+var _ Store = (*Bolt)(nil)
+
+// Open opens the grotto database at path, creating the file (mode 0600), its
+// parent directory (mode 0700) and the buckets if missing.
+//
+// Only one process may hold the file open. Open waits up to lockTimeout for
+// another process to release it (0 waits forever), then returns an error
+// wrapping [ErrLocked]. A file that is not a bbolt database gives an error
+// wrapping [ErrNotDatabase]. Every error names path.
+func Open(path string, lockTimeout time.Duration) (*Bolt, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: lockTimeout})
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, fmt.Errorf("open store %s: %w after %v; another grotto process probably holds it", path, ErrLocked, lockTimeout)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
+		return nil, fmt.Errorf("open store %s: %w (%w)", path, ErrNotDatabase, err)
+	case err != nil:
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, name := range [][]byte{playersBucket, savesBucket, scoresBucket} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return fmt.Errorf("bucket %s: %w", name, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		if errors.Is(err, berrors.ErrIncompatibleValue) {
+			err = fmt.Errorf("%w (%w)", ErrNotDatabase, err)
+		}
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return &Bolt{db: db}, nil
+}
+
+// Close closes the file, releasing its lock. The store must not be used
+// afterwards.
+func (b *Bolt) Close() error { return b.db.Close() }
+
+// Profile returns the profile of fp, ErrNotFound if there is none, or an
+// error wrapping ErrCorrupt if it cannot be decoded.
+func (b *Bolt) Profile(fp string) (Profile, error) {
+	var p Profile
+	err := b.db.View(func(tx *bolt.Tx) error {
+		rec := tx.Bucket(playersBucket).Get([]byte(fp))
+		if rec == nil {
+			return ErrNotFound
+		}
+		var err error
+		p, err = decodeProfile([]byte(fp), rec) // copies out of the mmap
+		return err
+	})
+	return p, err
+}
+
+// PutProfile creates or replaces the profile keyed by p.Fingerprint, which
+// must not be empty. Times are stored in UTC at nanosecond precision.
+func (b *Bolt) PutProfile(p Profile) error {
+	if p.Fingerprint == "" {
+		return errors.New("put profile: empty fingerprint")
+	}
+	rec, err := encodeProfile(p)
+	if err != nil {
+		return fmt.Errorf("put profile %s: %w", p.Fingerprint, err)
+	}
+	return b.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(playersBucket).Put([]byte(p.Fingerprint), rec)
+	})
+}
+
+// Save returns a copy of fp's saved game blob, ErrNotFound if there is
+// none, or an error wrapping ErrCorrupt if its record version is unknown.
+func (b *Bolt) Save(fp string) ([]byte, error) {
+	var blob []byte
+	err := b.db.View(func(tx *bolt.Tx) error {
+		rec := tx.Bucket(savesBucket).Get([]byte(fp))
+		if rec == nil {
+			return ErrNotFound
+		}
+		body, err := recordBody(savesBucket, []byte(fp), rec, saveV1)
+		if err != nil {
+			return err
+		}
+		blob = append([]byte{}, body...) // rec is only valid inside the tx
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return blob, nil
+}
+
+// PutSave creates or replaces fp's saved game with blob, in one write
+// transaction. fp must not be empty; blob is copied and may be reused.
+func (b *Bolt) PutSave(fp string, blob []byte) error {
+	if fp == "" {
+		return errors.New("put save: empty fingerprint")
+	}
+	rec := make([]byte, 0, 1+len(blob))
+	rec = append(append(rec, saveV1), blob...)
+	return b.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(savesBucket).Put([]byte(fp), rec)
+	})
+}
+
+// DeleteSave deletes fp's saved game. Deleting an absent save is no error.
+func (b *Bolt) DeleteSave(fp string) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(savesBucket).Delete([]byte(fp))
+	})
+}

@@ -1,0 +1,351 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// openTest opens the store at path and, at cleanup, checks the file's
+// consistency (bbolt's tx.Check) and closes it.
+func openTest(t testing.TB, path string) *Bolt {
+	t.Helper()
+	b, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		err := b.db.View(func(tx *bolt.Tx) error {
+			for err := range tx.Check() {
+				t.Errorf("%s inconsistent: %v", path, err)
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, berrors.ErrDatabaseNotOpen) {
+			t.Error(err)
+		}
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return b
+}
+
+// newTest opens a fresh store in a temporary directory.
+func newTest(t testing.TB) *Bolt {
+	t.Helper()
+	return openTest(t, filepath.Join(t.TempDir(), "grotto.db"))
+}
+
+func TestProfileRoundTripsAndSurvivesReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "dir", "grotto.db") // parent dirs created
+	b := openTest(t, path)
+	cet := time.FixedZone("CET", 3600)
+	want := Profile{
+		Fingerprint: "SHA256:abc",
+		Name:        "Alice",
+		Created:     time.Date(2025, 1, 2, 3, 4, 5, 6, cet),
+		LastSeen:    time.Date(2025, 2, 3, 4, 5, 6, 7, time.UTC),
+	}
+	if _, err := b.Profile(want.Fingerprint); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Profile before put: err = %v, want ErrNotFound", err)
+	}
+	if err := b.PutProfile(want); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b = openTest(t, path)
+	got, err := b.Profile(want.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Fingerprint != want.Fingerprint || got.Name != want.Name ||
+		!got.Created.Equal(want.Created) || !got.LastSeen.Equal(want.LastSeen) {
+		t.Errorf("Profile = %+v, want %+v", got, want)
+	}
+	if err := b.PutProfile(Profile{}); err == nil {
+		t.Error("PutProfile with empty fingerprint succeeded")
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("parent dir: %v, %v; want mode 0700", fi.Mode().Perm(), err)
+	}
+}
+
+func TestSavePutGetDelete(t *testing.T) {
+	b := newTest(t)
+	const fp = "SHA256:abc"
+	if _, err := b.Save(fp); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Save before put: err = %v, want ErrNotFound", err)
+	}
+	for _, blob := range [][]byte{[]byte("first"), []byte("second, longer"), {}} {
+		if err := b.PutSave(fp, blob); err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.Save(fp)
+		if err != nil || !bytes.Equal(got, blob) {
+			t.Errorf("Save = %q, %v; want %q", got, err, blob)
+		}
+	}
+	if err := b.DeleteSave(fp); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Save(fp); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Save after delete: err = %v, want ErrNotFound", err)
+	}
+	if err := b.DeleteSave(fp); err != nil {
+		t.Errorf("deleting an absent save: %v", err)
+	}
+	if err := b.PutSave("", []byte("x")); err == nil {
+		t.Error("PutSave with empty fingerprint succeeded")
+	}
+}
+
+func TestSaveReturnsACopy(t *testing.T) {
+	b := newTest(t)
+	blob := []byte("hello")
+	if err := b.PutSave("fp", blob); err != nil {
+		t.Fatal(err)
+	}
+	blob[0] = 'J' // the caller may reuse its buffer
+	got, _ := b.Save("fp")
+	got[1] = 'A' // and scribble on what it got back
+	if again, _ := b.Save("fp"); string(again) != "hello" {
+		t.Errorf("Save = %q, want %q", again, "hello")
+	}
+}
+
+func TestFinishGameDeletesTheSaveAndRanks(t *testing.T) {
+	b := newTest(t)
+	t0 := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	for _, fp := range []string{"A", "B"} {
+		if err := b.PutSave(fp, []byte("game of "+fp)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	games := []struct {
+		fp       string
+		points   int
+		at       time.Duration
+		wantRank int
+	}{
+		{"A", 100, 0, 1},
+		{"B", 50, 1, 2},
+		{"C", 100, 2, 2}, // same points as A, later: after A
+		{"D", 100, 2, 3}, // same points and date as C: after C
+		{"E", 200, 3, 1},
+		{"F", 0, 4, 6},
+		{"G", 50, 1, 6}, // same as B: after B
+	}
+	for _, g := range games {
+		rank, err := b.FinishGame(g.fp, Score{Name: "n" + g.fp, Points: g.points, Depth: 3, Cause: "kobold", Date: t0.Add(g.at)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rank != g.wantRank {
+			t.Errorf("%s (%d points): rank %d, want %d", g.fp, g.points, rank, g.wantRank)
+		}
+	}
+	if _, err := b.Save("A"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("A's save after FinishGame: err = %v, want ErrNotFound", err)
+	}
+
+	top, err := b.TopScores(100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, s := range top {
+		order = append(order, s.Fingerprint)
+		if s.Name != "n"+s.Fingerprint || s.Depth != 3 || s.Cause != "kobold" {
+			t.Errorf("score %+v lost a field", s)
+		}
+	}
+	if got, want := strings.Join(order, ""), "EACDBGF"; got != want {
+		t.Errorf("TopScores order = %s, want %s", got, want)
+	}
+	if top[0].Points != 200 || !top[0].Date.Equal(t0.Add(3)) {
+		t.Errorf("top score = %+v", top[0])
+	}
+	for n, want := range map[int]int{3: 3, 7: 7, 0: 0, -1: 0} {
+		if top, err := b.TopScores(n); err != nil || len(top) != want {
+			t.Errorf("TopScores(%d) = %d scores, %v; want %d", n, len(top), err, want)
+		}
+	}
+}
+
+func TestFinishGameRejectsBadScoresAndKeepsTheSave(t *testing.T) {
+	b := newTest(t)
+	if err := b.PutSave("A", []byte("game")); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]Score{
+		"negative points": {Points: -1, Date: time.Now()},
+		"zero date":       {Points: 1},
+	} {
+		if _, err := b.FinishGame("A", s); err == nil {
+			t.Errorf("%s: FinishGame succeeded", name)
+		}
+	}
+	if _, err := b.Save("A"); err != nil {
+		t.Errorf("save lost after a rejected FinishGame: %v", err)
+	}
+	if top, _ := b.TopScores(10); len(top) != 0 {
+		t.Errorf("rejected scores were recorded: %+v", top)
+	}
+}
+
+func TestConcurrentPutSave(t *testing.T) {
+	b := newTest(t)
+	const workers, rounds = 20, 10
+	blob := func(w, r int) []byte { return bytes.Repeat([]byte{byte(w)}, 1000+r) }
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			fp := fmt.Sprint("player", w)
+			for r := range rounds {
+				if err := b.PutSave(fp, blob(w, r)); err != nil {
+					t.Error(err)
+				}
+				if err := b.PutSave("shared", blob(w, r)); err != nil {
+					t.Error(err)
+				}
+				if _, err := b.Save("shared"); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for w := range workers {
+		got, err := b.Save(fmt.Sprint("player", w))
+		if err != nil || !bytes.Equal(got, blob(w, rounds-1)) {
+			t.Errorf("player%d: %d bytes, %v; want its last blob", w, len(got), err)
+		}
+	}
+	got, err := b.Save("shared")
+	if err != nil || len(got) != 1000+rounds-1 || !bytes.Equal(got, blob(int(got[0]), rounds-1)) {
+		t.Errorf("shared save is not one writer's last blob: %d bytes, %v", len(got), err)
+	}
+}
+
+func TestOpenLockedFileFailsWithErrLocked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grotto.db")
+	first := openTest(t, path)
+	// flock locks belong to the open file description, so a second Open in
+	// this process blocks just as another process would.
+	start := time.Now()
+	b, err := Open(path, 100*time.Millisecond)
+	if err == nil {
+		b.Close()
+		t.Fatal("second Open succeeded")
+	}
+	if !errors.Is(err, ErrLocked) {
+		t.Errorf("err = %v, want ErrLocked", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, "another grotto process") {
+		t.Errorf("message %q should name %s and blame another grotto process", msg, path)
+	}
+	// bbolt retries every 50ms and may give up one retry early.
+	if waited := time.Since(start); waited < 40*time.Millisecond || waited > 5*time.Second {
+		t.Errorf("gave up after %v, want about 100ms", waited)
+	}
+
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	openTest(t, path) // the lock is released with the file
+}
+
+func TestOpenNonDatabaseFails(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	random := make([]byte, 64<<10)
+	for i := range random {
+		random[i] = byte(rng.Uint32())
+	}
+	for name, data := range map[string][]byte{
+		"random bytes": random,
+		"a short text": []byte("not a database\n"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "grotto.db")
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			b, err := Open(path, time.Second)
+			if err == nil {
+				b.Close()
+				t.Fatal("Open succeeded")
+			}
+			if !errors.Is(err, ErrNotDatabase) {
+				t.Errorf("err = %v, want ErrNotDatabase", err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, "not a grotto database") {
+				t.Errorf("message %q should name %s and say it is not a grotto database", msg, path)
+			}
+			if after, _ := os.ReadFile(path); !bytes.Equal(after, data) {
+				t.Error("Open modified the file")
+			}
+		})
+	}
+}
+
+func TestUnknownRecordVersionIsCorrupt(t *testing.T) {
+	b := newTest(t)
+	const fp = "SHA256:future"
+	future := []byte{99, '{', '}'}
+	err := b.db.Update(func(tx *bolt.Tx) error {
+		return errors.Join(
+			tx.Bucket(playersBucket).Put([]byte(fp), future),
+			tx.Bucket(savesBucket).Put([]byte(fp), future),
+			tx.Bucket(scoresBucket).Put(make([]byte, scoreKeyLen), future),
+			tx.Bucket(savesBucket).Put([]byte("empty"), []byte{}),
+		)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: err = %v, want ErrCorrupt", what, err)
+		}
+	}
+	_, err = b.Profile(fp)
+	check("Profile", err)
+	_, err = b.Save(fp)
+	check("Save", err)
+	_, err = b.Save("empty")
+	check("Save of an empty record", err)
+	_, err = b.TopScores(1)
+	check("TopScores", err)
+	// Still there, untouched, for someone to look at.
+	_ = b.db.View(func(tx *bolt.Tx) error {
+		if got := tx.Bucket(savesBucket).Get([]byte(fp)); !bytes.Equal(got, future) {
+			t.Errorf("corrupt save is now %q, want it kept", got)
+		}
+		return nil
+	})
+}
+
+func BenchmarkPutSave20KB(b *testing.B) {
+	s := newTest(b)
+	blob := make([]byte, 20<<10)
+	b.SetBytes(int64(len(blob)))
+	for b.Loop() {
+		if err := s.PutSave("SHA256:bench", blob); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

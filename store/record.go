@@ -1,0 +1,120 @@
+// Record encoding: every stored value is one version byte followed by the
+// body, so the format can change without misreading old files.
+
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Record versions. Bump one when its body format changes, and keep decoding
+// the old one.
+const (
+	profileV1 byte = 1 // JSON profileRecord
+	saveV1    byte = 1 // the caller's blob, verbatim
+	scoreV1   byte = 1 // JSON scoreRecord
+)
+
+// profileRecord is Profile's on-disk form, decoupled from the Go type so that
+// renaming a field does not change the file format.
+type profileRecord struct {
+	Fingerprint string    `json:"fp"`
+	Name        string    `json:"name"`
+	Created     time.Time `json:"created"`
+	LastSeen    time.Time `json:"last_seen"`
+}
+
+// scoreRecord is Score's on-disk form.
+type scoreRecord struct {
+	Name        string    `json:"name"`
+	Fingerprint string    `json:"fp"`
+	Depth       int       `json:"depth"`
+	Turns       int       `json:"turns"`
+	Kills       int       `json:"kills"`
+	Points      int       `json:"points"`
+	Cause       string    `json:"cause"`
+	Date        time.Time `json:"date"`
+}
+
+// encodeJSON returns version followed by the JSON of v.
+func encodeJSON(version byte, v any) ([]byte, error) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte{version}, body...), nil
+}
+
+// decodeJSON checks that rec is version want and unmarshals its body into v.
+// Any failure wraps ErrCorrupt and names bucket and key.
+func decodeJSON(bucket, key, rec []byte, want byte, v any) error {
+	body, err := recordBody(bucket, key, rec, want)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("%w: %s/%q: %v", ErrCorrupt, bucket, key, err)
+	}
+	return nil
+}
+
+// recordBody returns rec without its version byte, or an error wrapping
+// ErrCorrupt if rec is empty or its version is not want.
+func recordBody(bucket, key, rec []byte, want byte) ([]byte, error) {
+	if len(rec) == 0 {
+		return nil, fmt.Errorf("%w: %s/%q: empty record", ErrCorrupt, bucket, key)
+	}
+	if rec[0] != want {
+		return nil, fmt.Errorf("%w: %s/%q: unknown record version %d (want %d)", ErrCorrupt, bucket, key, rec[0], want)
+	}
+	return rec[1:], nil
+}
+
+func encodeProfile(p Profile) ([]byte, error) {
+	return encodeJSON(profileV1, profileRecord{
+		Fingerprint: p.Fingerprint,
+		Name:        p.Name,
+		Created:     p.Created.UTC(),
+		LastSeen:    p.LastSeen.UTC(),
+	})
+}
+
+func decodeProfile(key, rec []byte) (Profile, error) {
+	var r profileRecord
+	if err := decodeJSON(playersBucket, key, rec, profileV1, &r); err != nil {
+		return Profile{}, err
+	}
+	return Profile{Fingerprint: r.Fingerprint, Name: r.Name, Created: r.Created, LastSeen: r.LastSeen}, nil
+}
+
+func encodeScore(s Score) ([]byte, error) {
+	return encodeJSON(scoreV1, scoreRecord{
+		Name:        s.Name,
+		Fingerprint: s.Fingerprint,
+		Depth:       s.Depth,
+		Turns:       s.Turns,
+		Kills:       s.Kills,
+		Points:      s.Points,
+		Cause:       s.Cause,
+		Date:        s.Date.UTC(),
+	})
+}
+
+func decodeScore(key, rec []byte) (Score, error) {
+	var r scoreRecord
+	if err := decodeJSON(scoresBucket, key, rec, scoreV1, &r); err != nil {
+		return Score{}, err
+	}
+	return Score{
+		Name:        r.Name,
+		Fingerprint: r.Fingerprint,
+		Depth:       r.Depth,
+		Turns:       r.Turns,
+		Kills:       r.Kills,
+		Points:      r.Points,
+		Cause:       r.Cause,
+		Date:        r.Date,
+	}, nil
+}

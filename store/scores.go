@@ -1,0 +1,105 @@
+// The high-score table: key layout, FinishGame and TopScores.
+
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// scoreKeyLen is the length of a scores key: three big-endian uint64s.
+const scoreKeyLen = 24
+
+// Dates a Score may carry: their Unix nanoseconds fit a non-negative int64.
+var (
+	minScoreDate = time.Unix(0, 0)
+	maxScoreDate = time.Unix(0, math.MaxInt64)
+)
+
+// scoreKey orders the scores bucket best first, so the top N is a plain
+// cursor walk: MaxUint64-points (higher points first), then Unix nanoseconds
+// of the date (earlier first), then seq from NextSequence (recorded first),
+// which also keeps equal scores from overwriting each other.
+func scoreKey(s Score, seq uint64) []byte {
+	k := make([]byte, scoreKeyLen)
+	binary.BigEndian.PutUint64(k[0:], math.MaxUint64-uint64(s.Points))
+	binary.BigEndian.PutUint64(k[8:], uint64(s.Date.UnixNano()))
+	binary.BigEndian.PutUint64(k[16:], seq)
+	return k
+}
+
+// FinishGame ends fp's game for good (permadeath): in a single write
+// transaction it deletes fp's save (if any) and records s with s.Fingerprint
+// set to fp. It returns s's 1-based rank: 1 plus the number of scores that
+// rank before it. s.Points must be ≥ 0 and s.Date between 1970 and 2262,
+// else an error is returned and nothing changes.
+//
+// Computing the rank walks the table up to s, so it costs O(rank).
+func (b *Bolt) FinishGame(fp string, s Score) (rank int, err error) {
+	if fp == "" {
+		return 0, errors.New("finish game: empty fingerprint")
+	}
+	if s.Points < 0 {
+		return 0, fmt.Errorf("finish game %s: negative points %d", fp, s.Points)
+	}
+	if s.Date.Before(minScoreDate) || s.Date.After(maxScoreDate) {
+		return 0, fmt.Errorf("finish game %s: date %v outside 1970–2262", fp, s.Date)
+	}
+	s.Fingerprint = fp
+	rec, err := encodeScore(s)
+	if err != nil {
+		return 0, fmt.Errorf("finish game %s: %w", fp, err)
+	}
+	err = b.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(savesBucket).Delete([]byte(fp)); err != nil {
+			return err
+		}
+		scores := tx.Bucket(scoresBucket)
+		seq, err := scores.NextSequence()
+		if err != nil {
+			return err
+		}
+		key := scoreKey(s, seq)
+		rank = 1
+		c := scores.Cursor()
+		for k, _ := c.First(); k != nil && bytes.Compare(k, key) < 0; k, _ = c.Next() {
+			rank++
+		}
+		return scores.Put(key, rec)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("finish game %s: %w", fp, err)
+	}
+	return rank, nil
+}
+
+// TopScores returns up to n scores, best first: higher Points, then earlier
+// Date, then earlier recorded. n ≤ 0 returns none. A record that cannot be
+// decoded makes it return an error wrapping ErrCorrupt.
+func (b *Bolt) TopScores(n int) ([]Score, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	var top []Score
+	err := b.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(scoresBucket).Cursor()
+		for k, v := c.First(); k != nil && len(top) < n; k, v = c.Next() {
+			s, err := decodeScore(k, v)
+			if err != nil {
+				return err
+			}
+			top = append(top, s)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return top, nil
+}

@@ -1,0 +1,86 @@
+// Package store persists grotto's players, saved games and high scores behind
+// the small [Store] interface; [Bolt] implements it on a bbolt file.
+//
+// The store knows nothing of a game beyond an opaque, versioned blob.
+package store
+
+import (
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned by [Store.Profile] and [Store.Save] when the
+// fingerprint has no profile or no save.
+var ErrNotFound = errors.New("not found")
+
+// ErrCorrupt is returned (wrapped, with the bucket and key) when a stored
+// record cannot be decoded: an unknown record version, or a body that does
+// not parse. The record is left in place.
+var ErrCorrupt = errors.New("corrupt record")
+
+// ErrLocked is returned (wrapped, with the file name) by [Open] when the
+// database file stays locked by another process for the whole lock timeout.
+var ErrLocked = errors.New("database is locked")
+
+// ErrNotDatabase is returned (wrapped, with the file name) by [Open] when the
+// file exists but is not a grotto database.
+var ErrNotDatabase = errors.New("not a grotto database")
+
+// Profile is what grotto remembers about a player between games.
+type Profile struct {
+	// Fingerprint is the player's identity: the SHA256 fingerprint of their
+	// SSH key, as keys.Fingerprint returns it. It is the profile's key.
+	Fingerprint string
+	// Name is the name the player chose to be shown under.
+	Name string
+	// Created is when the player first connected; LastSeen when they last did.
+	Created, LastSeen time.Time
+}
+
+// Score is one finished game on the high-score table.
+type Score struct {
+	// Name is the player's name at the time of the game.
+	Name string
+	// Fingerprint identifies the player (see [Profile.Fingerprint]).
+	Fingerprint string
+	// Depth is the deepest level reached, 1 for the first.
+	Depth int
+	// Turns is the number of game turns played.
+	Turns int
+	// Kills is the number of monsters killed.
+	Kills int
+	// Points ranks the score, higher first; it must be ≥ 0.
+	Points int
+	// Cause says how the game ended, e.g. "killed by a kobold on level 3".
+	Cause string
+	// Date is when the game ended; among equal Points the earlier Date ranks
+	// first. It must lie between 1970 and 2262 (Unix nanoseconds fit an int64).
+	Date time.Time
+}
+
+// Store is grotto's persistence. Every player is keyed by fingerprint (see
+// [Profile.Fingerprint]). Implementations are safe for concurrent use.
+type Store interface {
+	// Profile returns the profile of fp, or ErrNotFound.
+	Profile(fp string) (Profile, error)
+	// PutProfile creates or replaces the profile keyed by p.Fingerprint.
+	PutProfile(p Profile) error
+
+	// Save returns fp's saved game blob, or ErrNotFound.
+	Save(fp string) ([]byte, error)
+	// PutSave creates or replaces fp's saved game blob.
+	PutSave(fp string, blob []byte) error
+	// DeleteSave deletes fp's saved game; deleting an absent save is no error.
+	DeleteSave(fp string) error
+
+	// FinishGame ends fp's game for good (permadeath): in one transaction it
+	// deletes fp's save and records s, with s.Fingerprint set to fp. It
+	// returns s's 1-based rank on the table.
+	FinishGame(fp string, s Score) (rank int, err error)
+	// TopScores returns up to n scores, best first; ties rank in the order
+	// they were recorded.
+	TopScores(n int) ([]Score, error)
+
+	// Close releases the store; it must not be used afterwards.
+	Close() error
+}
