@@ -22,7 +22,7 @@ func (g *Game) attack(a, b *Actor) {
 		desc = fmt.Sprintf("You attack the %s", b.Name)
 	}
 	if dmg > 0 {
-		g.logf(kind, fmt.Sprintf("%s for %d hit points.", desc, dmg))
+		g.logf(kind, fmt.Sprintf("%s for %d %s.", desc, dmg, plural(dmg, "hit point", "hit points")))
 	} else if isPlayer {
 		g.logf(kind, desc+" but do no damage.")
 	} else {
@@ -62,4 +62,11 @@ func withArticle(name string) string {
 		return "an " + name
 	}
 	return "a " + name
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

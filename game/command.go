@@ -62,10 +62,20 @@ func (g *Game) Apply(c Command) (Result, error) {
 		if c.DX < -1 || c.DX > 1 || c.DY < -1 || c.DY > 1 || (c.DX == 0 && c.DY == 0) {
 			return res, &Impossible{"You cannot move like that."}
 		}
-		if err := g.playerMove(c.DX, c.DY); err != nil {
-			return res, err
+		p := g.player()
+		to := p.Pos.Add(c.DX, c.DY)
+		target := g.blockerAt(to)
+		if target == nil && !g.s.Map.At(to).Walkable() {
+			return res, &Impossible{"That way is blocked."}
+		}
+		g.s.Turn++
+		if target != nil {
+			g.attack(p, target)
+		} else {
+			p.Pos = to
 		}
 	case ActWait:
+		g.s.Turn++
 	case ActDescend:
 		if g.s.Map.At(g.player().Pos) != world.DownStairs {
 			return res, &Impossible{"There are no stairs here."}
@@ -76,7 +86,6 @@ func (g *Game) Apply(c Command) (Result, error) {
 	default:
 		return res, &Impossible{"Unknown command."}
 	}
-	g.s.Turn++
 	g.updateFOV()
 	g.monstersAct()
 	res.Died = g.s.Over
@@ -84,20 +93,6 @@ func (g *Game) Apply(c Command) (Result, error) {
 }
 
 func (g *Game) player() *Actor { return &g.s.Actors[0] }
-
-func (g *Game) playerMove(dx, dy int) error {
-	p := g.player()
-	to := p.Pos.Add(dx, dy)
-	if target := g.blockerAt(to); target != nil && target != p {
-		g.attack(p, target)
-		return nil
-	}
-	if !g.s.Map.At(to).Walkable() {
-		return &Impossible{"That way is blocked."}
-	}
-	p.Pos = to
-	return nil
-}
 
 // descend builds the next depth and lets the player rest on the stairs,
 // recovering half their maximum HP (python-tcod tutorial part 11).

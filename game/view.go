@@ -56,6 +56,10 @@ func (g *Game) Actors() []Actor { return slices.Clone(g.s.Actors) }
 // LogLen returns how many messages the log holds.
 func (g *Game) LogLen() int { return len(g.s.Log) }
 
+// Message returns the log's message i, 0 being the oldest; i must be below
+// LogLen.
+func (g *Game) Message(i int) Message { return g.s.Log[i] }
+
 // Messages returns a copy of the log's messages from index from (0 = oldest)
 // to the newest.
 func (g *Game) Messages(from int) []Message {

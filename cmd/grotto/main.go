@@ -1,0 +1,136 @@
+// Command grotto serves the grotto roguelike over SSH.
+//
+//	grotto [serve] [--listen :23234] [--data ./grotto-data] [--admin-keys FILE]
+//
+// Every flag can also be set by an environment variable (GROTTO_LISTEN,
+// GROTTO_DATA, GROTTO_ADMIN_KEYS); a flag wins over its variable.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"charm.land/log/v2"
+
+	"github.com/grotto-game/grotto/server"
+)
+
+// shutdownTimeout bounds a graceful stop: save everything and exit within it.
+const shutdownTimeout = 8 * time.Second
+
+// config is the host's settings: defaults, then environment, then flags.
+type config struct {
+	Listen    string
+	Data      string
+	AdminKeys string
+}
+
+// validate makes paths absolute and says what is wrong.
+func (c *config) validate() error {
+	if c.Listen == "" {
+		return errors.New("--listen must not be empty")
+	}
+	if c.Data == "" {
+		return errors.New("--data must not be empty")
+	}
+	abs, err := filepath.Abs(c.Data)
+	if err != nil {
+		return fmt.Errorf("--data %s: %w", c.Data, err)
+	}
+	c.Data = abs
+	if c.AdminKeys != "" {
+		if c.AdminKeys, err = filepath.Abs(c.AdminKeys); err != nil {
+			return fmt.Errorf("--admin-keys: %w", err)
+		}
+	}
+	return nil
+}
+
+func envOr(key, def string) string {
+	if v, ok := os.LookupEnv(key); ok {
+		return v
+	}
+	return def
+}
+
+// parse reads the configuration from env and args (without the program name).
+func parse(args []string, stderr io.Writer) (config, error) {
+	if len(args) > 0 && args[0] == "serve" {
+		args = args[1:]
+	}
+	fs := flag.NewFlagSet("grotto", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config
+	fs.StringVar(&c.Listen, "listen", envOr("GROTTO_LISTEN", ":23234"), "address to serve SSH on (env GROTTO_LISTEN)")
+	fs.StringVar(&c.Data, "data", envOr("GROTTO_DATA", "./grotto-data"), "directory for the database and the host key (env GROTTO_DATA)")
+	fs.StringVar(&c.AdminKeys, "admin-keys", envOr("GROTTO_ADMIN_KEYS", ""), "authorized_keys file listing admins' keys (env GROTTO_ADMIN_KEYS)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n\nFlags:\n")
+		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\nPlayers connect with: ssh -p 23234 <host>\n")
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return c, fmt.Errorf("unknown argument %q", fs.Arg(0))
+	}
+	return c, c.validate()
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	logger := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, TimeFormat: time.RFC3339})
+	cfg, err := parse(args, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		logger.Error("bad configuration", "err", err)
+		return 2
+	}
+	srv, err := server.New(server.Config{Listen: cfg.Listen, DataDir: cfg.Data, AdminKeys: cfg.AdminKeys, Logger: logger})
+	if err != nil {
+		logger.Error("cannot start", "err", err)
+		return 1
+	}
+	if err := srv.Listen(); err != nil {
+		logger.Error("cannot start", "err", err)
+		srv.Shutdown(context.Background())
+		return 1
+	}
+	// One signal handler for the whole process; each Bubble Tea program runs
+	// without its own (tea.WithoutSignalHandler).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+	select {
+	case err := <-served:
+		logger.Error("server stopped", "err", err)
+		srv.Shutdown(context.Background())
+		return 1
+	case <-ctx.Done():
+	}
+	stop()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		logger.Error("shutdown", "err", err)
+		return 1
+	}
+	<-served
+	return 0
+}

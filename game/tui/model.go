@@ -1,0 +1,186 @@
+// Package tui is grotto's Bubble Tea model: the screens of one player's
+// session as a state machine (title, play, message log, help, game over), the
+// key bindings, the camera and the drawing. It changes the game only by
+// sending commands to the core, and persists it through a store.Store.
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/store"
+)
+
+// Minimum terminal size in cells; below it the screen asks to be enlarged.
+const (
+	MinWidth  = 40
+	MinHeight = 12
+)
+
+// Player says who is at the keyboard and where their games are kept.
+type Player struct {
+	Fingerprint string      // the SSH key's SHA256 fingerprint: the identity
+	Name        string      // shown on the score table
+	Store       store.Store // saves and scores
+	// NewSeed returns the seed of each new game; nil means a random one.
+	NewSeed func() uint64
+	// Now returns the time stamped on scores; nil means time.Now.
+	Now func() time.Time
+}
+
+// Exit says why a session's program ended, so the server can tell the
+// player once the terminal is back to normal.
+type Exit uint8
+
+// The ways a session ends.
+const (
+	ExitDisconnect Exit = iota // the client went away, or the program was killed
+	ExitQuit                   // the player quit from the title screen
+	ExitSaved                  // the player saved and left (S or Ctrl+C)
+	ExitShutdown               // the server is shutting down; the game was saved
+)
+
+// ShutdownMsg tells a session that the server is stopping: the model saves the
+// game and quits.
+type ShutdownMsg struct{}
+
+// screen is one state of the UI state machine: it handles keys and draws
+// itself at the model's size, returning the next screen.
+type screen interface {
+	update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd)
+	view(m *Model) string
+}
+
+// Model is one session's UI. It is used by one goroutine at a time (the Bubble
+// Tea program's, then the session's after the program ends).
+type Model struct {
+	p     Player
+	th    *theme
+	w, h  int
+	scr   screen
+	game  *game.Game // the game in progress, nil on the title screen before one starts
+	exit  Exit
+	saved bool // the game on disk is the game in memory
+}
+
+// New returns the model for one session, starting on the title screen.
+func New(p Player) *Model {
+	if p.NewSeed == nil {
+		p.NewSeed = rand.Uint64
+	}
+	if p.Now == nil {
+		p.Now = time.Now
+	}
+	m := &Model{p: p, th: newTheme(), w: 80, h: 24}
+	m.scr = newTitle(m, "")
+	return m
+}
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case ShutdownMsg:
+		m.Persist()
+		m.exit = ExitShutdown
+		return m, tea.Quit
+	case tea.KeyPressMsg:
+		var cmd tea.Cmd
+		m.scr, cmd = m.scr.update(m, msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// View implements tea.Model.
+func (m *Model) View() tea.View {
+	var s string
+	if m.w < MinWidth || m.h < MinHeight {
+		s = m.tooSmall()
+	} else {
+		s = m.scr.view(m)
+	}
+	v := tea.NewView(s)
+	v.AltScreen = true
+	v.WindowTitle = "grotto"
+	return v
+}
+
+func (m *Model) tooSmall() string {
+	msg := fmt.Sprintf("grotto needs a terminal of at least %dx%d; this one is %dx%d. Please enlarge it.",
+		MinWidth, MinHeight, m.w, m.h)
+	return lipgloss.NewStyle().Width(max(1, m.w)).Render(msg)
+}
+
+// Exit reports why the program ended; valid once it has.
+func (m *Model) Exit() Exit { return m.exit }
+
+// Persist writes the game in progress to the store, unless it is already
+// there or over. It is called on S, on a level change, on shutdown and, by
+// the server, after the program ends for any reason.
+func (m *Model) Persist() error {
+	if m.game == nil || m.game.Over() || m.saved {
+		return nil
+	}
+	blob, err := m.game.Encode()
+	if err != nil {
+		return err
+	}
+	if err := m.p.Store.PutSave(m.p.Fingerprint, blob); err != nil {
+		return fmt.Errorf("save game: %w", err)
+	}
+	m.saved = true
+	return nil
+}
+
+// loadSave returns the player's saved game: (nil, nil) when there is none, an
+// error when there is one that cannot be read.
+func (m *Model) loadSave() (*game.Game, error) {
+	blob, err := m.p.Store.Save(m.p.Fingerprint)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return game.Decode(blob)
+}
+
+// finish records a dead player's score and deletes the save (permadeath),
+// returning the rank.
+func (m *Model) finish() (int, error) {
+	g := m.game
+	return m.p.Store.FinishGame(m.p.Fingerprint, store.Score{
+		Name: m.p.Name, Depth: g.Depth(), Turns: g.Turn(), Kills: g.Kills(),
+		Points: g.Score(), Cause: g.Cause(), Date: m.p.Now(),
+	})
+}
+
+// fit cuts or pads s (plain text, no escapes) to exactly w cells.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	if len(r) > w {
+		return string(r[:w])
+	}
+	return s + strings.Repeat(" ", w-len(r))
+}
+
+// center places block in the middle of the model's screen.
+func (m *Model) center(block string) string {
+	block = lipgloss.NewStyle().Align(lipgloss.Left).Render(block) // one width for every line
+	return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, block)
+}

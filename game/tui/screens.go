@@ -1,0 +1,123 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// This file holds the small screens: help, message-log history and game over.
+
+// helpScreen lists the keys; any key returns to the game.
+type helpScreen struct{ back screen }
+
+func (h *helpScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) { return h.back, nil }
+
+func (h *helpScreen) view(m *Model) string {
+	th := m.th
+	rows := [][2]string{
+		{"arrows, h j k l", "move or attack (bump into a monster)"},
+		{"y u b n", "move diagonally"},
+		{"numpad 1-9", "move (5 waits)"},
+		{". or 5", "wait a turn"},
+		{">", "take the stairs down"},
+		{"v", "message log"},
+		{"?", "this help"},
+		{"S or Ctrl+C", "save and leave (come back with the same key)"},
+	}
+	var b strings.Builder
+	b.WriteString(th.title.Render("Keys") + "\n\n")
+	for _, r := range rows {
+		b.WriteString(th.heading.Render(fmt.Sprintf("%-16s", r[0])) + th.text.Render(r[1]) + "\n")
+	}
+	b.WriteString("\n" + th.text.Render("Monsters: o orc, T troll, % remains. > stairs down.") + "\n")
+	b.WriteString("\n" + th.dim.Render("Press any key to return."))
+	return m.center(b.String())
+}
+
+// logScreen shows the whole message log, scrollable.
+type logScreen struct {
+	back screen
+	top  int // index of the first message shown
+}
+
+func newLogScreen(m *Model, back screen) *logScreen {
+	l := &logScreen{back: back}
+	l.top = max(0, m.game.LogLen()-l.rows(m))
+	return l
+}
+
+func (l *logScreen) rows(m *Model) int { return max(1, m.h-3) }
+
+func (l *logScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	rows, n := l.rows(m), m.game.LogLen()
+	switch k.String() {
+	case "esc", "q", "v", "enter":
+		return l.back, nil
+	case "up", "k":
+		l.top--
+	case "down", "j":
+		l.top++
+	case "pgup", "b":
+		l.top -= rows
+	case "pgdown", "space", "f":
+		l.top += rows
+	case "home", "g":
+		l.top = 0
+	case "end", "G":
+		l.top = n
+	}
+	l.top = max(0, min(l.top, n-rows))
+	return l, nil
+}
+
+func (l *logScreen) view(m *Model) string {
+	th := m.th
+	rows, n := l.rows(m), m.game.LogLen()
+	l.top = max(0, min(l.top, n-rows))
+	var b strings.Builder
+	b.WriteString(th.title.Render(fmt.Sprintf("Message log (%d-%d of %d)", min(n, l.top+1), min(n, l.top+rows), n)) + "\n")
+	for i := l.top; i < n && i < l.top+rows; i++ {
+		msg := m.game.Message(i)
+		b.WriteString(th.msgStyle(msg.Kind).Render(truncate(fmt.Sprintf("%5d  %s", msg.Turn, msgText(msg)), m.w)) + "\n")
+	}
+	for i := n - l.top; i < rows; i++ {
+		b.WriteString("\n")
+	}
+	b.WriteString("\n" + th.dim.Render(truncate("↑/↓ scroll · PgUp/PgDn page · Home/End · Esc back", m.w)))
+	return b.String()
+}
+
+// gameOverScreen tells a dead player what killed them, their score and rank.
+type gameOverScreen struct {
+	rank int
+	err  error // the score could not be recorded
+}
+
+func (s *gameOverScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	switch k.String() {
+	case "enter", "esc", "space", "q":
+		m.game = nil
+		return newTitle(m, ""), nil
+	}
+	return s, nil
+}
+
+func (s *gameOverScreen) view(m *Model) string {
+	th := m.th
+	g := m.game
+	var b strings.Builder
+	b.WriteString(th.hpLow.Render("You died.") + "\n\n")
+	b.WriteString(th.text.Render(fmt.Sprintf("You were %s after %d turns.", g.Cause(), g.Turn())) + "\n")
+	b.WriteString(th.text.Render(fmt.Sprintf("Monsters slain: %d", g.Kills())) + "\n")
+	b.WriteString(th.title.Render(fmt.Sprintf("Score: %d", g.Score())) + "\n\n")
+	if s.err != nil {
+		b.WriteString(th.hpLow.Render("Your score could not be recorded: "+s.err.Error()) + "\n")
+	} else {
+		b.WriteString(th.heading.Render(fmt.Sprintf("Rank #%d on the high-score table", s.rank)) + "\n")
+	}
+	b.WriteString("\n" + th.dim.Render("Press Enter to return to the title screen."))
+	return m.center(lipgloss.NewStyle().Width(min(m.w-2, 70)).Render(b.String()))
+}

@@ -1,0 +1,156 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/store"
+)
+
+// titleScreen is the first screen: the menu (Continue when a save exists, New
+// game, Quit) and the top 10 scores.
+type titleScreen struct {
+	items    []string
+	sel      int
+	save     *game.Game // the readable saved game, if any
+	saveErr  error      // a save exists but cannot be read
+	scores   []store.Score
+	scoreErr error
+	note     string // a line for the player, e.g. why they are back here
+	confirm  bool   // asking whether to abandon the saved game
+}
+
+const (
+	itemContinue = "Continue"
+	itemNew      = "New game"
+	itemQuit     = "Quit"
+)
+
+func newTitle(m *Model, note string) *titleScreen {
+	t := &titleScreen{note: note}
+	t.save, t.saveErr = m.loadSave()
+	t.scores, t.scoreErr = m.p.Store.TopScores(10)
+	if t.save != nil {
+		t.items = append(t.items, itemContinue)
+	}
+	t.items = append(t.items, itemNew, itemQuit)
+	return t
+}
+
+func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	if t.confirm {
+		switch k.String() {
+		case "y", "Y":
+			return m.startNew(), nil
+		default:
+			t.confirm = false
+		}
+		return t, nil
+	}
+	switch k.String() {
+	case "up", "k", "w":
+		t.sel = (t.sel + len(t.items) - 1) % len(t.items)
+	case "down", "j", "s", "tab":
+		t.sel = (t.sel + 1) % len(t.items)
+	case "c":
+		if t.save != nil {
+			return t.choose(m, itemContinue)
+		}
+	case "n":
+		return t.choose(m, itemNew)
+	case "q", "Q", "ctrl+c", "esc":
+		return t.choose(m, itemQuit)
+	case "enter", "space", " ":
+		return t.choose(m, t.items[t.sel])
+	}
+	return t, nil
+}
+
+func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
+	switch item {
+	case itemContinue:
+		m.game, m.saved = t.save, true
+		return newPlay(m), nil
+	case itemNew:
+		if t.save != nil || t.saveErr != nil {
+			t.confirm = true
+			return t, nil
+		}
+		return m.startNew(), nil
+	}
+	m.exit = ExitQuit
+	return t, tea.Quit
+}
+
+// startNew begins a fresh game and saves it at once, so that even a game
+// abandoned on its first turn is resumed, not lost.
+func (m *Model) startNew() screen {
+	m.game, m.saved = game.New(m.p.NewSeed()), false
+	p := newPlay(m)
+	if err := m.Persist(); err != nil {
+		p.note = "Could not save: " + err.Error()
+	}
+	return p
+}
+
+func (t *titleScreen) view(m *Model) string {
+	th := m.th
+	var b strings.Builder
+	b.WriteString(th.title.Render("G R O T T O") + "\n")
+	b.WriteString(th.dim.Render("a roguelike under the limestone") + "\n\n")
+	for i, it := range t.items {
+		label := fmt.Sprintf("  %s  ", it)
+		if i == t.sel {
+			b.WriteString(th.selected.Render(label))
+		} else {
+			b.WriteString(th.text.Render(label))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	switch {
+	case t.confirm:
+		b.WriteString(th.hpLow.Render("Start a new game? Your saved game will be lost. (y/n)") + "\n")
+	case t.saveErr != nil:
+		b.WriteString(th.hpLow.Render("Your saved game could not be read; it is kept on the server.") + "\n")
+		b.WriteString(th.dim.Render(truncate(t.saveErr.Error(), m.w-2)) + "\n")
+	case t.note != "":
+		b.WriteString(th.text.Render(t.note) + "\n")
+	case t.save != nil:
+		b.WriteString(th.dim.Render(fmt.Sprintf("Saved game: depth %d, turn %d", t.save.Depth(), t.save.Turn())) + "\n")
+	default:
+		b.WriteString("\n")
+	}
+	b.WriteString("\n" + th.heading.Render("Top scores") + "\n")
+	rows := m.h - 12 - len(t.items)
+	switch {
+	case t.scoreErr != nil:
+		b.WriteString(th.dim.Render("(scores unavailable)") + "\n")
+	case len(t.scores) == 0:
+		b.WriteString(th.dim.Render("No one has died yet. Be the first.") + "\n")
+	}
+	for i, s := range t.scores {
+		if i >= rows {
+			break
+		}
+		line := fmt.Sprintf("%2d. %-16s %6d  depth %-2d %s", i+1, s.Name, s.Points, s.Depth, s.Cause)
+		b.WriteString(th.text.Render(truncate(line, m.w-2)) + "\n")
+	}
+	b.WriteString("\n" + th.dim.Render("↑/↓ choose · Enter select · q quit"))
+	return m.center(b.String())
+}
+
+// truncate cuts plain text to at most w runes.
+func truncate(s string, w int) string {
+	r := []rune(s)
+	if w < 1 {
+		return ""
+	}
+	if len(r) > w {
+		return string(r[:w-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,276 @@
+// Package server is grotto's SSH front door: the wish server and its
+// middleware chain, public-key identity, the registry of live sessions, and
+// graceful shutdown. It knows nothing of the game's rules: each session gets a
+// tui.Model and the server only saves it when the session ends.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/log/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/bubbletea"
+	"charm.land/wish/v2/logging"
+	rm "charm.land/wish/v2/recover"
+
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/store"
+)
+
+// Config is what a host sets. Zero values are not defaults: cmd/grotto fills
+// them in.
+type Config struct {
+	Listen    string // TCP address, e.g. ":23234"
+	DataDir   string // holds the database (grotto.db) and the host key (host_ed25519)
+	AdminKeys string // authorized_keys file naming admins; "" for none
+	Logger    *log.Logger
+	// LockTimeout is how long to wait for the database file's lock before
+	// giving up (another grotto on the same data dir). 0 means 2 s.
+	LockTimeout time.Duration
+	// NewSeed, if set, seeds every new game (tests use it); nil means random.
+	NewSeed func() uint64
+}
+
+// Files inside the data dir.
+const (
+	DBFile      = "grotto.db"
+	HostKeyFile = "host_ed25519"
+)
+
+// Server is a running grotto: the SSH server, the store, the live sessions.
+type Server struct {
+	cfg    Config
+	log    *log.Logger
+	ssh    *ssh.Server
+	store  *store.Bolt
+	admins keys.AdminSet
+	live   *registry
+	ln     net.Listener
+}
+
+// New opens the store, loads or creates the host key, and builds the SSH
+// server; it does not listen yet. Errors name the file at fault: a database
+// locked by another process (store.ErrLocked), a file that is not a grotto
+// database (store.ErrNotDatabase), an unreadable admin-keys file.
+func New(cfg Config) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = log.New(os.Stderr)
+	}
+	if cfg.LockTimeout == 0 {
+		cfg.LockTimeout = 2 * time.Second
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, live: newRegistry()}
+	if cfg.AdminKeys != "" {
+		admins, err := keys.LoadAuthorizedKeys(cfg.AdminKeys)
+		if err != nil {
+			return nil, err
+		}
+		s.admins = admins
+	}
+	st, err := store.Open(filepath.Join(cfg.DataDir, DBFile), cfg.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	s.store = st
+	stdlog := cfg.Logger.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
+	// Middleware runs outermost first: recover, logging, identity, the PTY
+	// check, the session (registry, save on exit), then Bubble Tea. wish and
+	// recover apply the last listed first, hence the reversed list.
+	srv, err := wish.NewServer(
+		wish.WithAddress(cfg.Listen),
+		wish.WithHostKeyPath(filepath.Join(cfg.DataDir, HostKeyFile)),
+		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		wish.WithMiddleware(rm.MiddlewareWithLogger(stdlog,
+			bubbletea.MiddlewareWithProgramHandler(programOf),
+			s.sessionMiddleware,
+			requirePTY,
+			identify,
+			logging.StructuredMiddlewareWithLogger(cfg.Logger, log.InfoLevel),
+		)),
+	)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("ssh server: %w", err)
+	}
+	s.ssh = srv
+	return s, nil
+}
+
+// Listen binds the configured address; Addr is valid after it.
+func (s *Server) Listen() error {
+	ln, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", s.cfg.Listen, err)
+	}
+	s.ln = ln
+	return nil
+}
+
+// Addr returns the address the server listens on, once Listen has run.
+func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// Serve accepts connections until Shutdown; it then returns nil.
+func (s *Server) Serve() error {
+	if s.ln == nil {
+		if err := s.Listen(); err != nil {
+			return err
+		}
+	}
+	s.log.Info("grotto is listening", "addr", s.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.admins.Len())
+	err := s.ssh.Serve(s.ln)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown stops accepting connections, tells every live session the server
+// is restarting, saves every game, and closes the store. Sessions that have
+// not ended when ctx expires are cut off; their games are still saved as
+// their handlers unwind. It returns the store's close error, if any.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.log.Info("shutting down", "sessions", s.live.len())
+	s.live.closeAll(tui.ShutdownMsg{})
+	done := make(chan error, 1)
+	go func() { done <- s.ssh.Shutdown(ctx) }()
+	if err := s.live.wait(ctx); err != nil {
+		s.log.Warn("sessions still open at the deadline; closing them", "sessions", s.live.len())
+	}
+	s.ssh.Close()
+	<-done
+	// Handlers of cut-off sessions save as they unwind; give them a moment.
+	grace, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	s.live.wait(grace)
+	if err := s.store.Close(); err != nil {
+		return fmt.Errorf("close store: %w", err)
+	}
+	s.log.Info("stopped; every game saved")
+	return nil
+}
+
+// Store returns the server's store (tests read it).
+func (s *Server) Store() store.Store { return s.store }
+
+type ctxKey int
+
+const (
+	ctxIdentity ctxKey = iota
+	ctxProgram
+)
+
+// identity is who a session is: read from the key it authenticated with.
+type identity struct {
+	fp   string
+	name string
+}
+
+// validName is what a player's name may be: 1–16 letters, digits, - and _.
+var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,16}$`)
+
+// identify takes the player's identity from the public key the session
+// authenticated with (never from a key merely offered in the handshake).
+func identify(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		k := sess.PublicKey()
+		if k == nil {
+			wish.Fatalln(sess, "grotto needs an SSH key. Make one with: ssh-keygen -t ed25519")
+			return
+		}
+		name := sess.User()
+		if !validName.MatchString(name) {
+			name = "adventurer"
+		}
+		sess.Context().SetValue(ctxIdentity, identity{fp: keys.Fingerprint(k), name: name})
+		next(sess)
+	}
+}
+
+// requirePTY turns away clients without a terminal with a message, not a hang.
+func requirePTY(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if _, _, ok := sess.Pty(); ok {
+			next(sess)
+			return
+		}
+		wish.Fatalln(sess, "grotto is a full-screen game and needs a terminal.\r\n"+
+			"Connect with a terminal, forcing one if your client did not ask: ssh -t -p 23234 <host>")
+	}
+}
+
+// programOf hands the bubbletea middleware the program sessionMiddleware made.
+func programOf(sess ssh.Session) *tea.Program {
+	p, _ := sess.Context().Value(ctxProgram).(*tea.Program)
+	return p
+}
+
+// sessionMiddleware owns one player's session: it loads the profile, builds
+// the model and program, registers it as live, and once the program has
+// ended for any reason saves the game and says goodbye.
+func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		id := sess.Context().Value(ctxIdentity).(identity)
+		logger := s.log.With("fp", id.fp, "user", id.name)
+		name, err := s.touchProfile(id)
+		if err != nil {
+			logger.Error("profile", "err", err)
+			wish.Fatalln(sess, "grotto cannot read its database right now; please try again later.")
+			return
+		}
+		model := tui.New(tui.Player{Fingerprint: id.fp, Name: name, Store: s.store, NewSeed: s.cfg.NewSeed})
+		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
+		prog := tea.NewProgram(model, opts...)
+		liveID, ok := s.live.add(prog)
+		if !ok {
+			wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.")
+			return
+		}
+		defer s.live.remove(liveID)
+		sess.Context().SetValue(ctxProgram, prog)
+		next(sess) // runs the program until the player leaves or the session ends
+		if err := model.Persist(); err != nil {
+			logger.Error("could not save game at end of session", "err", err)
+			wish.Println(sess, "Your game could not be saved: "+err.Error()+"\r")
+			sess.Exit(1)
+			return
+		}
+		switch model.Exit() {
+		case tui.ExitSaved:
+			wish.Println(sess, "Your game is saved. Come back with the same key to carry on.\r")
+		case tui.ExitShutdown:
+			wish.Println(sess, "The server is restarting. Your game is saved; reconnect in a moment.\r")
+		case tui.ExitQuit:
+			wish.Println(sess, "Farewell.\r")
+		}
+		logger.Info("session ended", "exit", model.Exit())
+		sess.Exit(0)
+	}
+}
+
+// touchProfile creates the player's profile on first login and records the
+// visit, returning the name to play under.
+func (s *Server) touchProfile(id identity) (string, error) {
+	now := time.Now()
+	p, err := s.store.Profile(id.fp)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		p = store.Profile{Fingerprint: id.fp, Name: id.name, Created: now}
+	case err != nil:
+		return "", err
+	}
+	p.LastSeen = now
+	return p.Name, s.store.PutProfile(p)
+}
