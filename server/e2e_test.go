@@ -1,0 +1,381 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/log/v2"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/internal/sshtest"
+	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/store"
+)
+
+const waitLong = 10 * time.Second
+
+// startServer runs a real grotto server on a free loopback port with a temp
+// data dir and returns it and its address; it is shut down at cleanup.
+func startServer(t *testing.T) (*Server, string) {
+	t.Helper()
+	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return srv, srv.Addr().String()
+}
+
+func dial(t *testing.T, addr string, key gossh.Signer, w, h int) *sshtest.Client {
+	t.Helper()
+	c, err := sshtest.Dial(addr, key, sshtest.Options{Width: w, Height: h, User: "tester"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func newKey(t *testing.T) gossh.Signer {
+	t.Helper()
+	k, err := sshtest.NewKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func waitText(t *testing.T, c *sshtest.Client, s string) string {
+	t.Helper()
+	screen, err := c.WaitForText(waitLong, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return screen
+}
+
+var turnRE = regexp.MustCompile(`Turn: (\d+)`)
+
+// turn reads the turn counter off the status line, or "".
+func turn(screen string) string {
+	if m := turnRE.FindStringSubmatch(screen); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// around returns the 5x5 block of the screen centred on the '@'.
+func around(t *testing.T, screen string) string {
+	t.Helper()
+	lines := strings.Split(screen, "\n")
+	for y, l := range lines {
+		if x := strings.IndexRune(l, '@'); x >= 0 {
+			var b strings.Builder
+			for dy := -2; dy <= 2; dy++ {
+				row := []rune{}
+				if y+dy >= 0 && y+dy < len(lines) {
+					row = []rune(lines[y+dy])
+				}
+				for dx := -2; dx <= 2; dx++ {
+					if i := x + dx; i >= 0 && i < len(row) {
+						b.WriteRune(row[i])
+					} else {
+						b.WriteRune(' ')
+					}
+				}
+				b.WriteByte('\n')
+			}
+			return b.String()
+		}
+	}
+	t.Fatalf("no @ on screen:\n%s", screen)
+	return ""
+}
+
+// walk presses movement keys until the turn counter has advanced n times.
+func walk(t *testing.T, c *sshtest.Client, n int) string {
+	t.Helper()
+	screen := c.Screen()
+	keys := []string{"l", "j", "h", "k", "y", "u", "b", "n"}
+	for i := 0; turn(screen) != "" && atoi(turn(screen)) < n && i < 200; i++ {
+		before := turn(screen)
+		c.Send(keys[i%len(keys)])
+		s, err := c.WaitFor(context.Background(), func(s string) bool {
+			return turn(s) != before || strings.Contains(s, "blocked") || strings.Contains(s, "You died")
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		screen = s
+		time.Sleep(5 * time.Millisecond) // let a "blocked" note not satisfy the next wait early
+		screen = c.Screen()
+	}
+	if atoi(turn(screen)) < n {
+		t.Fatalf("could not play %d turns:\n%s", n, screen)
+	}
+	return screen
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, r := range s {
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
+
+func TestPlayerMovesLeavesAndResumesAtTheSameTurnAndPlace(t *testing.T) {
+	srv, addr := startServer(t)
+	key := newKey(t)
+
+	c := dial(t, addr, key, 100, 30)
+	waitText(t, c, "New game")
+	c.Send("\r")
+	screen := waitText(t, c, "Turn: 0")
+	if !strings.Contains(screen, "HP: 30/30") || !strings.Contains(screen, "Depth: 1") {
+		t.Fatalf("status line missing:\n%s", screen)
+	}
+	screen = walk(t, c, 3)
+	wantTurn, wantAround := turn(screen), around(t, screen)
+	c.Close() // an abrupt disconnect, not S
+
+	// The save lands as the session unwinds.
+	fp := keys.Fingerprint(key.PublicKey())
+	deadline := time.Now().Add(waitLong)
+	for {
+		blob, err := srv.Store().Save(fp)
+		if err == nil {
+			if g, err := game.Decode(blob); err == nil && g.Turn() == atoi(wantTurn) {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no save at turn %s after disconnect (err %v)", wantTurn, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	c2 := dial(t, addr, key, 100, 30)
+	screen = waitText(t, c2, "Continue")
+	if !strings.Contains(screen, "turn "+wantTurn) {
+		t.Errorf("title does not describe the save at turn %s:\n%s", wantTurn, screen)
+	}
+	c2.Send("\r") // Continue is selected when a save exists
+	screen = waitText(t, c2, "Turn: "+wantTurn)
+	if got := around(t, screen); got != wantAround {
+		t.Errorf("resumed elsewhere; before:\n%s\nafter:\n%s", wantAround, got)
+	}
+}
+
+func TestTwoKeysPlayTwoSeparateGames(t *testing.T) {
+	_, addr := startServer(t)
+	a := dial(t, addr, newKey(t), 100, 30)
+	waitText(t, a, "New game")
+	a.Send("\r")
+	waitText(t, a, "Turn: 0")
+	walk(t, a, 2)
+
+	b := dial(t, addr, newKey(t), 100, 30)
+	screen := waitText(t, b, "New game")
+	if strings.Contains(screen, "Continue") {
+		t.Fatalf("a second key sees a saved game:\n%s", screen)
+	}
+	b.Send("\r")
+	waitText(t, b, "Turn: 0")
+	if !strings.Contains(a.Screen(), "Turn: 2") {
+		t.Errorf("the first player's game changed:\n%s", a.Screen())
+	}
+}
+
+func TestClientWithoutPTYIsToldToUseSSHT(t *testing.T) {
+	_, addr := startServer(t)
+	c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{NoPTY: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	select {
+	case <-c.Done():
+	case <-time.After(waitLong):
+		t.Fatal("a session without a PTY hangs")
+	}
+	if out := string(c.Output()); !strings.Contains(out, "ssh -t") {
+		t.Errorf("output %q does not tell the player to use ssh -t", out)
+	}
+	if c.ExitStatus() != 1 {
+		t.Errorf("exit status %d, want 1", c.ExitStatus())
+	}
+}
+
+func TestResizeReachesTheGame(t *testing.T) {
+	_, addr := startServer(t)
+	c := dial(t, addr, newKey(t), 100, 30)
+	waitText(t, c, "New game")
+	c.Send("\r")
+	waitText(t, c, "Turn: 0")
+	c.Resize(30, 10)
+	waitText(t, c, "enlarge")
+	c.Resize(80, 24)
+	screen := waitText(t, c, "Turn: 0")
+	if !strings.Contains(screen, "@") {
+		t.Errorf("no map after growing the terminal back:\n%s", screen)
+	}
+}
+
+func TestSaveAndLeaveWithS(t *testing.T) {
+	srv, addr := startServer(t)
+	key := newKey(t)
+	c := dial(t, addr, key, 80, 24)
+	waitText(t, c, "New game")
+	c.Send("\r")
+	waitText(t, c, "Turn: 0")
+	walk(t, c, 1)
+	c.Send("S")
+	select {
+	case <-c.Done():
+	case <-time.After(waitLong):
+		t.Fatal("S did not end the session")
+	}
+	if !strings.Contains(string(c.Output()), "Your game is saved") {
+		t.Error("no goodbye message after S")
+	}
+	if _, err := srv.Store().Save(keys.Fingerprint(key.PublicKey())); err != nil {
+		t.Errorf("no save after S: %v", err)
+	}
+}
+
+func TestShutdownSavesEveryGameAndTellsEachPlayer(t *testing.T) {
+	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Listen()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+	addr := srv.Addr().String()
+
+	var clients []*sshtest.Client
+	var fps []string
+	for range 3 {
+		k := newKey(t)
+		c := dial(t, addr, k, 80, 24)
+		waitText(t, c, "New game")
+		c.Send("\r")
+		waitText(t, c, "Turn: 0")
+		walk(t, c, 1)
+		clients = append(clients, c)
+		fps = append(fps, keys.Fingerprint(k.PublicKey()))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	for i, c := range clients {
+		<-c.Done()
+		if !strings.Contains(string(c.Output()), "server is restarting") {
+			t.Errorf("player %d was not told", i)
+		}
+	}
+	// The store is closed; reopen the file and check every game is there.
+	st, err := store.Open(srv.cfg.DataDir+"/"+DBFile, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i, fp := range fps {
+		blob, err := st.Save(fp)
+		if err != nil {
+			t.Fatalf("player %d: %v", i, err)
+		}
+		if g, err := game.Decode(blob); err != nil || g.Turn() < 1 {
+			t.Errorf("player %d: save %v at turn %d", i, err, g.Turn())
+		}
+	}
+}
+
+func TestSecondServerOnTheSameDataDirStopsWithAClearError(t *testing.T) {
+	dir := t.TempDir()
+	a, err := New(Config{Listen: "127.0.0.1:0", DataDir: dir, Logger: log.New(io.Discard)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Shutdown(context.Background())
+	_, err = New(Config{Listen: "127.0.0.1:0", DataDir: dir, Logger: log.New(io.Discard), LockTimeout: 200 * time.Millisecond})
+	if !errors.Is(err, store.ErrLocked) || !strings.Contains(err.Error(), DBFile) {
+		t.Fatalf("err = %v, want ErrLocked naming %s", err, DBFile)
+	}
+}
+
+func TestHostKeyIsCreatedOnceAndReused(t *testing.T) {
+	dir := t.TempDir()
+	fingerprint := func() string {
+		srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: dir, Logger: log.New(io.Discard)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.Listen()
+		go srv.Serve()
+		defer srv.Shutdown(context.Background())
+		var got string
+		cfg := &gossh.ClientConfig{
+			User: "x",
+			Auth: []gossh.AuthMethod{gossh.PublicKeys(newKey(t))},
+			HostKeyCallback: func(_ string, _ net.Addr, k gossh.PublicKey) error {
+				got = k.Type() + " " + keys.Fingerprint(k)
+				return nil
+			},
+		}
+		conn, err := gossh.Dial("tcp", srv.Addr().String(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.Close()
+		return got
+	}
+	first, second := fingerprint(), fingerprint()
+	if !strings.HasPrefix(first, "ssh-ed25519 ") {
+		t.Errorf("host key %q, want ed25519", first)
+	}
+	if first != second {
+		t.Errorf("host key changed across restarts: %s then %s", first, second)
+	}
+}
+
+func TestPasswordAndKeyboardInteractiveAreRefused(t *testing.T) {
+	_, addr := startServer(t)
+	for name, auth := range map[string]gossh.AuthMethod{
+		"password": gossh.Password("hunter2"),
+		"keyboard-interactive": gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) {
+			return []string{"hunter2"}, nil
+		}),
+	} {
+		cfg := &gossh.ClientConfig{User: "x", Auth: []gossh.AuthMethod{auth}, HostKeyCallback: gossh.InsecureIgnoreHostKey()}
+		if conn, err := gossh.Dial("tcp", addr, cfg); err == nil {
+			conn.Close()
+			t.Errorf("%s login was accepted", name)
+		}
+	}
+}
