@@ -29,3 +29,5 @@ func followAxis(off, p, view, size int, placed bool) int {
 	}
 	return max(0, min(off, size-view))
 }
+
+func pos(x, y int) world.Pos { return world.Pos{X: x, Y: y} }

@@ -1,0 +1,241 @@
+package tui
+
+import (
+		"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/grotto-game/grotto/game/world"
+	"github.com/grotto-game/grotto/store"
+)
+
+func openStore(t *testing.T) *store.Bolt {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func newModel(t *testing.T, st store.Store, seed uint64) *Model {
+	t.Helper()
+	m := New(Player{Fingerprint: "SHA256:test", Name: "tester", Store: st,
+		NewSeed: func() uint64 { return seed },
+		Now:     func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	return m
+}
+
+// press sends one key, named as Bubble Tea names it ("enter", "j", "S").
+func press(m *Model, key string) tea.Cmd {
+	var k tea.KeyPressMsg
+	switch key {
+	case "enter":
+		k = tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		k = tea.KeyPressMsg{Code: tea.KeyEscape}
+	default:
+		r := []rune(key)[0]
+		k = tea.KeyPressMsg{Code: r, Text: key}
+	}
+	_, cmd := m.Update(k)
+	return cmd
+}
+
+// screen is the model's view without colours.
+func plain(m *Model) string { return ansi.Strip(m.View().Content) }
+
+func TestStartMoveAndImpossibleMoveCostsNoTurn(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	if s := plain(m); !strings.Contains(s, "Turn: 0") || !strings.Contains(s, "@") {
+		t.Fatalf("not playing:\n%s", s)
+	}
+	// Walk into walls until a step is refused: the turn must not move.
+	for _, k := range []string{"k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k"} {
+		press(m, k)
+	}
+	s := plain(m)
+	if !strings.Contains(s, "That way is blocked.") {
+		t.Fatalf("walking north into the wall never blocked:\n%s", s)
+	}
+	before := m.game.Turn()
+	press(m, "k")
+	if m.game.Turn() != before {
+		t.Error("a blocked move took a turn")
+	}
+	press(m, "Z")
+	if !strings.Contains(plain(m), "Unknown command") || m.game.Turn() != before {
+		t.Error("an unknown key should say so and take no turn")
+	}
+}
+
+func TestTinyTerminalAsksToEnlarge(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	m.Update(tea.WindowSizeMsg{Width: 39, Height: 20})
+	if s := plain(m); !strings.Contains(s, "enlarge") || strings.Contains(s, "Turn:") {
+		t.Fatalf("39 columns should ask to enlarge:\n%s", s)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
+	if s := plain(m); !strings.Contains(s, "Turn:") {
+		t.Fatalf("40x12 should play:\n%s", s)
+	}
+	if lines := strings.Count(m.View().Content, "\n") + 1; lines != 12 {
+		t.Errorf("frame has %d lines at height 12", lines)
+	}
+}
+
+func TestSaveThenContinueIsSelectedOnTheTitle(t *testing.T) {
+	st := openStore(t)
+	m := newModel(t, st, 7)
+	press(m, "enter")
+	press(m, ".")
+	press(m, ".")
+	if cmd := press(m, "S"); cmd == nil || m.Exit() != ExitSaved {
+		t.Fatal("S should save and quit")
+	}
+	m2 := newModel(t, st, 99)
+	s := plain(m2)
+	if !strings.Contains(s, "Continue") || !strings.Contains(s, "turn 2") {
+		t.Fatalf("title after a save:\n%s", s)
+	}
+	press(m2, "enter")
+	if m2.game == nil || m2.game.Turn() != 2 || m2.game.Seed() != 7 {
+		t.Fatal("Enter on the title did not resume the saved game")
+	}
+}
+
+func TestNewGameOverASaveAsksFirst(t *testing.T) {
+	st := openStore(t)
+	m := newModel(t, st, 7)
+	press(m, "enter")
+	press(m, ".")
+	m.Persist()
+	m2 := newModel(t, st, 8)
+	press(m2, "n")
+	if !strings.Contains(plain(m2), "will be lost") {
+		t.Fatalf("no confirmation:\n%s", plain(m2))
+	}
+	press(m2, "x") // anything but y keeps the save
+	if m2.game != nil {
+		t.Fatal("a new game started without a yes")
+	}
+	press(m2, "n")
+	press(m2, "y")
+	if m2.game == nil || m2.game.Seed() != 8 || m2.game.Turn() != 0 {
+		t.Fatal("y did not start a new game")
+	}
+}
+
+func TestDeathRecordsTheScoreAndDeletesTheSave(t *testing.T) {
+	st := openStore(t)
+	m := newModel(t, st, 3)
+	press(m, "enter")
+	for i := 0; i < 20000 && !m.game.Over(); i++ {
+		press(m, towardStairs(m))
+	}
+	if !m.game.Over() {
+		t.Fatalf("no death in 20000 turns of diving:\n%s", plain(m))
+	}
+	s := plain(m)
+	for _, want := range []string{"You died.", m.game.Cause(), "Rank #1"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("game-over screen lacks %q:\n%s", want, s)
+		}
+	}
+	if _, err := st.Save("SHA256:test"); err == nil {
+		t.Error("the save outlived the player (permadeath)")
+	}
+	scores, _ := st.TopScores(10)
+	if len(scores) != 1 || scores[0].Points != m.game.Score() || scores[0].Name != "tester" {
+		t.Fatalf("scores = %+v", scores)
+	}
+	press(m, "enter")
+	if s := plain(m); !strings.Contains(s, "tester") || strings.Contains(s, "Continue") {
+		t.Errorf("title after death:\n%s", s)
+	}
+}
+
+func TestCameraScrollsInJumpsNotEveryStep(t *testing.T) {
+	// A 20-tile view on an 80-tile level: the camera holds still while the
+	// player walks in the middle, and jumps when they near an edge.
+	var c camera
+	c.follow(pos(10, 0), 20, 50, 80, 43)
+	start := c.x
+	moves := 0
+	for x := 11; x < 70; x++ {
+		prev := c.x
+		c.follow(pos(x, 0), 20, 50, 80, 43)
+		if c.x != prev {
+			moves++
+		}
+		if x-c.x < 0 || x-c.x >= 20 {
+			t.Fatalf("player at %d left the view at offset %d", x, c.x)
+		}
+	}
+	if moves == 0 || moves > 10 {
+		t.Errorf("camera moved %d times over 59 steps (from %d); want a few jumps", moves, start)
+	}
+	// A level shorter than the view is centred, never scrolled.
+	if c.y != -(50-43)/2 {
+		t.Errorf("y offset %d, want centred", c.y)
+	}
+	c.follow(pos(79, 0), 20, 50, 80, 43)
+	if c.x != 60 {
+		t.Errorf("at the right edge offset %d, want 60 (clamped)", c.x)
+	}
+}
+
+// towardStairs returns the key that walks the player one step down the
+// shortest path to the stairs (attacking whatever stands in the way), or ">"
+// on them: a player who dives until something kills them.
+func towardStairs(m *Model) string {
+	g := m.game
+	w, h := g.Size()
+	lvl := world.NewMap(w, h)
+	var stairs world.Pos
+	for y := range h {
+		for x := range w {
+			p := world.Pos{X: x, Y: y}
+			lvl.Set(p, g.Tile(p))
+			if g.Tile(p) == world.DownStairs {
+				stairs = p
+			}
+		}
+	}
+	me := g.Player().Pos
+	if me == stairs {
+		return ">"
+	}
+	d := world.NewDistanceMap(w, h)
+	d.Compute(lvl, stairs)
+	keys := map[world.Pos]string{{X: 0, Y: -1}: "k", {X: 0, Y: 1}: "j", {X: -1, Y: 0}: "h", {X: 1, Y: 0}: "l",
+		{X: -1, Y: -1}: "y", {X: 1, Y: -1}: "u", {X: -1, Y: 1}: "b", {X: 1, Y: 1}: "n"}
+	for _, dir := range world.Directions8 {
+		if d.At(me.Add(dir.X, dir.Y)) < d.At(me) {
+			return keys[dir]
+		}
+	}
+	return "."
+}
+
+func BenchmarkPlayFrame(b *testing.B) {
+	st, err := store.Open(filepath.Join(b.TempDir(), "grotto.db"), time.Second)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	m := New(Player{Fingerprint: "SHA256:bench", Name: "bench", Store: st, NewSeed: func() uint64 { return 5 }})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	for b.Loop() {
+		m.View()
+	}
+}
