@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/grotto-game/grotto/internal/sshtest"
+)
+
+func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
+	t.Setenv("GROTTO_LISTEN", ":9999")
+	t.Setenv("GROTTO_DATA", "/srv/grotto")
+	c, err := parse([]string{"serve", "--listen", "127.0.0.1:1"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Listen != "127.0.0.1:1" || c.Data != "/srv/grotto" || c.AdminKeys != "" {
+		t.Errorf("config = %+v", c)
+	}
+	os.Unsetenv("GROTTO_LISTEN")
+	os.Unsetenv("GROTTO_DATA")
+	c, _ = parse(nil, &bytes.Buffer{})
+	if c.Listen != ":23234" || !filepath.IsAbs(c.Data) || filepath.Base(c.Data) != "grotto-data" {
+		t.Errorf("defaults = %+v", c)
+	}
+}
+
+func TestHelpListsEveryFlag(t *testing.T) {
+	var out bytes.Buffer
+	parse([]string{"--help"}, &out)
+	for _, f := range []string{"-listen", "-data", "-admin-keys", "GROTTO_LISTEN", "GROTTO_DATA", "GROTTO_ADMIN_KEYS"} {
+		if !strings.Contains(out.String(), f) {
+			t.Errorf("--help does not mention %s", f)
+		}
+	}
+	if _, err := parse([]string{"bogus"}, &out); err == nil {
+		t.Error("an unknown argument was accepted")
+	}
+}
+
+func freePort(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func TestSIGTERMSavesTellsThePlayerAndExitsZero(t *testing.T) {
+	addr := freePort(t)
+	code := make(chan int, 1)
+	go func() { code <- run([]string{"serve", "--listen", addr, "--data", t.TempDir()}) }()
+	var c *sshtest.Client
+	key, _ := sshtest.NewKey()
+	for i := 0; ; i++ {
+		var err error
+		if c, err = sshtest.Dial(addr, key, sshtest.Options{}); err == nil {
+			break
+		} else if i > 100 {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	defer c.Close()
+	if _, err := c.WaitForText(10*time.Second, "New game"); err != nil {
+		t.Fatal(err)
+	}
+	c.Send("\r")
+	if _, err := c.WaitForText(10*time.Second, "Turn: 0"); err != nil {
+		t.Fatal(err)
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGTERM)
+	select {
+	case got := <-code:
+		if got != 0 {
+			t.Errorf("exit code %d, want 0", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("still running 10 s after SIGTERM")
+	}
+	<-c.Done()
+	if !strings.Contains(string(c.Output()), "Your game is saved") {
+		t.Error("the player was not told their game is saved")
+	}
+}
