@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/store"
@@ -78,19 +79,24 @@ func New(p Player) *Model {
 	if p.Now == nil {
 		p.Now = time.Now
 	}
-	m := &Model{p: p, th: newTheme(), w: 80, h: 24}
+	m := &Model{p: p, th: newTheme(colorprofile.ANSI256), w: 80, h: 24}
 	m.scr = newTitle(m, "")
 	return m
 }
 
-// Init implements tea.Model.
-func (m *Model) Init() tea.Cmd { return nil }
+// Init implements tea.Model. It asks the terminal whether it does true colour
+// (the RGB and Tc capabilities), since SSH clients rarely forward COLORTERM.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(tea.RequestCapability("RGB"), tea.RequestCapability("Tc"))
+}
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
+	case tea.ColorProfileMsg:
+		m.th = newTheme(msg.Profile)
 	case ShutdownMsg:
 		m.Persist()
 		m.exit = ExitShutdown
@@ -121,6 +127,19 @@ func (m *Model) tooSmall() string {
 	msg := fmt.Sprintf("grotto needs a terminal of at least %dx%d; this one is %dx%d. Please enlarge it.",
 		MinWidth, MinHeight, m.w, m.h)
 	return lipgloss.NewStyle().Width(max(1, m.w)).Render(msg)
+}
+
+// String names the exit for logs.
+func (e Exit) String() string {
+	switch e {
+	case ExitQuit:
+		return "quit"
+	case ExitSaved:
+		return "saved"
+	case ExitShutdown:
+		return "shutdown"
+	}
+	return "disconnect"
 }
 
 // Exit reports why the program ended; valid once it has.

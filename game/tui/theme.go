@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
@@ -52,8 +53,40 @@ func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 255
 
 func fg(c color.Color) string { return ansi.Style{}.ForegroundColor(c).String() }
 
-func newTheme() *theme {
+// newTheme builds the colours for a terminal's colour profile. True colour is
+// written as is and downsampled by Bubble Tea for 256-colour terminals; on 16
+// colours the map uses a hand-picked palette, because the nearest basic
+// colour of a muted tone is often a garish one.
+func newTheme(profile colorprofile.Profile) *theme {
 	t := &theme{}
+	if profile <= colorprofile.ANSI {
+		basic := func(c ansi.BasicColor, bold bool) string {
+			st := ansi.Style{}
+			if bold {
+				st = st.Bold()
+			}
+			return st.ForegroundColor(c).String()
+		}
+		t.sgr[csFloorLit] = basic(ansi.Yellow, false)
+		t.sgr[csFloorDim] = basic(ansi.BrightBlack, false)
+		t.sgr[csWallLit] = basic(ansi.White, false)
+		t.sgr[csWallDim] = basic(ansi.Blue, false)
+		t.sgr[csStairsLit] = basic(ansi.BrightWhite, true)
+		t.sgr[csStairsDim] = basic(ansi.White, false)
+		t.sgr[csPlayer] = basic(ansi.BrightWhite, true)
+		t.sgr[csOrc] = basic(ansi.BrightGreen, false)
+		t.sgr[csTroll] = basic(ansi.Green, true)
+		t.sgr[csCorpse] = basic(ansi.Red, false)
+		t.sgr[csOther] = basic(ansi.BrightYellow, false)
+	} else {
+		t.trueColorMap()
+	}
+	t.chrome()
+	return t
+}
+
+// trueColorMap sets the map's colours for 256- and true-colour terminals.
+func (t *theme) trueColorMap() {
 	t.sgr[csFloorLit] = fg(rgb(200, 180, 110))
 	t.sgr[csFloorDim] = fg(rgb(70, 70, 100))
 	t.sgr[csWallLit] = fg(rgb(190, 160, 100))
@@ -65,7 +98,10 @@ func newTheme() *theme {
 	t.sgr[csTroll] = ansi.Style{}.Bold().ForegroundColor(rgb(40, 170, 40)).String()
 	t.sgr[csCorpse] = fg(rgb(191, 0, 0))
 	t.sgr[csOther] = fg(rgb(255, 255, 0))
+}
 
+// chrome sets the colours of text around the map; Bubble Tea downsamples them.
+func (t *theme) chrome() {
 	st := func(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	t.msg = map[game.MsgKind]lipgloss.Style{
 		game.MsgInfo:        st(rgb(255, 255, 255)),
@@ -85,7 +121,6 @@ func newTheme() *theme {
 	t.dim = st(rgb(128, 128, 128))
 	t.text = st(rgb(220, 220, 220))
 	t.heading = st(rgb(32, 160, 255)).Bold(true)
-	return t
 }
 
 // msgStyle returns the style of a message kind (white for unknown kinds).
