@@ -20,12 +20,16 @@ func (g *Game) monstersAct() {
 			continue
 		}
 		if !distReady {
-			g.dist.Compute(g.s.Map, p.Pos)
+			g.dist.Compute(g.s.Map, p.Pos, chaseLimit)
 			distReady = true
 		}
 		g.stepDownhill(m)
 	}
 }
+
+// chaseLimit is how far, in steps, a monster will walk round walls to reach a
+// player it sees: three times the FOV radius covers any detour worth taking.
+const chaseLimit = 3 * FOVRadius
 
 // stepDownhill moves m to the free neighbouring tile closest to the player, if
 // one is closer than where it stands. Ties go to the first direction in

@@ -26,7 +26,7 @@ func TestEveryLevelConnectsStartToStairs(t *testing.T) {
 	d := world.NewDistanceMap(MapWidth, MapHeight)
 	for seed := range uint64(500) {
 		g := New(seed)
-		d.Compute(g.s.Map, g.Player().Pos)
+		d.Compute(g.s.Map, g.Player().Pos, world.Unreached)
 		if s := stairs(t, g); d.At(s) == world.Unreached {
 			t.Fatalf("seed %d: stairs at %v unreachable from start %v", seed, s, g.Player().Pos)
 		}

@@ -215,7 +215,7 @@ func towardStairs(m *Model) string {
 		return ">"
 	}
 	d := world.NewDistanceMap(w, h)
-	d.Compute(lvl, stairs)
+	d.Compute(lvl, stairs, world.Unreached)
 	keys := map[world.Pos]string{{X: 0, Y: -1}: "k", {X: 0, Y: 1}: "j", {X: -1, Y: 0}: "h", {X: 1, Y: 0}: "l",
 		{X: -1, Y: -1}: "y", {X: 1, Y: -1}: "u", {X: -1, Y: 1}: "b", {X: 1, Y: 1}: "n"}
 	for _, dir := range world.Directions8 {

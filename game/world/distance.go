@@ -7,7 +7,7 @@ package world
 type DistanceMap struct {
 	w, h  int
 	dist  []int32 // W x H, row-major; Unreached where no path exists
-	queue []int32
+	queue []int32 // breadth-first frontier, packed x | y<<16
 }
 
 // Unreached is the distance of a tile no walk reaches.
@@ -19,8 +19,10 @@ func NewDistanceMap(w, h int) *DistanceMap {
 }
 
 // Compute fills the distances from goal over m's walkable tiles (the goal
-// itself counts as walkable). Diagonal steps cost 1, like orthogonal ones.
-func (d *DistanceMap) Compute(m *Map, goal Pos) {
+// itself counts as walkable), up to limit steps: tiles farther than limit are
+// left Unreached, which keeps the search small when only nearby tiles
+// matter. Diagonal steps cost 1, like orthogonal ones.
+func (d *DistanceMap) Compute(m *Map, goal Pos, limit int32) {
 	for i := range d.dist {
 		d.dist[i] = Unreached
 	}
@@ -28,23 +30,27 @@ func (d *DistanceMap) Compute(m *Map, goal Pos) {
 		return
 	}
 	d.queue = d.queue[:0]
-	gi := int32(m.Index(goal))
-	d.dist[gi] = 0
-	d.queue = append(d.queue, gi)
+	// The queue holds packed positions (x | y<<16): no division per tile.
+	d.dist[m.Index(goal)] = 0
+	d.queue = append(d.queue, int32(goal.X|goal.Y<<16))
+	w, h := d.w, d.h
 	for head := 0; head < len(d.queue); head++ {
-		i := d.queue[head]
-		p := Pos{int(i) % d.w, int(i) / d.w}
+		x, y := int(d.queue[head]&0xffff), int(d.queue[head]>>16)
+		next := d.dist[y*w+x] + 1
+		if next > limit {
+			break // breadth-first: every later tile is at least as far
+		}
 		for _, dir := range Directions8 {
-			n := p.Add(dir.X, dir.Y)
-			if !m.In(n) || !m.At(n).Walkable() {
+			nx, ny := x+dir.X, y+dir.Y
+			if uint(nx) >= uint(w) || uint(ny) >= uint(h) {
 				continue
 			}
-			ni := int32(m.Index(n))
-			if d.dist[ni] != Unreached {
+			ni := ny*w + nx
+			if d.dist[ni] != Unreached || !m.Tiles[ni].Walkable() {
 				continue
 			}
-			d.dist[ni] = d.dist[i] + 1
-			d.queue = append(d.queue, ni)
+			d.dist[ni] = next
+			d.queue = append(d.queue, int32(nx|ny<<16))
 		}
 	}
 }

@@ -103,7 +103,7 @@ func TestDistanceMapWalksAroundWalls(t *testing.T) {
 		m.Set(Pos{3, y}, Wall)
 	}
 	d := NewDistanceMap(m.W, m.H)
-	d.Compute(m, Pos{0, 0})
+	d.Compute(m, Pos{0, 0}, Unreached)
 	if got := d.At(Pos{6, 0}); got != 8 {
 		t.Errorf("distance round the wall = %d, want 8", got)
 	}
@@ -124,6 +124,26 @@ func BenchmarkDistanceMap(b *testing.B) {
 	m := randomCave(3, 80, 43)
 	d := NewDistanceMap(m.W, m.H)
 	for b.Loop() {
-		d.Compute(m, Pos{40, 21})
+		d.Compute(m, Pos{40, 21}, Unreached)
+	}
+}
+
+func TestDistanceMapStopsAtItsLimit(t *testing.T) {
+	m := NewMap(30, 1)
+	for x := range 30 {
+		m.Set(Pos{x, 0}, Floor)
+	}
+	d := NewDistanceMap(m.W, m.H)
+	d.Compute(m, Pos{0, 0}, 10)
+	if d.At(Pos{10, 0}) != 10 || d.At(Pos{11, 0}) != Unreached {
+		t.Errorf("at 10: %d, at 11: %d; want 10 and Unreached", d.At(Pos{10, 0}), d.At(Pos{11, 0}))
+	}
+}
+
+func BenchmarkDistanceMapChaseLimit24(b *testing.B) {
+	m := randomCave(3, 80, 43)
+	d := NewDistanceMap(m.W, m.H)
+	for b.Loop() {
+		d.Compute(m, Pos{40, 21}, 24)
 	}
 }
