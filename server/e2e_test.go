@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -73,6 +74,14 @@ func waitText(t *testing.T, c *sshtest.Client, s string) string {
 	return screen
 }
 
+// newGame chooses New game on the title screen and returns the first frame.
+func newGame(t *testing.T, c *sshtest.Client) string {
+	t.Helper()
+	waitText(t, c, "New game")
+	c.Send("\r")
+	return waitText(t, c, "Turn: 0")
+}
+
 var turnRE = regexp.MustCompile(`Turn: (\d+)`)
 
 // turn reads the turn counter off the status line, or "".
@@ -136,10 +145,7 @@ func walk(t *testing.T, c *sshtest.Client, n int) string {
 }
 
 func atoi(s string) int {
-	n := 0
-	for _, r := range s {
-		n = n*10 + int(r-'0')
-	}
+	n, _ := strconv.Atoi(s)
 	return n
 }
 
@@ -148,9 +154,7 @@ func TestPlayerMovesLeavesAndResumesAtTheSameTurnAndPlace(t *testing.T) {
 	key := newKey(t)
 
 	c := dial(t, addr, key, 100, 30)
-	waitText(t, c, "New game")
-	c.Send("\r")
-	screen := waitText(t, c, "Turn: 0")
+	screen := newGame(t, c)
 	if !strings.Contains(screen, "HP: 30/30") || !strings.Contains(screen, "Depth: 1") {
 		t.Fatalf("status line missing:\n%s", screen)
 	}
@@ -189,9 +193,7 @@ func TestPlayerMovesLeavesAndResumesAtTheSameTurnAndPlace(t *testing.T) {
 func TestTwoKeysPlayTwoSeparateGames(t *testing.T) {
 	_, addr := startServer(t)
 	a := dial(t, addr, newKey(t), 100, 30)
-	waitText(t, a, "New game")
-	a.Send("\r")
-	waitText(t, a, "Turn: 0")
+	newGame(t, a)
 	walk(t, a, 2)
 
 	b := dial(t, addr, newKey(t), 100, 30)
@@ -229,9 +231,7 @@ func TestClientWithoutPTYIsToldToUseSSHT(t *testing.T) {
 func TestResizeReachesTheGame(t *testing.T) {
 	_, addr := startServer(t)
 	c := dial(t, addr, newKey(t), 100, 30)
-	waitText(t, c, "New game")
-	c.Send("\r")
-	waitText(t, c, "Turn: 0")
+	newGame(t, c)
 	c.Resize(30, 10)
 	waitText(t, c, "enlarge")
 	c.Resize(80, 24)
@@ -245,9 +245,7 @@ func TestSaveAndLeaveWithS(t *testing.T) {
 	srv, addr := startServer(t)
 	key := newKey(t)
 	c := dial(t, addr, key, 80, 24)
-	waitText(t, c, "New game")
-	c.Send("\r")
-	waitText(t, c, "Turn: 0")
+	newGame(t, c)
 	walk(t, c, 1)
 	c.Send("S")
 	select {
@@ -278,9 +276,7 @@ func TestShutdownSavesEveryGameAndTellsEachPlayer(t *testing.T) {
 	for range 3 {
 		k := newKey(t)
 		c := dial(t, addr, k, 80, 24)
-		waitText(t, c, "New game")
-		c.Send("\r")
-		waitText(t, c, "Turn: 0")
+		newGame(t, c)
 		walk(t, c, 1)
 		clients = append(clients, c)
 		fps = append(fps, keys.Fingerprint(k.PublicKey()))

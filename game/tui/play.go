@@ -18,7 +18,7 @@ type playScreen struct {
 	occ  []int  // per map tile: index into the frame's actors, or -1; reused
 }
 
-func newPlay(m *Model) *playScreen { return &playScreen{} }
+func newPlay() *playScreen { return &playScreen{} }
 
 // directions maps movement keys to steps: arrows, vi-keys (hjklyubn) and the
 // number pad (digits, or keypad keys where the terminal reports them).

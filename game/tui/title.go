@@ -73,7 +73,7 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 	switch item {
 	case itemContinue:
 		m.game, m.saved = t.save, true
-		return newPlay(m), nil
+		return newPlay(), nil
 	case itemNew:
 		if t.save != nil || t.saveErr != nil {
 			t.confirm = true
@@ -89,7 +89,7 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 // abandoned on its first turn is resumed, not lost.
 func (m *Model) startNew() screen {
 	m.game, m.saved = game.New(m.p.NewSeed()), false
-	p := newPlay(m)
+	p := newPlay()
 	if err := m.Persist(); err != nil {
 		p.note = "Could not save: " + err.Error()
 	}
