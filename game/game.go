@@ -124,12 +124,15 @@ func (g *Game) pickMonster(table []monsterKind) monsterKind {
 	return table[0]
 }
 
-// updateFOV recomputes what the player sees and adds it to the explored memory.
+// updateFOV recomputes what the player sees and adds it to the explored
+// memory. Only the square of side 2·FOVRadius+1 round the player can be
+// visible, so only it is scanned.
 func (g *Game) updateFOV() {
 	m := g.s.Map
-	g.fov.Compute(m, g.s.Actors[0].Pos, FOVRadius)
-	for y := 0; y < m.H; y++ {
-		for x := 0; x < m.W; x++ {
+	o := g.s.Actors[0].Pos
+	g.fov.Compute(m, o, FOVRadius)
+	for y := max(0, o.Y-FOVRadius); y <= min(m.H-1, o.Y+FOVRadius); y++ {
+		for x := max(0, o.X-FOVRadius); x <= min(m.W-1, o.X+FOVRadius); x++ {
 			if g.fov.Visible(world.Pos{X: x, Y: y}) {
 				m.Explored[y*m.W+x] = true
 			}
