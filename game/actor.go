@@ -26,6 +26,7 @@ type Actor struct {
 	Blocks  bool      // whether it occupies its tile (false for corpses)
 	AI      AI
 	Corpse  bool
+	Effects []Effect // timed effects in the order they began
 }
 
 // Alive reports whether a is a living actor rather than remains.

@@ -11,7 +11,14 @@ func (g *Game) monstersAct() {
 	distReady := false
 	for i := 1; i < len(g.s.Actors) && !g.s.Over; i++ {
 		m := &g.s.Actors[i]
-		if m.AI != AIHostile || !m.Alive() || !g.fov.Visible(m.Pos) {
+		if m.AI == AINone || !m.Alive() {
+			continue
+		}
+		if m.Has(EffectConfusion) {
+			g.stumble(m)
+			continue
+		}
+		if !g.fov.Visible(m.Pos) {
 			continue
 		}
 		p := g.player()
@@ -43,4 +50,19 @@ func (g *Game) stepDownhill(m *Actor) {
 		}
 	}
 	m.Pos = best
+}
+
+// stumble moves a confused actor one step in a random direction, attacking
+// whatever stands there and bumping into walls (rot.js tutorial part 9,
+// ConfusedEnemy).
+func (g *Game) stumble(m *Actor) {
+	d := world.Directions8[g.rng.IntN(len(world.Directions8))]
+	to := m.Pos.Add(d.X, d.Y)
+	if b := g.blockerAt(to); b != nil {
+		g.attack(m, b)
+		return
+	}
+	if g.s.Map.At(to).Walkable() {
+		m.Pos = to
+	}
 }

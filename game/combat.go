@@ -9,44 +9,71 @@ import (
 // defense, never below zero (python-tcod tutorial part 6).
 func Damage(power, defense int) int { return max(0, power-defense) }
 
-// attack makes a strike b, logging the hit and handling death.
+// the names an actor as a message's subject or object: "you" or "the orc".
+func the(a *Actor) string {
+	if a.Kind == "player" {
+		return "you"
+	}
+	return "the " + a.Name
+}
+
+// verb conjugates a verb for an actor: "you attack", "the orc attacks".
+func verb(a *Actor, you, it string) string {
+	if a.Kind == "player" {
+		return you
+	}
+	return it
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// attack makes a strike b (bump to attack), logging the hit and handling
+// death. Monsters can strike each other when confusion makes them stumble.
 func (g *Game) attack(a, b *Actor) {
 	dmg := Damage(a.Power, b.Defense)
-	isPlayer := a.Kind == "player"
 	kind := MsgEnemyHit
-	if isPlayer {
+	if a.Kind == "player" {
 		kind = MsgPlayerHit
 	}
-	desc := fmt.Sprintf("The %s attacks you", a.Name)
-	if isPlayer {
-		desc = fmt.Sprintf("You attack the %s", b.Name)
-	}
+	desc := capitalize(the(a)) + " " + verb(a, "attack", "attacks") + " " + the(b)
 	if dmg > 0 {
 		g.logf(kind, fmt.Sprintf("%s for %d %s.", desc, dmg, plural(dmg, "hit point", "hit points")))
-	} else if isPlayer {
-		g.logf(kind, desc+" but do no damage.")
 	} else {
-		g.logf(kind, desc+" but does no damage.")
+		g.logf(kind, desc+" but "+verb(a, "do", "does")+" no damage.")
+	}
+	g.hurt(b, dmg, withArticle(a.Name), a.Kind == "player")
+}
+
+// hurt takes dmg HP from b; if that kills b, cause says what did it ("an
+// orc", "poison", "a fireball") and byPlayer whether the kill is the player's.
+func (g *Game) hurt(b *Actor, dmg int, cause string, byPlayer bool) {
+	if !b.Alive() {
+		return
 	}
 	b.HP -= dmg
 	if b.HP <= 0 {
-		g.die(b, a)
+		g.die(b, cause, byPlayer)
 	}
 }
 
-// die turns b into remains; killer is who struck the blow.
-func (g *Game) die(b, killer *Actor) {
+// die turns b into remains.
+func (g *Game) die(b *Actor, cause string, byPlayer bool) {
 	b.HP = 0
+	b.Effects = nil
 	if b.Kind == "player" {
 		b.Glyph = '%'
 		g.s.Over = true
-		g.s.KilledBy = killer.Kind
-		g.s.Cause = fmt.Sprintf("killed by %s on depth %d", withArticle(killer.Name), g.s.Depth)
+		g.s.Cause = fmt.Sprintf("killed by %s on depth %d", cause, g.s.Depth)
 		g.logf(MsgPlayerDeath, "You died!")
 		return
 	}
 	g.logf(MsgEnemyDeath, fmt.Sprintf("The %s is dead!", b.Name))
-	if killer.Kind == "player" {
+	if byPlayer {
 		g.s.Kills++
 		g.s.XPEarned += b.XP
 	}

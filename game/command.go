@@ -14,13 +14,19 @@ const (
 	ActMove    Action = iota + 1 // step by (DX, DY), or attack what stands there
 	ActWait                      // let a turn pass
 	ActDescend                   // take the down stairs under the player
+	ActPickUp                    // pick up the item under the player
+	ActUse                       // use (quaff, read) inventory slot Item, at Target if it needs one
+	ActDrop                      // drop inventory slot Item
+	ActThrow                     // throw inventory slot Item at Target
 )
 
 // Command is one player input to the core: a small value, so that a game is
 // its seed plus a list of commands.
 type Command struct {
 	Action Action
-	DX, DY int // for ActMove: the step, each in -1..1
+	DX, DY int       // for ActMove: the step, each in -1..1
+	Item   int       // for ActUse, ActDrop, ActThrow: inventory slot, 0 = 'a'
+	Target world.Pos // for ActUse of a targeted item and ActThrow: the tile aimed at
 }
 
 // Move returns the command to step (or bump-attack) by dx, dy tiles.
@@ -31,6 +37,23 @@ func Wait() Command { return Command{Action: ActWait} }
 
 // Descend returns the command to take the down stairs.
 func Descend() Command { return Command{Action: ActDescend} }
+
+// PickUp returns the command to pick up the item under the player.
+func PickUp() Command { return Command{Action: ActPickUp} }
+
+// Use returns the command to use inventory slot item, aimed at target (which
+// items without targeting ignore).
+func Use(item int, target world.Pos) Command {
+	return Command{Action: ActUse, Item: item, Target: target}
+}
+
+// Drop returns the command to drop inventory slot item.
+func Drop(item int) Command { return Command{Action: ActDrop, Item: item} }
+
+// Throw returns the command to throw inventory slot item at target.
+func Throw(item int, target world.Pos) Command {
+	return Command{Action: ActThrow, Item: item, Target: target}
+}
 
 // Impossible is returned by Apply for a command that cannot happen; it costs no
 // turn and changes nothing. Its text is meant for the player (the tutorials'
@@ -76,6 +99,26 @@ func (g *Game) Apply(c Command) (Result, error) {
 		}
 	case ActWait:
 		g.s.Turn++
+	case ActPickUp, ActUse, ActDrop, ActThrow:
+		// Each checks everything before changing anything, so a refusal
+		// leaves the game as it was; the turn is counted only on success.
+		turn := g.s.Turn
+		g.s.Turn++ // messages of this action belong to the new turn
+		var err error
+		switch c.Action {
+		case ActPickUp:
+			err = g.pickUp()
+		case ActUse:
+			err = g.use(c.Item, c.Target)
+		case ActDrop:
+			err = g.drop(c.Item)
+		case ActThrow:
+			err = g.throw(c.Item, c.Target)
+		}
+		if err != nil {
+			g.s.Turn = turn
+			return res, err
+		}
 	case ActDescend:
 		if g.s.Map.At(g.player().Pos) != world.DownStairs {
 			return res, &Impossible{"There are no stairs here."}
@@ -88,6 +131,7 @@ func (g *Game) Apply(c Command) (Result, error) {
 	}
 	g.updateFOV()
 	g.monstersAct()
+	g.tickEffects()
 	res.Died = g.s.Over
 	return res, nil
 }

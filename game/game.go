@@ -23,17 +23,18 @@ const FOVRadius = 8
 // state is everything a save holds. Derived buffers (FOV, distances) live in
 // Game and are rebuilt on load.
 type state struct {
-	Seed     uint64
-	Depth    int // 1 for the first level, one more per staircase taken
-	Turn     int // player actions that took time
-	Kills    int
-	Map      *world.Map
-	Actors   []Actor // Actors[0] is the player
-	Log      []Message
-	Over     bool   // the player died
-	Cause    string // what killed the player, e.g. "killed by an orc on depth 2"
-	KilledBy string // the kind of actor that killed the player
-	XPEarned int    // experience from kills, the main part of the score
+	Seed      uint64
+	Depth     int // 1 for the first level, one more per staircase taken
+	Turn      int // player actions that took time
+	Kills     int
+	Map       *world.Map
+	Actors    []Actor // Actors[0] is the player
+	Items     []Item  // items lying on this level, oldest first
+	Inventory []Item  // the player's items, slot i is letter 'a'+i
+	Log       []Message
+	Over      bool   // the player died
+	Cause     string // what killed the player, e.g. "killed by an orc on depth 2"
+	XPEarned  int    // experience from kills, the main part of the score
 }
 
 // Game is one player's game. It is not safe for concurrent use: one game
@@ -67,6 +68,7 @@ func (g *Game) enterLevel(depth int) {
 	player := g.s.Actors[0]
 	player.Pos = lvl.Start
 	g.s.Actors = append(g.s.Actors[:0], player)
+	g.s.Items = g.s.Items[:0]
 	g.spawn(lvl)
 	g.buffers()
 	g.updateFOV()
@@ -90,8 +92,9 @@ func maxMonstersPerRoom(depth int) int {
 	return 2
 }
 
-// spawn puts 0..maxMonstersPerRoom monsters in every spawn region but the
-// player's, on free floor tiles, chosen by the monster table's weights.
+// spawn puts 0..maxMonstersPerRoom monsters and 0..MaxItemsPerRoom items in
+// every spawn region but the player's, on free floor tiles, chosen by the
+// monster and item tables' weights.
 func (g *Game) spawn(lvl mapgen.Level) {
 	table := monsterTable()
 	for i, r := range lvl.Regions {
@@ -105,6 +108,12 @@ func (g *Game) spawn(lvl mapgen.Level) {
 				continue
 			}
 			g.s.Actors = append(g.s.Actors, newMonster(g.pickMonster(table), p))
+		}
+		for range g.rng.IntN(MaxItemsPerRoom + 1) {
+			p := world.Pos{X: r.X + g.rng.IntN(r.W), Y: r.Y + g.rng.IntN(r.H)}
+			if g.s.Map.At(p).Walkable() && len(g.itemsAt(p)) == 0 {
+				g.s.Items = append(g.s.Items, Item{Kind: g.pickItem(), Pos: p})
+			}
 		}
 	}
 }

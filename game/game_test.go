@@ -62,6 +62,7 @@ func arena(kind string) *Game {
 	p := g.s.Actors[0]
 	p.Pos = world.Pos{X: 2, Y: 2}
 	g.s.Actors = []Actor{p}
+	g.s.Items = nil
 	for _, k := range monsterTable() {
 		if k.kind == kind {
 			g.s.Actors = append(g.s.Actors, newMonster(k, world.Pos{X: 3, Y: 2}))

@@ -13,6 +13,8 @@ const (
 	MsgEnemyDeath                 // a monster dies
 	MsgPlayerDeath                // the player dies
 	MsgDescend                    // the player takes the stairs
+	MsgHeal                       // HP recovered
+	MsgStatus                     // an effect begins or ends
 )
 
 // Message is one line of the message log. Repeats of the same text in a row

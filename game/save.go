@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/grotto-game/grotto/game/world"
 )
@@ -107,6 +108,19 @@ func (s *state) validate() error {
 	for _, a := range s.Actors {
 		if !m.In(a.Pos) {
 			return fmt.Errorf("%s outside the map", a.Kind)
+		}
+	}
+	if len(s.Inventory) > InventorySize {
+		return fmt.Errorf("%d items in a %d-slot inventory", len(s.Inventory), InventorySize)
+	}
+	for _, it := range append(slices.Clone(s.Items), s.Inventory...) {
+		if !slices.Contains(ItemKinds(), it.Kind) {
+			return fmt.Errorf("unknown item %q", it.Kind)
+		}
+	}
+	for _, it := range s.Items {
+		if !m.In(it.Pos) {
+			return fmt.Errorf("%s outside the map", it.Kind)
 		}
 	}
 	return nil

@@ -66,3 +66,44 @@ func (g *Game) Messages(from int) []Message {
 	from = max(0, min(from, len(g.s.Log)))
 	return slices.Clone(g.s.Log[from:])
 }
+
+// Inventory returns a copy of the player's items; slot i is letter 'a'+i.
+func (g *Game) Inventory() []Item { return slices.Clone(g.s.Inventory) }
+
+// Items returns a copy of the items lying on the level.
+func (g *Game) Items() []Item { return slices.Clone(g.s.Items) }
+
+// Describe returns what the player knows is at p: the names of the actors
+// and items there if p is in view, then the tile's name if it was ever seen.
+func (g *Game) Describe(p world.Pos) []string {
+	var out []string
+	if g.Visible(p) {
+		for _, a := range g.s.Actors {
+			if a.Pos != p {
+				continue
+			}
+			name := a.Name
+			if a.Kind == "player" {
+				name = "you"
+			}
+			for _, e := range a.Effects {
+				name += " (" + string(e.Kind) + ")"
+			}
+			out = append(out, name)
+		}
+		for _, it := range g.s.Items {
+			if it.Pos == p {
+				out = append(out, string(it.Kind))
+			}
+		}
+	}
+	if g.Visible(p) || g.Explored(p) {
+		switch g.s.Map.At(p) {
+		case world.DownStairs:
+			out = append(out, "stairs down")
+		case world.Wall:
+			out = append(out, "wall")
+		}
+	}
+	return out
+}

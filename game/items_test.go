@@ -1,0 +1,366 @@
+package game
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// give puts items of the given kinds in the player's inventory.
+func give(g *Game, kinds ...ItemKind) {
+	for _, k := range kinds {
+		g.s.Inventory = append(g.s.Inventory, Item{Kind: k})
+	}
+}
+
+func lastMsg(g *Game) string { return g.s.Log[len(g.s.Log)-1].Text }
+
+func mustApply(t *testing.T, g *Game, c Command) {
+	t.Helper()
+	if _, err := g.Apply(c); err != nil {
+		t.Fatalf("%+v: %v", c, err)
+	}
+}
+
+// refused checks that c is refused with msg and changes nothing.
+func refused(t *testing.T, g *Game, c Command, msg string) {
+	t.Helper()
+	before, _ := g.Encode()
+	_, err := g.Apply(c)
+	var imp *Impossible
+	if !errors.As(err, &imp) || imp.Msg != msg {
+		t.Errorf("%+v: err = %v, want %q", c, err, msg)
+	}
+	if after, _ := g.Encode(); !bytes.Equal(before, after) {
+		t.Errorf("%+v was refused but changed the game", c)
+	}
+}
+
+func TestHealthPotionHeals15NotAboveMaxAndIsRefusedAtFullHealth(t *testing.T) {
+	g := arena("orc")
+	g.s.Actors = g.s.Actors[:1]
+	give(g, HealthPotion, HealthPotion)
+	refused(t, g, Use(0, world.Pos{}), "Your health is already full.")
+	g.s.Actors[0].HP = 10
+	mustApply(t, g, Use(0, world.Pos{}))
+	if hp := g.Player().HP; hp != 25 {
+		t.Errorf("HP after potion = %d, want 25", hp)
+	}
+	mustApply(t, g, Use(0, world.Pos{}))
+	if hp := g.Player().HP; hp != 30 {
+		t.Errorf("HP = %d, want capped at 30", hp)
+	}
+	if len(g.Inventory()) != 0 {
+		t.Error("potions were not consumed")
+	}
+}
+
+func TestPoisonHurtsOnePerTurnFor20TurnsAndShowsTurnsLeft(t *testing.T) {
+	g := arena("orc")
+	g.s.Actors = g.s.Actors[:1]
+	give(g, PoisonPotion)
+	mustApply(t, g, Use(0, world.Pos{}))
+	if e := g.Player().Effects; len(e) != 1 || e[0].TurnsLeft != 19 {
+		t.Fatalf("after the turn it was drunk: %+v, want 19 turns left", e)
+	}
+	for range 30 {
+		mustApply(t, g, Wait())
+	}
+	if hp := g.Player().HP; hp != 30-20*PoisonDamage {
+		t.Errorf("HP = %d, want %d after 20 turns of poison", hp, 30-20)
+	}
+	if p := g.Player(); p.Has(EffectPoison) {
+		t.Error("poison outlasted its 20 turns")
+	}
+}
+
+func TestPoisonDeathNamesPoison(t *testing.T) {
+	g := arena("orc")
+	g.s.Actors = g.s.Actors[:1]
+	g.s.Actors[0].HP = 3
+	give(g, PoisonPotion)
+	mustApply(t, g, Use(0, world.Pos{}))
+	for i := 0; i < 10 && !g.Over(); i++ {
+		g.Apply(Wait())
+	}
+	if !g.Over() || g.Cause() != "killed by poison on depth 1" {
+		t.Errorf("over=%v cause=%q", g.Over(), g.Cause())
+	}
+}
+
+func TestWarriorsPotionLasts20TurnsAndIsGoneOnTurn21(t *testing.T) {
+	g := arena("orc")
+	g.s.Actors = g.s.Actors[:1]
+	give(g, WarriorPotion)
+	mustApply(t, g, Use(0, world.Pos{})) // turn 1
+	if p := g.Player(); p.Power != 10 || p.Defense != 7 {
+		t.Fatalf("power %d defense %d, want 10 and 7", p.Power, p.Defense)
+	}
+	for g.Turn() < 20 {
+		mustApply(t, g, Wait())
+		if g.Turn() < 20 && g.Player().Power != 10 {
+			t.Fatalf("bonus gone early, on turn %d", g.Turn())
+		}
+	}
+	if p := g.Player(); p.Power != 5 || p.Defense != 2 {
+		t.Errorf("on turn 21 power %d defense %d, want 5 and 2", p.Power, p.Defense)
+	}
+	if !strings.Contains(lastMsg(g), "less strong") {
+		t.Errorf("last message %q", lastMsg(g))
+	}
+}
+
+func TestLightningStrikesTheClosestVisibleEnemyWithin5(t *testing.T) {
+	g := arena("orc")
+	g.s.Actors[1].Pos = world.Pos{X: 8, Y: 2} // 6 tiles away
+	g.updateFOV()
+	give(g, LightningScroll)
+	refused(t, g, Use(0, world.Pos{}), "No enemy is close enough to strike.")
+	g.s.Actors[1].Pos = world.Pos{X: 7, Y: 2} // 5 tiles away
+	g.s.Actors[1].HP = 25
+	mustApply(t, g, Use(0, world.Pos{}))
+	if hp := g.s.Actors[1].HP; hp != 5 {
+		t.Errorf("orc HP = %d, want 25-20", hp)
+	}
+	if len(g.Inventory()) != 0 {
+		t.Error("scroll not consumed")
+	}
+}
+
+func TestConfusionLastsExactly10MonsterTurnsThenTheMonsterHuntsAgain(t *testing.T) {
+	g := arena("troll")
+	give(g, ConfusionScroll)
+	troll := world.Pos{X: 3, Y: 2}
+	refused(t, g, Use(0, world.Pos{X: 5, Y: 5}), "You must select an enemy to target.")
+	refused(t, g, Use(0, g.Player().Pos), "You cannot confuse yourself!")
+	refused(t, g, Use(0, world.Pos{X: 40, Y: 30}), "You cannot target an area that you cannot see.")
+	g.s.Actors[0].HP = 1000
+	g.s.Actors[1].HP = 1000
+	mustApply(t, g, Use(0, troll))
+	stumbles := 1
+	for g.s.Actors[1].Has(EffectConfusion) {
+		mustApply(t, g, Wait())
+		stumbles++
+		if stumbles > 20 {
+			t.Fatal("confusion never ends")
+		}
+	}
+	if stumbles != ConfusionTurns {
+		t.Errorf("confused for %d monster turns, want %d", stumbles, ConfusionTurns)
+	}
+	if !strings.Contains(lastMsg(g), "The troll is no longer confused.") {
+		t.Errorf("last message %q", lastMsg(g))
+	}
+	// Back to hunting: it closes in on the player and attacks.
+	hp := g.Player().HP
+	for range 15 {
+		mustApply(t, g, Wait())
+	}
+	if g.Player().HP >= hp {
+		t.Error("the troll did not return to attacking after its confusion")
+	}
+}
+
+func TestFireballHits12InRadius3IncludingThePlayer(t *testing.T) {
+	g := arena("orc")
+	g.s.Actors[1].Pos = world.Pos{X: 6, Y: 2}
+	g.s.Actors[1].HP = 100
+	g.updateFOV()
+	give(g, FireballScroll)
+	refused(t, g, Use(0, world.Pos{X: 7, Y: 8}), "There are no targets in the radius.")
+	mustApply(t, g, Use(0, world.Pos{X: 4, Y: 2})) // player 2 away, orc 2 away
+	if hp := g.Player().HP; hp != 30-12 {
+		t.Errorf("player HP = %d, want 18", hp)
+	}
+	if hp := g.s.Actors[1].HP; hp != 100-12 {
+		t.Errorf("orc HP = %d, want 88", hp)
+	}
+}
+
+func TestBlastAreaIsExactlyTheTilesTheFireballHits(t *testing.T) {
+	// Property: for every radius and centre, an actor is burnt if and only
+	// if its tile is in BlastArea — the preview the player sees.
+	const w, h = 12, 9
+	for r := 0; r <= 5; r++ {
+		for cy := 0; cy < h; cy++ {
+			for cx := 0; cx < w; cx++ {
+				c := world.Pos{X: cx, Y: cy}
+				area := BlastArea(w, h, c, r)
+				for y := 0; y < h; y++ {
+					for x := 0; x < w; x++ {
+						p := world.Pos{X: x, Y: y}
+						g := blastProbe(w, h, p)
+						g.blast(c, r, 1)
+						burnt := g.s.Actors[1].HP < 100
+						if burnt != slices.Contains(area, p) {
+							t.Fatalf("r=%d centre %v: actor at %v burnt=%v, in preview=%v", r, c, p, burnt, !burnt)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// blastProbe is an all-floor, all-visible w x h game with one monster at p.
+func blastProbe(w, h int, p world.Pos) *Game {
+	g := &Game{}
+	g.s.Map = world.NewMap(w, h)
+	for i := range g.s.Map.Tiles {
+		g.s.Map.Tiles[i] = world.Floor
+	}
+	g.s.Depth = 1
+	g.s.Actors = []Actor{newPlayer(world.Pos{X: -100, Y: -100}), newMonster(monsterTable()[0], p)}
+	g.s.Actors[1].HP = 100
+	g.buffers()
+	g.fov.Compute(g.s.Map, world.Pos{X: w / 2, Y: h / 2}, 100)
+	return g
+}
+
+func TestThrownPotionGivesItsEffectToTheMonster(t *testing.T) {
+	g := arena("orc")
+	g.s.Actors[1].Pos = world.Pos{X: 5, Y: 2}
+	g.updateFOV()
+	give(g, PoisonPotion, LightningScroll)
+	refused(t, g, Throw(0, g.Player().Pos), "You cannot throw at yourself.")
+	mustApply(t, g, Throw(0, world.Pos{X: 5, Y: 2}))
+	if !g.s.Actors[1].Has(EffectPoison) {
+		t.Error("thrown poison did not poison the orc")
+	}
+	if n := len(g.Inventory()); n != 1 {
+		t.Fatalf("inventory has %d items, want the scroll only", n)
+	}
+	hp, at := g.s.Actors[1].HP, g.s.Actors[1].Pos
+	mustApply(t, g, Throw(0, at))
+	if g.s.Actors[1].HP >= hp {
+		t.Error("a thrown scroll did no damage")
+	}
+	if len(g.itemsAt(at)) != 1 {
+		t.Error("a thrown scroll should land on the floor")
+	}
+}
+
+func TestPickUpAndDrop(t *testing.T) {
+	g := arena("orc")
+	g.s.Actors = g.s.Actors[:1]
+	refused(t, g, PickUp(), "There is nothing here to pick up.")
+	g.s.Items = []Item{{Kind: FireballScroll, Pos: g.Player().Pos}}
+	for range InventorySize {
+		give(g, HealthPotion)
+	}
+	refused(t, g, PickUp(), "Your inventory is full.")
+	g.s.Inventory = nil
+	mustApply(t, g, PickUp())
+	if inv := g.Inventory(); len(inv) != 1 || inv[0].Kind != FireballScroll || len(g.Items()) != 0 {
+		t.Fatalf("inventory %+v, floor %+v", inv, g.Items())
+	}
+	if lastMsg(g) != "You picked up the fireball scroll!" {
+		t.Errorf("message %q", lastMsg(g))
+	}
+	refused(t, g, Drop(3), "Invalid entry.")
+	mustApply(t, g, Drop(0))
+	if len(g.Inventory()) != 0 || len(g.itemsAt(g.Player().Pos)) != 1 {
+		t.Error("drop did not put the item under the player")
+	}
+}
+
+// countItems returns how many items of each kind exist, carried or on the floor.
+func countItems(g *Game) map[ItemKind]int {
+	n := map[ItemKind]int{}
+	for _, it := range append(g.Items(), g.Inventory()...) {
+		n[it.Kind]++
+	}
+	return n
+}
+
+func TestNoItemIsLostOrDuplicatedByPickUpDropThrowSaveLoad(t *testing.T) {
+	for seed := range uint64(30) {
+		g := New(seed)
+		// Walk over the level picking up, dropping and throwing scrolls;
+		// only reading or quaffing may make an item disappear.
+		want := countItems(g)
+		for i, c := range randomCommands(seed, 400) {
+			switch i % 7 {
+			case 0:
+				c = PickUp()
+			case 3:
+				c = Drop(0)
+			case 5:
+				c = Throw(0, g.Player().Pos.Add(2, 0))
+			}
+			inv := g.Inventory()
+			thrownPotion := c.Action == ActThrow && len(inv) > 0 && inv[0].Kind.Potion()
+			if _, err := g.Apply(c); err == nil && thrownPotion {
+				want[inv[0].Kind]--
+			}
+			if c.Action == ActDescend && g.Depth() > 1 {
+				break
+			}
+			if i == 200 {
+				blob, _ := g.Encode()
+				var err error
+				if g, err = Decode(blob); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if g.Depth() > 1 {
+			continue // a new level has new items
+		}
+		got := countItems(g)
+		for _, k := range ItemKinds() {
+			if got[k] != want[k] {
+				t.Fatalf("seed %d: %d %s, want %d", seed, got[k], k, want[k])
+			}
+		}
+	}
+}
+
+func TestEffectsSurviveSaveAndLoadMidway(t *testing.T) {
+	g := arena("orc")
+	g.s.Actors = g.s.Actors[:1]
+	give(g, WarriorPotion, PoisonPotion)
+	mustApply(t, g, Use(0, world.Pos{}))
+	mustApply(t, g, Use(0, world.Pos{}))
+	for range 5 {
+		mustApply(t, g, Wait())
+	}
+	blob, _ := g.Encode()
+	h, err := Decode(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(h.Player().Effects, g.Player().Effects) || h.Player().Effects[0].TurnsLeft != 13 {
+		t.Fatalf("effects after load %+v, before %+v", h.Player().Effects, g.Player().Effects)
+	}
+	for range 20 {
+		mustApply(t, h, Wait())
+	}
+	if p := h.Player(); p.Power != 5 || p.Defense != 2 || p.HP != 30-20 || len(p.Effects) != 0 {
+		t.Errorf("after the effects ran out on a loaded game: %+v", p)
+	}
+}
+
+func TestItemsSpawnWithTheTutorialWeightsOnDepth1(t *testing.T) {
+	n := map[ItemKind]int{}
+	total := 0
+	for seed := range uint64(300) {
+		for _, it := range New(seed).Items() {
+			n[it.Kind]++
+			total++
+		}
+	}
+	if total < 1000 {
+		t.Fatalf("only %d items in 300 levels", total)
+	}
+	if n[PoisonPotion]+n[WarriorPotion] != 0 {
+		t.Error("poison or warrior's potions on depth 1")
+	}
+	if f := float64(n[HealthPotion]) / float64(total); f < 0.65 || f > 0.75 {
+		t.Errorf("health potions %.2f of items, want about 0.70", f)
+	}
+}
