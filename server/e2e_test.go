@@ -375,3 +375,20 @@ func TestPasswordAndKeyboardInteractiveAreRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestSecondSessionWithTheSameKeyIsRefusedAndTheFirstPlaysOn(t *testing.T) {
+	_, addr := startServer(t)
+	key := newKey(t)
+	a := dial(t, addr, key, 80, 24)
+	newGame(t, a)
+	b := dial(t, addr, key, 80, 24)
+	select {
+	case <-b.Done():
+	case <-time.After(waitLong):
+		t.Fatal("the second session was not closed")
+	}
+	if out := string(b.Output()); !strings.Contains(out, "already playing") {
+		t.Errorf("second session output %q", out)
+	}
+	walk(t, a, 1)
+}

@@ -2,34 +2,54 @@ package server
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
 
-// registry is the set of live sessions' programs, shared by every session
-// goroutine and the shutdown path. It is safe for concurrent use.
+// registry is the set of live sessions, at most one per key fingerprint,
+// shared by every session goroutine and the shutdown path. It is safe for
+// concurrent use.
 type registry struct {
 	mu      sync.Mutex
 	next    uint64
-	live    map[uint64]*tea.Program
+	live    map[uint64]liveSession
 	closing bool
 }
 
-func newRegistry() *registry { return &registry{live: make(map[uint64]*tea.Program)} }
+type liveSession struct {
+	fp   string
+	prog *tea.Program
+}
 
-// add registers p and returns its id, or false once shutdown has begun (the
-// session must then end without starting its program).
-func (r *registry) add(p *tea.Program) (uint64, bool) {
+// errClosing is returned by add once shutdown has begun.
+var errClosing = errors.New("the server is shutting down")
+
+// errAlreadyPlaying is returned by add when the key already has a live session.
+var errAlreadyPlaying = errors.New("this key is already playing")
+
+func newRegistry() *registry { return &registry{live: make(map[uint64]liveSession)} }
+
+// add registers the program of a session of key fp and returns its id. It
+// returns errClosing once shutdown has begun and errAlreadyPlaying when fp
+// has a live session: one game per key, so two sessions can never overwrite
+// each other's save or outlive a death.
+func (r *registry) add(fp string, p *tea.Program) (uint64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closing {
-		return 0, false
+		return 0, errClosing
+	}
+	for _, s := range r.live {
+		if s.fp == fp {
+			return 0, errAlreadyPlaying
+		}
 	}
 	r.next++
-	r.live[r.next] = p
-	return r.next, true
+	r.live[r.next] = liveSession{fp: fp, prog: p}
+	return r.next, nil
 }
 
 // remove unregisters a session whose program has ended and whose game is saved.
@@ -52,8 +72,8 @@ func (r *registry) closeAll(msg tea.Msg) {
 	r.mu.Lock()
 	r.closing = true
 	progs := make([]*tea.Program, 0, len(r.live))
-	for _, p := range r.live {
-		progs = append(progs, p)
+	for _, s := range r.live {
+		progs = append(progs, s.prog)
 	}
 	r.mu.Unlock()
 	for _, p := range progs {

@@ -21,6 +21,7 @@ import (
 	"charm.land/wish/v2/bubbletea"
 	"charm.land/wish/v2/logging"
 	rm "charm.land/wish/v2/recover"
+	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
@@ -93,10 +94,11 @@ func New(cfg Config) (*Server, error) {
 		wish.WithAddress(cfg.Listen),
 		wish.WithHostKeyPath(filepath.Join(cfg.DataDir, HostKeyFile)),
 		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		wish.WithKeyboardInteractiveAuth(explainKeys),
 		wish.WithMiddleware(rm.MiddlewareWithLogger(stdlog,
 			bubbletea.MiddlewareWithProgramHandler(programOf),
 			s.sessionMiddleware,
-			requirePTY,
+			requirePTY(portOf(cfg.Listen)),
 			identify,
 			logging.StructuredMiddlewareWithLogger(cfg.Logger, log.InfoLevel),
 		)),
@@ -170,6 +172,7 @@ type ctxKey int
 const (
 	ctxIdentity ctxKey = iota
 	ctxProgram
+	ctxExplained
 )
 
 // identity is who a session is: read from the key it authenticated with.
@@ -180,6 +183,19 @@ type identity struct {
 
 // validName is what a player's name may be: 1–16 letters, digits, - and _.
 var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,16}$`)
+
+// explainKeys refuses keyboard-interactive login, which clients try when they
+// have no key, and tells the person how to make one: OpenSSH prints the
+// instruction before "Permission denied".
+func explainKeys(ctx ssh.Context, challenge gossh.KeyboardInteractiveChallenge) bool {
+	if ctx.Value(ctxExplained) != nil {
+		return false // clients retry; say it once per connection
+	}
+	ctx.SetValue(ctxExplained, true)
+	challenge("", "grotto knows players by their SSH key, and your client offered none.\n"+
+		"Make one with: ssh-keygen -t ed25519   then connect again.\n", nil, nil)
+	return false
+}
 
 // identify takes the player's identity from the public key the session
 // authenticated with (never from a key merely offered in the handshake).
@@ -199,16 +215,27 @@ func identify(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// requirePTY turns away clients without a terminal with a message, not a hang.
-func requirePTY(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		if _, _, ok := sess.Pty(); ok {
-			next(sess)
-			return
+// requirePTY turns away clients without a terminal with a message, not a
+// hang; port is the one players connect to, for the suggested command.
+func requirePTY(port string) wish.Middleware {
+	return func(next ssh.Handler) ssh.Handler {
+		return func(sess ssh.Session) {
+			if _, _, ok := sess.Pty(); ok {
+				next(sess)
+				return
+			}
+			wish.Fatalln(sess, "grotto is a full-screen game and needs a terminal.\r\n"+
+				"Connect with a terminal, forcing one if your client did not ask: ssh -t -p "+port+" <host>\r")
 		}
-		wish.Fatalln(sess, "grotto is a full-screen game and needs a terminal.\r\n"+
-			"Connect with a terminal, forcing one if your client did not ask: ssh -t -p 23234 <host>")
 	}
+}
+
+// portOf returns the port of a listen address, or "23234".
+func portOf(addr string) string {
+	if _, port, err := net.SplitHostPort(addr); err == nil && port != "" && port != "0" {
+		return port
+	}
+	return "23234"
 }
 
 // programOf hands the bubbletea middleware the program sessionMiddleware made.
@@ -233,14 +260,21 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		model := tui.New(tui.Player{Fingerprint: id.fp, Name: name, Store: s.store, NewSeed: s.cfg.NewSeed})
 		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
 		prog := tea.NewProgram(model, opts...)
-		liveID, ok := s.live.add(prog)
-		if !ok {
-			wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.")
+		liveID, err := s.live.add(id.fp, prog)
+		switch {
+		case errors.Is(err, errAlreadyPlaying):
+			logger.Info("refused a second session for the same key")
+			wish.Fatalln(sess, "This key is already playing grotto in another session.\r\n"+
+				"Leave that one first (S saves and leaves), then connect again.\r")
+			return
+		case err != nil:
+			wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
 			return
 		}
 		defer s.live.remove(liveID)
 		sess.Context().SetValue(ctxProgram, prog)
 		next(sess) // runs the program until the player leaves or the session ends
+		hadGame := model.InProgress()
 		if err := model.Persist(); err != nil {
 			logger.Error("could not save game at end of session", "err", err)
 			wish.Println(sess, "Your game could not be saved: "+err.Error()+"\r")
@@ -251,7 +285,11 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		case tui.ExitSaved:
 			wish.Println(sess, "Your game is saved. Come back with the same key to carry on.\r")
 		case tui.ExitShutdown:
-			wish.Println(sess, "The server is restarting. Your game is saved; reconnect in a moment.\r")
+			if hadGame {
+				wish.Println(sess, "The server is restarting. Your game is saved; reconnect in a moment.\r")
+			} else {
+				wish.Println(sess, "The server is restarting. Please reconnect in a moment.\r")
+			}
 		case tui.ExitQuit:
 			wish.Println(sess, "Farewell.\r")
 		}

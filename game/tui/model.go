@@ -102,6 +102,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.exit = ExitShutdown
 		return m, tea.Quit
 	case tea.KeyPressMsg:
+		if msg.String() == "ctrl+c" {
+			return m, m.saveAndLeave()
+		}
 		var cmd tea.Cmd
 		m.scr, cmd = m.scr.update(m, msg)
 		return m, cmd
@@ -141,6 +144,25 @@ func (e Exit) String() string {
 	}
 	return "disconnect"
 }
+
+// saveAndLeave saves the game in progress, if any, and quits; if the save
+// fails the player stays, told why, with nothing lost.
+func (m *Model) saveAndLeave() tea.Cmd {
+	if err := m.Persist(); err != nil {
+		if p, ok := m.scr.(*playScreen); ok {
+			p.note = "Could not save (" + err.Error() + "); your game is still here. Try again."
+		}
+		return nil
+	}
+	m.exit = ExitQuit
+	if m.InProgress() {
+		m.exit = ExitSaved
+	}
+	return tea.Quit
+}
+
+// InProgress reports whether the session holds a game that is not over.
+func (m *Model) InProgress() bool { return m.game != nil && !m.game.Over() }
 
 // Exit reports why the program ended; valid once it has.
 func (m *Model) Exit() Exit { return m.exit }

@@ -51,7 +51,7 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		cmd = game.Move(dx, dy)
 	} else {
 		switch key {
-		case ".", "5", "kp5", "kpbegin", "space":
+		case ".", "5", "kp5", "kpbegin", "begin", "space":
 			cmd = game.Wait()
 		case ">":
 			cmd = game.Descend()
@@ -59,13 +59,8 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 			return &helpScreen{back: s}, nil
 		case "v":
 			return newLogScreen(m, s), nil
-		case "S", "ctrl+c":
-			if err := m.Persist(); err != nil {
-				s.note = "Could not save (" + err.Error() + "); your game is still here. Try S again."
-				return s, nil
-			}
-			m.exit = ExitSaved
-			return s, tea.Quit
+		case "S":
+			return s, m.saveAndLeave()
 		default:
 			s.note = fmt.Sprintf("Unknown command %q. Press ? for help.", key)
 			return s, nil
@@ -196,7 +191,8 @@ func (s *playScreen) cell(g *game.Game, p world.Pos, actors []game.Actor) (cellS
 	return csWallDim, '#'
 }
 
-// statusLine is "HP: cur/max  Depth: n  Turn: n  Kills: n", with help hint.
+// statusLine is "HP: cur/max  Depth: n  Turn: n  Kills: n" and a help hint,
+// shortened on narrow terminals so that numbers are never cut.
 func (m *Model) statusLine() string {
 	g := m.game
 	p := g.Player()
@@ -206,12 +202,15 @@ func (m *Model) statusLine() string {
 	}
 	left := fmt.Sprintf("HP: %d/%d", p.HP, p.MaxHP)
 	rest := fmt.Sprintf("  Depth: %d  Turn: %d  Kills: %d", g.Depth(), g.Turn(), g.Kills())
-	hint := "? help"
-	pad := m.w - len(left) - len(rest) - len(hint)
-	if pad < 1 {
-		return hp.Render(left) + m.th.status.Render(fit(rest, m.w-len(left)))
+	if len(left)+len(rest) > m.w {
+		left = fmt.Sprintf("HP %d/%d", p.HP, p.MaxHP)
+		rest = fmt.Sprintf(" D%d T%d K%d", g.Depth(), g.Turn(), g.Kills())
 	}
-	return hp.Render(left) + m.th.status.Render(rest+strings.Repeat(" ", pad)) + m.th.dim.Render(hint)
+	hint := "? help"
+	if pad := m.w - len(left) - len(rest) - len(hint); pad >= 1 {
+		return hp.Render(left) + m.th.status.Render(rest+strings.Repeat(" ", pad)) + m.th.dim.Render(hint)
+	}
+	return hp.Render(left) + m.th.status.Render(fit(rest, m.w-len(left)))
 }
 
 // drawMessages writes the newest rows messages, oldest first, and the note.

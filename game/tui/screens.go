@@ -119,5 +119,5 @@ func (s *gameOverScreen) view(m *Model) string {
 		b.WriteString(th.heading.Render(fmt.Sprintf("Rank #%d on the high-score table", s.rank)) + "\n")
 	}
 	b.WriteString("\n" + th.dim.Render("Press Enter to return to the title screen."))
-	return m.center(lipgloss.NewStyle().Width(min(m.w-2, 70)).Render(b.String()))
+	return m.center(lipgloss.NewStyle().MaxWidth(m.w).Render(b.String()))
 }

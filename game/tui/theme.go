@@ -68,9 +68,9 @@ func newTheme(profile colorprofile.Profile) *theme {
 			return st.ForegroundColor(c).String()
 		}
 		t.sgr[csFloorLit] = basic(ansi.Yellow, false)
-		t.sgr[csFloorDim] = basic(ansi.BrightBlack, false)
+		t.sgr[csFloorDim] = basic(ansi.Blue, false)
 		t.sgr[csWallLit] = basic(ansi.White, false)
-		t.sgr[csWallDim] = basic(ansi.Blue, false)
+		t.sgr[csWallDim] = basic(ansi.BrightBlack, false)
 		t.sgr[csStairsLit] = basic(ansi.BrightWhite, true)
 		t.sgr[csStairsDim] = basic(ansi.White, false)
 		t.sgr[csPlayer] = basic(ansi.BrightWhite, true)

@@ -61,7 +61,7 @@ func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		}
 	case "n":
 		return t.choose(m, itemNew)
-	case "q", "Q", "ctrl+c", "esc":
+	case "q", "Q", "esc":
 		return t.choose(m, itemQuit)
 	case "enter", "space", " ":
 		return t.choose(m, t.items[t.sel])
@@ -125,7 +125,9 @@ func (t *titleScreen) view(m *Model) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n" + th.heading.Render("Top scores") + "\n")
-	rows := m.h - 12 - len(t.items)
+	// Lines above the table: title 2, blank, menu, blank, note 1-2, blank,
+	// heading; below it: blank, hint.
+	rows := min(10, m.h-10-len(t.items))
 	switch {
 	case t.scoreErr != nil:
 		b.WriteString(th.dim.Render("(scores unavailable)") + "\n")
@@ -136,7 +138,7 @@ func (t *titleScreen) view(m *Model) string {
 		if i >= rows {
 			break
 		}
-		line := fmt.Sprintf("%2d. %-16s %6d  depth %-2d %s", i+1, s.Name, s.Points, s.Depth, s.Cause)
+		line := fmt.Sprintf("%2d. %-16s %6d  %s", i+1, s.Name, s.Points, s.Cause)
 		b.WriteString(th.text.Render(truncate(line, m.w-2)) + "\n")
 	}
 	b.WriteString("\n" + th.dim.Render("↑/↓ choose · Enter select · q quit"))

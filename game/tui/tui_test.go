@@ -239,3 +239,33 @@ func BenchmarkPlayFrame(b *testing.B) {
 		m.View()
 	}
 }
+
+func TestCtrlCSavesAndLeavesFromAnyScreen(t *testing.T) {
+	for _, via := range []string{"", "v", "?"} {
+		st := openStore(t)
+		m := newModel(t, st, 7)
+		press(m, "enter")
+		press(m, ".")
+		if via != "" {
+			press(m, via)
+		}
+		if _, cmd := m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}); cmd == nil || m.Exit() != ExitSaved {
+			t.Errorf("ctrl+c from %q: exit %v", via, m.Exit())
+		}
+		if _, err := st.Save("SHA256:test"); err != nil {
+			t.Errorf("ctrl+c from %q did not save: %v", via, err)
+		}
+	}
+}
+
+func TestNarrowStatusLineKeepsWholeNumbers(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	for range 1234 {
+		press(m, ".")
+	}
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
+	if s := plain(m); !strings.Contains(s, "T1234") && !strings.Contains(s, "Turn: 1234") {
+		t.Errorf("turn 1234 cut short at 40 columns:\n%s", s)
+	}
+}
