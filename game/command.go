@@ -96,6 +96,7 @@ func (g *Game) Apply(c Command) (Result, error) {
 			g.attack(p, target)
 		} else {
 			p.Pos = to
+			g.describeFloor()
 		}
 	case ActWait:
 		g.s.Turn++
@@ -137,6 +138,17 @@ func (g *Game) Apply(c Command) (Result, error) {
 }
 
 func (g *Game) player() *Actor { return &g.s.Actors[0] }
+
+// describeFloor tells the player what lies where they stepped.
+func (g *Game) describeFloor() {
+	p := g.player().Pos
+	for _, i := range g.itemsAt(p) {
+		g.logf(MsgInfo, "You see "+withArticle(string(g.s.Items[i].Kind))+" here.")
+	}
+	if g.s.Map.At(p) == world.DownStairs {
+		g.logf(MsgInfo, "There are stairs down here.")
+	}
+}
 
 // descend builds the next depth and lets the player rest on the stairs,
 // recovering half their maximum HP (python-tcod tutorial part 11).

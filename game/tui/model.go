@@ -59,6 +59,12 @@ type screen interface {
 	view(m *Model) string
 }
 
+// mouseHandler is a screen that takes the mouse (only targeting does, so that
+// elsewhere the terminal's own text selection keeps working).
+type mouseHandler interface {
+	mouse(m *Model, msg tea.MouseMsg) (screen, tea.Cmd)
+}
+
 // Model is one session's UI. It is used by one goroutine at a time (the Bubble
 // Tea program's, then the session's after the program ends).
 type Model struct {
@@ -101,6 +107,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.Persist()
 		m.exit = ExitShutdown
 		return m, tea.Quit
+	case tea.MouseMsg:
+		if h, ok := m.scr.(mouseHandler); ok {
+			var cmd tea.Cmd
+			m.scr, cmd = h.mouse(m, msg)
+			return m, cmd
+		}
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
 			return m, m.saveAndLeave()
@@ -122,6 +134,9 @@ func (m *Model) View() tea.View {
 	}
 	v := tea.NewView(s)
 	v.AltScreen = true
+	if _, ok := m.scr.(mouseHandler); ok {
+		v.MouseMode = tea.MouseModeAllMotion
+	}
 	v.WindowTitle = "grotto"
 	return v
 }

@@ -15,7 +15,20 @@ import (
 type playScreen struct {
 	cam  camera
 	note string // a grey line: why the last command did not happen
-	occ  []int  // per map tile: index into the frame's actors, or -1; reused
+	occ  []int  // per map tile: index into marks, or -1; reused between frames
+}
+
+// mark is what stands on a tile this frame: an actor or an item.
+type mark struct {
+	st cellStyle
+	ch rune
+}
+
+// overlay is what a targeting screen draws over the map: the cursor and the
+// tiles an area effect would hit.
+type overlay struct {
+	cursor world.Pos
+	area   []world.Pos
 }
 
 func newPlay() *playScreen { return &playScreen{} }
@@ -55,6 +68,18 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 			cmd = game.Wait()
 		case ">":
 			cmd = game.Descend()
+		case "g", ",":
+			cmd = game.PickUp()
+		case "i":
+			return newInventory(s, verbUse), nil
+		case "q":
+			return newInventory(s, verbQuaff), nil
+		case "d":
+			return newInventory(s, verbDrop), nil
+		case "t":
+			return newInventory(s, verbThrow), nil
+		case "/", ";":
+			return newTargeting(m, s, targetLook, 0, "Look around.", nil), nil
 		case "?":
 			return &helpScreen{back: s}, nil
 		case "v":
@@ -66,6 +91,12 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 			return s, nil
 		}
 	}
+	return s.apply(m, cmd)
+}
+
+// apply sends cmd to the game and shows what came of it: a grey note when it
+// was impossible, the game-over screen on death, a save on a new depth.
+func (s *playScreen) apply(m *Model, cmd game.Command) (screen, tea.Cmd) {
 	res, err := m.game.Apply(cmd)
 	var imp *game.Impossible
 	switch {
@@ -100,12 +131,15 @@ func (m *Model) layout() (mapRows, msgRows int) {
 	return m.h - 1 - msgRows, msgRows
 }
 
-func (s *playScreen) view(m *Model) string {
+func (s *playScreen) view(m *Model) string { return s.render(m, nil) }
+
+// render draws the play screen, with a targeting overlay when ov is not nil.
+func (s *playScreen) render(m *Model, ov *overlay) string {
 	g := m.game
 	mapRows, msgRows := m.layout()
 	var b strings.Builder
 	b.Grow(m.w * m.h * 4)
-	s.drawMap(m, &b, mapRows)
+	s.drawMap(m, &b, mapRows, ov)
 	b.WriteString(m.statusLine())
 	b.WriteByte('\n')
 	s.drawMessages(m, &b, g, msgRows)
@@ -113,61 +147,100 @@ func (s *playScreen) view(m *Model) string {
 }
 
 // drawMap writes mapRows lines of the map as seen through the camera: visible
-// tiles lit, explored ones dim, the rest blank, actors on visible tiles.
-func (s *playScreen) drawMap(m *Model, b *strings.Builder, mapRows int) {
+// tiles lit, explored ones dim, the rest blank; on visible tiles, living
+// actors over items over remains.
+func (s *playScreen) drawMap(m *Model, b *strings.Builder, mapRows int, ov *overlay) {
 	g := m.game
 	mw, mh := g.Size()
-	player := g.Player()
-	s.cam.follow(player.Pos, m.w, mapRows, mw, mh)
-	actors := g.Actors()
+	focus := g.Player().Pos
+	if ov != nil {
+		focus = ov.cursor
+	}
+	s.cam.follow(focus, m.w, mapRows, mw, mh)
 	if len(s.occ) != mw*mh {
 		s.occ = make([]int, mw*mh)
 		for i := range s.occ {
 			s.occ[i] = -1
 		}
 	}
-	// Corpses first, so that a living actor on the same tile wins.
-	for pass := range 2 {
-		for i, a := range actors {
-			if (pass == 0) == a.Corpse && g.Visible(a.Pos) {
-				s.occ[a.Pos.Y*mw+a.Pos.X] = i
-			}
+	var marks []mark
+	var touched []int
+	put := func(p world.Pos, mk mark) {
+		if g.Visible(p) {
+			i := p.Y*mw + p.X
+			s.occ[i] = len(marks)
+			marks = append(marks, mk)
+			touched = append(touched, i)
+		}
+	}
+	actors := g.Actors()
+	for _, a := range actors {
+		if a.Corpse {
+			put(a.Pos, mark{actorStyle(a), a.Glyph})
+		}
+	}
+	for _, it := range g.Items() {
+		put(it.Pos, mark{itemStyle(it.Kind), it.Kind.Glyph()})
+	}
+	for _, a := range actors {
+		if !a.Corpse {
+			put(a.Pos, mark{actorStyle(a), a.Glyph})
+		}
+	}
+	var hl []bool // tiles the overlay highlights
+	if ov != nil {
+		hl = make([]bool, mw*mh)
+		for _, p := range ov.area {
+			hl[p.Y*mw+p.X] = true
 		}
 	}
 	th := m.th
-	cur := csNone
+	cur := ""
 	for row := range mapRows {
 		for col := range m.w {
 			p := world.Pos{X: s.cam.x + col, Y: s.cam.y + row}
-			st, ch := csNone, ' '
+			sgr, ch := "", ' '
 			if p.X >= 0 && p.Y >= 0 && p.X < mw && p.Y < mh {
-				st, ch = s.cell(g, p, actors)
+				st, r := s.cell(g, p, marks)
+				sgr, ch = th.sgr[st], r
+				if ov != nil {
+					switch {
+					case p == ov.cursor:
+						sgr = th.cursor
+						if ch == ' ' {
+							ch = 'X'
+						}
+					case hl[p.Y*mw+p.X]:
+						sgr = th.area
+					}
+				}
 			}
-			if st != cur && ch != ' ' {
-				if cur != csNone {
+			bg := func(x string) bool { return x == th.area || x == th.cursor }
+			if sgr != cur && (ch != ' ' || bg(sgr) || bg(cur)) {
+				if cur != "" {
 					b.WriteString("\x1b[m")
 				}
-				b.WriteString(th.sgr[st])
-				cur = st
+				b.WriteString(sgr)
+				cur = sgr
 			}
 			b.WriteRune(ch)
 		}
-		if cur != csNone {
+		if cur != "" {
 			b.WriteString("\x1b[m")
-			cur = csNone
+			cur = ""
 		}
 		b.WriteByte('\n')
 	}
-	for _, a := range actors {
-		s.occ[a.Pos.Y*mw+a.Pos.X] = -1
+	for _, i := range touched {
+		s.occ[i] = -1
 	}
 }
 
 // cell returns the look of map tile p.
-func (s *playScreen) cell(g *game.Game, p world.Pos, actors []game.Actor) (cellStyle, rune) {
+func (s *playScreen) cell(g *game.Game, p world.Pos, marks []mark) (cellStyle, rune) {
 	mw, _ := g.Size()
 	if i := s.occ[p.Y*mw+p.X]; i >= 0 {
-		return actorStyle(actors[i]), actors[i].Glyph
+		return marks[i].st, marks[i].ch
 	}
 	visible := g.Visible(p)
 	if !visible && !g.Explored(p) {
@@ -202,9 +275,15 @@ func (m *Model) statusLine() string {
 	}
 	left := fmt.Sprintf("HP: %d/%d", p.HP, p.MaxHP)
 	rest := fmt.Sprintf("  Depth: %d  Turn: %d  Kills: %d", g.Depth(), g.Turn(), g.Kills())
+	for _, e := range p.Effects {
+		rest += fmt.Sprintf("  %s %d", effectLabel(e.Kind), e.TurnsLeft)
+	}
 	if len(left)+len(rest) > m.w {
 		left = fmt.Sprintf("HP %d/%d", p.HP, p.MaxHP)
 		rest = fmt.Sprintf(" D%d T%d K%d", g.Depth(), g.Turn(), g.Kills())
+		for _, e := range p.Effects {
+			rest += fmt.Sprintf(" %c%d", effectLabel(e.Kind)[0], e.TurnsLeft)
+		}
 	}
 	hint := "? help"
 	if pad := m.w - len(left) - len(rest) - len(hint); pad >= 1 {
@@ -241,4 +320,13 @@ func msgText(msg game.Message) string {
 		return fmt.Sprintf("%s (x%d)", msg.Text, msg.Count)
 	}
 	return msg.Text
+}
+
+// effectLabel is how the status line names an effect: "Poisoned 12".
+func effectLabel(k game.EffectKind) string {
+	s := string(k)
+	if s == "" {
+		return "?"
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -23,6 +23,11 @@ func (h *helpScreen) view(m *Model) string {
 		{"numpad 1-9", "move (5 waits)"},
 		{". or 5", "wait a turn"},
 		{">", "take the stairs down"},
+		{"g or ,", "pick up the item here"},
+		{"i / q", "use an item / quaff a potion"},
+		{"d / t", "drop / throw an item"},
+		{"/ or ;", "look around (cursor; Esc leaves)"},
+		{"in targeting", "move the cursor (Shift x5, Ctrl x10, Alt x20), Enter or click fires, Esc cancels"},
 		{"v", "message log"},
 		{"?", "this help"},
 		{"S or Ctrl+C", "save and leave (come back with the same key)"},
@@ -32,7 +37,7 @@ func (h *helpScreen) view(m *Model) string {
 	for _, r := range rows {
 		b.WriteString(th.heading.Render(fmt.Sprintf("%-16s", r[0])) + th.text.Render(r[1]) + "\n")
 	}
-	b.WriteString("\n" + th.text.Render("Monsters: o orc, T troll, % remains. > stairs down.") + "\n")
+	b.WriteString("\n" + th.text.Render("o orc, T troll, % remains, ! potion, ? scroll, > stairs down.") + "\n")
 	b.WriteString("\n" + th.dim.Render("Press any key to return."))
 	return m.center(b.String())
 }

@@ -30,12 +30,16 @@ const (
 	csTroll
 	csCorpse
 	csOther
+	csPotion
+	csScroll
 	csCount
 )
 
 // theme is built once per session (no package-level mutable state).
 type theme struct {
-	sgr [csCount]string // SGR prefix for each cell style
+	sgr    [csCount]string // SGR prefix for each cell style
+	cursor string          // SGR of the targeting cursor
+	area   string          // SGR of tiles an area effect would hit
 
 	msg        map[game.MsgKind]lipgloss.Style
 	impossible lipgloss.Style
@@ -47,6 +51,9 @@ type theme struct {
 	dim        lipgloss.Style
 	text       lipgloss.Style
 	heading    lipgloss.Style
+	potion     lipgloss.Style
+	scroll     lipgloss.Style
+	box        lipgloss.Style
 }
 
 func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 255} }
@@ -78,9 +85,13 @@ func newTheme(profile colorprofile.Profile) *theme {
 		t.sgr[csTroll] = basic(ansi.Green, true)
 		t.sgr[csCorpse] = basic(ansi.Red, false)
 		t.sgr[csOther] = basic(ansi.BrightYellow, false)
+		t.sgr[csPotion] = basic(ansi.BrightMagenta, false)
+		t.sgr[csScroll] = basic(ansi.BrightYellow, false)
 	} else {
 		t.trueColorMap()
 	}
+	t.cursor = ansi.Style{}.Reverse(true).Bold().String()
+	t.area = ansi.Style{}.ForegroundColor(ansi.BrightWhite).BackgroundColor(ansi.Red).String()
 	t.chrome()
 	return t
 }
@@ -98,6 +109,8 @@ func (t *theme) trueColorMap() {
 	t.sgr[csTroll] = ansi.Style{}.Bold().ForegroundColor(rgb(40, 170, 40)).String()
 	t.sgr[csCorpse] = fg(rgb(191, 0, 0))
 	t.sgr[csOther] = fg(rgb(255, 255, 0))
+	t.sgr[csPotion] = fg(rgb(200, 100, 255))
+	t.sgr[csScroll] = fg(rgb(255, 230, 100))
 }
 
 // chrome sets the colours of text around the map; Bubble Tea downsamples them.
@@ -121,6 +134,9 @@ func (t *theme) chrome() {
 	t.dim = st(rgb(128, 128, 128))
 	t.text = st(rgb(220, 220, 220))
 	t.heading = st(rgb(32, 160, 255)).Bold(true)
+	t.potion = st(rgb(200, 100, 255))
+	t.scroll = st(rgb(255, 230, 100))
+	t.box = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(rgb(120, 120, 140)).Padding(0, 1)
 }
 
 // msgStyle returns the style of a message kind (white for unknown kinds).
@@ -144,4 +160,12 @@ func actorStyle(a game.Actor) cellStyle {
 		return csTroll
 	}
 	return csOther
+}
+
+// itemStyle picks the cell style of an item: potions and scrolls differ.
+func itemStyle(k game.ItemKind) cellStyle {
+	if k.Potion() {
+		return csPotion
+	}
+	return csScroll
 }

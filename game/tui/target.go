@@ -1,0 +1,147 @@
+package tui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// targetMode is what a targeting screen is for.
+type targetMode uint8
+
+const (
+	targetLook   targetMode = iota // only look: Enter or Esc leaves
+	targetSingle                   // choose one tile
+	targetArea                     // choose a centre; the area it hits is highlighted
+)
+
+// targetScreen is the targeting cursor of the tutorials (part 9): it moves
+// with the movement keys (Shift ×5, Ctrl ×10, Alt ×20 where the terminal
+// reports them) or the mouse, names what is under it, and for an area shows
+// exactly the tiles the effect will hit. Enter, '.' or a click confirms; Esc
+// cancels at no cost.
+type targetScreen struct {
+	back   *playScreen
+	mode   targetMode
+	radius int
+	cursor world.Pos
+	prompt string
+	act    func(world.Pos) game.Command // the command a confirmed target makes
+}
+
+func newTargeting(m *Model, back *playScreen, mode targetMode, radius int, prompt string, act func(world.Pos) game.Command) *targetScreen {
+	t := &targetScreen{back: back, mode: mode, radius: radius, prompt: prompt, act: act}
+	t.cursor = m.game.Player().Pos
+	if mode != targetLook {
+		t.cursor = closestVisibleMonster(m.game, t.cursor)
+	}
+	return t
+}
+
+// closestVisibleMonster returns the position of the nearest living monster in
+// view, or from when there is none: where a player aims most of the time.
+func closestVisibleMonster(g *game.Game, from world.Pos) world.Pos {
+	best, bestD := from, -1
+	for _, a := range g.Actors()[1:] {
+		if a.Alive() && g.Visible(a.Pos) {
+			dx, dy := a.Pos.X-from.X, a.Pos.Y-from.Y
+			if d := dx*dx + dy*dy; bestD < 0 || d < bestD {
+				best, bestD = a.Pos, d
+			}
+		}
+	}
+	return best
+}
+
+// step returns how far a key moves the cursor: the direction, times 5 with
+// Shift (or a capital vi-key), 10 with Ctrl, 20 with Alt.
+func step(k tea.KeyPressMsg) (dx, dy int, ok bool) {
+	key := tea.Key{Code: k.Code}.String()
+	mult := 1
+	if k.Code >= 'A' && k.Code <= 'Z' {
+		key = strings.ToLower(key)
+		mult = 5
+	}
+	switch {
+	case k.Mod.Contains(tea.ModAlt):
+		mult = 20
+	case k.Mod.Contains(tea.ModCtrl):
+		mult = 10
+	case k.Mod.Contains(tea.ModShift):
+		mult = 5
+	}
+	dx, dy, ok = direction(key)
+	return dx * mult, dy * mult, ok
+}
+
+func (t *targetScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	switch k.String() {
+	case "esc", "q":
+		return t.back, nil
+	case "enter", ".", "5", "kp5", "kpenter", "space":
+		return t.confirm(m)
+	}
+	if dx, dy, ok := step(k); ok {
+		t.moveTo(m, t.cursor.Add(dx, dy))
+	}
+	return t, nil
+}
+
+// moveTo puts the cursor at p, kept on the map.
+func (t *targetScreen) moveTo(m *Model, p world.Pos) {
+	w, h := m.game.Size()
+	t.cursor = world.Pos{X: max(0, min(w-1, p.X)), Y: max(0, min(h-1, p.Y))}
+}
+
+func (t *targetScreen) confirm(m *Model) (screen, tea.Cmd) {
+	if t.mode == targetLook {
+		return t.back, nil
+	}
+	return t.back.apply(m, t.act(t.cursor))
+}
+
+// mouse moves the cursor to the tile under the pointer; a left click there
+// confirms.
+func (t *targetScreen) mouse(m *Model, msg tea.MouseMsg) (screen, tea.Cmd) {
+	mouse := msg.Mouse()
+	mapRows, _ := m.layout()
+	if mouse.Y >= mapRows {
+		return t, nil
+	}
+	t.moveTo(m, world.Pos{X: t.back.cam.x + mouse.X, Y: t.back.cam.y + mouse.Y})
+	if c, ok := msg.(tea.MouseClickMsg); ok && c.Button == tea.MouseLeft {
+		return t.confirm(m)
+	}
+	return t, nil
+}
+
+func (t *targetScreen) view(m *Model) string {
+	ov := &overlay{cursor: t.cursor}
+	if t.mode == targetArea {
+		w, h := m.game.Size()
+		ov.area = game.BlastArea(w, h, t.cursor, t.radius)
+	}
+	names := m.game.Describe(t.cursor)
+	line := t.prompt
+	if len(names) > 0 {
+		line += " " + capitalizeFirst(strings.Join(names, ", ")) + "."
+	}
+	if t.mode == targetLook {
+		line += " (Esc to leave)"
+	} else {
+		line += " (Enter to confirm, Esc to cancel)"
+	}
+	t.back.note = line
+	defer func() { t.back.note = "" }()
+	return t.back.render(m, ov)
+}
+
+func capitalizeFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
