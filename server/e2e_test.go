@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/world"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/store"
@@ -391,4 +393,103 @@ func TestSecondSessionWithTheSameKeyIsRefusedAndTheFirstPlaysOn(t *testing.T) {
 		t.Errorf("second session output %q", out)
 	}
 	walk(t, a, 1)
+}
+
+// fireballSeed finds a seed whose first level has a fireball scroll a short
+// walk from the start with no monster near the way, and returns it with the
+// keys that walk there.
+func fireballSeed(t *testing.T) (uint64, []string) {
+	t.Helper()
+	keyOf := map[world.Pos]string{{X: 0, Y: -1}: "k", {X: 0, Y: 1}: "j", {X: -1, Y: 0}: "h", {X: 1, Y: 0}: "l",
+		{X: -1, Y: -1}: "y", {X: 1, Y: -1}: "u", {X: -1, Y: 1}: "b", {X: 1, Y: 1}: "n"}
+	for seed := uint64(1); seed < 5000; seed++ {
+		g := game.New(seed)
+		w, h := g.Size()
+		lvl := world.NewMap(w, h)
+		for y := range h {
+			for x := range w {
+				lvl.Set(world.Pos{X: x, Y: y}, g.Tile(world.Pos{X: x, Y: y}))
+			}
+		}
+		for _, it := range g.Items() {
+			if it.Kind != game.FireballScroll {
+				continue
+			}
+			d := world.NewDistanceMap(w, h)
+			d.Compute(lvl, it.Pos, 25)
+			me := g.Player().Pos
+			if d.At(me) == world.Unreached {
+				continue
+			}
+			var keys []string
+			safe := true
+			for me != it.Pos && safe {
+				for _, dir := range world.Directions8 {
+					if n := me.Add(dir.X, dir.Y); d.At(n) < d.At(me) {
+						me = n
+						keys = append(keys, keyOf[dir])
+						break
+					}
+				}
+				for _, a := range g.Actors()[1:] {
+					if a.Pos.Chebyshev(me) < 14 {
+						safe = false
+					}
+				}
+			}
+			if safe {
+				return seed, keys
+			}
+		}
+	}
+	t.Fatal("no seed with a safe fireball scroll")
+	return 0, nil
+}
+
+func TestPickUpAFireballReadItAimWithTheCursorAndBurn(t *testing.T) {
+	seed, path := fireballSeed(t)
+	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard),
+		NewSeed: func() uint64 { return seed }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Listen()
+	go srv.Serve()
+	defer srv.Shutdown(context.Background())
+	c := dial(t, srv.Addr().String(), newKey(t), 100, 30)
+	newGame(t, c)
+	for i, k := range path {
+		c.Send(k)
+		waitText(t, c, fmt.Sprintf("Turn: %d ", i+1))
+	}
+	waitText(t, c, "You see a fireball scroll here.")
+	c.Send("g")
+	waitText(t, c, "You picked up the fireball scroll!")
+
+	// Aim, then think better of it: Esc costs nothing.
+	c.Send("i")
+	waitText(t, c, "(a) fireball scroll")
+	c.Send("a")
+	waitText(t, c, "Select a target location.")
+	c.Send("\x1b")
+	screen, err := c.WaitFor(context.Background(), func(s string) bool { return !strings.Contains(s, "Select a target") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := turn(screen)
+	if before != fmt.Sprint(len(path)+1) {
+		t.Errorf("cancelling the aim cost a turn: turn %s, want %d", before, len(path)+1)
+	}
+
+	// Aim one tile east of the player with the cursor: the blast still reaches.
+	c.Send("i")
+	waitText(t, c, "(a) fireball scroll")
+	c.Send("a")
+	waitText(t, c, "Select a target location.")
+	c.Send("l")
+	c.Send("\r")
+	screen = waitText(t, c, "You are engulfed in a fiery explosion, taking 12 damage!")
+	if !strings.Contains(screen, "HP: 18/30") || turn(screen) != fmt.Sprint(atoi(before)+1) {
+		t.Errorf("after the blast (turn before %s):\n%s", before, screen)
+	}
 }

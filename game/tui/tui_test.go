@@ -7,8 +7,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
 
+	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
 	"github.com/grotto-game/grotto/store"
 )
@@ -199,23 +202,32 @@ func TestCameraScrollsInJumpsNotEveryStep(t *testing.T) {
 func towardStairs(m *Model) string {
 	g := m.game
 	w, h := g.Size()
+	for y := range h {
+		for x := range w {
+			if p := (world.Pos{X: x, Y: y}); g.Tile(p) == world.DownStairs {
+				if g.Player().Pos == p {
+					return ">"
+				}
+				return stepToward(g, p)
+			}
+		}
+	}
+	return "."
+}
+
+// stepToward returns the key of one step along the shortest walk to goal.
+func stepToward(g *game.Game, goal world.Pos) string {
+	w, h := g.Size()
 	lvl := world.NewMap(w, h)
-	var stairs world.Pos
 	for y := range h {
 		for x := range w {
 			p := world.Pos{X: x, Y: y}
 			lvl.Set(p, g.Tile(p))
-			if g.Tile(p) == world.DownStairs {
-				stairs = p
-			}
 		}
 	}
 	me := g.Player().Pos
-	if me == stairs {
-		return ">"
-	}
 	d := world.NewDistanceMap(w, h)
-	d.Compute(lvl, stairs, world.Unreached)
+	d.Compute(lvl, goal, world.Unreached)
 	keys := map[world.Pos]string{{X: 0, Y: -1}: "k", {X: 0, Y: 1}: "j", {X: -1, Y: 0}: "h", {X: 1, Y: 0}: "l",
 		{X: -1, Y: -1}: "y", {X: 1, Y: -1}: "u", {X: -1, Y: 1}: "b", {X: 1, Y: 1}: "n"}
 	for _, dir := range world.Directions8 {
@@ -268,4 +280,114 @@ func TestNarrowStatusLineKeepsWholeNumbers(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "T1234") && !strings.Contains(s, "Turn: 1234") {
 		t.Errorf("turn 1234 cut short at 40 columns:\n%s", s)
 	}
+}
+
+// cells draws the model's current frame on a terminal emulator, to read
+// colours and attributes as a player's terminal shows them.
+func cells(t *testing.T, m *Model) *vt.Emulator {
+	t.Helper()
+	emu := vt.NewEmulator(m.w, m.h)
+	emu.WriteString(strings.ReplaceAll(m.View().Content, "\n", "\r\n"))
+	return emu
+}
+
+func TestInventoryListsWhatTheVerbAcceptsAndRefusesOtherLetters(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	walkTo(t, m, game.FireballScroll)
+	press(m, "g")
+	press(m, "q")
+	if s := plain(m); !strings.Contains(s, "Select a potion to quaff") || strings.Contains(s, "fireball") {
+		t.Fatalf("quaff menu lists a scroll:\n%s", s)
+	}
+	press(m, "a") // the scroll's letter: not a potion
+	if s := plain(m); !strings.Contains(s, "Invalid entry.") || !strings.Contains(s, "quaff") {
+		t.Fatalf("an unlisted letter should say Invalid entry and keep the menu:\n%s", s)
+	}
+	press(m, "esc")
+	press(m, "i")
+	if s := plain(m); !strings.Contains(s, "(a) fireball scroll") {
+		t.Fatalf("use menu:\n%s", s)
+	}
+}
+
+func TestEscapeFromTargetingCostsNothing(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	walkTo(t, m, game.FireballScroll)
+	press(m, "g")
+	turn := m.game.Turn()
+	press(m, "i")
+	press(m, "a")
+	press(m, "l")
+	press(m, "esc")
+	if m.game.Turn() != turn || len(m.game.Inventory()) != 1 {
+		t.Errorf("Esc from targeting: turn %d→%d, pack %d", turn, m.game.Turn(), len(m.game.Inventory()))
+	}
+}
+
+func TestAreaPreviewHighlightsExactlyTheBlast(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	walkTo(t, m, game.FireballScroll)
+	press(m, "g")
+	press(m, "i")
+	press(m, "a")
+	for _, k := range []string{"l", "L"} { // 6 east, wherever that is
+		press(m, k)
+	}
+	ts := m.scr.(*targetScreen)
+	emu := cells(t, m)
+	mapRows, _ := m.layout()
+	cam := ts.back.cam
+	w, h := m.game.Size()
+	want, seen := map[world.Pos]bool{}, 0
+	for _, p := range game.BlastArea(w, h, ts.cursor, game.FireballRadius) {
+		want[p] = true
+	}
+	for y := range mapRows {
+		for x := range m.w {
+			p := world.Pos{X: cam.x + x, Y: cam.y + y}
+			c := emu.CellAt(x, y)
+			lit := c != nil && c.Style.Bg != nil
+			if p == ts.cursor {
+				if c == nil || c.Style.Attrs&uv.AttrReverse == 0 {
+					t.Errorf("cursor at %v is not drawn in reverse video", p)
+				}
+				continue
+			}
+			if lit != want[p] {
+				t.Errorf("tile %v highlighted=%v, in the blast=%v", p, lit, want[p])
+			}
+			if lit {
+				seen++
+			}
+		}
+	}
+	if seen != len(want)-1 {
+		t.Errorf("%d tiles highlighted, want the %d of the blast but the cursor's", seen, len(want)-1)
+	}
+}
+
+// walkTo walks the player to the nearest item of kind on the level.
+func walkTo(t *testing.T, m *Model, kind game.ItemKind) {
+	t.Helper()
+	for range 200 {
+		g := m.game
+		var goal *world.Pos
+		for _, it := range g.Items() {
+			if it.Kind == kind {
+				goal = &it.Pos
+				break
+			}
+		}
+		if goal == nil {
+			t.Fatalf("no %s on the level", kind)
+		}
+		if g.Player().Pos == *goal {
+			return
+		}
+		press(m, stepToward(g, *goal))
+	}
+	t.Fatalf("could not reach a %s", kind)
 }
