@@ -391,3 +391,59 @@ func walkTo(t *testing.T, m *Model, kind game.ItemKind) {
 	}
 	t.Fatalf("could not reach a %s", kind)
 }
+
+func TestLookModeNamesWhatIsUnderTheCursorAndCostsNoTurn(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	press(m, "/")
+	ts, ok := m.scr.(*targetScreen)
+	if !ok || ts.cursor != m.game.Player().Pos {
+		t.Fatal("look mode should start with the cursor on the player")
+	}
+	if s := plain(m); !strings.Contains(s, "You.") {
+		t.Errorf("look on the player should name you:\n%s", s)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyRight, Mod: tea.ModCtrl})
+	if d := ts.cursor.X - m.game.Player().Pos.X; d != 10 {
+		t.Errorf("ctrl+right moved the cursor %d tiles, want 10", d)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyLeft, Mod: tea.ModAlt})
+	if ts.cursor.X != max(0, m.game.Player().Pos.X-10) {
+		t.Errorf("alt+left: cursor x %d", ts.cursor.X)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModShift})
+	if ts.cursor.Y != min(42, m.game.Player().Pos.Y+5) {
+		t.Errorf("shift+down moved the cursor %d rows, want 5", d)
+	}
+	press(m, "esc")
+	if _, ok := m.scr.(*playScreen); !ok || m.game.Turn() != 0 {
+		t.Errorf("Esc should leave look mode at no cost (turn %d)", m.game.Turn())
+	}
+}
+
+func TestMouseHoverMovesTheCursorAndAClickFires(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	walkTo(t, m, game.FireballScroll)
+	press(m, "g")
+	press(m, "i")
+	press(m, "a")
+	ts := m.scr.(*targetScreen)
+	if m.View().MouseMode == tea.MouseModeNone {
+		t.Fatal("targeting should turn mouse reporting on")
+	}
+	me := m.game.Player().Pos
+	x, y := me.X-ts.back.cam.x+1, me.Y-ts.back.cam.y // one tile east, on screen
+	m.Update(tea.MouseMotionMsg{X: x, Y: y})
+	if ts.cursor != me.Add(1, 0) {
+		t.Fatalf("hover put the cursor at %v, want %v", ts.cursor, me.Add(1, 0))
+	}
+	hp := m.game.Player().HP
+	m.Update(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
+	if m.game.Player().HP != hp-game.FireballDamage {
+		t.Errorf("a click did not fire: HP %d → %d", hp, m.game.Player().HP)
+	}
+	if m.View().MouseMode != tea.MouseModeNone {
+		t.Error("mouse reporting stays on after targeting")
+	}
+}
