@@ -413,7 +413,7 @@ func TestLookModeNamesWhatIsUnderTheCursorAndCostsNoTurn(t *testing.T) {
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModShift})
 	if ts.cursor.Y != min(42, m.game.Player().Pos.Y+5) {
-		t.Errorf("shift+down moved the cursor %d rows, want 5", d)
+		t.Errorf("shift+down: cursor y %d", ts.cursor.Y)
 	}
 	press(m, "esc")
 	if _, ok := m.scr.(*playScreen); !ok || m.game.Turn() != 0 {
