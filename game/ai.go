@@ -18,11 +18,11 @@ func (g *Game) monstersAct() {
 			g.stumble(m)
 			continue
 		}
-		if !g.fov.Visible(m.Pos) {
+		p := g.player()
+		if !g.seesPlayer(m) {
 			continue
 		}
-		p := g.player()
-		if m.Pos.Chebyshev(p.Pos) <= 1 {
+		if m.AI == AIHostile && m.Pos.Chebyshev(p.Pos) <= 1 {
 			g.attack(m, p)
 			continue
 		}
@@ -30,13 +30,44 @@ func (g *Game) monstersAct() {
 			g.dist.Compute(g.s.Map, p.Pos, chaseLimit)
 			distReady = true
 		}
-		g.stepDownhill(m)
+		if m.AI == AIHerbivore {
+			g.flee(m)
+		} else {
+			g.stepDownhill(m)
+		}
 	}
 }
 
 // chaseLimit is how far, in steps, a monster will walk round walls to reach a
 // player it sees: three times the FOV radius covers any detour worth taking.
 const chaseLimit = 3 * FOVRadius
+
+// seesPlayer reports whether m sees the player: the player sees m (FOV is
+// symmetric) and the player is within m's vision range.
+func (g *Game) seesPlayer(m *Actor) bool {
+	if !g.fov.Visible(m.Pos) {
+		return false
+	}
+	dx, dy := m.Pos.X-g.player().Pos.X, m.Pos.Y-g.player().Pos.Y
+	return dx*dx+dy*dy <= m.Vision*m.Vision+m.Vision
+}
+
+// flee moves m to the free neighbouring tile farthest from the player by
+// walking distance, if one is farther than where it stands (bats: the
+// bracket-lib "herbivore").
+func (g *Game) flee(m *Actor) {
+	best, bestDist := m.Pos, g.dist.At(m.Pos)
+	for _, d := range world.Directions8 {
+		n := m.Pos.Add(d.X, d.Y)
+		if !g.s.Map.At(n).Walkable() || g.blockerAt(n) != nil {
+			continue
+		}
+		if dn := g.dist.At(n); dn > bestDist {
+			best, bestDist = n, dn
+		}
+	}
+	m.Pos = best
+}
 
 // stepDownhill moves m to the free neighbouring tile closest to the player, if
 // one is closer than where it stands. Ties go to the first direction in

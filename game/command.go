@@ -2,7 +2,9 @@ package game
 
 import (
 	"errors"
+	"fmt"
 
+	"github.com/grotto-game/grotto/game/mapgen"
 	"github.com/grotto-game/grotto/game/world"
 )
 
@@ -70,6 +72,7 @@ var ErrGameOver = errors.New("the game is over")
 type Result struct {
 	Descended bool // the player reached a new depth
 	Died      bool // the player died this turn
+	Won       bool // the player took the last stairs out of the grotto
 }
 
 // Apply carries out one player command and, if it took time, one full turn:
@@ -125,6 +128,10 @@ func (g *Game) Apply(c Command) (Result, error) {
 			return res, &Impossible{"There are no stairs here."}
 		}
 		g.s.Turn++
+		if g.s.Depth >= mapgen.LastDepth {
+			g.escape()
+			return Result{Won: true}, nil
+		}
 		g.descend()
 		return Result{Descended: true}, nil
 	default:
@@ -133,6 +140,7 @@ func (g *Game) Apply(c Command) (Result, error) {
 	g.updateFOV()
 	g.monstersAct()
 	g.tickEffects()
+	g.updateLight()
 	res.Died = g.s.Over
 	return res, nil
 }
@@ -145,9 +153,20 @@ func (g *Game) describeFloor() {
 	for _, i := range g.itemsAt(p) {
 		g.logf(MsgInfo, "You see "+withArticle(string(g.s.Items[i].Kind))+" here.")
 	}
-	if g.s.Map.At(p) == world.DownStairs {
+	switch {
+	case g.s.Map.At(p) != world.DownStairs:
+	case g.s.Depth >= mapgen.LastDepth:
+		g.logf(MsgInfo, "These stairs lead up and out of the grotto. Press > to escape.")
+	default:
 		g.logf(MsgInfo, "There are stairs down here.")
 	}
+}
+
+// escape ends the game in victory: the last level's stairs lead out.
+func (g *Game) escape() {
+	g.s.Over, g.s.Won = true, true
+	g.s.Cause = "escaped the grotto"
+	g.logf(MsgDescend, "You climb the last stairs and step out of the grotto into daylight. You have won!")
 }
 
 // descend builds the next depth and lets the player rest on the stairs,
@@ -158,5 +177,5 @@ func (g *Game) descend() {
 	heal := min(p.MaxHP/2, p.MaxHP-p.HP)
 	p.HP += heal
 	g.logf(MsgDescend, "You take a moment to rest, and recover your strength.")
-	g.logf(MsgDescend, "You descend deeper into the grotto.")
+	g.logf(MsgDescend, "You descend to depth "+fmt.Sprint(g.s.Depth)+": "+g.s.Level+".")
 }

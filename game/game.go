@@ -6,7 +6,9 @@ package game
 
 import (
 	"math/rand/v2"
+	"slices"
 
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/mapgen"
 	"github.com/grotto-game/grotto/game/world"
 )
@@ -24,27 +26,31 @@ const FOVRadius = 8
 // Game and are rebuilt on load.
 type state struct {
 	Seed      uint64
-	Depth     int // 1 for the first level, one more per staircase taken
-	Turn      int // player actions that took time
+	Depth     int    // 1 for the first level, one more per staircase taken
+	Level     string // the level's name, e.g. "Limestone Caverns"
+	Dark      bool   // lit only by light sources (the caverns)
+	Turn      int    // player actions that took time
 	Kills     int
 	Map       *world.Map
 	Actors    []Actor // Actors[0] is the player
 	Items     []Item  // items lying on this level, oldest first
 	Inventory []Item  // the player's items, slot i is letter 'a'+i
 	Log       []Message
-	Over      bool   // the player died
-	Cause     string // what killed the player, e.g. "killed by an orc on depth 2"
+	Over      bool   // the game has ended: the player died or escaped
+	Won       bool   // the player escaped the grotto
+	Cause     string // how the game ended, e.g. "killed by an orc on depth 2"
 	XPEarned  int    // experience from kills, the main part of the score
 }
 
 // Game is one player's game. It is not safe for concurrent use: one game
 // belongs to one session goroutine.
 type Game struct {
-	s    state
-	pcg  *rand.PCG
-	rng  *rand.Rand
-	fov  *world.FOV
-	dist *world.DistanceMap
+	s     state
+	pcg   *rand.PCG
+	rng   *rand.Rand
+	fov   *world.FOV
+	dist  *world.DistanceMap
+	light *lighting // derived each turn on dark levels; never saved
 }
 
 // New starts a game from seed on depth 1. The same seed and the same commands
@@ -59,12 +65,15 @@ func New(seed uint64) *Game {
 	return g
 }
 
-// enterLevel builds depth's level, places the player at its start, spawns its
-// monsters and computes the first FOV. Remains of the old level are dropped.
+// enterLevel builds depth's level with its builder chain, places the player
+// at its start, spawns its monsters and items and computes the first FOV.
+// Remains of the old level are dropped.
 func (g *Game) enterLevel(depth int) {
-	lvl := mapgen.RoomsAndCorridors(g.rng, MapWidth, MapHeight, mapgen.DefaultRooms())
+	lvl := mapgen.ForDepth(depth, g.rng).Build(g.rng, MapWidth, MapHeight)
 	g.s.Depth = depth
 	g.s.Map = lvl.Map
+	g.s.Level = lvl.Name
+	g.s.Dark = !lvl.Outdoors
 	player := g.s.Actors[0]
 	player.Pos = lvl.Start
 	g.s.Actors = append(g.s.Actors[:0], player)
@@ -72,6 +81,7 @@ func (g *Game) enterLevel(depth int) {
 	g.spawn(lvl)
 	g.buffers()
 	g.updateFOV()
+	g.updateLight()
 }
 
 // buffers allocates the derived per-level buffers for the current map: once
@@ -79,58 +89,66 @@ func (g *Game) enterLevel(depth int) {
 func (g *Game) buffers() {
 	g.fov = world.NewFOV(g.s.Map.W, g.s.Map.H)
 	g.dist = world.NewDistanceMap(g.s.Map.W, g.s.Map.H)
+	g.light = newLighting(g.s.Map.W, g.s.Map.H)
 }
 
 // maxMonstersPerRoom grows with depth (python-tcod tutorial part 12).
 func maxMonstersPerRoom(depth int) int {
 	switch {
 	case depth >= 6:
-		return 5
+		return 4
 	case depth >= 4:
 		return 3
 	}
 	return 2
 }
 
+// MaxItemsPerRoom is how many items a spawn region may hold (0 to this, evenly).
+const MaxItemsPerRoom = 2
+
 // spawn puts 0..maxMonstersPerRoom monsters and 0..MaxItemsPerRoom items in
-// every spawn region but the player's, on free floor tiles, chosen by the
-// monster and item tables' weights.
+// every spawn region but the player's, on free walkable tiles, chosen by the
+// data's spawn tables for the depth.
 func (g *Game) spawn(lvl mapgen.Level) {
-	table := monsterTable()
-	for i, r := range lvl.Regions {
-		if i == 0 || r.W <= 0 || r.H <= 0 {
-			continue // the starting room stays quiet
+	tables := content.Default()
+	for _, r := range lvl.Regions {
+		if len(r) == 0 || slices.Contains(r, lvl.Start) {
+			continue // the starting region stays quiet
 		}
-		n := g.rng.IntN(maxMonstersPerRoom(g.s.Depth) + 1)
-		for range n {
-			p := world.Pos{X: r.X + g.rng.IntN(r.W), Y: r.Y + g.rng.IntN(r.H)}
-			if !g.s.Map.At(p).Walkable() || g.blockerAt(p) != nil {
-				continue
+		for range g.rng.IntN(maxMonstersPerRoom(g.s.Depth) + 1) {
+			p := r[g.rng.IntN(len(r))]
+			id := pickSpawn(g.rng, tables.MonsterSpawns, g.s.Depth)
+			if k, ok := tables.Monster(id); ok && g.s.Map.At(p).Walkable() && g.blockerAt(p) == nil && p != lvl.Exit {
+				g.s.Actors = append(g.s.Actors, newMonster(k, p))
 			}
-			g.s.Actors = append(g.s.Actors, newMonster(g.pickMonster(table), p))
 		}
 		for range g.rng.IntN(MaxItemsPerRoom + 1) {
-			p := world.Pos{X: r.X + g.rng.IntN(r.W), Y: r.Y + g.rng.IntN(r.H)}
-			if g.s.Map.At(p).Walkable() && len(g.itemsAt(p)) == 0 {
-				g.s.Items = append(g.s.Items, Item{Kind: g.pickItem(), Pos: p})
+			p := r[g.rng.IntN(len(r))]
+			id := pickSpawn(g.rng, tables.ItemSpawns, g.s.Depth)
+			if g.s.Map.At(p).Walkable() && len(g.itemsAt(p)) == 0 && p != lvl.Exit {
+				g.s.Items = append(g.s.Items, Item{Kind: ItemKind(id), Pos: p})
 			}
 		}
 	}
 }
 
-func (g *Game) pickMonster(table []monsterKind) monsterKind {
+// pickSpawn draws an id from a spawn table by its weights at depth; the
+// tables are checked to have some weight at every depth.
+func pickSpawn(rng *rand.Rand, table []content.Spawn, depth int) string {
 	total := 0
-	for _, k := range table {
-		total += k.weight + k.weightPerDepth*(g.s.Depth-1)
+	for _, s := range table {
+		total += s.WeightAt(depth)
 	}
-	roll := g.rng.IntN(total)
-	for _, k := range table {
-		roll -= k.weight + k.weightPerDepth*(g.s.Depth-1)
-		if roll < 0 {
-			return k
+	if total == 0 {
+		return ""
+	}
+	roll := rng.IntN(total)
+	for _, s := range table {
+		if roll -= s.WeightAt(depth); roll < 0 {
+			return s.ID
 		}
 	}
-	return table[0]
+	return ""
 }
 
 // updateFOV recomputes what the player sees and adds it to the explored

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 )
 
@@ -63,11 +64,8 @@ func arena(kind string) *Game {
 	p.Pos = world.Pos{X: 2, Y: 2}
 	g.s.Actors = []Actor{p}
 	g.s.Items = nil
-	for _, k := range monsterTable() {
-		if k.kind == kind {
-			g.s.Actors = append(g.s.Actors, newMonster(k, world.Pos{X: 3, Y: 2}))
-		}
-	}
+	k, _ := content.Default().Monster(kind)
+	g.s.Actors = append(g.s.Actors, newMonster(k, world.Pos{X: 3, Y: 2}))
 	g.buffers()
 	g.updateFOV()
 	return g

@@ -84,44 +84,6 @@ type Item struct {
 	Pos  world.Pos
 }
 
-// itemWeight is one row of the item spawn table.
-type itemWeight struct {
-	kind     ItemKind
-	weight   int
-	minDepth int
-}
-
-// itemTable is the spawn table: on depth 1 exactly the tutorials' health 70,
-// fireball 10, confusion 10, lightning 10; the Java tutorial's poison and
-// warrior's potions join from depth 2.
-func itemTable() []itemWeight {
-	return []itemWeight{
-		{HealthPotion, 70, 1}, {FireballScroll, 10, 1}, {ConfusionScroll, 10, 1}, {LightningScroll, 10, 1},
-		{PoisonPotion, 5, 2}, {WarriorPotion, 5, 2},
-	}
-}
-
-// MaxItemsPerRoom is how many items a room may hold (0 to this, evenly).
-const MaxItemsPerRoom = 2
-
-func (g *Game) pickItem() ItemKind {
-	total := 0
-	for _, w := range itemTable() {
-		if g.s.Depth >= w.minDepth {
-			total += w.weight
-		}
-	}
-	roll := g.rng.IntN(total)
-	for _, w := range itemTable() {
-		if g.s.Depth >= w.minDepth {
-			if roll -= w.weight; roll < 0 {
-				return w.kind
-			}
-		}
-	}
-	return HealthPotion
-}
-
 // BlastArea returns the tiles an area effect of radius r centred on c covers:
 // every tile of the map with dx²+dy² ≤ r² (Euclidean distance ≤ r, as the
 // tutorials' fireball measures it), in row-major order. The fireball's

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 )
 
@@ -214,7 +215,7 @@ func blastProbe(w, h int, p world.Pos) *Game {
 		g.s.Map.Tiles[i] = world.Floor
 	}
 	g.s.Depth = 1
-	g.s.Actors = []Actor{newPlayer(world.Pos{X: -100, Y: -100}), newMonster(monsterTable()[0], p)}
+	g.s.Actors = []Actor{newPlayer(world.Pos{X: -100, Y: -100}), newMonster(orc(), p)}
 	g.s.Actors[1].HP = 100
 	g.buffers()
 	g.fov.Compute(g.s.Map, world.Pos{X: w / 2, Y: h / 2}, 100)
@@ -363,4 +364,9 @@ func TestItemsSpawnWithTheTutorialWeightsOnDepth1(t *testing.T) {
 	if f := float64(n[HealthPotion]) / float64(total); f < 0.65 || f > 0.75 {
 		t.Errorf("health potions %.2f of items, want about 0.70", f)
 	}
+}
+
+func orc() content.Monster {
+	k, _ := content.Default().Monster("orc")
+	return k
 }

@@ -9,8 +9,6 @@ import (
 	"hash/crc32"
 	"math/rand/v2"
 	"slices"
-
-	"github.com/grotto-game/grotto/game/world"
 )
 
 // SaveVersion is the version of the save format written by Encode. Decode
@@ -81,6 +79,7 @@ func Decode(blob []byte) (*Game, error) {
 	g := &Game{s: snap.State, pcg: pcg, rng: rand.New(pcg)}
 	g.buffers()
 	g.updateFOV()
+	g.updateLight()
 	return g, nil
 }
 
@@ -101,7 +100,7 @@ func (s *state) validate() error {
 		return fmt.Errorf("depth %d, turn %d", s.Depth, s.Turn)
 	}
 	for _, t := range m.Tiles {
-		if t > world.DownStairs {
+		if !t.Valid() {
 			return fmt.Errorf("unknown tile %d", t)
 		}
 	}

@@ -21,16 +21,32 @@ func (g *Game) Turn() int { return g.s.Turn }
 // Kills returns how many monsters the player has killed.
 func (g *Game) Kills() int { return g.s.Kills }
 
-// Over reports whether the player has died.
+// Over reports whether the game has ended, in death or victory.
 func (g *Game) Over() bool { return g.s.Over }
+
+// Won reports whether the player escaped the grotto.
+func (g *Game) Won() bool { return g.s.Won }
 
 // Cause returns what ended the game, e.g. "killed by an orc on depth 2", or
 // "" while it goes on.
 func (g *Game) Cause() string { return g.s.Cause }
 
-// Score returns the game's points: the experience of every monster the player
-// killed plus 100 for each depth reached below the first.
-func (g *Game) Score() int { return g.s.XPEarned + 100*(g.s.Depth-1) }
+// Score points: see Score.
+const (
+	PointsPerDepth = 100  // for each depth reached below the first
+	VictoryBonus   = 1000 // for escaping the grotto
+)
+
+// Score returns the game's points: the XP of every monster the player
+// killed, plus PointsPerDepth for each depth reached below the first, plus
+// VictoryBonus for escaping.
+func (g *Game) Score() int {
+	s := g.s.XPEarned + PointsPerDepth*(g.s.Depth-1)
+	if g.s.Won {
+		s += VictoryBonus
+	}
+	return s
+}
 
 // Player returns a copy of the player actor.
 func (g *Game) Player() Actor { return g.s.Actors[0] }

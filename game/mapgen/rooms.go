@@ -1,6 +1,3 @@
-// Package mapgen builds levels. Today it has one builder, rooms and corridors
-// (the python-tcod tutorial's generator); later builders chain onto the same
-// Level result.
 package mapgen
 
 import (
@@ -24,36 +21,31 @@ func (r Rect) Intersects(o Rect) bool {
 // Inner returns the floor area of r: r without its one-tile wall ring.
 func (r Rect) Inner() Rect { return Rect{r.X + 1, r.Y + 1, r.W - 2, r.H - 2} }
 
-// Level is a builder's result: the map, where the player starts, the down
-// stairs, and the regions to spawn monsters and items in (one per room).
-type Level struct {
-	Map     *world.Map
-	Start   world.Pos
-	Exit    world.Pos
-	Regions []Rect // spawn regions, floor tiles only
-}
-
-// RoomsConfig sets the rooms-and-corridors builder's numbers, in tiles.
-type RoomsConfig struct {
+// RoomsAndCorridors carves non-overlapping rectangular rooms into the map and
+// joins each to the previous one with an L-shaped tunnel (python-tcod
+// roguelike tutorial, part 3). The player starts at the centre of the first
+// room and the down stairs are at the centre of the last; every room is a
+// spawn region. Because each room is joined to the one before it, the level
+// is connected.
+type RoomsAndCorridors struct {
 	MaxRooms         int // attempts to place a room
-	MinSize, MaxSize int // room side, walls included
+	MinSize, MaxSize int // room side in tiles, walls included
 }
 
 // DefaultRooms is the python-tcod tutorial's setting: up to 30 rooms of 6 to
 // 10 tiles a side.
-func DefaultRooms() RoomsConfig { return RoomsConfig{MaxRooms: 30, MinSize: 6, MaxSize: 10} }
+func DefaultRooms() RoomsAndCorridors {
+	return RoomsAndCorridors{MaxRooms: 30, MinSize: 6, MaxSize: 10}
+}
 
-// RoomsAndCorridors carves non-overlapping rectangular rooms into a w x h map
-// of rock and joins each to the previous one with an L-shaped tunnel
-// (python-tcod roguelike tutorial, part 3). The player starts at the centre of
-// the first room; the down stairs are at the centre of the last. Because every
-// room is joined to the one before it, the whole level is connected.
-func RoomsAndCorridors(rng *rand.Rand, w, h int, cfg RoomsConfig) Level {
-	m := world.NewMap(w, h)
+// Build implements InitialBuilder.
+func (c RoomsAndCorridors) Build(rng *rand.Rand, b *BuildData) {
+	m := b.Map
+	w, h := m.W, m.H
 	var rooms []Rect
-	for range cfg.MaxRooms {
-		rw := cfg.MinSize + rng.IntN(cfg.MaxSize-cfg.MinSize+1)
-		rh := cfg.MinSize + rng.IntN(cfg.MaxSize-cfg.MinSize+1)
+	for range c.MaxRooms {
+		rw := c.MinSize + rng.IntN(c.MaxSize-c.MinSize+1)
+		rh := c.MinSize + rng.IntN(c.MaxSize-c.MinSize+1)
 		r := Rect{X: rng.IntN(w - rw), Y: rng.IntN(h - rh), W: rw, H: rh}
 		overlaps := false
 		for _, o := range rooms {
@@ -72,20 +64,28 @@ func RoomsAndCorridors(rng *rand.Rand, w, h int, cfg RoomsConfig) Level {
 		rooms = append(rooms, r)
 	}
 	if len(rooms) == 0 { // cannot happen with sane sizes; keep the level usable anyway
-		r := Rect{1, 1, min(w-2, cfg.MaxSize), min(h-2, cfg.MaxSize)}
+		r := Rect{1, 1, min(w-2, c.MaxSize), min(h-2, c.MaxSize)}
 		carveRoom(m, r.Inner())
 		rooms = append(rooms, r)
 	}
-	lvl := Level{Map: m, Start: rooms[0].Center(), Exit: rooms[len(rooms)-1].Center()}
-	if lvl.Exit == lvl.Start && len(rooms) == 1 {
+	b.Start, b.HasStart = rooms[0].Center(), true
+	b.Exit, b.HasExit = rooms[len(rooms)-1].Center(), true
+	if b.Exit == b.Start {
 		in := rooms[0].Inner()
-		lvl.Exit = world.Pos{X: in.X + in.W - 1, Y: in.Y + in.H - 1}
+		b.Exit = world.Pos{X: in.X + in.W - 1, Y: in.Y + in.H - 1}
 	}
-	m.Set(lvl.Exit, world.DownStairs)
+	m.Set(b.Exit, world.DownStairs)
+	b.Regions = nil
 	for _, r := range rooms {
-		lvl.Regions = append(lvl.Regions, r.Inner())
+		var region []world.Pos
+		in := r.Inner()
+		for y := in.Y; y < in.Y+in.H; y++ {
+			for x := in.X; x < in.X+in.W; x++ {
+				region = append(region, world.Pos{X: x, Y: y})
+			}
+		}
+		b.Regions = append(b.Regions, region)
 	}
-	return lvl
 }
 
 func carveRoom(m *world.Map, r Rect) {

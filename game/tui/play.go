@@ -18,12 +18,6 @@ type playScreen struct {
 	occ  []int  // per map tile: index into marks, or -1; reused between frames
 }
 
-// mark is what stands on a tile this frame: an actor or an item.
-type mark struct {
-	st cellStyle
-	ch rune
-}
-
 // overlay is what a targeting screen draws over the map: the cursor and the
 // tiles an area effect would hit.
 type overlay struct {
@@ -109,7 +103,7 @@ func (s *playScreen) apply(m *Model, cmd game.Command) (screen, tea.Cmd) {
 	}
 	s.note = ""
 	m.saved = false
-	if res.Died {
+	if res.Died || res.Won {
 		rank, err := m.finish()
 		return &gameOverScreen{rank: rank, err: err}, nil
 	}
@@ -144,124 +138,6 @@ func (s *playScreen) render(m *Model, ov *overlay) string {
 	b.WriteByte('\n')
 	s.drawMessages(m, &b, g, msgRows)
 	return b.String()
-}
-
-// drawMap writes mapRows lines of the map as seen through the camera: visible
-// tiles lit, explored ones dim, the rest blank; on visible tiles, living
-// actors over items over remains.
-func (s *playScreen) drawMap(m *Model, b *strings.Builder, mapRows int, ov *overlay) {
-	g := m.game
-	mw, mh := g.Size()
-	focus := g.Player().Pos
-	if ov != nil {
-		focus = ov.cursor
-	}
-	s.cam.follow(focus, m.w, mapRows, mw, mh)
-	if len(s.occ) != mw*mh {
-		s.occ = make([]int, mw*mh)
-		for i := range s.occ {
-			s.occ[i] = -1
-		}
-	}
-	var marks []mark
-	var touched []int
-	put := func(p world.Pos, mk mark) {
-		if g.Visible(p) {
-			i := p.Y*mw + p.X
-			s.occ[i] = len(marks)
-			marks = append(marks, mk)
-			touched = append(touched, i)
-		}
-	}
-	actors := g.Actors()
-	for _, a := range actors {
-		if a.Corpse {
-			put(a.Pos, mark{actorStyle(a), a.Glyph})
-		}
-	}
-	for _, it := range g.Items() {
-		put(it.Pos, mark{itemStyle(it.Kind), it.Kind.Glyph()})
-	}
-	for _, a := range actors {
-		if !a.Corpse {
-			put(a.Pos, mark{actorStyle(a), a.Glyph})
-		}
-	}
-	var hl []bool // tiles the overlay highlights
-	if ov != nil {
-		hl = make([]bool, mw*mh)
-		for _, p := range ov.area {
-			hl[p.Y*mw+p.X] = true
-		}
-	}
-	th := m.th
-	cur := ""
-	for row := range mapRows {
-		for col := range m.w {
-			p := world.Pos{X: s.cam.x + col, Y: s.cam.y + row}
-			sgr, ch := "", ' '
-			if p.X >= 0 && p.Y >= 0 && p.X < mw && p.Y < mh {
-				st, r := s.cell(g, p, marks)
-				sgr, ch = th.sgr[st], r
-				if ov != nil {
-					switch {
-					case p == ov.cursor:
-						sgr = th.cursor
-						if ch == ' ' {
-							ch = 'X'
-						}
-					case hl[p.Y*mw+p.X]:
-						sgr = th.area
-					}
-				}
-			}
-			bg := func(x string) bool { return x == th.area || x == th.cursor }
-			if sgr != cur && (ch != ' ' || bg(sgr) || bg(cur)) {
-				if cur != "" {
-					b.WriteString("\x1b[m")
-				}
-				b.WriteString(sgr)
-				cur = sgr
-			}
-			b.WriteRune(ch)
-		}
-		if cur != "" {
-			b.WriteString("\x1b[m")
-			cur = ""
-		}
-		b.WriteByte('\n')
-	}
-	for _, i := range touched {
-		s.occ[i] = -1
-	}
-}
-
-// cell returns the look of map tile p.
-func (s *playScreen) cell(g *game.Game, p world.Pos, marks []mark) (cellStyle, rune) {
-	mw, _ := g.Size()
-	if i := s.occ[p.Y*mw+p.X]; i >= 0 {
-		return marks[i].st, marks[i].ch
-	}
-	visible := g.Visible(p)
-	if !visible && !g.Explored(p) {
-		return csNone, ' '
-	}
-	switch g.Tile(p) {
-	case world.Floor:
-		if visible {
-			return csFloorLit, '.'
-		}
-		return csFloorDim, '.'
-	case world.DownStairs:
-		if visible {
-			return csStairsLit, '>'
-		}
-		return csStairsDim, '>'
-	}
-	if visible {
-		return csWallLit, '#'
-	}
-	return csWallDim, '#'
 }
 
 // statusLine is "HP: cur/max  Depth: n  Turn: n  Kills: n" and a help hint,

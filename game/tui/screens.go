@@ -95,7 +95,8 @@ func (l *logScreen) view(m *Model) string {
 	return b.String()
 }
 
-// gameOverScreen tells a dead player what killed them, their score and rank.
+// gameOverScreen ends a game, in death (what killed the player) or victory,
+// with the score and its rank.
 type gameOverScreen struct {
 	rank int
 	err  error // the score could not be recorded
@@ -114,8 +115,13 @@ func (s *gameOverScreen) view(m *Model) string {
 	th := m.th
 	g := m.game
 	var b strings.Builder
-	b.WriteString(th.hpLow.Render("You died.") + "\n\n")
-	b.WriteString(th.text.Render(fmt.Sprintf("You were %s after %d turns.", g.Cause(), g.Turn())) + "\n")
+	if g.Won() {
+		b.WriteString(th.title.Render("You escaped the grotto!") + "\n\n")
+		b.WriteString(th.text.Render(fmt.Sprintf("You climbed out into daylight after %d turns.", g.Turn())) + "\n")
+	} else {
+		b.WriteString(th.hpLow.Render("You died.") + "\n\n")
+		b.WriteString(th.text.Render(fmt.Sprintf("You were %s after %d turns.", g.Cause(), g.Turn())) + "\n")
+	}
 	b.WriteString(th.text.Render(fmt.Sprintf("Monsters slain: %d", g.Kills())) + "\n")
 	b.WriteString(th.title.Render(fmt.Sprintf("Score: %d", g.Score())) + "\n\n")
 	if s.err != nil {

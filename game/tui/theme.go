@@ -8,38 +8,17 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/world"
 )
 
 // This file holds the colours. Everything is written in true colour; Bubble
 // Tea's renderer downsamples to the 256 or 16 colours the client's terminal
 // reports, so one theme serves every terminal.
 
-// cellStyle names one look of a map cell.
-type cellStyle uint8
-
-const (
-	csNone cellStyle = iota
-	csFloorLit
-	csFloorDim
-	csWallLit
-	csWallDim
-	csStairsLit
-	csStairsDim
-	csPlayer
-	csOrc
-	csTroll
-	csCorpse
-	csOther
-	csPotion
-	csScroll
-	csCount
-)
-
 // theme is built once per session (no package-level mutable state).
 type theme struct {
-	sgr    [csCount]string // SGR prefix for each cell style
-	cursor string          // SGR of the targeting cursor
-	area   string          // SGR of tiles an area effect would hit
+	basic bool // 16 colours or fewer: basic colours, no lighting
 
 	msg        map[game.MsgKind]lipgloss.Style
 	impossible lipgloss.Style
@@ -58,59 +37,15 @@ type theme struct {
 
 func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 255} }
 
-func fg(c color.Color) string { return ansi.Style{}.ForegroundColor(c).String() }
-
-// newTheme builds the colours for a terminal's colour profile. True colour is
-// written as is and downsampled by Bubble Tea for 256-colour terminals; on 16
-// colours the map uses a hand-picked palette, because the nearest basic
-// colour of a muted tone is often a garish one.
+// newTheme builds the colours for a terminal's colour profile. Colours are
+// written in true colour and downsampled by Bubble Tea for 256-colour
+// terminals; on 16 colours and below the map uses basic colours picked by
+// hand (and no lighting), because the nearest basic colour of a muted or
+// torch-lit tone is often a garish one.
 func newTheme(profile colorprofile.Profile) *theme {
-	t := &theme{}
-	if profile <= colorprofile.ANSI {
-		basic := func(c ansi.BasicColor, bold bool) string {
-			st := ansi.Style{}
-			if bold {
-				st = st.Bold()
-			}
-			return st.ForegroundColor(c).String()
-		}
-		t.sgr[csFloorLit] = basic(ansi.Yellow, false)
-		t.sgr[csFloorDim] = basic(ansi.Blue, false)
-		t.sgr[csWallLit] = basic(ansi.White, false)
-		t.sgr[csWallDim] = basic(ansi.BrightBlack, false)
-		t.sgr[csStairsLit] = basic(ansi.BrightWhite, true)
-		t.sgr[csStairsDim] = basic(ansi.White, false)
-		t.sgr[csPlayer] = basic(ansi.BrightWhite, true)
-		t.sgr[csOrc] = basic(ansi.BrightGreen, false)
-		t.sgr[csTroll] = basic(ansi.Green, true)
-		t.sgr[csCorpse] = basic(ansi.Red, false)
-		t.sgr[csOther] = basic(ansi.BrightYellow, false)
-		t.sgr[csPotion] = basic(ansi.BrightMagenta, false)
-		t.sgr[csScroll] = basic(ansi.BrightYellow, false)
-	} else {
-		t.trueColorMap()
-	}
-	t.cursor = ansi.Style{}.Reverse(true).Bold().String()
-	t.area = ansi.Style{}.ForegroundColor(ansi.BrightWhite).BackgroundColor(ansi.Red).String()
+	t := &theme{basic: profile <= colorprofile.ANSI}
 	t.chrome()
 	return t
-}
-
-// trueColorMap sets the map's colours for 256- and true-colour terminals.
-func (t *theme) trueColorMap() {
-	t.sgr[csFloorLit] = fg(rgb(200, 180, 110))
-	t.sgr[csFloorDim] = fg(rgb(70, 70, 100))
-	t.sgr[csWallLit] = fg(rgb(190, 160, 100))
-	t.sgr[csWallDim] = fg(rgb(90, 90, 120))
-	t.sgr[csStairsLit] = ansi.Style{}.Bold().ForegroundColor(rgb(255, 255, 255)).String()
-	t.sgr[csStairsDim] = fg(rgb(130, 130, 160))
-	t.sgr[csPlayer] = ansi.Style{}.Bold().ForegroundColor(rgb(255, 255, 255)).String()
-	t.sgr[csOrc] = fg(rgb(110, 200, 90))
-	t.sgr[csTroll] = ansi.Style{}.Bold().ForegroundColor(rgb(40, 170, 40)).String()
-	t.sgr[csCorpse] = fg(rgb(191, 0, 0))
-	t.sgr[csOther] = fg(rgb(255, 255, 0))
-	t.sgr[csPotion] = fg(rgb(200, 100, 255))
-	t.sgr[csScroll] = fg(rgb(255, 230, 100))
 }
 
 // chrome sets the colours of text around the map; Bubble Tea downsamples them.
@@ -147,25 +82,106 @@ func (t *theme) msgStyle(k game.MsgKind) lipgloss.Style {
 	return t.msg[game.MsgInfo]
 }
 
-// actorStyle picks the cell style of an actor by its kind.
-func actorStyle(a game.Actor) cellStyle {
-	switch {
-	case a.Corpse:
-		return csCorpse
-	case a.Kind == "player":
-		return csPlayer
-	case a.Kind == "orc":
-		return csOrc
-	case a.Kind == "troll":
-		return csTroll
-	}
-	return csOther
+// tileLook is how a tile kind is drawn: glyph, true colour, basic colour.
+type tileLook struct {
+	ch    rune
+	fg    content.RGB
+	basic ansi.BasicColor
+	bold  bool
 }
 
-// itemStyle picks the cell style of an item: potions and scrolls differ.
-func itemStyle(k game.ItemKind) cellStyle {
-	if k.Potion() {
-		return csPotion
+// lookOf returns the look of a tile, for ordinary levels or for the
+// caverns (bracket-lib, "Theming the caverns": walls ▒ light grey, gravel ;
+// grey, shallow water ░ cyan, deep water ▓ blue, stalactites ╨ and
+// stalagmites ╥, stairs cyan).
+func lookOf(t world.Tile, cave bool) tileLook {
+	grey := func(v float64) content.RGB { c := uint8(v * 255); return content.RGB{R: c, G: c, B: c} }
+	switch t {
+	case world.Floor:
+		if cave {
+			return tileLook{'.', grey(0.4), ansi.White, false}
+		}
+		return tileLook{'.', content.RGB{R: 200, G: 180, B: 110}, ansi.Yellow, false}
+	case world.Wall:
+		if cave {
+			return tileLook{'▒', grey(0.7), ansi.White, false}
+		}
+		return tileLook{'#', content.RGB{R: 190, G: 160, B: 100}, ansi.White, false}
+	case world.Gravel:
+		return tileLook{';', grey(0.5), ansi.BrightBlack, false}
+	case world.ShallowWater:
+		return tileLook{'░', content.RGB{G: 255, B: 255}, ansi.Cyan, false}
+	case world.DeepWater:
+		return tileLook{'▓', content.RGB{B: 255}, ansi.Blue, false}
+	case world.Stalactite:
+		return tileLook{'╨', grey(0.5), ansi.White, false}
+	case world.Stalagmite:
+		return tileLook{'╥', grey(0.5), ansi.White, false}
+	case world.DownStairs, world.UpStairs:
+		ch := '>'
+		if t == world.UpStairs {
+			ch = '<'
+		}
+		if cave {
+			return tileLook{ch, content.RGB{G: 255, B: 255}, ansi.BrightCyan, true}
+		}
+		return tileLook{ch, content.RGB{R: 255, G: 255, B: 255}, ansi.BrightWhite, true}
 	}
-	return csScroll
+	return tileLook{'?', grey(1), ansi.BrightMagenta, false}
+}
+
+// greyscale returns the remembered look of a colour: its luminance, dimmed.
+func greyscale(c content.RGB) content.RGB {
+	v := uint8((0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)) * 0.45)
+	return content.RGB{R: v, G: v, B: v}
+}
+
+// minLight keeps the faintest visible tile of a dark level apart from the
+// unseen: the torch formula gives 0 at the edge of its range.
+const minLight = 0.15
+
+// lit multiplies a colour by a light level per channel, clamped to 0..255
+// and never below minLight.
+func lit(c content.RGB, r, g, b float64) content.RGB {
+	ch := func(v uint8, l float64) uint8 { return uint8(min(255, float64(v)*max(l, minLight))) }
+	return content.RGB{R: ch(c.R, r), G: ch(c.G, g), B: ch(c.B, b)}
+}
+
+// actorFG returns an actor's colour: white for the player, dark red for
+// remains, else its colour in the data.
+func actorFG(a game.Actor) (content.RGB, ansi.BasicColor) {
+	switch {
+	case a.Kind == "player":
+		return content.RGB{R: 255, G: 255, B: 255}, ansi.BrightWhite
+	case a.Corpse:
+		return content.RGB{R: 191}, ansi.Red
+	}
+	if k, ok := content.Default().Monster(a.Kind); ok {
+		return k.FG, nearestBasic(k.FG)
+	}
+	return content.RGB{R: 255, G: 255}, ansi.BrightYellow
+}
+
+// itemFG returns an item's colour from the data.
+func itemFG(k game.ItemKind) (content.RGB, ansi.BasicColor) {
+	if it, ok := content.Default().Item(string(k)); ok {
+		return it.FG, nearestBasic(it.FG)
+	}
+	return content.RGB{R: 255, G: 255}, ansi.BrightYellow
+}
+
+// nearestBasic picks a bright basic colour for a data colour by which
+// channels dominate: good enough to tell monsters apart on 16 colours.
+func nearestBasic(c content.RGB) ansi.BasicColor {
+	hi := max(c.R, c.G, c.B)
+	if hi < 40 {
+		return ansi.BrightBlack
+	}
+	bit := func(v uint8) int {
+		if int(v)*2 >= int(hi) {
+			return 1
+		}
+		return 0
+	}
+	return ansi.BasicColor(8 + bit(c.R) + 2*bit(c.G) + 4*bit(c.B))
 }

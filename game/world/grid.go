@@ -23,21 +23,38 @@ func abs(v int) int {
 	return v
 }
 
-// Tile is the kind of one map cell.
+// Tile is the kind of one map cell. Values are saved, so new tiles are only
+// ever added at the end.
 type Tile uint8
 
 // The tiles of a level. The zero value is Wall, so a fresh map is solid rock.
 const (
-	Wall       Tile = iota // blocks walking and sight
-	Floor                  // walkable, transparent
-	DownStairs             // walkable, transparent; '>' leads one depth deeper
+	Wall         Tile = iota // blocks walking and sight
+	Floor                    // walkable, transparent
+	DownStairs               // walkable, transparent; '>' leads one depth deeper
+	Gravel                   // walkable, transparent (the caverns' loose stones)
+	ShallowWater             // walkable, transparent
+	DeepWater                // blocks walking, not sight
+	Stalactite               // blocks walking and sight
+	Stalagmite               // blocks walking and sight
+	UpStairs                 // walkable, transparent; where the player came down
+	tileCount
 )
 
+// Valid reports whether t is a tile this version knows (saves are checked).
+func (t Tile) Valid() bool { return t < tileCount }
+
 // Walkable reports whether an actor may stand on t.
-func (t Tile) Walkable() bool { return t == Floor || t == DownStairs }
+func (t Tile) Walkable() bool {
+	switch t {
+	case Floor, DownStairs, Gravel, ShallowWater, UpStairs:
+		return true
+	}
+	return false
+}
 
 // Transparent reports whether light and sight pass through t.
-func (t Tile) Transparent() bool { return t != Wall }
+func (t Tile) Transparent() bool { return t != Wall && t != Stalactite && t != Stalagmite }
 
 // Map is a level's tiles and the player's memory of them: W x H tiles stored
 // row-major (index y*W + x).

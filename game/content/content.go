@@ -1,0 +1,317 @@
+// Package content holds the game's data: the monsters, the items and the
+// spawn tables, as JSON files embedded in the binary (data/*.json), checked
+// when loaded. A bad entry is an error naming the file and the entry.
+package content
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/grotto-game/grotto/game/mapgen"
+)
+
+//go:embed data/*.json
+var files embed.FS
+
+// RGB is a colour, 0–255 per channel.
+type RGB struct{ R, G, B uint8 }
+
+// Light is a light source: a colour and a range in tiles.
+type Light struct {
+	Range int
+	Color RGB
+}
+
+// AI names a monster's behaviour.
+type AI string
+
+// The behaviours monsters can have.
+const (
+	AIHostile   AI = "hostile"   // chases the player it sees and attacks
+	AIHerbivore AI = "herbivore" // flees the player it sees, never attacks
+)
+
+// Monster is one monster kind.
+type Monster struct {
+	ID      string // stable identifier, saved in games
+	Name    string // what messages call it, lower case
+	Glyph   rune
+	FG      RGB
+	HP      int // hit points, > 0
+	Power   int // attack, ≥ 0
+	Defense int // ≥ 0
+	Vision  int // how far it sees, in tiles, > 0
+	AI      AI
+	XP      int    // experience its death is worth, ≥ 0
+	Light   *Light // a light it carries or gives off, or nil
+}
+
+// Item is the look of one item kind; its rules are in package game.
+type Item struct {
+	ID    string
+	Glyph rune
+	FG    RGB
+}
+
+// Spawn is one row of a spawn table: at depth d (MinDepth ≤ d ≤ MaxDepth)
+// the entry has weight Weight, plus d when AddDepth is set.
+type Spawn struct {
+	ID       string
+	Weight   int
+	MinDepth int
+	MaxDepth int
+	AddDepth bool
+}
+
+// WeightAt returns the entry's weight at depth, 0 outside its depths.
+func (s Spawn) WeightAt(depth int) int {
+	if depth < s.MinDepth || depth > s.MaxDepth {
+		return 0
+	}
+	if s.AddDepth {
+		return s.Weight + depth
+	}
+	return s.Weight
+}
+
+// Tables is all the game's data, read-only once loaded.
+type Tables struct {
+	Monsters      []Monster
+	Items         []Item
+	MonsterSpawns []Spawn
+	ItemSpawns    []Spawn
+}
+
+// Monster returns the monster kind with id, or false.
+func (t *Tables) Monster(id string) (Monster, bool) {
+	for _, m := range t.Monsters {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return Monster{}, false
+}
+
+// Item returns the item kind with id, or false.
+func (t *Tables) Item(id string) (Item, bool) {
+	for _, it := range t.Items {
+		if it.ID == id {
+			return it, true
+		}
+	}
+	return Item{}, false
+}
+
+// Load reads and checks the embedded data files.
+func Load() (*Tables, error) {
+	read := func(name string) []byte {
+		b, _ := files.ReadFile("data/" + name)
+		return b
+	}
+	return Parse(read("monsters.json"), read("items.json"), read("spawns.json"))
+}
+
+// Default returns the embedded tables. It panics if they are bad; a server
+// calls Load at start to fail cleanly first.
+var Default = sync.OnceValue(func() *Tables {
+	t, err := Load()
+	if err != nil {
+		panic(err)
+	}
+	return t
+})
+
+type lightJSON struct {
+	Range int    `json:"range"`
+	Color string `json:"color"`
+}
+
+type monsterJSON struct {
+	ID      string     `json:"id"`
+	Name    string     `json:"name"`
+	Glyph   string     `json:"glyph"`
+	FG      string     `json:"fg"`
+	HP      int        `json:"hp"`
+	Power   int        `json:"power"`
+	Defense int        `json:"defense"`
+	Vision  int        `json:"vision"`
+	AI      string     `json:"ai"`
+	XP      int        `json:"xp"`
+	Light   *lightJSON `json:"light"`
+}
+
+type itemJSON struct {
+	ID    string `json:"id"`
+	Glyph string `json:"glyph"`
+	FG    string `json:"fg"`
+}
+
+type spawnJSON struct {
+	ID       string `json:"id"`
+	Weight   int    `json:"weight"`
+	MinDepth int    `json:"min_depth"`
+	MaxDepth int    `json:"max_depth"`
+	AddDepth bool   `json:"add_depth"`
+}
+
+type spawnsJSON struct {
+	Monsters []spawnJSON `json:"monsters"`
+	Items    []spawnJSON `json:"items"`
+}
+
+// Parse checks and converts the three data files. Errors name the file and
+// the entry (by index and id).
+func Parse(monsters, items, spawns []byte) (*Tables, error) {
+	t := &Tables{}
+	var ms []monsterJSON
+	if err := strict(monsters, &ms); err != nil {
+		return nil, fmt.Errorf("monsters.json: %w", err)
+	}
+	for i, m := range ms {
+		mon, err := m.convert()
+		if err != nil {
+			return nil, fmt.Errorf("monsters.json: entry %d (%q): %w", i, m.ID, err)
+		}
+		if _, dup := t.Monster(mon.ID); dup {
+			return nil, fmt.Errorf("monsters.json: entry %d (%q): id used twice", i, m.ID)
+		}
+		t.Monsters = append(t.Monsters, mon)
+	}
+	var is []itemJSON
+	if err := strict(items, &is); err != nil {
+		return nil, fmt.Errorf("items.json: %w", err)
+	}
+	for i, it := range is {
+		g, err := glyph(it.Glyph)
+		if err == nil && it.ID == "" {
+			err = errors.New("id is empty")
+		}
+		var fg RGB
+		if err == nil {
+			fg, err = hexColor(it.FG)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("items.json: entry %d (%q): %w", i, it.ID, err)
+		}
+		if _, dup := t.Item(it.ID); dup {
+			return nil, fmt.Errorf("items.json: entry %d (%q): id used twice", i, it.ID)
+		}
+		t.Items = append(t.Items, Item{ID: it.ID, Glyph: g, FG: fg})
+	}
+	var sp spawnsJSON
+	if err := strict(spawns, &sp); err != nil {
+		return nil, fmt.Errorf("spawns.json: %w", err)
+	}
+	var err error
+	if t.MonsterSpawns, err = spawnTable(sp.Monsters, "monsters", func(id string) bool { _, ok := t.Monster(id); return ok }); err != nil {
+		return nil, err
+	}
+	if t.ItemSpawns, err = spawnTable(sp.Items, "items", func(id string) bool { _, ok := t.Item(id); return ok }); err != nil {
+		return nil, err
+	}
+	for d := 1; d <= mapgen.LastDepth; d++ {
+		for _, table := range []struct {
+			name string
+			rows []Spawn
+		}{{"monsters", t.MonsterSpawns}, {"items", t.ItemSpawns}} {
+			total := 0
+			for _, r := range table.rows {
+				total += r.WeightAt(d)
+			}
+			if total == 0 {
+				return nil, fmt.Errorf("spawns.json: no %s can spawn on depth %d", table.name, d)
+			}
+		}
+	}
+	return t, nil
+}
+
+// strict decodes JSON refusing unknown fields, so a typo is an error.
+func strict(data []byte, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+func (m monsterJSON) convert() (Monster, error) {
+	g, err := glyph(m.Glyph)
+	if err != nil {
+		return Monster{}, err
+	}
+	fg, err := hexColor(m.FG)
+	if err != nil {
+		return Monster{}, err
+	}
+	switch {
+	case m.ID == "" || m.Name == "":
+		return Monster{}, errors.New("id and name must not be empty")
+	case m.HP <= 0:
+		return Monster{}, fmt.Errorf("hp %d must be above 0", m.HP)
+	case m.Power < 0 || m.Defense < 0 || m.XP < 0:
+		return Monster{}, errors.New("power, defense and xp must not be negative")
+	case m.Vision <= 0:
+		return Monster{}, fmt.Errorf("vision %d must be above 0", m.Vision)
+	case AI(m.AI) != AIHostile && AI(m.AI) != AIHerbivore:
+		return Monster{}, fmt.Errorf("ai %q is not %q or %q", m.AI, AIHostile, AIHerbivore)
+	}
+	mon := Monster{ID: m.ID, Name: m.Name, Glyph: g, FG: fg, HP: m.HP, Power: m.Power, Defense: m.Defense,
+		Vision: m.Vision, AI: AI(m.AI), XP: m.XP}
+	if m.Light != nil {
+		c, err := hexColor(m.Light.Color)
+		if err != nil {
+			return Monster{}, fmt.Errorf("light: %w", err)
+		}
+		if m.Light.Range <= 0 {
+			return Monster{}, fmt.Errorf("light range %d must be above 0", m.Light.Range)
+		}
+		mon.Light = &Light{Range: m.Light.Range, Color: c}
+	}
+	return mon, nil
+}
+
+func spawnTable(rows []spawnJSON, kind string, known func(string) bool) ([]Spawn, error) {
+	var out []Spawn
+	for i, r := range rows {
+		var err error
+		switch {
+		case !known(r.ID):
+			err = fmt.Errorf("no %s entry has this id", strings.TrimSuffix(kind, "s"))
+		case r.Weight <= 0:
+			err = fmt.Errorf("weight %d must be above 0", r.Weight)
+		case r.MinDepth < 1 || r.MaxDepth < r.MinDepth:
+			err = fmt.Errorf("depths %d..%d are not a range from 1 up", r.MinDepth, r.MaxDepth)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("spawns.json: %s entry %d (%q): %w", kind, i, r.ID, err)
+		}
+		out = append(out, Spawn{ID: r.ID, Weight: r.Weight, MinDepth: r.MinDepth, MaxDepth: r.MaxDepth, AddDepth: r.AddDepth})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("spawns.json: no %s", kind)
+	}
+	return out, nil
+}
+
+func glyph(s string) (rune, error) {
+	if utf8.RuneCountInString(s) != 1 {
+		return 0, fmt.Errorf("glyph %q must be one character", s)
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return r, nil
+}
+
+func hexColor(s string) (RGB, error) {
+	var c RGB
+	if len(s) != 7 || s[0] != '#' {
+		return c, fmt.Errorf("colour %q is not #RRGGBB", s)
+	}
+	if _, err := fmt.Sscanf(s[1:], "%02x%02x%02x", &c.R, &c.G, &c.B); err != nil {
+		return c, fmt.Errorf("colour %q is not #RRGGBB", s)
+	}
+	return c, nil
+}

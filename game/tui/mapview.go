@@ -1,0 +1,198 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// This file draws the map: tiles by theme and light, remembered tiles in
+// greyscale, actors and items on the tiles in view, and the targeting
+// overlay. Escape sequences are written only when the look changes.
+
+// cellLook is everything that decides how one cell is drawn.
+type cellLook struct {
+	ch    rune
+	fg    content.RGB
+	basic ansi.BasicColor
+	bold  bool
+	bg    uint8 // 0 none, bgArea, bgCursor
+	set   bool  // false for a blank cell
+}
+
+const (
+	bgArea   = 1 // a tile the area effect would hit
+	bgCursor = 2 // the targeting cursor (reverse video)
+)
+
+// mark is what stands on a tile this frame: an actor or an item.
+type mark struct {
+	ch    rune
+	fg    content.RGB
+	basic ansi.BasicColor
+	bold  bool
+}
+
+// drawMap writes mapRows lines of the map as seen through the camera.
+func (s *playScreen) drawMap(m *Model, b *strings.Builder, mapRows int, ov *overlay) {
+	g := m.game
+	mw, mh := g.Size()
+	focus := g.Player().Pos
+	if ov != nil {
+		focus = ov.cursor
+	}
+	s.cam.follow(focus, m.w, mapRows, mw, mh)
+	if len(s.occ) != mw*mh {
+		s.occ = make([]int, mw*mh)
+		for i := range s.occ {
+			s.occ[i] = -1
+		}
+	}
+	var marks []mark
+	var touched []int
+	put := func(p world.Pos, mk mark) {
+		if g.Visible(p) {
+			i := p.Y*mw + p.X
+			s.occ[i] = len(marks)
+			marks = append(marks, mk)
+			touched = append(touched, i)
+		}
+	}
+	actors := g.Actors()
+	for pass := range 2 { // remains, then items, then the living on top
+		for _, a := range actors {
+			if a.Corpse == (pass == 0) {
+				fg, basic := actorFG(a)
+				put(a.Pos, mark{a.Glyph, fg, basic, a.Kind == "player" || a.Kind == "troll"})
+			}
+		}
+		if pass == 0 {
+			for _, it := range g.Items() {
+				fg, basic := itemFG(it.Kind)
+				put(it.Pos, mark{it.Kind.Glyph(), fg, basic, false})
+			}
+		}
+	}
+	var hl []bool
+	if ov != nil {
+		hl = make([]bool, mw*mh)
+		for _, p := range ov.area {
+			hl[p.Y*mw+p.X] = true
+		}
+	}
+	cave := g.Dark()
+	var cur cellLook
+	for row := range mapRows {
+		for col := range m.w {
+			p := world.Pos{X: s.cam.x + col, Y: s.cam.y + row}
+			var l cellLook
+			if p.X >= 0 && p.Y >= 0 && p.X < mw && p.Y < mh {
+				l = s.cell(g, p, marks, cave)
+				if ov != nil {
+					switch {
+					case p == ov.cursor:
+						l.bg = bgCursor
+						if !l.set {
+							l = cellLook{ch: 'X', fg: content.RGB{R: 255, G: 255, B: 255}, basic: ansi.BrightWhite, set: true, bg: bgCursor}
+						}
+					case hl[p.Y*mw+p.X]:
+						l.bg = bgArea
+						if !l.set {
+							l = cellLook{ch: ' ', set: true, bg: bgArea}
+						}
+					}
+				}
+			}
+			if !l.set {
+				if cur.bg != 0 {
+					b.WriteString("\x1b[m")
+					cur = cellLook{}
+				}
+				b.WriteByte(' ')
+				continue
+			}
+			if l.fg != cur.fg || l.basic != cur.basic || l.bold != cur.bold || l.bg != cur.bg || !cur.set {
+				m.th.writeSGR(b, l)
+				cur = l
+			}
+			b.WriteRune(l.ch)
+		}
+		if cur.set {
+			b.WriteString("\x1b[m")
+			cur = cellLook{}
+		}
+		b.WriteByte('\n')
+	}
+	for _, i := range touched {
+		s.occ[i] = -1
+	}
+}
+
+// cell returns the look of map tile p: what stands there if in view, else
+// the tile, lit (in view) or greyscale (remembered), or blank (never seen).
+func (s *playScreen) cell(g *game.Game, p world.Pos, marks []mark, cave bool) cellLook {
+	mw, _ := g.Size()
+	if i := s.occ[p.Y*mw+p.X]; i >= 0 {
+		mk := marks[i]
+		return cellLook{ch: mk.ch, fg: mk.fg, basic: mk.basic, bold: mk.bold, set: true}
+	}
+	visible := g.Visible(p)
+	if !visible && !g.Explored(p) {
+		return cellLook{}
+	}
+	t := lookOf(g.Tile(p), cave)
+	l := cellLook{ch: t.ch, fg: t.fg, basic: t.basic, bold: t.bold && visible, set: true}
+	switch {
+	case !visible:
+		l.fg = greyscale(t.fg)
+		l.basic = ansi.BrightBlack
+		if t.basic == ansi.Yellow || t.basic == ansi.White && !cave {
+			l.basic = ansi.Blue // remembered floor and walls on 16 colours
+		}
+	case cave:
+		r, gr, bl := g.Light(p)
+		l.fg = lit(t.fg, r, gr, bl)
+	}
+	return l
+}
+
+// writeSGR starts a cell's look afresh: reset, then colour, bold, background.
+func (th *theme) writeSGR(b *strings.Builder, l cellLook) {
+	b.WriteString("\x1b[0")
+	if l.bold {
+		b.WriteString(";1")
+	}
+	switch l.bg {
+	case bgCursor:
+		b.WriteString(";7")
+	case bgArea:
+		b.WriteString(";41")
+	}
+	if th.basic || l.bg == bgArea {
+		c := int(l.basic)
+		if l.bg == bgArea {
+			c = int(ansi.BrightWhite)
+		}
+		if c >= 8 {
+			b.WriteString(";9")
+			c -= 8
+		} else {
+			b.WriteString(";3")
+		}
+		b.WriteString(strconv.Itoa(c))
+	} else {
+		var buf [16]byte
+		b.WriteString(";38;2;")
+		b.Write(strconv.AppendUint(buf[:0], uint64(l.fg.R), 10))
+		b.WriteByte(';')
+		b.Write(strconv.AppendUint(buf[:0], uint64(l.fg.G), 10))
+		b.WriteByte(';')
+		b.Write(strconv.AppendUint(buf[:0], uint64(l.fg.B), 10))
+	}
+	b.WriteByte('m')
+}
