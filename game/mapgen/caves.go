@@ -95,13 +95,15 @@ func (CellularAutomata) Build(rng *rand.Rand, b *BuildData) {
 		}
 	}
 	next := make([]world.Tile, len(m.Tiles))
+	w := m.W
+	neighbours := [8]int{-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1} // interior tiles only
 	for range 15 {
 		copy(next, m.Tiles)
 		for y := 1; y < m.H-1; y++ {
 			for x := 1; x < m.W-1; x++ {
-				walls := 0
-				for _, d := range world.Directions8 {
-					if m.At(world.Pos{X: x + d.X, Y: y + d.Y}) == world.Wall {
+				i, walls := y*w+x, 0
+				for _, o := range neighbours {
+					if m.Tiles[i+o] == world.Wall {
 						walls++
 					}
 				}
@@ -109,10 +111,10 @@ func (CellularAutomata) Build(rng *rand.Rand, b *BuildData) {
 				if walls > 4 || walls == 0 {
 					t = world.Wall
 				}
-				next[y*m.W+x] = t
+				next[i] = t
 			}
 		}
-		copy(m.Tiles, next)
+		m.Tiles, next = next, m.Tiles
 	}
 	start := world.Pos{X: m.W / 2, Y: m.H / 2}
 	for start.X > 0 && m.At(start) != world.Floor {
