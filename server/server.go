@@ -23,6 +23,7 @@ import (
 	rm "charm.land/wish/v2/recover"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/store"
@@ -69,6 +70,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.LockTimeout == 0 {
 		cfg.LockTimeout = 2 * time.Second
+	}
+	if _, err := content.Load(); err != nil {
+		return nil, fmt.Errorf("game data: %w", err)
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)

@@ -62,6 +62,9 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 			cmd = game.Wait()
 		case ">":
 			cmd = game.Descend()
+		case "<":
+			s.note = "Rubble blocks the way back up. The only way out is down."
+			return s, nil
 		case "g", ",":
 			cmd = game.PickUp()
 		case "i":

@@ -130,9 +130,10 @@ func lookOf(t world.Tile, cave bool) tileLook {
 	return tileLook{'?', grey(1), ansi.BrightMagenta, false}
 }
 
-// greyscale returns the remembered look of a colour: its luminance, dimmed.
+// greyscale returns the remembered look of a colour: its luminance, dimmed
+// but never so dark that it vanishes on a black terminal.
 func greyscale(c content.RGB) content.RGB {
-	v := uint8((0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)) * 0.45)
+	v := uint8(max(56, (0.299*float64(c.R)+0.587*float64(c.G)+0.114*float64(c.B))*0.55))
 	return content.RGB{R: v, G: v, B: v}
 }
 
