@@ -133,7 +133,9 @@ func (g *Game) Apply(c Command) (Result, error) {
 			return Result{Won: true}, nil
 		}
 		g.descend()
-		return Result{Descended: true}, nil
+		g.tickEffects() // the stairs take a turn like any action
+		g.updateLight()
+		return Result{Descended: true, Died: g.s.Over}, nil
 	default:
 		return res, &Impossible{"Unknown command."}
 	}

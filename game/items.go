@@ -285,8 +285,10 @@ func (g *Game) blast(c world.Pos, r, dmg int) bool {
 }
 
 // throw throws inventory slot i at target, a visible tile within ThrowRange.
-// A potion shatters and gives its effect to the actor there; anything else
-// does ThrowDamage and lands on the tile.
+// The item flies in a straight line and stops at the first living actor in
+// its way or before the first tile it cannot pass (a wall, a pillar, deep
+// water). A potion shatters there and gives its effect to the actor it hit;
+// anything else does ThrowDamage to it and falls to the floor.
 func (g *Game) throw(i int, target world.Pos) error {
 	if err := g.checkSlot(i); err != nil {
 		return err
@@ -300,8 +302,21 @@ func (g *Game) throw(i int, target world.Pos) error {
 	case target.Chebyshev(p.Pos) > ThrowRange:
 		return &Impossible{"That is too far to throw."}
 	}
+	at, a := p.Pos, (*Actor)(nil)
+	for _, q := range world.Line(p.Pos, target) {
+		if a = g.livingAt(q); a != nil {
+			at = q
+			break
+		}
+		if !g.s.Map.At(q).Walkable() {
+			break
+		}
+		at = q
+	}
+	if at == p.Pos {
+		return &Impossible{"There is no room to throw that way."}
+	}
 	it := g.takeFromInventory(i)
-	a := g.livingAt(target)
 	if it.Kind.Potion() {
 		if a == nil {
 			g.logf(MsgInfo, fmt.Sprintf("The %s shatters on the floor.", it.Kind))
@@ -311,7 +326,7 @@ func (g *Game) throw(i int, target world.Pos) error {
 		g.potionOn(a, it.Kind)
 		return nil
 	}
-	it.Pos = target
+	it.Pos = at
 	g.s.Items = append(g.s.Items, it)
 	if a == nil {
 		g.logf(MsgInfo, fmt.Sprintf("The %s lands on the floor.", it.Kind))
@@ -326,8 +341,11 @@ func (g *Game) throw(i int, target world.Pos) error {
 func (g *Game) potionOn(a *Actor, k ItemKind) {
 	switch k {
 	case HealthPotion:
-		g.heal(a, HealAmount)
-		g.logf(MsgStatus, fmt.Sprintf("The %s looks healthier.", a.Name))
+		if g.heal(a, HealAmount) > 0 {
+			g.logf(MsgStatus, fmt.Sprintf("%s %s healthier.", capitalize(the(a)), verb(a, "look", "looks")))
+		} else {
+			g.logf(MsgStatus, fmt.Sprintf("%s %s no different.", capitalize(the(a)), verb(a, "look", "looks")))
+		}
 	case PoisonPotion:
 		g.logf(MsgStatus, fmt.Sprintf("The %s looks sick.", a.Name))
 		g.addEffect(a, EffectPoison, PoisonTurns)

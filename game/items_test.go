@@ -370,3 +370,34 @@ func orc() content.Monster {
 	k, _ := content.Default().Monster("orc")
 	return k
 }
+
+func TestAThrownItemStopsBeforeAWallAndHitsTheFirstMonsterInItsWay(t *testing.T) {
+	g := arena("orc")
+	g.s.Actors = g.s.Actors[:1]
+	g.s.Map.Set(world.Pos{X: 5, Y: 2}, world.Wall)
+	g.updateFOV()
+	give(g, FireballScroll)
+	mustApply(t, g, Throw(0, world.Pos{X: 5, Y: 2})) // into the wall
+	if it := g.Items(); len(it) != 1 || it[0].Pos != (world.Pos{X: 4, Y: 2}) {
+		t.Fatalf("items after throwing at a wall: %+v, want the scroll at (4,2)", it)
+	}
+	g.s.Actors = append(g.s.Actors, newMonster(orc(), world.Pos{X: 4, Y: 4}))
+	g.s.Actors[1].HP = 100
+	give(g, PoisonPotion)
+	mustApply(t, g, Throw(0, world.Pos{X: 6, Y: 6})) // the orc stands on the way
+	if !g.s.Actors[1].Has(EffectPoison) {
+		t.Error("the orc in the potion's path was not hit")
+	}
+}
+
+func TestEffectsTickOnTheTurnTheStairsTake(t *testing.T) {
+	g := New(42)
+	g.s.Actors[0].Pos = stairs(t, g)
+	give(g, PoisonPotion)
+	mustApply(t, g, Use(0, world.Pos{}))
+	left := g.Player().Effects[0].TurnsLeft
+	mustApply(t, g, Descend())
+	if got := g.Player().Effects[0].TurnsLeft; got != left-1 {
+		t.Errorf("poison turns left %d → %d across the stairs, want one less", left, got)
+	}
+}

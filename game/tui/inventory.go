@@ -33,6 +33,7 @@ type inventoryScreen struct {
 	back *playScreen
 	verb verb
 	note string
+	top  int // first listed item shown, when the list is longer than the screen
 }
 
 func newInventory(back *playScreen, v verb) *inventoryScreen {
@@ -41,8 +42,15 @@ func newInventory(back *playScreen, v verb) *inventoryScreen {
 
 func (s *inventoryScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	key := k.String()
-	if key == "esc" {
+	switch key {
+	case "esc":
 		return s.back, nil
+	case "up", "pgup":
+		s.top = max(0, s.top-s.rows(m))
+		return s, nil
+	case "down", "pgdown":
+		s.top += s.rows(m)
+		return s, nil
 	}
 	inv := m.game.Inventory()
 	r := []rune(key)
@@ -70,35 +78,45 @@ func (s *inventoryScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) 
 	return s.back.apply(m, game.Use(slot, world.Pos{}))
 }
 
+// rows is how many items fit on screen at once.
+func (s *inventoryScreen) rows(m *Model) int { return max(1, m.h-8) }
+
 func (s *inventoryScreen) view(m *Model) string {
 	th := m.th
-	var b strings.Builder
-	b.WriteString(th.title.Render(s.verb.title()) + "\n\n")
-	listed := 0
+	width := max(10, min(m.w-4, 44)) // text width inside the box
+	var listed []string
 	for i, it := range m.game.Inventory() {
-		if !s.verb.accepts(it.Kind) {
-			continue
-		}
-		listed++
-		st := th.text
-		if it.Kind.Potion() {
-			st = th.potion
-		} else {
-			st = th.scroll
-		}
-		b.WriteString(th.heading.Render(fmt.Sprintf("(%c) ", 'a'+i)) + st.Render(string(it.Kind)) + "\n")
-	}
-	if listed == 0 {
-		if s.verb == verbQuaff {
-			b.WriteString(th.dim.Render("You carry no potions.") + "\n")
-		} else {
-			b.WriteString(th.dim.Render("Your pack is empty.") + "\n")
+		if s.verb.accepts(it.Kind) {
+			st := th.scroll
+			if it.Kind.Potion() {
+				st = th.potion
+			}
+			listed = append(listed, th.heading.Render(fmt.Sprintf("(%c) ", 'a'+i))+st.Render(truncate(string(it.Kind), width-4)))
 		}
 	}
-	b.WriteString("\n")
+	rows := s.rows(m)
+	s.top = max(0, min(s.top, len(listed)-rows))
+	var b strings.Builder
+	b.WriteString(th.title.Render(truncate(s.verb.title(), width)) + "\n")
+	switch {
+	case len(listed) == 0 && s.verb == verbQuaff:
+		b.WriteString(th.dim.Render("You carry no potions.") + "\n")
+	case len(listed) == 0:
+		b.WriteString(th.dim.Render("Your pack is empty.") + "\n")
+	case s.top > 0:
+		b.WriteString(th.dim.Render("  ↑ more") + "\n")
+	default:
+		b.WriteString("\n")
+	}
+	for _, l := range listed[s.top:min(len(listed), s.top+rows)] {
+		b.WriteString(l + "\n")
+	}
+	if s.top+rows < len(listed) {
+		b.WriteString(th.dim.Render("  ↓ more") + "\n")
+	}
 	if s.note != "" {
 		b.WriteString(th.impossible.Render(s.note) + "\n")
 	}
-	b.WriteString(th.dim.Render(fmt.Sprintf("%d/%d slots · letter to choose · Esc back", len(m.game.Inventory()), game.InventorySize)))
+	b.WriteString(th.dim.Render(truncate(fmt.Sprintf("%d/%d · letter chooses · Esc back", len(m.game.Inventory()), game.InventorySize), width)))
 	return m.center(th.box.Render(b.String()))
 }

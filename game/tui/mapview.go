@@ -42,11 +42,12 @@ type mark struct {
 func (s *playScreen) drawMap(m *Model, b *strings.Builder, mapRows int, ov *overlay) {
 	g := m.game
 	mw, mh := g.Size()
-	focus := g.Player().Pos
-	if ov != nil {
-		focus = ov.cursor
+	switch {
+	case ov == nil:
+		s.cam.follow(g.Player().Pos, m.w, mapRows, mw, mh)
+	case !ov.holdCamera:
+		s.cam.follow(ov.cursor, m.w, mapRows, mw, mh)
 	}
-	s.cam.follow(focus, m.w, mapRows, mw, mh)
 	if len(s.occ) != mw*mh {
 		s.occ = make([]int, mw*mh)
 		for i := range s.occ {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
@@ -21,8 +23,9 @@ type playScreen struct {
 // overlay is what a targeting screen draws over the map: the cursor and the
 // tiles an area effect would hit.
 type overlay struct {
-	cursor world.Pos
-	area   []world.Pos
+	cursor     world.Pos
+	area       []world.Pos
+	holdCamera bool // the cursor follows the mouse: keep the map still under it
 }
 
 func newPlay() *playScreen { return &playScreen{} }
@@ -173,14 +176,21 @@ func (m *Model) statusLine() string {
 
 // drawMessages writes the newest rows messages, oldest first, and the note.
 func (s *playScreen) drawMessages(m *Model, b *strings.Builder, g *game.Game, rows int) {
+	// Collect newest first, each message word-wrapped to the width, then
+	// write the last rows lines oldest first.
 	lines := make([]string, 0, rows)
-	if s.note != "" {
-		lines = append(lines, m.th.impossible.Render(truncate(s.note, m.w)))
+	add := func(text string, st lipgloss.Style) {
+		wrapped := strings.Split(ansi.Wordwrap(text, m.w, ""), "\n")
+		for i := len(wrapped) - 1; i >= 0 && len(lines) < rows; i-- {
+			lines = append(lines, st.Render(truncate(wrapped[i], m.w)))
+		}
 	}
-	n := g.LogLen()
-	for i := n - 1; i >= 0 && len(lines) < rows; i-- {
+	if s.note != "" {
+		add(s.note, m.th.impossible)
+	}
+	for i := g.LogLen() - 1; i >= 0 && len(lines) < rows; i-- {
 		msg := g.Message(i)
-		lines = append(lines, m.th.msgStyle(msg.Kind).Render(truncate(msgText(msg), m.w)))
+		add(msgText(msg), m.th.msgStyle(msg.Kind))
 	}
 	for i := len(lines) - 1; i >= 0; i-- {
 		b.WriteString(lines[i])

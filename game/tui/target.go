@@ -24,12 +24,13 @@ const (
 // exactly the tiles the effect will hit. Enter, '.' or a click confirms; Esc
 // cancels at no cost.
 type targetScreen struct {
-	back   *playScreen
-	mode   targetMode
-	radius int
-	cursor world.Pos
-	prompt string
-	act    func(world.Pos) game.Command // the command a confirmed target makes
+	back    *playScreen
+	byMouse bool // the cursor last moved under the pointer: the camera holds still
+	mode    targetMode
+	radius  int
+	cursor  world.Pos
+	prompt  string
+	act     func(world.Pos) game.Command // the command a confirmed target makes
 }
 
 func newTargeting(m *Model, back *playScreen, mode targetMode, radius int, prompt string, act func(world.Pos) game.Command) *targetScreen {
@@ -85,6 +86,7 @@ func (t *targetScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		return t.confirm(m)
 	}
 	if dx, dy, ok := step(k); ok {
+		t.byMouse = false
 		t.moveTo(m, t.cursor.Add(dx, dy))
 	}
 	return t, nil
@@ -108,10 +110,12 @@ func (t *targetScreen) confirm(m *Model) (screen, tea.Cmd) {
 func (t *targetScreen) mouse(m *Model, msg tea.MouseMsg) (screen, tea.Cmd) {
 	mouse := msg.Mouse()
 	mapRows, _ := m.layout()
-	if mouse.Y >= mapRows {
-		return t, nil
+	p := world.Pos{X: t.back.cam.x + mouse.X, Y: t.back.cam.y + mouse.Y}
+	if w, h := m.game.Size(); mouse.Y >= mapRows || mouse.X >= m.w || p.X < 0 || p.Y < 0 || p.X >= w || p.Y >= h {
+		return t, nil // off the map: neither moves nor fires
 	}
-	t.moveTo(m, world.Pos{X: t.back.cam.x + mouse.X, Y: t.back.cam.y + mouse.Y})
+	t.byMouse = true
+	t.cursor = p
 	if c, ok := msg.(tea.MouseClickMsg); ok && c.Button == tea.MouseLeft {
 		return t.confirm(m)
 	}
@@ -119,20 +123,19 @@ func (t *targetScreen) mouse(m *Model, msg tea.MouseMsg) (screen, tea.Cmd) {
 }
 
 func (t *targetScreen) view(m *Model) string {
-	ov := &overlay{cursor: t.cursor}
+	ov := &overlay{cursor: t.cursor, holdCamera: t.byMouse}
 	if t.mode == targetArea {
 		w, h := m.game.Size()
 		ov.area = game.BlastArea(w, h, t.cursor, t.radius)
 	}
-	names := m.game.Describe(t.cursor)
 	line := t.prompt
-	if len(names) > 0 {
-		line += " " + capitalizeFirst(strings.Join(names, ", ")) + "."
-	}
 	if t.mode == targetLook {
-		line += " (Esc to leave)"
+		line += " (Esc leaves)"
 	} else {
-		line += " (Enter to confirm, Esc to cancel)"
+		line += " (Enter fires, Esc cancels)"
+	}
+	if names := m.game.Describe(t.cursor); len(names) > 0 {
+		line += " " + capitalizeFirst(strings.Join(names, ", ")) + "."
 	}
 	t.back.note = line
 	defer func() { t.back.note = "" }()

@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"encoding/binary"
+	"encoding/json"
+	"hash/crc32"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -446,4 +449,59 @@ func TestMouseHoverMovesTheCursorAndAClickFires(t *testing.T) {
 	if m.View().MouseMode != tea.MouseModeNone {
 		t.Error("mouse reporting stays on after targeting")
 	}
+}
+
+func TestAFullPackFitsEveryTerminalSize(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	var pack []game.ItemKind
+	for i := range game.InventorySize {
+		pack = append(pack, game.ItemKinds()[i%len(game.ItemKinds())])
+	}
+	m.game = withPack(t, m.game, pack)
+	for _, size := range [][2]int{{40, 12}, {80, 24}, {100, 30}} {
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		press(m, "i")
+		s := plain(m)
+		lines := strings.Split(s, "\n")
+		if len(lines) != size[1] {
+			t.Errorf("%dx%d: frame has %d lines", size[0], size[1], len(lines))
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > size[0] {
+				t.Errorf("%dx%d: a line is %d wide: %q", size[0], size[1], w, l)
+			}
+		}
+		if !strings.Contains(s, "Esc back") {
+			t.Errorf("%dx%d: the footer is cut off:\n%s", size[0], size[1], s)
+		}
+		press(m, "esc")
+	}
+}
+
+// withPack returns g with its inventory replaced by kinds, made the way a
+// save would carry it: through the save format.
+func withPack(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Game {
+	t.Helper()
+	blob, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap map[string]any
+	if err := json.Unmarshal(blob[10:], &snap); err != nil {
+		t.Fatal(err)
+	}
+	var inv []map[string]any
+	for _, k := range kinds {
+		inv = append(inv, map[string]any{"Kind": string(k)})
+	}
+	snap["State"].(map[string]any)["Inventory"] = inv
+	body, _ := json.Marshal(snap)
+	out := append(append([]byte(nil), blob[:10]...), body...)
+	binary.BigEndian.PutUint32(out[6:], crc32.ChecksumIEEE(body))
+	g2, err := game.Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g2
 }

@@ -96,3 +96,31 @@ func (m *Map) Blocks(p Pos) bool { return !m.At(p).Transparent() }
 // Directions8 are the eight king moves in a fixed order (N, S, W, E, NW, NE,
 // SW, SE): iterating them in this order keeps every choice deterministic.
 var Directions8 = [8]Pos{{0, -1}, {0, 1}, {-1, 0}, {1, 0}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}}
+
+// Line returns the tiles of a straight line from a to b (Bresenham), a
+// excluded and b included: the path a thrown item flies.
+func Line(a, b Pos) []Pos {
+	dx, dy := abs(b.X-a.X), -abs(b.Y-a.Y)
+	sx, sy := 1, 1
+	if a.X > b.X {
+		sx = -1
+	}
+	if a.Y > b.Y {
+		sy = -1
+	}
+	var out []Pos
+	err := dx + dy
+	for p := a; p != b; {
+		e2 := 2 * err
+		if e2 >= dy {
+			err += dy
+			p.X += sx
+		}
+		if e2 <= dx {
+			err += dx
+			p.Y += sy
+		}
+		out = append(out, p)
+	}
+	return out
+}
