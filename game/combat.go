@@ -52,7 +52,7 @@ func (g *Game) attack(a, b *Actor) {
 // hurt takes dmg HP from b; if that kills b, cause says what did it ("an
 // orc", "poison", "a fireball") and byPlayer whether the kill is the player's.
 func (g *Game) hurt(b *Actor, dmg int, cause string, byPlayer bool) {
-	if !b.Alive() {
+	if !b.Alive() || b.Kind == "player" && g.s.God {
 		return
 	}
 	b.HP -= dmg

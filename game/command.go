@@ -20,6 +20,7 @@ const (
 	ActUse                       // use (quaff, read) inventory slot Item, at Target if it needs one
 	ActDrop                      // drop inventory slot Item
 	ActThrow                     // throw inventory slot Item at Target
+	ActCheat                     // an admin cheat (see Cheat)
 )
 
 // Command is one player input to the core: a small value, so that a game is
@@ -29,6 +30,8 @@ type Command struct {
 	DX, DY int       // for ActMove: the step, each in -1..1
 	Item   int       // for ActUse, ActDrop, ActThrow: inventory slot, 0 = 'a'
 	Target world.Pos // for ActUse of a targeted item and ActThrow: the tile aimed at
+	Cheat  Cheat     // for ActCheat
+	Kind   ItemKind  // for ActCheat CheatCreate: the item to make
 }
 
 // Move returns the command to step (or bump-attack) by dx, dy tiles.
@@ -127,15 +130,9 @@ func (g *Game) Apply(c Command) (Result, error) {
 		if g.s.Map.At(g.player().Pos) != world.DownStairs {
 			return res, &Impossible{"There are no stairs here."}
 		}
-		g.s.Turn++
-		if g.s.Depth >= mapgen.LastDepth {
-			g.escape()
-			return Result{Won: true}, nil
-		}
-		g.descend()
-		g.tickEffects() // the stairs take a turn like any action
-		g.updateLight()
-		return Result{Descended: true, Died: g.s.Over}, nil
+		return g.takeStairs(), nil
+	case ActCheat:
+		return g.cheat(c)
 	default:
 		return res, &Impossible{"Unknown command."}
 	}
@@ -162,6 +159,20 @@ func (g *Game) describeFloor() {
 	default:
 		g.logf(MsgInfo, "There are stairs down here.")
 	}
+}
+
+// takeStairs spends a turn going down the stairs, or out of the grotto
+// from the last depth.
+func (g *Game) takeStairs() Result {
+	g.s.Turn++
+	if g.s.Depth >= mapgen.LastDepth {
+		g.escape()
+		return Result{Won: true}
+	}
+	g.descend()
+	g.tickEffects() // the stairs take a turn like any action
+	g.updateLight()
+	return Result{Descended: true, Died: g.s.Over}
 }
 
 // escape ends the game in victory: the last level's stairs lead out.

@@ -38,6 +38,8 @@ type state struct {
 	Log       []Message
 	Over      bool   // the game has ended: the player died or escaped
 	Won       bool   // the player escaped the grotto
+	Cheated   bool   // an admin cheat was used: no place on the score table
+	God       bool   // god mode: the player takes no damage
 	Cause     string // how the game ended, e.g. "killed by an orc on depth 2"
 	XPEarned  int    // experience from kills, the main part of the score
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,11 +77,30 @@ func waitText(t *testing.T, c *sshtest.Client, s string) string {
 	return screen
 }
 
+var names atomic.Int64
+
+// title gets a client to the title screen, choosing a fresh name first if
+// the server asks for one, and returns the screen.
+func title(t *testing.T, c *sshtest.Client) string {
+	t.Helper()
+	screen, err := c.WaitFor(context.Background(), func(s string) bool {
+		return strings.Contains(s, "New game") || strings.Contains(s, "Choose the name")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(screen, "Choose the name") {
+		c.Send("\x15" + fmt.Sprintf("player%d", names.Add(1)) + "\r") // ctrl+u clears the suggestion
+		screen = waitText(t, c, "New game")
+	}
+	return screen
+}
+
 // newGame chooses New game on the title screen and returns the first frame.
 func newGame(t *testing.T, c *sshtest.Client) string {
 	t.Helper()
-	waitText(t, c, "New game")
-	c.Send("\r")
+	title(t, c)
+	c.Send("n")
 	return waitText(t, c, "Turn: 0")
 }
 
@@ -199,7 +219,7 @@ func TestTwoKeysPlayTwoSeparateGames(t *testing.T) {
 	walk(t, a, 2)
 
 	b := dial(t, addr, newKey(t), 100, 30)
-	screen := waitText(t, b, "New game")
+	screen := title(t, b)
 	if strings.Contains(screen, "Continue") {
 		t.Fatalf("a second key sees a saved game:\n%s", screen)
 	}
@@ -378,21 +398,61 @@ func TestPasswordAndKeyboardInteractiveAreRefused(t *testing.T) {
 	}
 }
 
-func TestSecondSessionWithTheSameKeyIsRefusedAndTheFirstPlaysOn(t *testing.T) {
+func TestTakingOverKeepsTheTurnAndPlaceAndTellsTheOldSession(t *testing.T) {
 	_, addr := startServer(t)
 	key := newKey(t)
-	a := dial(t, addr, key, 80, 24)
+	a := dial(t, addr, key, 100, 30)
 	newGame(t, a)
-	b := dial(t, addr, key, 80, 24)
+	screen := walk(t, a, 3)
+	wantTurn, wantAround := turn(screen), around(t, screen)
+
+	b := dial(t, addr, key, 100, 30)
+	waitText(t, b, "already playing")
+	b.Send("t")
+	screen = waitText(t, b, "Turn: "+wantTurn)
+	if got := around(t, screen); got != wantAround {
+		t.Errorf("taken over elsewhere; before:\n%s\nafter:\n%s", wantAround, got)
+	}
 	select {
-	case <-b.Done():
+	case <-a.Done():
 	case <-time.After(waitLong):
-		t.Fatal("the second session was not closed")
+		t.Fatal("the old session is still open")
 	}
-	if out := string(b.Output()); !strings.Contains(out, "already playing") {
-		t.Errorf("second session output %q", out)
+	if out := string(a.Output()); !strings.Contains(out, "took this game over") {
+		t.Errorf("the old session was not told why it closed")
 	}
-	walk(t, a, 1)
+	// The turn goes on from there, once.
+	walk(t, b, atoi(wantTurn)+1)
+}
+
+func TestAWatcherSeesThePlayerMove(t *testing.T) {
+	_, addr := startServer(t)
+	player := dial(t, addr, newKey(t), 100, 30)
+	newGame(t, player)
+
+	watcher := dial(t, addr, newKey(t), 80, 24)
+	title(t, watcher)
+	watcher.Send("w")
+	waitText(t, watcher, "Playing now")
+	watcher.Send("\r")
+	waitText(t, watcher, "Watching")
+	waitText(t, player, "watched by 1")
+
+	screen := walk(t, player, 2)
+	want := turn(screen)
+	got := waitText(t, watcher, "Turn: "+want)
+	if around(t, got) != around(t, screen) {
+		t.Errorf("the watcher's view differs:\nplayer:\n%s\nwatcher:\n%s", around(t, screen), around(t, got))
+	}
+	// A watcher is read-only: its keys do not move the player.
+	watcher.Send("l")
+	watcher.Send("j")
+	time.Sleep(100 * time.Millisecond)
+	if turn(player.Screen()) != want {
+		t.Error("a watcher's keys moved the player")
+	}
+	watcher.Send("q")
+	waitText(t, watcher, "New game")
 }
 
 // fireballSeed finds a seed whose first level has a fireball scroll a short

@@ -1,28 +1,46 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game/tui"
 )
 
 // registry is the set of live sessions, at most one per key fingerprint,
-// shared by every session goroutine and the shutdown path. It is safe for
-// concurrent use.
+// and the hub their watchers read from. Every session goroutine, every
+// watcher and the shutdown path share it; it is safe for concurrent use and
+// no method blocks on a session or a watcher: a slow watcher only misses
+// frames, it never slows the player.
 type registry struct {
 	mu      sync.Mutex
 	next    uint64
-	live    map[uint64]liveSession
+	live    map[uint64]*liveSession
 	closing bool
 }
 
+// liveSession is one connected player, as the registry knows it.
 type liveSession struct {
-	fp   string
-	prog *tea.Program
+	id        uint64
+	fp, name  string
+	prog      *tea.Program
+	depth     int // 0 while on the title screen
+	turn      int
+	lastInput time.Time
+	frame     []byte                 // the latest published game (a save blob), for watchers
+	watchers  map[uint64]chan []byte // each holds at most the newest frame
+	done      chan struct{}          // closed when the session leaves
 }
+
+// LiveGame is what everyone may know of a live session: the title screen's
+// list and `ssh host who`.
+type LiveGame = tui.LiveGame
 
 // errClosing is returned by add once shutdown has begun.
 var errClosing = errors.New("the server is shutting down")
@@ -30,13 +48,13 @@ var errClosing = errors.New("the server is shutting down")
 // errAlreadyPlaying is returned by add when the key already has a live session.
 var errAlreadyPlaying = errors.New("this key is already playing")
 
-func newRegistry() *registry { return &registry{live: make(map[uint64]liveSession)} }
+func newRegistry() *registry { return &registry{live: make(map[uint64]*liveSession)} }
 
-// add registers the program of a session of key fp and returns its id. It
-// returns errClosing once shutdown has begun and errAlreadyPlaying when fp
-// has a live session: one game per key, so two sessions can never overwrite
-// each other's save or outlive a death.
-func (r *registry) add(fp string, p *tea.Program) (uint64, error) {
+// add registers the program of a session of key fp playing as name and
+// returns its id. It returns errClosing once shutdown has begun and
+// errAlreadyPlaying when fp has a live session: one game per key, so two
+// sessions can never overwrite each other's save or outlive a death.
+func (r *registry) add(fp, name string, p *tea.Program, now time.Time) (uint64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closing {
@@ -48,15 +66,148 @@ func (r *registry) add(fp string, p *tea.Program) (uint64, error) {
 		}
 	}
 	r.next++
-	r.live[r.next] = liveSession{fp: fp, prog: p}
+	r.live[r.next] = &liveSession{id: r.next, fp: fp, name: name, prog: p, lastInput: now,
+		watchers: map[uint64]chan []byte{}, done: make(chan struct{})}
 	return r.next, nil
 }
 
-// remove unregisters a session whose program has ended and whose game is saved.
+// remove unregisters a session whose program has ended and whose game is
+// saved; its watchers see their channels close.
 func (r *registry) remove(id uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	s, ok := r.live[id]
+	if !ok {
+		return
+	}
 	delete(r.live, id)
+	for _, ch := range s.watchers {
+		close(ch)
+	}
+	clear(s.watchers) // a watcher's stop after this finds nothing to close
+	close(s.done)
+}
+
+// rename records the name a session chose.
+func (r *registry) rename(id uint64, name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.live[id]; ok {
+		s.name = name
+	}
+}
+
+// publish records a session's latest state and hands frame to each watcher,
+// replacing any frame the watcher has not read yet. depth 0 means no game.
+func (r *registry) publish(id uint64, depth, turn int, frame []byte, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.live[id]
+	if !ok {
+		return
+	}
+	s.depth, s.turn, s.frame, s.lastInput = depth, turn, frame, now
+	for _, ch := range s.watchers {
+		offer(ch, frame)
+	}
+}
+
+// offer puts frame in a one-slot channel, dropping what it held.
+func offer(ch chan []byte, frame []byte) {
+	select {
+	case <-ch:
+	default:
+	}
+	select {
+	case ch <- frame:
+	default:
+	}
+}
+
+// watch subscribes to live session id: the returned channel first holds its
+// latest frame (if any), then every newer one, and closes when the session
+// ends. stop unsubscribes. ok is false when id is not live.
+func (r *registry) watch(id uint64) (frames <-chan []byte, stop func(), ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.live[id]
+	if !ok {
+		return nil, nil, false
+	}
+	r.next++
+	wid := r.next
+	ch := make(chan []byte, 1)
+	if s.frame != nil {
+		ch <- s.frame
+	}
+	s.watchers[wid] = ch
+	r.notifyWatchers(s)
+	return ch, func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if w, ok := s.watchers[wid]; ok {
+			delete(s.watchers, wid)
+			close(w)
+			r.notifyWatchers(s)
+		}
+	}, true
+}
+
+// notifyWatchers tells a player how many watch them now; mu is held.
+func (r *registry) notifyWatchers(s *liveSession) {
+	if s.prog != nil {
+		n := len(s.watchers)
+		go s.prog.Send(tui.WatchersMsg(n))
+	}
+}
+
+// watchers returns how many watch session id.
+func (r *registry) watchers(id uint64) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.live[id]; ok {
+		return len(s.watchers)
+	}
+	return 0
+}
+
+// list returns the live sessions by name.
+func (r *registry) list() []LiveGame {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]LiveGame, 0, len(r.live))
+	for _, s := range r.live {
+		out = append(out, LiveGame{ID: s.id, Name: s.name, Depth: s.depth, Turn: s.turn,
+			LastInput: s.lastInput, Watchers: len(s.watchers)})
+	}
+	slices.SortFunc(out, func(a, b LiveGame) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
+	return out
+}
+
+// takeOver asks the live session of fp to save and leave with msg, and
+// waits until it has gone (or ctx ends). It returns nil at once when fp has
+// no live session.
+func (r *registry) takeOver(ctx context.Context, fp string, msg tea.Msg) error {
+	r.mu.Lock()
+	var old *liveSession
+	for _, s := range r.live {
+		if s.fp == fp {
+			old = s
+		}
+	}
+	r.mu.Unlock()
+	if old == nil {
+		return nil
+	}
+	if old.prog != nil {
+		go old.prog.Send(msg)
+	}
+	select {
+	case <-old.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // len returns the number of live sessions.
@@ -77,7 +228,9 @@ func (r *registry) closeAll(msg tea.Msg) {
 	}
 	r.mu.Unlock()
 	for _, p := range progs {
-		go p.Send(msg) // never let one stuck session hold up the others
+		if p != nil {
+			go p.Send(msg) // never let one stuck session hold up the others
+		}
 	}
 }
 

@@ -11,7 +11,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"regexp"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -55,7 +56,7 @@ type Server struct {
 	log    *log.Logger
 	ssh    *ssh.Server
 	store  *store.Bolt
-	admins keys.AdminSet
+	admins atomic.Pointer[keys.AdminSet]
 	live   *registry
 	ln     net.Listener
 }
@@ -78,12 +79,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, live: newRegistry()}
-	if cfg.AdminKeys != "" {
-		admins, err := keys.LoadAuthorizedKeys(cfg.AdminKeys)
-		if err != nil {
-			return nil, err
-		}
-		s.admins = admins
+	s.admins.Store(&keys.AdminSet{})
+	if err := s.ReloadAdmins(); err != nil {
+		return nil, err
 	}
 	st, err := store.Open(filepath.Join(cfg.DataDir, DBFile), cfg.LockTimeout)
 	if err != nil {
@@ -103,6 +101,7 @@ func New(cfg Config) (*Server, error) {
 			bubbletea.MiddlewareWithProgramHandler(programOf),
 			s.sessionMiddleware,
 			requirePTY(portOf(cfg.Listen)),
+			s.commands,
 			identify,
 			logging.StructuredMiddlewareWithLogger(cfg.Logger, log.InfoLevel),
 		)),
@@ -135,7 +134,7 @@ func (s *Server) Serve() error {
 			return err
 		}
 	}
-	s.log.Info("grotto is listening", "addr", s.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.admins.Len())
+	s.log.Info("grotto is listening", "addr", s.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.admins.Load().Len())
 	err := s.ssh.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -168,6 +167,22 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return nil
 }
 
+// ReloadAdmins re-reads the admin-keys file; new sessions see the change.
+// On error (a missing or unreadable file, naming it) the admins stay as
+// they were. With no file configured there are no admins.
+func (s *Server) ReloadAdmins() error {
+	if s.cfg.AdminKeys == "" {
+		return nil
+	}
+	admins, err := keys.LoadAuthorizedKeys(s.cfg.AdminKeys)
+	if err != nil {
+		return err
+	}
+	s.admins.Store(&admins)
+	s.log.Info("admins loaded", "file", s.cfg.AdminKeys, "admins", admins.Len())
+	return nil
+}
+
 // Store returns the server's store (tests read it).
 func (s *Server) Store() store.Store { return s.store }
 
@@ -184,9 +199,6 @@ type identity struct {
 	fp   string
 	name string
 }
-
-// validName is what a player's name may be: 1–16 letters, digits, - and _.
-var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,16}$`)
 
 // explainKeys refuses keyboard-interactive login, which clients try when they
 // have no key, and tells the person how to make one: OpenSSH prints the
@@ -211,8 +223,8 @@ func identify(next ssh.Handler) ssh.Handler {
 			return
 		}
 		name := sess.User()
-		if !validName.MatchString(name) {
-			name = "adventurer"
+		if !tui.ValidName(name) {
+			name = "" // suggested nothing: the player types a name
 		}
 		sess.Context().SetValue(ctxIdentity, identity{fp: keys.Fingerprint(k), name: name})
 		next(sess)
@@ -255,27 +267,36 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		id := sess.Context().Value(ctxIdentity).(identity)
 		logger := s.log.With("fp", id.fp, "user", id.name)
-		name, err := s.touchProfile(id)
+		name, isNew, err := s.touchProfile(id)
 		if err != nil {
 			logger.Error("profile", "err", err)
-			wish.Fatalln(sess, "grotto cannot read its database right now; please try again later.")
+			wish.Fatalln(sess, "grotto cannot read its database right now; please try again later.\r")
 			return
 		}
-		model := tui.New(tui.Player{Fingerprint: id.fp, Name: name, Store: s.store, NewSeed: s.cfg.NewSeed})
+		lobby := &lobby{srv: s, fp: id.fp, name: name, log: logger}
+		player := tui.Player{Fingerprint: id.fp, Name: name, Store: s.store, NewSeed: s.cfg.NewSeed,
+			Admin: s.admins.Load().Contains(id.fp), Lobby: lobby, NeedName: isNew}
 		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
-		prog := tea.NewProgram(model, opts...)
-		liveID, err := s.live.add(id.fp, prog)
-		switch {
-		case errors.Is(err, errAlreadyPlaying):
-			logger.Info("refused a second session for the same key")
-			wish.Fatalln(sess, "This key is already playing grotto in another session.\r\n"+
-				"Leave that one first (S saves and leaves), then connect again.\r")
-			return
-		case err != nil:
-			wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
-			return
+		var model *tui.Model
+		var prog *tea.Program
+		for {
+			model = tui.New(player)
+			prog = tea.NewProgram(model, opts...)
+			lobby.prog = prog
+			liveID, err := s.live.add(id.fp, name, prog, time.Now())
+			if errors.Is(err, errAlreadyPlaying) && !player.Conflict {
+				logger.Info("key already playing: offering take over or watch")
+				player.Conflict = true
+				continue // rebuild the model on the choice screen
+			}
+			if err != nil && !errors.Is(err, errAlreadyPlaying) {
+				wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
+				return
+			}
+			lobby.setID(liveID)
+			break
 		}
-		defer s.live.remove(liveID)
+		defer func() { s.live.remove(lobby.id()) }()
 		sess.Context().SetValue(ctxProgram, prog)
 		next(sess) // runs the program until the player leaves or the session ends
 		hadGame := model.InProgress()
@@ -294,6 +315,8 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			} else {
 				wish.Println(sess, "The server is restarting. Please reconnect in a moment.\r")
 			}
+		case tui.ExitTakenOver:
+			wish.Println(sess, "Your key connected from another session and took this game over; it is saved and continues there.\r")
 		case tui.ExitQuit:
 			wish.Println(sess, "Farewell.\r")
 		}
@@ -302,17 +325,107 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// touchProfile creates the player's profile on first login and records the
-// visit, returning the name to play under.
-func (s *Server) touchProfile(id identity) (string, error) {
-	now := time.Now()
+// touchProfile records the visit of a returning player and returns their
+// name. A first-time player gets no profile yet: isNew is true and name is a
+// suggestion (the SSH user name when it is valid and free) for the name
+// screen, which claims the name and creates the profile.
+func (s *Server) touchProfile(id identity) (name string, isNew bool, err error) {
 	p, err := s.store.Profile(id.fp)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		p = store.Profile{Fingerprint: id.fp, Name: id.name, Created: now}
+		suggest := id.name
+		if holder, err := s.store.NameHolder(suggest); err != nil || (holder != "" && holder != id.fp) {
+			suggest = ""
+		}
+		return suggest, true, nil
 	case err != nil:
-		return "", err
+		return "", false, err
 	}
-	p.LastSeen = now
-	return p.Name, s.store.PutProfile(p)
+	p.LastSeen = time.Now()
+	return p.Name, false, s.store.PutProfile(p)
 }
+
+// lobby is one session's window on the server (tui.Lobby).
+type lobby struct {
+	srv   *Server
+	fp    string
+	name  string
+	log   *log.Logger
+	prog  *tea.Program
+	liveM sync.Mutex
+	live  uint64 // the session's registry id; 0 while another session of the key plays
+}
+
+func (l *lobby) id() uint64 {
+	l.liveM.Lock()
+	defer l.liveM.Unlock()
+	return l.live
+}
+
+func (l *lobby) setID(id uint64) {
+	l.liveM.Lock()
+	defer l.liveM.Unlock()
+	l.live = id
+}
+
+// Games implements tui.Lobby.
+func (l *lobby) Games() []tui.LiveGame {
+	self := l.id()
+	var out []tui.LiveGame
+	for _, g := range l.srv.live.list() {
+		if g.ID != self {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// Watch implements tui.Lobby.
+func (l *lobby) Watch(id uint64) (<-chan []byte, func(), bool) { return l.srv.live.watch(id) }
+
+// Publish implements tui.Lobby.
+func (l *lobby) Publish(depth, turn int, frame []byte) {
+	if id := l.id(); id != 0 {
+		l.srv.live.publish(id, depth, turn, frame, time.Now())
+	}
+}
+
+// TakeOver implements tui.Lobby: the key's other session saves and leaves,
+// then this one becomes the key's live session.
+func (l *lobby) TakeOver() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := l.srv.live.takeOver(ctx, l.fp, tui.TakenOverMsg{}); err != nil {
+		return err
+	}
+	id, err := l.srv.live.add(l.fp, l.name, l.prog, time.Now())
+	if err != nil {
+		return err
+	}
+	l.setID(id)
+	l.log.Info("took over the key's other session")
+	return nil
+}
+
+// ClaimName implements tui.Lobby.
+func (l *lobby) ClaimName(name string) error {
+	if !tui.ValidName(name) {
+		return errors.New("a name is 1 to 16 letters, digits, - or _")
+	}
+	err := l.srv.store.ClaimName(l.fp, name, time.Now())
+	switch {
+	case errors.Is(err, store.ErrNameTaken):
+		return fmt.Errorf("%s is taken; choose another name", name)
+	case err != nil:
+		l.log.Error("claim name", "err", err)
+		return errors.New("the name could not be saved; try again")
+	}
+	l.name = name
+	if id := l.id(); id != 0 {
+		l.srv.live.rename(id, name)
+	}
+	return nil
+}
+
+// Cheat implements tui.Lobby: every cheat is logged with the fingerprint.
+func (l *lobby) Cheat(what string) { l.log.Warn("cheat used", "cheat", what) }

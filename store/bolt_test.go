@@ -349,3 +349,30 @@ func BenchmarkPutSave20KB(b *testing.B) {
 		}
 	}
 }
+
+func TestNamesAreUniqueCaseInsensitivelyAndCanChange(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "g.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	if err := st.ClaimName("SHA256:a", "Alice", now); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ClaimName("SHA256:b", "alice", now); !errors.Is(err, ErrNameTaken) {
+		t.Errorf("another key took alice: %v", err)
+	}
+	if err := st.ClaimName("SHA256:a", "Alicia", now); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := st.Profile("SHA256:a"); p.Name != "Alicia" {
+		t.Errorf("profile name %q", p.Name)
+	}
+	if err := st.ClaimName("SHA256:b", "ALICE", now); err != nil {
+		t.Errorf("alice should be free again after a renamed: %v", err)
+	}
+	if fp, _ := st.NameHolder("alicia"); fp != "SHA256:a" {
+		t.Errorf("holder of alicia = %q", fp)
+	}
+}

@@ -73,6 +73,12 @@ type Store interface {
 	// DeleteSave deletes fp's saved game; deleting an absent save is no error.
 	DeleteSave(fp string) error
 
+	// ClaimName gives a name to fp, unique case-insensitively (ErrNameTaken),
+	// creating fp's profile if needed and releasing fp's old name.
+	ClaimName(fp, name string, now time.Time) error
+	// NameHolder returns the fingerprint holding name, or "" if it is free.
+	NameHolder(name string) (string, error)
+
 	// FinishGame ends fp's game for good (permadeath): in one transaction it
 	// deletes fp's save and records s, with s.Fingerprint set to fp. It
 	// returns s's 1-based rank on the table.

@@ -117,12 +117,23 @@ func run(args []string) int {
 	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve() }()
-	select {
-	case err := <-served:
-		logger.Error("server stopped", "err", err)
-		srv.Shutdown(context.Background())
-		return 1
-	case <-ctx.Done():
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+wait:
+	for {
+		select {
+		case err := <-served:
+			logger.Error("server stopped", "err", err)
+			srv.Shutdown(context.Background())
+			return 1
+		case <-hup: // re-read the admins; new sessions see the change
+			if err := srv.ReloadAdmins(); err != nil {
+				logger.Error("SIGHUP: admins not reloaded; the old list stays", "err", err)
+			}
+		case <-ctx.Done():
+			break wait
+		}
 	}
 	stop()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)

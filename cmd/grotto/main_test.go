@@ -69,10 +69,14 @@ func TestSIGTERMSavesTellsThePlayerAndExitsZero(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	defer c.Close()
+	if _, err := c.WaitForText(10*time.Second, "Choose the name"); err != nil {
+		t.Fatal(err)
+	}
+	c.Send("\r") // the suggested name: the SSH user name
 	if _, err := c.WaitForText(10*time.Second, "New game"); err != nil {
 		t.Fatal(err)
 	}
-	c.Send("\r")
+	c.Send("n")
 	if _, err := c.WaitForText(10*time.Second, "Turn: 0"); err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,14 @@ type Player struct {
 	NewSeed func() uint64
 	// Now returns the time stamped on scores; nil means time.Now.
 	Now func() time.Time
+	// Admin opens the cheat menu (\).
+	Admin bool
+	// Lobby connects the session to the other players; nil for none.
+	Lobby Lobby
+	// NeedName starts on the name screen, suggesting Name, for a first login.
+	NeedName bool
+	// Conflict starts on the choice screen: this key already plays elsewhere.
+	Conflict bool
 }
 
 // Exit says why a session's program ended, so the server can tell the
@@ -46,6 +54,7 @@ const (
 	ExitQuit                   // the player quit from the title screen
 	ExitSaved                  // the player saved and left (S or Ctrl+C)
 	ExitShutdown               // the server is shutting down; the game was saved
+	ExitTakenOver              // the same key took the game over from another session
 )
 
 // ShutdownMsg tells a session that the server is stopping: the model saves the
@@ -57,6 +66,12 @@ type ShutdownMsg struct{}
 type screen interface {
 	update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd)
 	view(m *Model) string
+}
+
+// asyncHandler is a screen waiting for work done off the event loop (taking
+// over a session, a watched game's frames).
+type asyncHandler interface {
+	async(m *Model, msg tea.Msg) (screen, tea.Cmd)
 }
 
 // mouseHandler is a screen that takes the mouse (only targeting does, so that
@@ -73,8 +88,9 @@ type Model struct {
 	w, h  int
 	scr   screen
 	game  *game.Game // the game in progress, nil on the title screen before one starts
-	exit  Exit
-	saved bool // the game on disk is the game in memory
+	exit     Exit
+	saved    bool // the game on disk is the game in memory
+	watchers int  // how many watch this game
 }
 
 // New returns the model for one session, starting on the title screen.
@@ -85,8 +101,18 @@ func New(p Player) *Model {
 	if p.Now == nil {
 		p.Now = time.Now
 	}
+	if p.Lobby == nil {
+		p.Lobby = nopLobby{}
+	}
 	m := &Model{p: p, th: newTheme(colorprofile.ANSI256), w: 80, h: 24}
-	m.scr = newTitle(m, "")
+	switch {
+	case p.Conflict:
+		m.scr = &conflictScreen{}
+	case p.NeedName:
+		m.scr = newNameScreen(p.Name)
+	default:
+		m.scr = newTitle(m, "")
+	}
 	return m
 }
 
@@ -107,6 +133,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.Persist()
 		m.exit = ExitShutdown
 		return m, tea.Quit
+	case TakenOverMsg:
+		m.Persist()
+		m.exit = ExitTakenOver
+		return m, tea.Quit
+	case WatchersMsg:
+		m.watchers = int(msg)
+		m.publish()
+	case takeOverDone, frameMsg, watchEnded:
+		if h, ok := m.scr.(asyncHandler); ok { // else it is late news for a screen left behind
+			var cmd tea.Cmd
+			m.scr, cmd = h.async(m, msg)
+			return m, cmd
+		}
 	case tea.MouseMsg:
 		if h, ok := m.scr.(mouseHandler); ok {
 			var cmd tea.Cmd
@@ -156,6 +195,8 @@ func (e Exit) String() string {
 		return "saved"
 	case ExitShutdown:
 		return "shutdown"
+	case ExitTakenOver:
+		return "taken over"
 	}
 	return "disconnect"
 }
@@ -213,10 +254,14 @@ func (m *Model) loadSave() (*game.Game, error) {
 	return game.Decode(blob)
 }
 
-// finish records a dead player's score and deletes the save (permadeath),
-// returning the rank.
+// finish ends the game for good: it records the score and deletes the save
+// (permadeath), returning the rank. A game with cheats only loses its save:
+// rank 0, never on the table.
 func (m *Model) finish() (int, error) {
 	g := m.game
+	if g.Cheated() {
+		return 0, m.p.Store.DeleteSave(m.p.Fingerprint)
+	}
 	return m.p.Store.FinishGame(m.p.Fingerprint, store.Score{
 		Name: m.p.Name, Depth: g.Depth(), Turns: g.Turn(), Kills: g.Kills(),
 		Points: g.Score(), Cause: g.Cause(), Date: m.p.Now(),

@@ -65,6 +65,12 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 			cmd = game.Wait()
 		case ">":
 			cmd = game.Descend()
+		case "\\":
+			if !m.p.Admin {
+				s.note = "Unknown command."
+				return s, nil
+			}
+			return &cheatScreen{back: s}, nil
 		case "<":
 			s.note = "Rubble blocks the way back up. The only way out is down."
 			return s, nil
@@ -109,6 +115,7 @@ func (s *playScreen) apply(m *Model, cmd game.Command) (screen, tea.Cmd) {
 	}
 	s.note = ""
 	m.saved = false
+	defer m.publish()
 	if res.Died || res.Won {
 		rank, err := m.finish()
 		return &gameOverScreen{rank: rank, err: err}, nil
@@ -166,6 +173,12 @@ func (m *Model) statusLine() string {
 		for _, e := range p.Effects {
 			rest += fmt.Sprintf(" %c%d", effectLabel(e.Kind)[0], e.TurnsLeft)
 		}
+	}
+	if g.Cheated() {
+		rest += "  CHEAT"
+	}
+	if m.watchers > 0 {
+		rest += fmt.Sprintf("  watched by %d", m.watchers)
 	}
 	hint := "? help"
 	if pad := m.w - len(left) - len(rest) - len(hint); pad >= 1 {

@@ -125,9 +125,12 @@ func (s *gameOverScreen) view(m *Model) string {
 	}
 	b.WriteString(th.text.Render(fmt.Sprintf("Monsters slain: %d", g.Kills())) + "\n")
 	b.WriteString(th.title.Render(fmt.Sprintf("Score: %d", g.Score())) + "\n\n")
-	if s.err != nil {
+	switch {
+	case s.err != nil:
 		b.WriteString(th.hpLow.Render("Your score could not be recorded: "+s.err.Error()) + "\n")
-	} else {
+	case g.Cheated():
+		b.WriteString(th.dim.Render("Cheats were used in this game, so it is not on the high-score table.") + "\n")
+	default:
 		b.WriteString(th.heading.Render(fmt.Sprintf("Rank #%d on the high-score table", s.rank)) + "\n")
 	}
 	b.WriteString("\n" + th.dim.Render("Press Enter to return to the title screen."))

@@ -21,11 +21,13 @@ type titleScreen struct {
 	scoreErr error
 	note     string // a line for the player, e.g. why they are back here
 	confirm  bool   // asking whether to abandon the saved game
+	live     []LiveGame
 }
 
 const (
 	itemContinue = "Continue"
 	itemNew      = "New game"
+	itemWatch    = "Watch a game"
 	itemQuit     = "Quit"
 )
 
@@ -36,7 +38,13 @@ func newTitle(m *Model, note string) *titleScreen {
 	if t.save != nil {
 		t.items = append(t.items, itemContinue)
 	}
-	t.items = append(t.items, itemNew, itemQuit)
+	t.live = m.p.Lobby.Games()
+	t.items = append(t.items, itemNew)
+	if len(t.live) > 0 {
+		t.items = append(t.items, itemWatch)
+	}
+	t.items = append(t.items, itemQuit)
+	m.publish()
 	return t
 }
 
@@ -51,9 +59,9 @@ func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		return t, nil
 	}
 	switch k.String() {
-	case "up", "k", "w":
+	case "up", "k":
 		t.sel = (t.sel + len(t.items) - 1) % len(t.items)
-	case "down", "j", "s", "tab":
+	case "down", "j", "tab":
 		t.sel = (t.sel + 1) % len(t.items)
 	case "c":
 		if t.save != nil {
@@ -61,6 +69,10 @@ func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		}
 	case "n":
 		return t.choose(m, itemNew)
+	case "w":
+		if len(t.live) > 0 {
+			return t.choose(m, itemWatch)
+		}
 	case "q", "Q", "esc":
 		return t.choose(m, itemQuit)
 	case "enter", "space", " ":
@@ -74,6 +86,8 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 	case itemContinue:
 		m.game, m.saved = t.save, true
 		return newPlay(), nil
+	case itemWatch:
+		return &watchListScreen{back: t, games: m.p.Lobby.Games()}, nil
 	case itemNew:
 		if t.save != nil || t.saveErr != nil {
 			t.confirm = true
@@ -124,6 +138,16 @@ func (t *titleScreen) view(m *Model) string {
 	default:
 		b.WriteString("\n")
 	}
+	if len(t.live) > 0 && m.h >= 30 {
+		b.WriteString(th.heading.Render("Playing now") + "\n")
+		for i, g := range t.live {
+			if i == 3 {
+				b.WriteString(th.dim.Render(fmt.Sprintf("  … and %d more", len(t.live)-3)) + "\n")
+				break
+			}
+			b.WriteString(th.text.Render("  "+truncate(gameLine(g, m.p.Now()), m.w-4)) + "\n")
+		}
+	}
 	b.WriteString("\n" + th.heading.Render("Top scores") + "\n")
 	// Lines above the table: title 2, blank, menu, blank, note 1-2, blank,
 	// heading; below it: blank, hint.
@@ -138,7 +162,7 @@ func (t *titleScreen) view(m *Model) string {
 		if i >= rows {
 			break
 		}
-		line := fmt.Sprintf("%2d. %-16s %6d  %s", i+1, s.Name, s.Points, s.Cause)
+		line := fmt.Sprintf("%2d. %-16s %6d  %s", i+1, Inert(s.Name), s.Points, s.Cause)
 		b.WriteString(th.text.Render(truncate(line, m.w-2)) + "\n")
 	}
 	b.WriteString("\n" + th.dim.Render("↑/↓ choose · Enter select · q quit"))

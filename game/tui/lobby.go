@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// LiveGame is what everyone may know of a connected player: the title
+// screen's list and `ssh host who`.
+type LiveGame struct {
+	ID        uint64 // the session, for Lobby.Watch
+	Name      string // already checked to be a valid name
+	Depth     int    // 0 while not in a game
+	Turn      int
+	LastInput time.Time
+	Watchers  int
+}
+
+// Lobby is what the server offers one session beyond its own game: the
+// other live games, watching one, telling watchers about this game, taking
+// over this key's other session, claiming a name and recording cheats. The
+// server implements it; every method is safe to call from the session's
+// program and returns quickly, except TakeOver, which the model runs as a
+// command.
+type Lobby interface {
+	// Games lists the live sessions, this one excluded.
+	Games() []LiveGame
+	// Watch subscribes to a live game's frames (save blobs, newest only);
+	// the channel closes when that game ends. ok is false if it is gone.
+	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
+	// Publish tells the lobby this session's depth and turn (0, 0 with no
+	// game) and, when someone watches, its newest frame.
+	Publish(depth, turn int, frame []byte)
+	// TakeOver makes this key's other session save and leave, then makes
+	// this session the key's live one. It blocks until then.
+	TakeOver() error
+	// ClaimName makes name this player's, unique on the server; it returns
+	// an error to show the player when it cannot.
+	ClaimName(name string) error
+	// Cheat records that an admin used a cheat (the server logs it with
+	// the key's fingerprint).
+	Cheat(what string)
+}
+
+// WatchersMsg tells a session how many people now watch its game.
+type WatchersMsg int
+
+// TakenOverMsg tells a session that its key connected again and took the
+// game over: the model saves and quits.
+type TakenOverMsg struct{}
+
+// nopLobby is the lobby of a session alone on its server (tests).
+type nopLobby struct{}
+
+func (nopLobby) Games() []LiveGame                          { return nil }
+func (nopLobby) Watch(uint64) (<-chan []byte, func(), bool) { return nil, nil, false }
+func (nopLobby) Publish(int, int, []byte)                   {}
+func (nopLobby) TakeOver() error                            { return nil }
+func (nopLobby) ClaimName(string) error                     { return nil }
+func (nopLobby) Cheat(string)                               {}
+
+// publish tells the lobby where this game stands, with a frame only when
+// someone watches (encoding costs a fraction of a millisecond a turn).
+func (m *Model) publish() {
+	if m.game == nil || m.game.Over() {
+		m.p.Lobby.Publish(0, 0, nil)
+		return
+	}
+	var frame []byte
+	if m.watchers > 0 {
+		frame, _ = m.game.Encode()
+	}
+	m.p.Lobby.Publish(m.game.Depth(), m.game.Turn(), frame)
+}
+
+// takeOver runs Lobby.TakeOver off the event loop.
+func (m *Model) takeOver() tea.Cmd {
+	lobby := m.p.Lobby
+	return func() tea.Msg { return takeOverDone{lobby.TakeOver()} }
+}
+
+type takeOverDone struct{ err error }

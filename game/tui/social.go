@@ -1,0 +1,346 @@
+package tui
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game"
+)
+
+// This file holds the screens of a shared server: choosing a name, the
+// choice when a key is already playing, the admins' cheat menu, and
+// watching someone else's game.
+
+// ValidName is what a player's name may be: 1–16 letters, digits, - and _.
+var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,16}$`)
+
+// ValidName reports whether name is a valid player name.
+func ValidName(name string) bool { return validName.MatchString(name) }
+
+// nameScreen asks a first-time player for a name.
+type nameScreen struct {
+	text string
+	note string
+}
+
+func newNameScreen(suggest string) *nameScreen {
+	if !ValidName(suggest) {
+		suggest = ""
+	}
+	return &nameScreen{text: suggest}
+}
+
+func (s *nameScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	switch k.String() {
+	case "enter":
+		if !ValidName(s.text) {
+			s.note = "A name is 1 to 16 letters, digits, - or _."
+			return s, nil
+		}
+		if err := m.p.Lobby.ClaimName(s.text); err != nil {
+			s.note = err.Error()
+			return s, nil
+		}
+		m.p.Name = s.text
+		return newTitle(m, "Welcome, "+s.text+"!"), nil
+	case "backspace", "ctrl+h":
+		if r := []rune(s.text); len(r) > 0 {
+			s.text = string(r[:len(r)-1])
+		}
+	case "ctrl+u":
+		s.text = ""
+	default:
+		// Only what a name may hold is typed in; anything else (escape
+		// sequences, control bytes, pastes of junk) is refused here.
+		if t := k.Text; t != "" && len([]rune(s.text+t)) <= 16 && validName.MatchString(t) {
+			s.text += t
+		} else if t != "" {
+			s.note = "Names use letters, digits, - and _ only (up to 16)."
+		}
+	}
+	return s, nil
+}
+
+func (s *nameScreen) view(m *Model) string {
+	th := m.th
+	var b strings.Builder
+	b.WriteString(th.title.Render("Welcome to the grotto") + "\n\n")
+	b.WriteString(th.text.Render("Choose the name others will see:") + "\n\n")
+	b.WriteString(th.selected.Render(" "+s.text+"_ ") + "\n\n")
+	if s.note != "" {
+		b.WriteString(th.hpLow.Render(s.note) + "\n")
+	}
+	b.WriteString(th.dim.Render("1–16 letters, digits, - or _ · Enter to accept"))
+	return m.center(b.String())
+}
+
+// conflictScreen is shown when the key already has a live session.
+type conflictScreen struct {
+	note    string
+	waiting bool
+}
+
+func (s *conflictScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	if s.waiting {
+		return s, nil
+	}
+	switch k.String() {
+	case "t", "T":
+		s.waiting = true
+		s.note = "Asking your other session to save and close…"
+		return s, m.takeOver()
+	case "w", "W":
+		for _, g := range m.p.Lobby.Games() {
+			if g.Name == m.p.Name {
+				return startWatching(m, g, s)
+			}
+		}
+		s.note = "That session has just ended. Press t to play."
+	case "l", "L", "q", "esc":
+		m.exit = ExitQuit
+		return s, tea.Quit
+	}
+	return s, nil
+}
+
+func (s *conflictScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
+	done, ok := msg.(takeOverDone)
+	if !ok {
+		return s, nil
+	}
+	s.waiting = false
+	if done.err != nil {
+		s.note = "Could not take over: " + done.err.Error()
+		return s, nil
+	}
+	t := newTitle(m, "")
+	if t.save != nil { // carry on exactly where the other session stopped
+		return t.choose(m, itemContinue)
+	}
+	return t, nil
+}
+
+func (s *conflictScreen) view(m *Model) string {
+	th := m.th
+	var b strings.Builder
+	b.WriteString(th.title.Render("This key is already playing") + "\n\n")
+	b.WriteString(th.text.Render("Your key has a game open in another session.") + "\n\n")
+	b.WriteString(th.heading.Render("(t) ") + th.text.Render("take over: that session saves and closes, you carry on here") + "\n")
+	b.WriteString(th.heading.Render("(w) ") + th.text.Render("watch it") + "\n")
+	b.WriteString(th.heading.Render("(l) ") + th.text.Render("leave") + "\n\n")
+	if s.note != "" {
+		b.WriteString(th.dim.Render(s.note))
+	}
+	return m.center(b.String())
+}
+
+// cheatScreen is the admins' menu (bracket-lib's cheat menu, grown).
+type cheatScreen struct {
+	back   *playScreen
+	create bool // choosing an item to create
+}
+
+func (s *cheatScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	key := k.String()
+	if key == "esc" {
+		if s.create {
+			s.create = false
+			return s, nil
+		}
+		return s.back, nil
+	}
+	if s.create {
+		kinds := game.ItemKinds()
+		if r := []rune(key); len(r) == 1 && r[0] >= 'a' && int(r[0]-'a') < len(kinds) {
+			kind := kinds[r[0]-'a']
+			m.p.Lobby.Cheat("create " + string(kind))
+			return s.back.apply(m, game.CheatCommand(game.CheatCreate, kind))
+		}
+		return s, nil
+	}
+	var c game.Cheat
+	var what string
+	switch key {
+	case "t", "T":
+		c, what = game.CheatTeleport, "teleport to exit"
+	case "r", "R":
+		c, what = game.CheatReveal, "reveal map"
+	case "h", "H":
+		c, what = game.CheatHeal, "heal to full"
+	case "g", "G":
+		c, what = game.CheatGod, "toggle god mode"
+	case "c", "C":
+		s.create = true
+		return s, nil
+	default:
+		return s, nil
+	}
+	m.p.Lobby.Cheat(what)
+	return s.back.apply(m, game.CheatCommand(c, ""))
+}
+
+func (s *cheatScreen) view(m *Model) string {
+	th := m.th
+	var b strings.Builder
+	b.WriteString(th.title.Render("Cheating!") + "\n\n")
+	if s.create {
+		for i, k := range game.ItemKinds() {
+			b.WriteString(th.heading.Render(fmt.Sprintf("(%c) ", 'a'+i)) + th.text.Render(string(k)) + "\n")
+		}
+	} else {
+		for _, row := range [][2]string{{"t", "Teleport to exit"}, {"r", "Reveal map"}, {"h", "Heal to full"},
+			{"g", "Toggle god mode"}, {"c", "Create item"}} {
+			b.WriteString(th.heading.Render("("+row[0]+") ") + th.text.Render(row[1]) + "\n")
+		}
+	}
+	b.WriteString("\n" + th.dim.Render("A game with cheats never enters the score table.") + "\n")
+	b.WriteString(th.dim.Render("Esc to cancel"))
+	return m.center(th.box.Render(b.String()))
+}
+
+// watchListScreen lets a player pick a live game to watch.
+type watchListScreen struct {
+	back  screen
+	games []LiveGame
+	sel   int
+}
+
+func (s *watchListScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	switch k.String() {
+	case "esc", "q":
+		return s.back, nil
+	case "up", "k":
+		s.sel = max(0, s.sel-1)
+	case "down", "j":
+		s.sel = min(len(s.games)-1, s.sel+1)
+	case "r":
+		s.games = m.p.Lobby.Games()
+		s.sel = min(s.sel, max(0, len(s.games)-1))
+	case "enter":
+		if len(s.games) > 0 {
+			return startWatching(m, s.games[s.sel], s)
+		}
+	}
+	return s, nil
+}
+
+func (s *watchListScreen) view(m *Model) string {
+	th := m.th
+	var b strings.Builder
+	b.WriteString(th.title.Render("Playing now") + "\n\n")
+	if len(s.games) == 0 {
+		b.WriteString(th.dim.Render("No one else is playing.") + "\n")
+	}
+	b.WriteString(th.heading.Render(fmt.Sprintf("  %-16s %5s %6s %5s %s", "name", "depth", "turn", "idle", "watchers")) + "\n")
+	for i, g := range s.games {
+		line := gameLine(g, time.Now())
+		if i == s.sel {
+			b.WriteString(th.selected.Render("> "+line) + "\n")
+		} else {
+			b.WriteString(th.text.Render("  "+line) + "\n")
+		}
+	}
+	b.WriteString("\n" + th.dim.Render("↑/↓ choose · Enter watch · r refresh · Esc back"))
+	return m.center(b.String())
+}
+
+// gameLine is one live game in a list.
+func gameLine(g LiveGame, now time.Time) string {
+	depth, turn := "-", "-"
+	if g.Depth > 0 {
+		depth, turn = fmt.Sprint(g.Depth), fmt.Sprint(g.Turn)
+	}
+	idle := now.Sub(g.LastInput)
+	return fmt.Sprintf("%-16s %5s %6s %5s %d", Inert(g.Name), depth, turn, idleText(idle), g.Watchers)
+}
+
+func idleText(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh", int(d.Hours()))
+}
+
+// watchScreen shows someone else's game, live and read-only, at this
+// terminal's size.
+type watchScreen struct {
+	back   screen
+	name   string
+	frames <-chan []byte
+	stop   func()
+	view_  *playScreen
+	g      *game.Game
+	ended  bool
+}
+
+type frameMsg []byte
+type watchEnded struct{}
+
+func waitFrame(ch <-chan []byte) tea.Cmd {
+	return func() tea.Msg {
+		f, ok := <-ch
+		if !ok {
+			return watchEnded{}
+		}
+		return frameMsg(f)
+	}
+}
+
+func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
+	frames, stop, ok := m.p.Lobby.Watch(g.ID)
+	if !ok {
+		return back, nil
+	}
+	w := &watchScreen{back: back, name: g.Name, frames: frames, stop: stop, view_: newPlay()}
+	return w, waitFrame(frames)
+}
+
+func (w *watchScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case frameMsg:
+		if g, err := game.Decode(msg); err == nil {
+			w.g = g
+		}
+		return w, waitFrame(w.frames)
+	case watchEnded:
+		w.ended = true
+	}
+	return w, nil
+}
+
+func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	switch k.String() {
+	case "q", "esc":
+		w.stop()
+		if t, ok := w.back.(*titleScreen); ok {
+			return newTitle(m, t.note), nil
+		}
+		return newTitle(m, ""), nil
+	}
+	return w, nil
+}
+
+func (w *watchScreen) view(m *Model) string {
+	if w.g == nil {
+		msg := "Waiting for " + Inert(w.name) + "'s game…"
+		if w.ended {
+			msg = Inert(w.name) + " has left. Press q."
+		}
+		return m.center(m.th.dim.Render(msg) + "\n\n" + m.th.dim.Render("q to stop watching"))
+	}
+	own := m.game
+	m.game = w.g
+	defer func() { m.game = own }()
+	w.view_.note = "Watching " + Inert(w.name) + " · q to stop"
+	if w.ended {
+		w.view_.note = Inert(w.name) + " has left the game · q to go back"
+	}
+	return w.view_.render(m, nil)
+}

@@ -1,0 +1,106 @@
+package server
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"charm.land/ssh"
+
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/store"
+)
+
+// commands answers `ssh host scores` and `ssh host who` with plain text and
+// exit status 0; any other command gets a one-line error and status 1. A
+// session without a command goes on to the game.
+func (s *Server) commands(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		cmd := sess.Command()
+		if len(cmd) == 0 {
+			next(sess)
+			return
+		}
+		out := newlines(sess)
+		switch {
+		case len(cmd) == 1 && cmd[0] == "scores":
+			scores, err := s.store.TopScores(20)
+			if err != nil {
+				s.log.Error("scores", "err", err)
+				fmt.Fprintln(sess.Stderr(), "grotto: the scores cannot be read right now")
+				sess.Exit(1)
+				return
+			}
+			writeScores(out, scores)
+		case len(cmd) == 1 && cmd[0] == "who":
+			writeWho(out, s.live.list(), time.Now())
+		default:
+			fmt.Fprintf(sess.Stderr(), "grotto: unknown command %q; try `scores` or `who`, or no command to play\r\n", tui.Inert(strings.Join(cmd, " ")))
+			sess.Exit(1)
+			return
+		}
+		sess.Exit(0)
+	}
+}
+
+// writeScores prints the table: rank, name, score, depth, turns, cause, date.
+func writeScores(w io.Writer, scores []store.Score) {
+	if len(scores) == 0 {
+		fmt.Fprintln(w, "No scores yet.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tNAME\tSCORE\tDEPTH\tTURNS\tCAUSE\tDATE")
+	for i, sc := range scores {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%s\t%s\n", i+1, tui.Inert(sc.Name), sc.Points, sc.Depth, sc.Turns,
+			tui.Inert(sc.Cause), sc.Date.UTC().Format("2006-01-02"))
+	}
+	tw.Flush()
+}
+
+// writeWho prints the live games: name, depth, turn, idle time, watchers.
+func writeWho(w io.Writer, games []LiveGame, now time.Time) {
+	if len(games) == 0 {
+		fmt.Fprintln(w, "No one is playing.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tDEPTH\tTURN\tIDLE\tWATCHERS")
+	for _, g := range games {
+		depth, turn := "-", "-"
+		if g.Depth > 0 {
+			depth, turn = fmt.Sprint(g.Depth), fmt.Sprint(g.Turn)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", tui.Inert(g.Name), depth, turn, Idle(now.Sub(g.LastInput)), g.Watchers)
+	}
+	tw.Flush()
+}
+
+// Idle formats an idle time for people: "12s", "4m", "2h".
+func Idle(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh", int(d.Hours()))
+}
+
+// newlines returns w with "\n" written as "\r\n", as a terminal needs when
+// the client asked for one.
+func newlines(sess ssh.Session) io.Writer {
+	if _, _, pty := sess.Pty(); pty {
+		return crlf{sess}
+	}
+	return sess
+}
+
+type crlf struct{ w io.Writer }
+
+func (c crlf) Write(p []byte) (int, error) {
+	_, err := c.w.Write([]byte(strings.ReplaceAll(string(p), "\n", "\r\n")))
+	return len(p), err
+}
