@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
@@ -93,4 +95,63 @@ func TestSIGTERMSavesTellsThePlayerAndExitsZero(t *testing.T) {
 	if !strings.Contains(string(c.Output()), "Your game is saved") {
 		t.Error("the player was not told their game is saved")
 	}
+}
+
+func TestSIGHUPAddsAnAdminWithoutARestart(t *testing.T) {
+	addr := freePort(t)
+	dir := t.TempDir()
+	admins := filepath.Join(dir, "admins")
+	os.WriteFile(admins, nil, 0o600) // no admins yet
+	code := make(chan int, 1)
+	go func() {
+		code <- run([]string{"--listen", addr, "--data", filepath.Join(dir, "data"), "--admin-keys", admins})
+	}()
+	defer func() {
+		syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		<-code
+	}()
+	key, _ := sshtest.NewKey()
+	play := func() *sshtest.Client {
+		for i := 0; ; i++ {
+			c, err := sshtest.Dial(addr, key, sshtest.Options{})
+			if err == nil {
+				return c
+			} else if i > 100 {
+				t.Fatal(err)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	c := play()
+	c.WaitForText(10*time.Second, "Choose the name")
+	c.Send("\r")
+	c.WaitForText(10*time.Second, "New game")
+	c.Send("n")
+	c.WaitForText(10*time.Second, "Turn: 0")
+	c.Send(`\`)
+	if _, err := c.WaitForText(10*time.Second, "Unknown command."); err != nil {
+		t.Fatal(err)
+	}
+	c.Send("S")
+	<-c.Done()
+	c.Close()
+
+	os.WriteFile(admins, gossh.MarshalAuthorizedKey(key.PublicKey()), 0o600)
+	syscall.Kill(os.Getpid(), syscall.SIGHUP)
+	for i := 0; ; i++ { // the reload is asynchronous: try new sessions until it lands
+		c = play()
+		c.WaitForText(10*time.Second, "Continue")
+		c.Send("\r")
+		c.WaitForText(10*time.Second, "Turn:")
+		c.Send(`\`)
+		if _, err := c.WaitForText(2*time.Second, "Teleport to exit"); err == nil {
+			break
+		} else if i > 10 {
+			t.Fatal("SIGHUP did not make the key an admin: ", err)
+		}
+		c.Send("S")
+		<-c.Done()
+		c.Close()
+	}
+	c.Close()
 }

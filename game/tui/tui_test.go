@@ -505,3 +505,41 @@ func withPack(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Game {
 	}
 	return g2
 }
+
+func TestInertTurnsEveryControlByteIntoAReplacementCharacter(t *testing.T) {
+	got := Inert("bob\x1b[2J\x07\x9b31m\tok")
+	if strings.ContainsAny(got, "\x1b\x07\t") || strings.ContainsRune(got, 0x9b) || !strings.HasPrefix(got, "bob\uFFFD[2J") {
+		t.Errorf("Inert = %q", got)
+	}
+}
+
+func TestTheNameScreenTakesOnlyValidNames(t *testing.T) {
+	m := New(Player{Fingerprint: "SHA256:n", Name: "evil\x1b", Store: openStore(t), NeedName: true})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if s := plain(m); !strings.Contains(s, "Choose the name") || strings.Contains(s, "evil") {
+		t.Fatalf("name screen:\n%s", s)
+	}
+	for _, k := range []tea.KeyPressMsg{{Code: tea.KeyEscape}, {Code: 'x', Text: "\x1b[31m"}, {Code: 'a', Text: "a"}, {Code: '!', Text: "!"}, {Code: 'b', Text: "b"}} {
+		m.Update(k)
+	}
+	press(m, "enter")
+	if m.p.Name != "ab" {
+		t.Errorf("name = %q, want ab (only valid characters typed in)", m.p.Name)
+	}
+}
+
+func TestBackslashIsUnknownForPlayersAndACheatMenuForAdmins(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	press(m, `\`)
+	if s := plain(m); !strings.Contains(s, "Unknown command.") || strings.Contains(s, "Cheating") {
+		t.Errorf("non-admin:\n%s", s)
+	}
+	m.p.Admin = true
+	press(m, `\`)
+	press(m, "c")
+	press(m, "f") // the sixth item: fireball scroll
+	if inv := m.game.Inventory(); len(inv) != 1 || inv[0].Kind != game.FireballScroll || !m.game.Cheated() {
+		t.Errorf("create item: pack %+v cheated %v", inv, m.game.Cheated())
+	}
+}

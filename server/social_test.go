@@ -1,0 +1,222 @@
+package server
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/log/v2"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/grotto-game/grotto/internal/sshtest"
+)
+
+// startWithAdmins runs a server whose admin-keys file lists admins.
+func startWithAdmins(t *testing.T, admins ...gossh.Signer) (*Server, string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "admins")
+	var lines []byte
+	for _, a := range admins {
+		lines = append(lines, gossh.MarshalAuthorizedKey(a.PublicKey())...)
+	}
+	if err := os.WriteFile(file, lines, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: filepath.Join(dir, "data"), AdminKeys: file, Logger: log.New(io.Discard)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Listen()
+	go srv.Serve()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	})
+	return srv, srv.Addr().String(), file
+}
+
+// command runs `ssh host cmd` without a terminal and returns its output and
+// exit status.
+func command(t *testing.T, addr, cmd string) (string, int) {
+	t.Helper()
+	c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{NoPTY: true, Command: cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	select {
+	case <-c.Done():
+	case <-time.After(waitLong):
+		t.Fatalf("%q hangs", cmd)
+	}
+	return string(c.Output()), c.ExitStatus()
+}
+
+func TestANonAdminsBackslashChangesNothing(t *testing.T) {
+	_, addr, _ := startWithAdmins(t)
+	c := dial(t, addr, newKey(t), 100, 30)
+	screen := newGame(t, c)
+	c.Send(`\`)
+	screen = waitText(t, c, "Unknown command.")
+	if strings.Contains(screen, "Cheating") || turn(screen) != "0" {
+		t.Errorf("a non-admin's \\ did something:\n%s", screen)
+	}
+}
+
+func TestAnAdminTeleportsAndACheatedGameStaysOffTheScores(t *testing.T) {
+	admin := newKey(t)
+	_, addr, _ := startWithAdmins(t, admin)
+	c := dial(t, addr, admin, 100, 30)
+	newGame(t, c)
+	c.Send(`\`)
+	waitText(t, c, "Teleport to exit")
+	c.Send("t")
+	screen := waitText(t, c, "Depth: 2")
+	if !strings.Contains(screen, "CHEAT") {
+		t.Errorf("the status line does not mark the cheated game:\n%s", screen)
+	}
+	for depth := 3; depth <= 7; depth++ { // down to 6, then out: a (cheated) victory
+		c.Send(`\`)
+		waitText(t, c, "Teleport to exit")
+		c.Send("t")
+		if depth <= 6 {
+			waitText(t, c, "Depth: "+string(rune('0'+depth)))
+		}
+	}
+	waitText(t, c, "You escaped the grotto!")
+	screen = waitText(t, c, "not on the high-score table")
+	out, status := command(t, addr, "scores")
+	if status != 0 || !strings.Contains(out, "No scores yet.") {
+		t.Errorf("scores after a cheated victory (status %d):\n%s", status, out)
+	}
+}
+
+func TestScoresAndWhoOverPlainSSH(t *testing.T) {
+	_, addr, _ := startWithAdmins(t)
+	// One player dies... is slow to arrange; a live player is enough for who,
+	// and an empty table must still print.
+	out, status := command(t, addr, "scores")
+	if status != 0 || !strings.Contains(out, "No scores yet.") {
+		t.Errorf("scores on a new server (status %d): %q", status, out)
+	}
+	c := dial(t, addr, newKey(t), 80, 24)
+	newGame(t, c)
+	walk(t, c, 1)
+	out, status = command(t, addr, "who")
+	if status != 0 || !strings.Contains(out, "NAME") || !strings.Contains(out, "player") || !strings.Contains(out, "WATCHERS") {
+		t.Errorf("who (status %d):\n%s", status, out)
+	}
+	out, status = command(t, addr, "rm -rf /")
+	if status != 1 || !strings.Contains(out, "unknown command") || strings.Count(out, "\n") > 1 {
+		t.Errorf("an unknown command (status %d): %q", status, out)
+	}
+}
+
+func TestANameWithEscapeBytesIsRefused(t *testing.T) {
+	_, addr, _ := startWithAdmins(t)
+	// An SSH user name with an escape sequence is not even suggested.
+	c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{User: "evil\x1b[2Jname"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	screen, err := c.WaitForText(waitLong, "Choose the name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(screen, "evil") {
+		t.Errorf("an invalid user name was suggested:\n%s", screen)
+	}
+	c.Send("bob\x1b[31mred\r")
+	screen, err = c.WaitForText(waitLong, "New game")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := command(t, addr, "who")
+	if strings.ContainsRune(out, 0x1b) {
+		t.Errorf("who carries an escape byte: %q", out)
+	}
+}
+
+func TestNoShellForwardingOrSFTP(t *testing.T) {
+	_, addr, _ := startWithAdmins(t)
+	cfg := &gossh.ClientConfig{User: "x", Auth: []gossh.AuthMethod{gossh.PublicKeys(newKey(t))},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey()}
+	conn, err := gossh.Dial("tcp", addr, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Dial("tcp", "127.0.0.1:22"); err == nil {
+		t.Error("local port forwarding was allowed")
+	}
+	if _, err := conn.Listen("tcp", "127.0.0.1:0"); err == nil {
+		t.Error("remote port forwarding was allowed")
+	}
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if err := sess.RequestSubsystem("sftp"); err == nil {
+		t.Error("the sftp subsystem was accepted")
+	}
+	// charm's ssh answers yes to an agent request, but grotto never opens
+	// the agent channel back to the client: its keys are never used.
+	agents := conn.HandleChannelOpen("auth-agent@openssh.com")
+	play, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer play.Close()
+	play.SendRequest("auth-agent-req@openssh.com", true, nil)
+	play.RequestPty("xterm", 24, 80, gossh.TerminalModes{})
+	play.Shell()
+	select {
+	case ch := <-agents:
+		ch.Reject(gossh.Prohibited, "no")
+		t.Error("the server opened the client's agent")
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+func TestReloadingAdminsTakesEffectForNewSessions(t *testing.T) {
+	key := newKey(t)
+	srv, addr, file := startWithAdmins(t)
+	before := dial(t, addr, key, 100, 30)
+	newGame(t, before)
+	before.Send(`\`)
+	waitText(t, before, "Unknown command.")
+	before.Send("S")
+	<-before.Done()
+
+	os.WriteFile(file, gossh.MarshalAuthorizedKey(key.PublicKey()), 0o600)
+	if err := srv.ReloadAdmins(); err != nil {
+		t.Fatal(err)
+	}
+	after := dial(t, addr, key, 100, 30)
+	waitText(t, after, "Continue")
+	after.Send("\r")
+	waitText(t, after, "Turn:")
+	after.Send(`\`)
+	waitText(t, after, "Teleport to exit")
+
+	os.Remove(file)
+	if err := srv.ReloadAdmins(); err == nil || !strings.Contains(err.Error(), file) {
+		t.Errorf("reloading a missing file: %v, want an error naming it", err)
+	}
+}
+
+func TestAMissingAdminFileStopsTheStartNamingIt(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-admins")
+	_, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), AdminKeys: missing, Logger: log.New(io.Discard)})
+	if err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("err = %v, want one naming %s", err, missing)
+	}
+}
