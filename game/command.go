@@ -139,7 +139,7 @@ func (g *Game) Apply(c Command) (Result, error) {
 	g.updateFOV()
 	g.monstersAct()
 	g.tickEffects()
-	g.updateLight()
+	g.updateFOV() // monsters' lights moved
 	res.Died = g.s.Over
 	return res, nil
 }
@@ -171,7 +171,6 @@ func (g *Game) takeStairs() Result {
 	}
 	g.descend()
 	g.tickEffects() // the stairs take a turn like any action
-	g.updateLight()
 	return Result{Descended: true, Died: g.s.Over}
 }
 

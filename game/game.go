@@ -50,7 +50,8 @@ type Game struct {
 	s     state
 	pcg   *rand.PCG
 	rng   *rand.Rand
-	fov   *world.FOV
+	fov   *world.FOV // line of sight from the player
+	vis   []bool     // W x H: what the player sees now (see updateFOV)
 	dist  *world.DistanceMap
 	light *lighting // derived each turn on dark levels; never saved
 }
@@ -83,23 +84,21 @@ func (g *Game) enterLevel(depth int) {
 	g.spawn(lvl)
 	g.buffers()
 	g.updateFOV()
-	g.updateLight()
 }
 
 // buffers allocates the derived per-level buffers for the current map: once
 // per level, never per turn.
 func (g *Game) buffers() {
 	g.fov = world.NewFOV(g.s.Map.W, g.s.Map.H)
+	g.vis = make([]bool, g.s.Map.W*g.s.Map.H)
 	g.dist = world.NewDistanceMap(g.s.Map.W, g.s.Map.H)
 	g.light = newLighting(g.s.Map.W, g.s.Map.H)
 }
 
-// maxMonstersPerRoom grows with depth (python-tcod tutorial part 12).
+// maxMonstersPerRoom grows with depth (python-tcod tutorial part 12, toned
+// down: cave levels have more, smaller spawn regions than rooms).
 func maxMonstersPerRoom(depth int) int {
-	switch {
-	case depth >= 6:
-		return 4
-	case depth >= 4:
+	if depth >= 4 {
 		return 3
 	}
 	return 2
@@ -153,20 +152,43 @@ func pickSpawn(rng *rand.Rand, table []content.Spawn, depth int) string {
 	return ""
 }
 
-// updateFOV recomputes what the player sees and adds it to the explored
-// memory. Only the square of side 2·FOVRadius+1 round the player can be
-// visible, so only it is scanned.
+// FOV radii in tiles. On lit levels the player sees FOVRadius; on dark
+// levels the torch lights PlayerTorchRange, and beyond it the player still
+// sees, up to DarkSightRadius, whatever another light source lights (a
+// bandit's torch, a glowing cube).
+const DarkSightRadius = 20
+
+// updateFOV recomputes line of sight, light and what the player sees, and
+// adds what is seen to the explored memory.
 func (g *Game) updateFOV() {
 	m := g.s.Map
 	o := g.s.Actors[0].Pos
-	g.fov.Compute(m, o, FOVRadius)
-	for y := max(0, o.Y-FOVRadius); y <= min(m.H-1, o.Y+FOVRadius); y++ {
-		for x := max(0, o.X-FOVRadius); x <= min(m.W-1, o.X+FOVRadius); x++ {
-			if g.fov.Visible(world.Pos{X: x, Y: y}) {
+	r := FOVRadius
+	if g.s.Dark {
+		r = DarkSightRadius
+	}
+	g.fov.Compute(m, o, r)
+	g.updateLight()
+	clear(g.vis)
+	own := FOVRadius*FOVRadius + FOVRadius
+	for y := max(0, o.Y-r); y <= min(m.H-1, o.Y+r); y++ {
+		for x := max(0, o.X-r); x <= min(m.W-1, o.X+r); x++ {
+			p := world.Pos{X: x, Y: y}
+			if !g.fov.Visible(p) {
+				continue
+			}
+			dx, dy := x-o.X, y-o.Y
+			if dx*dx+dy*dy <= own || g.light.byOthers(p) {
+				g.vis[y*m.W+x] = true
 				m.Explored[y*m.W+x] = true
 			}
 		}
 	}
+}
+
+// visible reports whether the player sees p now.
+func (g *Game) visible(p world.Pos) bool {
+	return g.s.Map.In(p) && g.vis[p.Y*g.s.Map.W+p.X]
 }
 
 // blockerAt returns the blocking actor standing on p, or nil.

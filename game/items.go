@@ -209,7 +209,7 @@ func (g *Game) lightning() error {
 	best := (LightningRange + 1) * (LightningRange + 1)
 	for i := 1; i < len(g.s.Actors); i++ {
 		a := &g.s.Actors[i]
-		if !a.Alive() || !g.fov.Visible(a.Pos) {
+		if !a.Alive() || !g.visible(a.Pos) {
 			continue
 		}
 		dx, dy := a.Pos.X-p.Pos.X, a.Pos.Y-p.Pos.Y
@@ -237,7 +237,7 @@ func (g *Game) livingAt(p world.Pos) *Actor {
 
 // confuse makes the monster at target stumble for ConfusionTurns turns.
 func (g *Game) confuse(target world.Pos) error {
-	if !g.fov.Visible(target) {
+	if !g.visible(target) {
 		return &Impossible{"You cannot target an area that you cannot see."}
 	}
 	a := g.livingAt(target)
@@ -255,7 +255,7 @@ func (g *Game) confuse(target world.Pos) error {
 // fireball burns every living actor in BlastArea(target, FireballRadius),
 // the player too.
 func (g *Game) fireball(target world.Pos) error {
-	if !g.fov.Visible(target) {
+	if !g.visible(target) {
 		return &Impossible{"You cannot target an area that you cannot see."}
 	}
 	if !g.blast(target, FireballRadius, FireballDamage) {
@@ -295,7 +295,7 @@ func (g *Game) throw(i int, target world.Pos) error {
 	}
 	p := g.player()
 	switch {
-	case !g.fov.Visible(target):
+	case !g.visible(target):
 		return &Impossible{"You cannot throw at a place you cannot see."}
 	case target == p.Pos:
 		return &Impossible{"You cannot throw at yourself."}

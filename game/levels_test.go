@@ -162,3 +162,28 @@ func TestLevelsFollowTheDepthPlan(t *testing.T) {
 		t.Error("the caverns should be dark")
 	}
 }
+
+func TestInTheDarkATorchBearerIsSeenBeyondThePlayersOwnLight(t *testing.T) {
+	g := darkRoom()
+	m := world.NewMap(MapWidth, MapHeight) // a long dark hall
+	for y := 1; y < 12; y++ {
+		for x := 1; x < 40; x++ {
+			m.Set(world.Pos{X: x, Y: y}, world.Floor)
+		}
+	}
+	g.s.Map = m
+	g.buffers()
+	bandit, _ := content.Default().Monster("bandit")
+	orc, _ := content.Default().Monster("orc")
+	g.s.Actors = append(g.s.Actors, newMonster(bandit, world.Pos{X: 20, Y: 2}), newMonster(orc, world.Pos{X: 14, Y: 10}))
+	g.updateFOV()
+	if !g.Visible(world.Pos{X: 20, Y: 2}) {
+		t.Error("a bandit with a torch 15 tiles away in the dark is not seen")
+	}
+	if g.Visible(world.Pos{X: 14, Y: 10}) {
+		t.Error("an orc 10 tiles away, outside every light, is seen")
+	}
+	if g.Visible(world.Pos{X: 30, Y: 5}) {
+		t.Error("a tile 25 away, lit by nothing, is seen")
+	}
+}

@@ -12,42 +12,48 @@ import (
 // see it of colour × (range − distance) / range, with Euclidean distance. It
 // is cosmetic and derived from the state each turn, never saved.
 type lighting struct {
-	w, h int
-	rgb  []float64 // W x H x 3, row-major, 0 = dark; values may exceed 1
-	fov  *world.FOV
+	w, h   int
+	rgb    []float64 // W x H x 3, row-major, 0 = dark; values may exceed 1
+	others []bool    // W x H: lit by a source other than the player's torch
+	fov    *world.FOV
 }
 
 func newLighting(w, h int) *lighting {
-	return &lighting{w: w, h: h, rgb: make([]float64, 3*w*h), fov: world.NewFOV(w, h)}
+	return &lighting{w: w, h: h, rgb: make([]float64, 3*w*h), others: make([]bool, w*h), fov: world.NewFOV(w, h)}
 }
 
+// byOthers reports whether a light other than the player's torch reaches p.
+func (l *lighting) byOthers(p world.Pos) bool { return l.others[p.Y*l.w+p.X] }
+
 // updateLight recomputes the light on a dark level from the player's torch
-// and every living actor that carries or gives off light.
+// and every living actor that carries or gives off light, over the player's
+// line of sight (g.fov).
 func (g *Game) updateLight() {
 	if !g.s.Dark {
 		return
 	}
 	l := g.light
 	clear(l.rgb)
+	clear(l.others)
 	tables := content.Default()
 	for _, a := range g.s.Actors {
 		if !a.Alive() {
 			continue
 		}
 		if a.Kind == "player" {
-			l.add(g, a.Pos, PlayerTorchRange, PlayerTorch)
+			l.add(g, a.Pos, PlayerTorchRange, PlayerTorch, false)
 			continue
 		}
 		if k, ok := tables.Monster(a.Kind); ok && k.Light != nil {
 			c := k.Light.Color
-			l.add(g, a.Pos, k.Light.Range, [3]float64{float64(c.R) / 255, float64(c.G) / 255, float64(c.B) / 255})
+			l.add(g, a.Pos, k.Light.Range, [3]float64{float64(c.R) / 255, float64(c.G) / 255, float64(c.B) / 255}, true)
 		}
 	}
 }
 
-// add lights the tiles that a source at p of rng tiles sees and the player
-// sees too.
-func (l *lighting) add(g *Game, p world.Pos, rng int, color [3]float64) {
+// add lights the tiles that a source at p of rng tiles sees and that are in
+// the player's line of sight; other marks them as lit by someone else.
+func (l *lighting) add(g *Game, p world.Pos, rng int, color [3]float64, other bool) {
 	l.fov.Compute(g.s.Map, p, rng)
 	r := float64(rng)
 	for y := max(0, p.Y-rng); y <= min(l.h-1, p.Y+rng); y++ {
@@ -64,6 +70,9 @@ func (l *lighting) add(g *Game, p world.Pos, rng int, color [3]float64) {
 			i := 3 * (y*l.w + x)
 			for c := range 3 {
 				l.rgb[i+c] += color[c] * intensity
+			}
+			if other {
+				l.others[y*l.w+x] = true
 			}
 		}
 	}

@@ -79,7 +79,6 @@ func Decode(blob []byte) (*Game, error) {
 	g := &Game{s: snap.State, pcg: pcg, rng: rand.New(pcg)}
 	g.buffers()
 	g.updateFOV()
-	g.updateLight()
 	return g, nil
 }
 

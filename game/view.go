@@ -58,7 +58,7 @@ func (g *Game) Size() (w, h int) { return g.s.Map.W, g.s.Map.H }
 func (g *Game) Tile(p world.Pos) world.Tile { return g.s.Map.At(p) }
 
 // Visible reports whether the player sees p now.
-func (g *Game) Visible(p world.Pos) bool { return g.fov.Visible(p) }
+func (g *Game) Visible(p world.Pos) bool { return g.visible(p) }
 
 // Explored reports whether the player has ever seen p.
 func (g *Game) Explored(p world.Pos) bool {

@@ -88,7 +88,7 @@ func (CullUnreachable) Apply(_ *rand.Rand, b *BuildData) {
 // points, and each tile belongs to the nearest (Euclidean; ties to the first
 // seed). Monsters and items are then placed per region, as rooms would be.
 type VoronoiSpawning struct {
-	Seeds int // number of regions to aim for; 0 means 24
+	Seeds int // number of regions to aim for; 0 means 16
 }
 
 // Apply implements MetaBuilder.
@@ -96,7 +96,7 @@ func (v VoronoiSpawning) Apply(rng *rand.Rand, b *BuildData) {
 	m := b.Map
 	n := v.Seeds
 	if n <= 0 {
-		n = 24
+		n = 16
 	}
 	seeds := make([]world.Pos, n)
 	for i := range seeds {

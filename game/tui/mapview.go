@@ -149,6 +149,9 @@ func (s *playScreen) cell(g *game.Game, p world.Pos, marks []mark, cave bool) ce
 	t := lookOf(g.Tile(p), cave)
 	l := cellLook{ch: t.ch, fg: t.fg, basic: t.basic, bold: t.bold && visible, set: true}
 	switch {
+	case !visible && (t.ch == '>' || t.ch == '<'):
+		l.fg = content.RGB{R: 170, G: 170, B: 170} // remembered stairs: easy to find again
+		l.basic = ansi.White
 	case !visible:
 		l.fg = greyscale(t.fg)
 		l.basic = ansi.BrightBlack

@@ -83,11 +83,11 @@ type mouseHandler interface {
 // Model is one session's UI. It is used by one goroutine at a time (the Bubble
 // Tea program's, then the session's after the program ends).
 type Model struct {
-	p     Player
-	th    *theme
-	w, h  int
-	scr   screen
-	game  *game.Game // the game in progress, nil on the title screen before one starts
+	p        Player
+	th       *theme
+	w, h     int
+	scr      screen
+	game     *game.Game // the game in progress, nil on the title screen before one starts
 	exit     Exit
 	saved    bool // the game on disk is the game in memory
 	watchers int  // how many watch this game

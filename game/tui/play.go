@@ -72,7 +72,11 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 			}
 			return &cheatScreen{back: s}, nil
 		case "<":
-			s.note = "Rubble blocks the way back up. The only way out is down."
+			if m.game.Tile(m.game.Player().Pos) == world.UpStairs {
+				s.note = "Rubble blocks the way back up. The only way out is down."
+			} else {
+				s.note = "There are no stairs up here."
+			}
 			return s, nil
 		case "g", ",":
 			cmd = game.PickUp()
@@ -164,6 +168,9 @@ func (m *Model) statusLine() string {
 	}
 	left := fmt.Sprintf("HP: %d/%d", p.HP, p.MaxHP)
 	rest := fmt.Sprintf("  Depth: %d  Turn: %d  Kills: %d", g.Depth(), g.Turn(), g.Kills())
+	if name := g.LevelName(); name != "" && m.w >= 100 {
+		rest = fmt.Sprintf("  Depth: %d (%s)  Turn: %d  Kills: %d", g.Depth(), name, g.Turn(), g.Kills())
+	}
 	for _, e := range p.Effects {
 		rest += fmt.Sprintf("  %s %d", effectLabel(e.Kind), e.TurnsLeft)
 	}

@@ -131,15 +131,16 @@ func lookOf(t world.Tile, cave bool) tileLook {
 }
 
 // greyscale returns the remembered look of a colour: its luminance, dimmed
-// but never so dark that it vanishes on a black terminal.
+// well below anything in view but never so dark that it vanishes on black.
 func greyscale(c content.RGB) content.RGB {
-	v := uint8(max(56, (0.299*float64(c.R)+0.587*float64(c.G)+0.114*float64(c.B))*0.55))
+	v := uint8(max(48, (0.299*float64(c.R)+0.587*float64(c.G)+0.114*float64(c.B))*0.35))
 	return content.RGB{R: v, G: v, B: v}
 }
 
-// minLight keeps the faintest visible tile of a dark level apart from the
-// unseen: the torch formula gives 0 at the edge of its range.
-const minLight = 0.15
+// minLight is the least light a tile in view gets on a dark level: the torch
+// formula falls to 0 at the edge of its range, and a tile the player sees
+// must still stand out from the remembered ones (drawn at 35% grey).
+const minLight = 0.55
 
 // lit multiplies a colour by a light level per channel, clamped to 0..255
 // and never below minLight.
