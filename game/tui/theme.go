@@ -99,16 +99,16 @@ func lookOf(t world.Tile, cave bool) tileLook {
 	switch t {
 	case world.Floor:
 		if cave {
-			return tileLook{'.', grey(0.4), ansi.White, false}
+			return tileLook{'.', grey(0.6), ansi.White, false}
 		}
 		return tileLook{'.', content.RGB{R: 200, G: 180, B: 110}, ansi.Yellow, false}
 	case world.Wall:
 		if cave {
-			return tileLook{'▒', grey(0.7), ansi.White, false}
+			return tileLook{'▒', grey(0.8), ansi.White, false}
 		}
 		return tileLook{'#', content.RGB{R: 190, G: 160, B: 100}, ansi.White, false}
 	case world.Gravel:
-		return tileLook{';', grey(0.5), ansi.BrightBlack, false}
+		return tileLook{';', content.RGB{R: 150, G: 135, B: 115}, ansi.Yellow, false}
 	case world.ShallowWater:
 		return tileLook{'░', content.RGB{G: 255, B: 255}, ansi.Cyan, false}
 	case world.DeepWater:
@@ -133,19 +133,19 @@ func lookOf(t world.Tile, cave bool) tileLook {
 // greyscale returns the remembered look of a colour: its luminance, dimmed
 // well below anything in view but never so dark that it vanishes on black.
 func greyscale(c content.RGB) content.RGB {
-	v := uint8(max(48, (0.299*float64(c.R)+0.587*float64(c.G)+0.114*float64(c.B))*0.35))
+	v := uint8(max(40, (0.299*float64(c.R)+0.587*float64(c.G)+0.114*float64(c.B))*0.3))
 	return content.RGB{R: v, G: v, B: v}
 }
 
 // minLight is the least light a tile in view gets on a dark level: the torch
 // formula falls to 0 at the edge of its range, and a tile the player sees
-// must still stand out from the remembered ones (drawn at 35% grey).
-const minLight = 0.55
+// must still stand out from the remembered ones (drawn at 30% grey). Light
+// l is drawn as minLight + (1 − minLight)·l of the tile's colour.
+const minLight = 0.5
 
-// lit multiplies a colour by a light level per channel, clamped to 0..255
-// and never below minLight.
+// lit multiplies a colour by a light level per channel, clamped to 0..255.
 func lit(c content.RGB, r, g, b float64) content.RGB {
-	ch := func(v uint8, l float64) uint8 { return uint8(min(255, float64(v)*max(l, minLight))) }
+	ch := func(v uint8, l float64) uint8 { return uint8(min(255, float64(v)*(minLight+(1-minLight)*l))) }
 	return content.RGB{R: ch(c.R, r), G: ch(c.G, g), B: ch(c.B, b)}
 }
 
