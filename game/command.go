@@ -1,6 +1,7 @@
 package game
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -190,4 +191,48 @@ func (g *Game) descend() {
 	p.HP += heal
 	g.logf(MsgDescend, "You take a moment to rest, and recover your strength.")
 	g.logf(MsgDescend, "You descend to depth "+fmt.Sprint(g.s.Depth)+": "+g.s.Level+".")
+}
+
+// commandJSON is a Command in the journal: short field names, zero fields
+// left out.
+type commandJSON struct {
+	A  Action    `json:"a"`
+	DX int       `json:"dx,omitempty"`
+	DY int       `json:"dy,omitempty"`
+	I  int       `json:"i,omitempty"`
+	T  world.Pos `json:"t,omitzero"`
+	C  Cheat     `json:"c,omitempty"`
+	K  ItemKind  `json:"k,omitempty"`
+}
+
+// EncodeCommand returns c as a journal entry (a few dozen bytes of JSON).
+func EncodeCommand(c Command) []byte {
+	b, _ := json.Marshal(commandJSON{A: c.Action, DX: c.DX, DY: c.DY, I: c.Item, T: c.Target, C: c.Cheat, K: c.Kind})
+	return b
+}
+
+// DecodeCommand reads a journal entry made by EncodeCommand. Bytes that are
+// not one return an error wrapping ErrCorruptSave.
+func DecodeCommand(b []byte) (Command, error) {
+	var j commandJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return Command{}, fmt.Errorf("%w: journal entry: %v", ErrCorruptSave, err)
+	}
+	return Command{Action: j.A, DX: j.DX, DY: j.DY, Item: j.I, Target: j.T, Cheat: j.C, Kind: j.K}, nil
+}
+
+// Replay applies journaled commands to g in order. Every command in a
+// journal happened, so one that is refused, or a game that ended before the
+// journal did, means the journal does not belong to this save: it returns
+// an error wrapping ErrCorruptSave, naming the entry.
+func (g *Game) Replay(cmds []Command) error {
+	for i, c := range cmds {
+		if g.s.Over {
+			return fmt.Errorf("%w: journal entry %d after the game ended", ErrCorruptSave, i)
+		}
+		if _, err := g.Apply(c); err != nil {
+			return fmt.Errorf("%w: journal entry %d (%+v): %v", ErrCorruptSave, i, c, err)
+		}
+	}
+	return nil
 }

@@ -291,3 +291,47 @@ func BenchmarkSaveEncodeDecode(b *testing.B) {
 		}
 	}
 }
+
+func TestAJournalReplayedOnItsSnapshotGivesTheSameGame(t *testing.T) {
+	for seed := range uint64(10) {
+		g := New(seed)
+		snap, _ := g.Encode()
+		var journal [][]byte
+		for _, c := range randomCommands(seed, 500) {
+			if _, err := g.Apply(c); err == nil {
+				journal = append(journal, EncodeCommand(c))
+			}
+		}
+		h, err := Decode(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cmds []Command
+		for _, e := range journal {
+			c, err := DecodeCommand(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmds = append(cmds, c)
+		}
+		if err := h.Replay(cmds); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		want, _ := g.Encode()
+		got, _ := h.Encode()
+		if !bytes.Equal(want, got) {
+			t.Fatalf("seed %d: replay differs from the game played", seed)
+		}
+	}
+}
+
+func TestAJournalThatDoesNotFitItsSaveIsCorrupt(t *testing.T) {
+	g := New(1)
+	err := g.Replay([]Command{Descend()}) // not on the stairs: this never happened
+	if !errors.Is(err, ErrCorruptSave) {
+		t.Errorf("err = %v, want ErrCorruptSave", err)
+	}
+	if _, err := DecodeCommand([]byte("{not json")); !errors.Is(err, ErrCorruptSave) {
+		t.Errorf("garbage entry: %v", err)
+	}
+}

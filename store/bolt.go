@@ -21,6 +21,10 @@ var (
 	scoresBucket  = []byte("scores")
 )
 
+// JournalBatchDelay is the longest a journal entry waits to be group-committed
+// with other players' entries: the price of sharing one fsync among many.
+const JournalBatchDelay = 2 * time.Millisecond
+
 // Bolt is a [Store] in a single bbolt file. It is safe for concurrent use by
 // many sessions: reads run in parallel and each write is one bbolt
 // transaction, serialised by bbolt.
@@ -50,8 +54,11 @@ func Open(path string, lockTimeout time.Duration) (*Bolt, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
+	// A journal entry waits at most this long for others to share its
+	// commit (bbolt's default is 10 ms, too long for a keypress).
+	db.MaxBatchDelay = JournalBatchDelay
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{playersBucket, savesBucket, scoresBucket} {
+		for _, name := range [][]byte{playersBucket, savesBucket, scoresBucket, journalBucket, namesBucket} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("bucket %s: %w", name, err)
 			}
@@ -125,8 +132,8 @@ func (b *Bolt) Save(fp string) ([]byte, error) {
 	return blob, nil
 }
 
-// PutSave creates or replaces fp's saved game with blob, in one write
-// transaction. fp must not be empty; blob is copied and may be reused.
+// PutSave creates or replaces fp's saved game with blob and drops fp's
+// journal, in one write transaction: the save is a snapshot. fp must not be empty; blob is copied and may be reused.
 func (b *Bolt) PutSave(fp string, blob []byte) error {
 	if fp == "" {
 		return errors.New("put save: empty fingerprint")
@@ -134,13 +141,19 @@ func (b *Bolt) PutSave(fp string, blob []byte) error {
 	rec := make([]byte, 0, 1+len(blob))
 	rec = append(append(rec, saveV1), blob...)
 	return b.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(savesBucket).Put([]byte(fp), rec)
+		if err := tx.Bucket(savesBucket).Put([]byte(fp), rec); err != nil {
+			return err
+		}
+		return dropJournal(tx, fp) // the snapshot holds everything the journal did
 	})
 }
 
-// DeleteSave deletes fp's saved game. Deleting an absent save is no error.
+// DeleteSave deletes fp's saved game and journal. Deleting an absent save is no error.
 func (b *Bolt) DeleteSave(fp string) error {
 	return b.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(savesBucket).Delete([]byte(fp))
+		if err := tx.Bucket(savesBucket).Delete([]byte(fp)); err != nil {
+			return err
+		}
+		return dropJournal(tx, fp)
 	})
 }

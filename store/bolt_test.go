@@ -376,3 +376,73 @@ func TestNamesAreUniqueCaseInsensitivelyAndCanChange(t *testing.T) {
 		t.Errorf("holder of alicia = %q", fp)
 	}
 }
+
+func TestJournalAppendsInOrderAndASaveEmptiesIt(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "g.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i := range 5 {
+		if err := st.AppendJournal("SHA256:a", uint64(i), []byte{byte('a' + i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.AppendJournal("SHA256:b", 0, []byte("other player"))
+	j, err := st.Journal("SHA256:a")
+	if err != nil || len(j) != 5 || string(j[4]) != "e" {
+		t.Fatalf("journal %q, %v", j, err)
+	}
+	if err := st.PutSave("SHA256:a", []byte("snapshot")); err != nil {
+		t.Fatal(err)
+	}
+	if j, _ := st.Journal("SHA256:a"); len(j) != 0 {
+		t.Errorf("a save left %d journal entries", len(j))
+	}
+	if j, _ := st.Journal("SHA256:b"); len(j) != 1 {
+		t.Error("another player's journal was touched")
+	}
+}
+
+func TestConcurrentJournalsOfManyPlayersAllLand(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "g.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var wg sync.WaitGroup
+	for p := range 20 {
+		wg.Go(func() {
+			for i := range 10 {
+				if err := st.AppendJournal(fmt.Sprintf("SHA256:%d", p), uint64(i), []byte("cmd")); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for p := range 20 {
+		if j, _ := st.Journal(fmt.Sprintf("SHA256:%d", p)); len(j) != 10 {
+			t.Errorf("player %d has %d entries", p, len(j))
+		}
+	}
+}
+
+func TestQuarantineKeepsTheBytesAndTheReason(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "g.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	st.PutSave("SHA256:a", []byte("bad bytes"))
+	st.AppendJournal("SHA256:a", 0, []byte("cmd"))
+	if _, err := st.Quarantine("SHA256:a", "checksum mismatch", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Save("SHA256:a"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the save is still in place: %v", err)
+	}
+	if reasons, _ := st.Quarantined("SHA256:a"); len(reasons) != 1 || reasons[0] != "checksum mismatch" {
+		t.Errorf("quarantined: %v", reasons)
+	}
+}

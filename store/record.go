@@ -12,9 +12,10 @@ import (
 // Record versions. Bump one when its body format changes, and keep decoding
 // the old one.
 const (
-	profileV1 byte = 1 // JSON profileRecord
-	saveV1    byte = 1 // the caller's blob, verbatim
-	scoreV1   byte = 1 // JSON scoreRecord
+	profileV1    byte = 1 // JSON profileRecord
+	saveV1       byte = 1 // the caller's blob, verbatim
+	scoreV1      byte = 1 // JSON scoreRecord
+	quarantineV1 byte = 1 // JSON quarantineRecord
 )
 
 // profileRecord is Profile's on-disk form, decoupled from the Go type so that

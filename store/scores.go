@@ -60,6 +60,9 @@ func (b *Bolt) FinishGame(fp string, s Score) (rank int, err error) {
 		if err := tx.Bucket(savesBucket).Delete([]byte(fp)); err != nil {
 			return err
 		}
+		if err := dropJournal(tx, fp); err != nil {
+			return err
+		}
 		scores := tx.Bucket(scoresBucket)
 		seq, err := scores.NextSequence()
 		if err != nil {

@@ -68,10 +68,19 @@ type Store interface {
 
 	// Save returns fp's saved game blob, or ErrNotFound.
 	Save(fp string) ([]byte, error)
-	// PutSave creates or replaces fp's saved game blob.
+	// PutSave creates or replaces fp's saved game blob: a snapshot, so it
+	// also drops fp's journal.
 	PutSave(fp string, blob []byte) error
-	// DeleteSave deletes fp's saved game; deleting an absent save is no error.
+	// DeleteSave deletes fp's saved game and journal; deleting an absent
+	// save is no error.
 	DeleteSave(fp string) error
+	// AppendJournal makes entry seq of fp's journal (the commands applied
+	// since the save) durable; concurrent callers share a commit.
+	AppendJournal(fp string, seq uint64, entry []byte) error
+	// Journal returns fp's journal entries in order.
+	Journal(fp string) ([][]byte, error)
+	// Quarantine sets fp's unreadable save and journal aside with a reason.
+	Quarantine(fp, reason string, now time.Time) (key string, err error)
 
 	// ClaimName gives a name to fp, unique case-insensitively (ErrNameTaken),
 	// creating fp's profile if needed and releasing fp's old name.

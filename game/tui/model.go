@@ -89,9 +89,14 @@ type Model struct {
 	scr      screen
 	game     *game.Game // the game in progress, nil on the title screen before one starts
 	exit     Exit
-	saved    bool // the game on disk is the game in memory
-	watchers int  // how many watch this game
+	saved    bool   // the game on disk (save + journal) is the game in memory
+	journal  uint64 // journal entries since the save: the next entry's number
+	watchers int    // how many watch this game
 }
+
+// SnapshotEvery is how many journaled turns make a new save (and an empty
+// journal), so that a resume never replays more than this.
+const SnapshotEvery = 100
 
 // New returns the model for one session, starting on the title screen.
 func New(p Player) *Model {
@@ -223,11 +228,12 @@ func (m *Model) InProgress() bool { return m.game != nil && !m.game.Over() }
 // Exit reports why the program ended; valid once it has.
 func (m *Model) Exit() Exit { return m.exit }
 
-// Persist writes the game in progress to the store, unless it is already
-// there or over. It is called on S, on a level change, on shutdown and, by
-// the server, after the program ends for any reason.
+// Persist writes the game in progress to the store as a save (a snapshot,
+// which also empties the journal), unless the save is already up to date or
+// the game is over. It is called on S, on a level change, on shutdown, every
+// SnapshotEvery turns and, by the server, after the program ends.
 func (m *Model) Persist() error {
-	if m.game == nil || m.game.Over() || m.saved {
+	if m.game == nil || m.game.Over() || (m.saved && m.journal == 0) {
 		return nil
 	}
 	blob, err := m.game.Encode()
@@ -237,12 +243,28 @@ func (m *Model) Persist() error {
 	if err := m.p.Store.PutSave(m.p.Fingerprint, blob); err != nil {
 		return fmt.Errorf("save game: %w", err)
 	}
-	m.saved = true
+	m.saved, m.journal = true, 0
 	return nil
 }
 
-// loadSave returns the player's saved game: (nil, nil) when there is none, an
-// error when there is one that cannot be read.
+// record makes a command that just happened durable before its result is
+// drawn: one journal entry, group-committed with other players'. If the
+// journal cannot be written it falls back to a full save.
+func (m *Model) record(c game.Command) error {
+	err := m.p.Store.AppendJournal(m.p.Fingerprint, m.journal, game.EncodeCommand(c))
+	if err == nil {
+		m.journal++
+		m.saved = true
+		if m.journal < SnapshotEvery {
+			return nil
+		}
+	}
+	m.saved = false
+	return m.Persist()
+}
+
+// loadSave returns the player's saved game, its journal replayed: (nil,
+// nil) when there is none, an error when there is one that cannot be read.
 func (m *Model) loadSave() (*game.Game, error) {
 	blob, err := m.p.Store.Save(m.p.Fingerprint)
 	if errors.Is(err, store.ErrNotFound) {
@@ -251,7 +273,33 @@ func (m *Model) loadSave() (*game.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return game.Decode(blob)
+	g, err := game.Decode(blob)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := m.p.Store.Journal(m.p.Fingerprint)
+	if err != nil {
+		return nil, err
+	}
+	cmds := make([]game.Command, 0, len(entries))
+	for _, e := range entries {
+		c, err := game.DecodeCommand(e)
+		if err != nil {
+			return nil, err
+		}
+		cmds = append(cmds, c)
+	}
+	if err := g.Replay(cmds); err != nil {
+		return nil, err
+	}
+	m.journal = uint64(len(entries))
+	return g, nil
+}
+
+// corrupt reports whether a load error means the stored game is damaged
+// (rather than the database being briefly unavailable).
+func corrupt(err error) bool {
+	return errors.Is(err, game.ErrCorruptSave) || errors.Is(err, game.ErrSaveVersion) || errors.Is(err, store.ErrCorrupt)
 }
 
 // finish ends the game for good: it records the score and deletes the save

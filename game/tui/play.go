@@ -120,14 +120,18 @@ func (s *playScreen) apply(m *Model, cmd game.Command) (screen, tea.Cmd) {
 	s.note = ""
 	m.saved = false
 	defer m.publish()
-	if res.Died || res.Won {
+	switch {
+	case res.Died || res.Won: // the end is recorded for good, in one transaction
 		rank, err := m.finish()
 		return &gameOverScreen{rank: rank, err: err}, nil
-	}
-	if res.Descended {
-		s.cam = camera{} // a new level: place the camera afresh
+	case res.Descended: // a new level: a new save rather than a journal entry
+		s.cam = camera{}
 		if err := m.Persist(); err != nil {
 			s.note = "Could not save: " + err.Error()
+		}
+	default:
+		if err := m.record(cmd); err != nil {
+			s.note = "Could not save this turn (" + err.Error() + "); it will be retried."
 		}
 	}
 	return s, nil

@@ -22,6 +22,9 @@ type titleScreen struct {
 	note     string // a line for the player, e.g. why they are back here
 	confirm  bool   // asking whether to abandon the saved game
 	live     []LiveGame
+	// quarantined is why the player's save could not be read; it has been
+	// set aside for the host.
+	quarantined error
 }
 
 const (
@@ -34,6 +37,12 @@ const (
 func newTitle(m *Model, note string) *titleScreen {
 	t := &titleScreen{note: note}
 	t.save, t.saveErr = m.loadSave()
+	if t.saveErr != nil && corrupt(t.saveErr) {
+		// Set the damaged save aside for the host; never drop it silently.
+		if _, err := m.p.Store.Quarantine(m.p.Fingerprint, t.saveErr.Error(), m.p.Now()); err == nil {
+			t.quarantined, t.saveErr = t.saveErr, nil
+		}
+	}
 	t.scores, t.scoreErr = m.p.Store.TopScores(10)
 	if t.save != nil {
 		t.items = append(t.items, itemContinue)
@@ -128,8 +137,11 @@ func (t *titleScreen) view(m *Model) string {
 	switch {
 	case t.confirm:
 		b.WriteString(th.hpLow.Render("Start a new game? Your saved game will be lost. (y/n)") + "\n")
+	case t.quarantined != nil:
+		b.WriteString(th.hpLow.Render(truncate("Your saved game was damaged and could not be read.", m.w-2)) + "\n")
+		b.WriteString(th.dim.Render(truncate("It is set aside for the host to look at; start a new game.", m.w-2)) + "\n")
 	case t.saveErr != nil:
-		b.WriteString(th.hpLow.Render("Your saved game could not be read; it is kept on the server.") + "\n")
+		b.WriteString(th.hpLow.Render(truncate("Your saved game cannot be read right now; it is kept on the server.", m.w-2)) + "\n")
 		b.WriteString(th.dim.Render(truncate(t.saveErr.Error(), m.w-2)) + "\n")
 	case t.note != "":
 		b.WriteString(th.text.Render(t.note) + "\n")

@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"path/filepath"
 	"strings"
@@ -545,5 +547,43 @@ func TestBackslashIsUnknownForPlayersAndACheatMenuForAdmins(t *testing.T) {
 	press(m, "f") // the sixth item: fireball scroll
 	if inv := m.game.Inventory(); len(inv) != 1 || inv[0].Kind != game.FireballScroll || !m.game.Cheated() {
 		t.Errorf("create item: pack %+v cheated %v", inv, m.game.Cheated())
+	}
+}
+
+func TestEveryTurnShownSurvivesACrash(t *testing.T) {
+	st := openStore(t)
+	m := newModel(t, st, 7)
+	press(m, "enter")
+	for range 30 {
+		press(m, towardStairs(m))
+	}
+	want, _ := m.game.Encode()
+	// The server dies here: no Persist, no goodbye. Only what each turn
+	// wrote before it was drawn is on disk.
+	m2 := newModel(t, st, 99)
+	if s := plain(m2); !strings.Contains(s, fmt.Sprintf("turn %d", m.game.Turn())) {
+		t.Fatalf("title after the crash:\n%s", s)
+	}
+	press(m2, "enter")
+	got, _ := m2.game.Encode()
+	if !bytes.Equal(want, got) {
+		t.Errorf("the resumed game differs from the one on screen at the crash (turn %d vs %d)", m2.game.Turn(), m.game.Turn())
+	}
+}
+
+func TestADamagedSaveIsSetAsideAndTheTitleSaysSo(t *testing.T) {
+	st := openStore(t)
+	st.PutSave("SHA256:test", []byte("GRTO\x00\x01garbage garbage"))
+	m := newModel(t, st, 7)
+	s := plain(m)
+	if !strings.Contains(s, "damaged") || strings.Contains(s, "Continue") {
+		t.Fatalf("title with a damaged save:\n%s", s)
+	}
+	if reasons, _ := st.Quarantined("SHA256:test"); len(reasons) != 1 {
+		t.Errorf("quarantine holds %v", reasons)
+	}
+	press(m, "n")
+	if m.game == nil || m.game.Turn() != 0 {
+		t.Error("no new game after a damaged save")
 	}
 }

@@ -1,0 +1,164 @@
+// The journal: the commands applied to a game since its last save, made
+// durable one by one before their result is drawn. A saved game is a
+// snapshot; replaying its journal onto it gives the game as the player last
+// saw it, even after the server was killed.
+
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// journalBucket holds one nested bucket per fingerprint; its keys are
+// big-endian sequence numbers from 0, its values journalV1 + the entry.
+var (
+	journalBucket    = []byte("journal")
+	quarantineBucket = []byte("quarantine")
+)
+
+const journalV1 byte = 1
+
+// AppendJournal records entry number seq (0 for the first after the save)
+// of fp's journal. Concurrent calls from many sessions are group-committed
+// by bbolt's Batch, so many players cost one fsync, not one each; a call
+// returns once its entry is durable. Writing the same seq again overwrites
+// it (Batch may retry), so a call is idempotent.
+func (b *Bolt) AppendJournal(fp string, seq uint64, entry []byte) error {
+	if fp == "" {
+		return errors.New("append journal: empty fingerprint")
+	}
+	key := binary.BigEndian.AppendUint64(nil, seq)
+	rec := append([]byte{journalV1}, entry...)
+	err := b.db.Batch(func(tx *bolt.Tx) error {
+		root, err := tx.CreateBucketIfNotExists(journalBucket)
+		if err != nil {
+			return err
+		}
+		j, err := root.CreateBucketIfNotExists([]byte(fp))
+		if err != nil {
+			return err
+		}
+		return j.Put(key, rec)
+	})
+	if err != nil {
+		return fmt.Errorf("append journal %s #%d: %w", fp, seq, err)
+	}
+	return nil
+}
+
+// Journal returns fp's journal entries in order (copies), none when there
+// is no journal. An entry with an unknown version or a gap in the sequence
+// gives an error wrapping ErrCorrupt.
+func (b *Bolt) Journal(fp string) ([][]byte, error) {
+	var out [][]byte
+	err := b.db.View(func(tx *bolt.Tx) error {
+		root := tx.Bucket(journalBucket)
+		if root == nil {
+			return nil
+		}
+		j := root.Bucket([]byte(fp))
+		if j == nil {
+			return nil
+		}
+		c := j.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if len(k) != 8 || binary.BigEndian.Uint64(k) != uint64(len(out)) {
+				return fmt.Errorf("journal %s: %w: entry %x out of sequence", fp, ErrCorrupt, k)
+			}
+			body, err := recordBody(journalBucket, k, v, journalV1)
+			if err != nil {
+				return err
+			}
+			out = append(out, append([]byte(nil), body...))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// dropJournal deletes fp's journal inside a write transaction.
+func dropJournal(tx *bolt.Tx, fp string) error {
+	root := tx.Bucket(journalBucket)
+	if root == nil || root.Bucket([]byte(fp)) == nil {
+		return nil
+	}
+	return root.DeleteBucket([]byte(fp))
+}
+
+// quarantineRecord is a save and journal set aside because they could not be
+// read, with why and when.
+type quarantineRecord struct {
+	Fingerprint string    `json:"fp"`
+	Reason      string    `json:"reason"`
+	When        time.Time `json:"when"`
+	Save        []byte    `json:"save"`
+	Journal     [][]byte  `json:"journal"`
+}
+
+// Quarantine moves fp's save and journal, as they are on disk, into the
+// quarantine bucket with the reason, in one transaction: the player can
+// start afresh and the host still has the bytes to inspect. Nothing is
+// dropped. It returns the quarantine key.
+func (b *Bolt) Quarantine(fp, reason string, now time.Time) (string, error) {
+	key := fmt.Sprintf("%s@%s", fp, now.UTC().Format(time.RFC3339Nano))
+	err := b.db.Update(func(tx *bolt.Tx) error {
+		q := quarantineRecord{Fingerprint: fp, Reason: reason, When: now.UTC()}
+		if v := tx.Bucket(savesBucket).Get([]byte(fp)); v != nil {
+			q.Save = append([]byte(nil), v...)
+		}
+		if root := tx.Bucket(journalBucket); root != nil {
+			if j := root.Bucket([]byte(fp)); j != nil {
+				j.ForEach(func(_, v []byte) error {
+					q.Journal = append(q.Journal, append([]byte(nil), v...))
+					return nil
+				})
+			}
+		}
+		rec, err := encodeJSON(quarantineV1, q)
+		if err != nil {
+			return err
+		}
+		qb, err := tx.CreateBucketIfNotExists(quarantineBucket)
+		if err != nil {
+			return err
+		}
+		if err := qb.Put([]byte(key), rec); err != nil {
+			return err
+		}
+		if err := tx.Bucket(savesBucket).Delete([]byte(fp)); err != nil {
+			return err
+		}
+		return dropJournal(tx, fp)
+	})
+	if err != nil {
+		return "", fmt.Errorf("quarantine %s: %w", fp, err)
+	}
+	return key, nil
+}
+
+// Quarantined returns the reasons of fp's quarantined saves, oldest first.
+func (b *Bolt) Quarantined(fp string) ([]string, error) {
+	var out []string
+	err := b.db.View(func(tx *bolt.Tx) error {
+		qb := tx.Bucket(quarantineBucket)
+		if qb == nil {
+			return nil
+		}
+		c := qb.Cursor()
+		prefix := []byte(fp + "@")
+		for k, v := c.Seek(prefix); k != nil && len(k) >= len(prefix) && string(k[:len(prefix)]) == string(prefix); k, v = c.Next() {
+			var q quarantineRecord
+			if err := decodeJSON(quarantineBucket, k, v, quarantineV1, &q); err != nil {
+				return err
+			}
+			out = append(out, q.Reason)
+		}
+		return nil
+	})
+	return out, err
+}
