@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -21,8 +22,10 @@ import (
 	"charm.land/wish/v2"
 	"charm.land/wish/v2/bubbletea"
 	"charm.land/wish/v2/logging"
+	"charm.land/wish/v2/ratelimiter"
 	rm "charm.land/wish/v2/recover"
 	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
 
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
@@ -42,6 +45,8 @@ type Config struct {
 	LockTimeout time.Duration
 	// NewSeed, if set, seeds every new game (tests use it); nil means random.
 	NewSeed func() uint64
+	// Limits are the abuse limits; the zero value means DefaultLimits.
+	Limits Limits
 }
 
 // Files inside the data dir.
@@ -72,6 +77,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.LockTimeout == 0 {
 		cfg.LockTimeout = 2 * time.Second
 	}
+	if cfg.Limits == (Limits{}) {
+		cfg.Limits = DefaultLimits()
+	}
 	if _, err := content.Load(); err != nil {
 		return nil, fmt.Errorf("game data: %w", err)
 	}
@@ -89,11 +97,22 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.store = st
 	stdlog := cfg.Logger.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
-	// Middleware runs outermost first: recover, logging, identity, the PTY
+	// Middleware runs outermost first: recover, logging, the per-IP rate
+	// limit, the session cap, identity, commands (scores, who), the PTY
 	// check, the session (registry, save on exit), then Bubble Tea. wish and
 	// recover apply the last listed first, hence the reversed list.
+	lim := cfg.Limits
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Listen),
+		func(srv *ssh.Server) error {
+			srv.HandshakeTimeout = lim.HandshakeTimeout
+			// Connections that never open a session (ssh -N) get no game
+			// and no keepalive: close them when silent this long.
+			if lim.IdleTimeout > 0 {
+				srv.IdleTimeout = lim.IdleTimeout + time.Minute
+			}
+			return nil
+		},
 		wish.WithHostKeyPath(filepath.Join(cfg.DataDir, HostKeyFile)),
 		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
 		wish.WithKeyboardInteractiveAuth(explainKeys),
@@ -103,6 +122,8 @@ func New(cfg Config) (*Server, error) {
 			requirePTY(portOf(cfg.Listen)),
 			s.commands,
 			identify,
+			s.capSessions,
+			ratelimiter.Middleware(ratelimiter.NewRateLimiter(rate.Limit(float64(max(1, lim.ConnPer10s))/10), max(1, lim.ConnPer10s), 10000)),
 			logging.StructuredMiddlewareWithLogger(cfg.Logger, log.InfoLevel),
 		)),
 	)
@@ -254,6 +275,16 @@ func portOf(addr string) string {
 	return "23234"
 }
 
+// inputOf is where a session's keys come from: the session itself for the
+// emulated PTY that charm's ssh gives by default, else the PTY's slave side
+// (as wish's bubbletea middleware reads it).
+func inputOf(sess ssh.Session) io.Reader {
+	if pty, _, ok := sess.Pty(); ok && !sess.EmulatedPty() && pty.Slave != nil {
+		return pty.Slave
+	}
+	return sess
+}
+
 // programOf hands the bubbletea middleware the program sessionMiddleware made.
 func programOf(sess ssh.Session) *tea.Program {
 	p, _ := sess.Context().Value(ctxProgram).(*tea.Program)
@@ -275,8 +306,13 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		}
 		lobby := &lobby{srv: s, fp: id.fp, name: name, log: logger}
 		player := tui.Player{Fingerprint: id.fp, Name: name, Store: s.store, NewSeed: s.cfg.NewSeed,
-			Admin: s.admins.Load().Contains(id.fp), Lobby: lobby, NeedName: isNew}
-		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
+			IdleTimeout: s.cfg.Limits.IdleTimeout,
+			Admin:       s.admins.Load().Contains(id.fp), Lobby: lobby, NeedName: isNew}
+		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(),
+			tea.WithInput(newLimitedReader(sess.Context(), inputOf(sess), s.cfg.Limits.InputBytesPerSec)))
+		if conn, ok := sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
+			go keepAlive(sess.Context(), conn, s.cfg.Limits.KeepAlive)
+		}
 		var model *tui.Model
 		var prog *tea.Program
 		for {
@@ -319,6 +355,8 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			wish.Println(sess, "Your key connected from another session and took this game over; it is saved and continues there.\r")
 		case tui.ExitQuit:
 			wish.Println(sess, "Farewell.\r")
+		case tui.ExitIdle:
+			wish.Println(sess, fmt.Sprintf("You were idle for %v; your game is saved. Goodbye.\r", s.cfg.Limits.IdleTimeout))
 		}
 		logger.Info("session ended", "exit", model.Exit())
 		sess.Exit(0)

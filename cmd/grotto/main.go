@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -31,6 +32,7 @@ type config struct {
 	Listen    string
 	Data      string
 	AdminKeys string
+	Limits    server.Limits
 }
 
 // validate makes paths absolute and says what is wrong.
@@ -46,6 +48,9 @@ func (c *config) validate() error {
 		return fmt.Errorf("--data %s: %w", c.Data, err)
 	}
 	c.Data = abs
+	if c.Limits.MaxSessions < 1 || c.Limits.ConnPer10s < 1 || c.Limits.InputBytesPerSec < 1 || c.Limits.IdleTimeout < 0 {
+		return errors.New("--max-sessions, --conn-rate and --input-rate must be at least 1, --idle-timeout not negative")
+	}
 	if c.AdminKeys != "" {
 		if c.AdminKeys, err = filepath.Abs(c.AdminKeys); err != nil {
 			return fmt.Errorf("--admin-keys: %w", err)
@@ -72,6 +77,35 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.Listen, "listen", envOr("GROTTO_LISTEN", ":23234"), "address to serve SSH on (env GROTTO_LISTEN)")
 	fs.StringVar(&c.Data, "data", envOr("GROTTO_DATA", "./grotto-data"), "directory for the database and the host key (env GROTTO_DATA)")
 	fs.StringVar(&c.AdminKeys, "admin-keys", envOr("GROTTO_ADMIN_KEYS", ""), "authorized_keys file listing admins' keys (env GROTTO_ADMIN_KEYS)")
+	c.Limits = server.DefaultLimits()
+	var err error
+	durationFlag := func(p *time.Duration, name, env, usage string) {
+		if v, ok := os.LookupEnv(env); ok {
+			d, perr := time.ParseDuration(v)
+			if perr != nil {
+				err = fmt.Errorf("%s=%q: %w", env, v, perr)
+			}
+			*p = d
+		}
+		fs.DurationVar(p, name, *p, usage+" (env "+env+")")
+	}
+	intFlag := func(p *int, name, env, usage string) {
+		if v, ok := os.LookupEnv(env); ok {
+			n, perr := strconv.Atoi(v)
+			if perr != nil {
+				err = fmt.Errorf("%s=%q: %w", env, v, perr)
+			}
+			*p = n
+		}
+		fs.IntVar(p, name, *p, usage+" (env "+env+")")
+	}
+	durationFlag(&c.Limits.IdleTimeout, "idle-timeout", "GROTTO_IDLE_TIMEOUT", "end a session after this long without a key, saving the game; 0 for never")
+	intFlag(&c.Limits.MaxSessions, "max-sessions", "GROTTO_MAX_SESSIONS", "most sessions at once")
+	intFlag(&c.Limits.ConnPer10s, "conn-rate", "GROTTO_CONN_RATE", "new sessions one IP address may open per 10 seconds")
+	intFlag(&c.Limits.InputBytesPerSec, "input-rate", "GROTTO_INPUT_RATE", "bytes per second one session may type or paste")
+	if err != nil {
+		return c, err
+	}
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -101,7 +135,7 @@ func run(args []string) int {
 		logger.Error("bad configuration", "err", err)
 		return 2
 	}
-	srv, err := server.New(server.Config{Listen: cfg.Listen, DataDir: cfg.Data, AdminKeys: cfg.AdminKeys, Logger: logger})
+	srv, err := server.New(server.Config{Listen: cfg.Listen, DataDir: cfg.Data, AdminKeys: cfg.AdminKeys, Logger: logger, Limits: cfg.Limits})
 	if err != nil {
 		logger.Error("cannot start", "err", err)
 		return 1

@@ -42,6 +42,9 @@ type Player struct {
 	NeedName bool
 	// Conflict starts on the choice screen: this key already plays elsewhere.
 	Conflict bool
+	// IdleTimeout ends the session, saving the game, after this long without
+	// a key; 0 means never.
+	IdleTimeout time.Duration
 }
 
 // Exit says why a session's program ended, so the server can tell the
@@ -55,6 +58,7 @@ const (
 	ExitSaved                  // the player saved and left (S or Ctrl+C)
 	ExitShutdown               // the server is shutting down; the game was saved
 	ExitTakenOver              // the same key took the game over from another session
+	ExitIdle                   // no key for Player.IdleTimeout; the game was saved
 )
 
 // ShutdownMsg tells a session that the server is stopping: the model saves the
@@ -89,7 +93,8 @@ type Model struct {
 	scr      screen
 	game     *game.Game // the game in progress, nil on the title screen before one starts
 	exit     Exit
-	saved    bool   // the game on disk (save + journal) is the game in memory
+	saved    bool // the game on disk (save + journal) is the game in memory
+	lastKey  time.Time
 	journal  uint64 // journal entries since the save: the next entry's number
 	watchers int    // how many watch this game
 }
@@ -124,7 +129,20 @@ func New(p Player) *Model {
 // Init implements tea.Model. It asks the terminal whether it does true colour
 // (the RGB and Tc capabilities), since SSH clients rarely forward COLORTERM.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestCapability("RGB"), tea.RequestCapability("Tc"))
+	m.lastKey = m.p.Now()
+	return tea.Batch(tea.RequestCapability("RGB"), tea.RequestCapability("Tc"), m.idleCheck())
+}
+
+// idleMsg is the idle check's tick.
+type idleMsg struct{}
+
+// idleCheck wakes the session once a minute (at most) to see whether it has
+// been idle for Player.IdleTimeout.
+func (m *Model) idleCheck() tea.Cmd {
+	if m.p.IdleTimeout <= 0 {
+		return nil
+	}
+	return tea.Tick(min(time.Minute, m.p.IdleTimeout), func(time.Time) tea.Msg { return idleMsg{} })
 }
 
 // Update implements tea.Model.
@@ -134,6 +152,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w, m.h = msg.Width, msg.Height
 	case tea.ColorProfileMsg:
 		m.th = newTheme(msg.Profile)
+	case idleMsg:
+		if m.p.Now().Sub(m.lastKey) >= m.p.IdleTimeout {
+			m.Persist()
+			m.exit = ExitIdle
+			return m, tea.Quit
+		}
+		return m, m.idleCheck()
 	case ShutdownMsg:
 		m.Persist()
 		m.exit = ExitShutdown
@@ -158,6 +183,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 	case tea.KeyPressMsg:
+		m.lastKey = m.p.Now()
 		if msg.String() == "ctrl+c" {
 			return m, m.saveAndLeave()
 		}
@@ -202,6 +228,8 @@ func (e Exit) String() string {
 		return "shutdown"
 	case ExitTakenOver:
 		return "taken over"
+	case ExitIdle:
+		return "idle"
 	}
 	return "disconnect"
 }
