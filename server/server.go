@@ -310,6 +310,11 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			Admin:       s.admins.Load().Contains(id.fp), Lobby: lobby, NeedName: isNew}
 		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(),
 			tea.WithInput(newLimitedReader(sess.Context(), inputOf(sess), s.cfg.Limits.InputBytesPerSec)))
+		if pty, _, ok := sess.Pty(); ok {
+			// A client may claim any size; Bubble Tea allocates a screen of
+			// it. Later resizes it checks itself; the first one is ours.
+			opts = append(opts, tea.WithWindowSize(min(max(pty.Window.Width, 0), tui.MaxWidth), min(max(pty.Window.Height, 0), tui.MaxHeight)))
+		}
 		if conn, ok := sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
 			go keepAlive(sess.Context(), conn, s.cfg.Limits.KeepAlive)
 		}

@@ -19,10 +19,14 @@ import (
 	"github.com/grotto-game/grotto/store"
 )
 
-// Minimum terminal size in cells; below it the screen asks to be enlarged.
+// Terminal size in cells: below the minimum the screen asks to be
+// enlarged; beyond the maximum only the top-left part is drawn, so a client
+// claiming a huge window cannot make the server build huge frames.
 const (
 	MinWidth  = 40
 	MinHeight = 12
+	MaxWidth  = 500
+	MaxHeight = 300
 )
 
 // Player says who is at the keyboard and where their games are kept.
@@ -149,7 +153,7 @@ func (m *Model) idleCheck() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.w, m.h = msg.Width, msg.Height
+		m.w, m.h = min(msg.Width, MaxWidth), min(msg.Height, MaxHeight)
 	case tea.ColorProfileMsg:
 		m.th = newTheme(msg.Profile)
 	case idleMsg:

@@ -1,0 +1,148 @@
+package faults
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/internal/sshtest"
+	"github.com/grotto-game/grotto/store"
+)
+
+// The fault counts the README's table reports; each test adds its own.
+func newPlayers(t *testing.T, n int) []*player {
+	t.Helper()
+	ps := make([]*player, n)
+	for i := range ps {
+		k, err := sshtest.NewKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps[i] = &player{key: k, name: fmt.Sprintf("p%d", i)}
+	}
+	return ps
+}
+
+func TestKill9MidPlayNeverLosesATurnAPlayerSaw(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault suite")
+	}
+	rng := rand.New(rand.NewPCG(2026, 11))
+	dir := t.TempDir()
+	players := newPlayers(t, 3)
+	keys := []string{"h", "j", "k", "l", "y", "u", "b", "n", ".", "."}
+	const rounds = 6
+	for round := range rounds {
+		p := start(t, freeAddr(t), dir)
+		for _, pl := range players {
+			screen := pl.connect(t, p.addr)
+			got := turnOf(screen)
+			if round > 0 {
+				switch {
+				case got == pl.shown:
+					if a := around(screen); a != pl.around {
+						t.Errorf("round %d %s: resumed at turn %d but elsewhere:\nshown:\n%s\nresumed:\n%s", round, pl.name, got, pl.around, a)
+					}
+				case pl.flight && got == pl.shown+1:
+					// The key in flight was made durable before the kill; its
+					// answer was never drawn. Nothing the player saw is lost.
+				default:
+					t.Errorf("round %d %s: showed turn %d (key in flight: %v), resumed at %d", round, pl.name, pl.shown, pl.flight, got)
+				}
+			}
+			pl.shown, pl.around, pl.flight = got, around(screen), false
+		}
+		// Play a random number of turns, then kill at a random moment: for
+		// some players right after a key whose answer was not awaited.
+		for _, pl := range players {
+			for range 1 + rng.IntN(12) {
+				pl.step(t, keys[rng.IntN(len(keys))])
+			}
+		}
+		for _, pl := range players {
+			if rng.IntN(2) == 0 {
+				pl.c.Send(".")
+				pl.flight = true
+			}
+		}
+		time.Sleep(time.Duration(rng.IntN(3)) * time.Millisecond)
+		p.kill9()
+		for _, pl := range players {
+			pl.c.Close()
+		}
+	}
+	// The last state must also be on disk as a save + journal.
+	st, err := store.Open(filepath.Join(dir, "grotto.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, pl := range players {
+		blob, err := st.Save(keyFP(pl))
+		if err != nil {
+			t.Fatalf("%s: no save after the last kill: %v", pl.name, err)
+		}
+		if _, err := game.Decode(blob); err != nil {
+			t.Errorf("%s: save after kill -9: %v", pl.name, err)
+		}
+	}
+}
+
+func TestSIGTERMWith50SessionsSavesAllAndExitsZero(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault suite")
+	}
+	dir := t.TempDir()
+	p := start(t, freeAddr(t), dir)
+	players := newPlayers(t, 50)
+	errs := make(chan error, len(players))
+	for _, pl := range players {
+		go func() {
+			defer func() { errs <- nil }()
+			pl.connect(t, p.addr)
+			pl.step(t, ".")
+		}()
+	}
+	for range players {
+		<-errs
+	}
+	began := time.Now()
+	p.sigterm()
+	if code := p.exit(t, 10*time.Second); code != 0 {
+		t.Errorf("exit code %d after SIGTERM:\n%s", code, p.stderr)
+	}
+	t.Logf("SIGTERM to exit with 50 sessions: %v", time.Since(began))
+	told := 0
+	for _, pl := range players {
+		select {
+		case <-pl.c.Done():
+		case <-time.After(5 * time.Second):
+		}
+		if strings.Contains(string(pl.c.Output()), "Your game is saved") {
+			told++
+		}
+		pl.c.Close()
+	}
+	if told != len(players) {
+		t.Errorf("%d of %d players were told their game is saved", told, len(players))
+	}
+	st, err := store.Open(filepath.Join(dir, "grotto.db"), time.Second)
+	if err != nil {
+		t.Fatalf("the database was not closed cleanly: %v", err)
+	}
+	defer st.Close()
+	for _, pl := range players {
+		blob, err := st.Save(keyFP(pl))
+		if err != nil {
+			t.Fatalf("%s: %v", pl.name, err)
+		}
+		g, err := game.Decode(blob)
+		if err != nil || g.Turn() != pl.shown {
+			t.Errorf("%s: saved at turn %v (%v), screen showed %d", pl.name, g.Turn(), err, pl.shown)
+		}
+	}
+}

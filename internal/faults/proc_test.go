@@ -1,0 +1,244 @@
+package faults
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/grotto-game/grotto/internal/sshtest"
+	"github.com/grotto-game/grotto/keys"
+)
+
+// bin is the grotto binary built for this run.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "grotto-faults")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "grotto")
+	build := exec.Command("go", "build", "-o", bin, "github.com/grotto-game/grotto/cmd/grotto")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build grotto:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// proc is one grotto server process.
+type proc struct {
+	cmd    *exec.Cmd
+	addr   string
+	stderr *syncBuffer
+	done   chan struct{}
+	err    error
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// start runs grotto on addr with data dir and extra flags, and waits until
+// it accepts connections (or exits).
+func start(t *testing.T, addr, data string, extra ...string) *proc {
+	t.Helper()
+	args := append([]string{"serve", "--listen", addr, "--data", data, "--conn-rate", "10000"}, extra...)
+	p := &proc{cmd: exec.Command(bin, args...), addr: addr, stderr: &syncBuffer{}, done: make(chan struct{})}
+	p.cmd.Stderr = p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.err = p.cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() { p.cmd.Process.Kill(); <-p.done })
+	for i := 0; ; i++ {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return p
+		}
+		select {
+		case <-p.done:
+			return p // exited: the caller checks why
+		case <-time.After(20 * time.Millisecond):
+		}
+		if i > 500 {
+			t.Fatalf("grotto did not start:\n%s", p.stderr)
+		}
+	}
+}
+
+// exit waits for the process to end and returns its exit code.
+func (p *proc) exit(t *testing.T, within time.Duration) int {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(within):
+		t.Fatalf("grotto still running after %v:\n%s", within, p.stderr)
+	}
+	if ee, ok := p.err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	return 0
+}
+
+func (p *proc) kill9()   { p.cmd.Process.Signal(syscall.SIGKILL); <-p.done }
+func (p *proc) sigterm() { p.cmd.Process.Signal(syscall.SIGTERM) }
+
+// player is one player's key and what their screen last showed.
+type player struct {
+	key    gossh.Signer
+	name   string
+	c      *sshtest.Client
+	shown  int    // the turn on screen after the last key whose answer was drawn
+	around string // the 5x5 tiles round the @ then
+	flight bool   // a key was sent whose answer was not seen
+}
+
+var turnRE = regexp.MustCompile(`Turn: (\d+)`)
+
+func turnOf(screen string) int {
+	m := turnRE.FindStringSubmatch(screen)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// around returns the 5x5 block of the screen centred on the '@'.
+func around(screen string) string {
+	lines := strings.Split(screen, "\n")
+	for y, l := range lines {
+		r := []rune(l)
+		for x, ch := range r {
+			if ch != '@' {
+				continue
+			}
+			var b strings.Builder
+			for dy := -2; dy <= 2; dy++ {
+				var row []rune
+				if y+dy >= 0 && y+dy < len(lines) {
+					row = []rune(lines[y+dy])
+				}
+				for dx := -2; dx <= 2; dx++ {
+					if i := x + dx; i >= 0 && i < len(row) {
+						b.WriteRune(row[i])
+					} else {
+						b.WriteRune(' ')
+					}
+				}
+				b.WriteByte('\n')
+			}
+			return b.String()
+		}
+	}
+	return ""
+}
+
+// connect dials as p and gets to a game: naming themselves and starting one
+// the first time, choosing Continue after.
+func (p *player) connect(t *testing.T, addr string) string {
+	t.Helper()
+	c, err := sshtest.Dial(addr, p.key, sshtest.Options{Width: 100, Height: 30, User: p.name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.c = c
+	screen, err := c.WaitFor(context.Background(), func(s string) bool {
+		return strings.Contains(s, "Choose the name") || strings.Contains(s, "New game")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(screen, "Choose the name") {
+		c.Send("\r")
+		if screen, err = c.WaitForText(10*time.Second, "New game"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if strings.Contains(screen, "Continue") {
+		c.Send("c")
+	} else {
+		c.Send("n")
+	}
+	screen, err = c.WaitFor(context.Background(), func(s string) bool { return turnOf(s) >= 0 && around(s) != "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return screen
+}
+
+// step sends one key and waits until the screen answers it (or shows
+// nothing new for a while: a refused move draws only a grey line).
+func (p *player) step(t *testing.T, key string) {
+	t.Helper()
+	before := p.c.Screen()
+	p.c.Send(key)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	screen, err := p.c.WaitFor(ctx, func(s string) bool { return s != before })
+	if err != nil && ctx.Err() == nil {
+		t.Fatal(err)
+	}
+	screen = settle(p.c)
+	if n := turnOf(screen); n >= 0 {
+		p.shown, p.around = n, around(screen)
+	}
+}
+
+// settle returns the screen once it has stopped changing for 20 ms: a frame
+// can arrive in pieces.
+func settle(c *sshtest.Client) string {
+	s := c.Screen()
+	for range 100 {
+		time.Sleep(20 * time.Millisecond)
+		now := c.Screen()
+		if now == s {
+			return s
+		}
+		s = now
+	}
+	return s
+}
+
+func keyFP(p *player) string { return keys.Fingerprint(p.key.PublicKey()) }
