@@ -29,7 +29,9 @@ const waitLong = 10 * time.Second
 // data dir and returns it and its address; it is shut down at cleanup.
 func startServer(t *testing.T) (*Server, string) {
 	t.Helper()
-	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
+	lim := DefaultLimits()
+	lim.ConnPer10s = 10000 // tests connect often from one address
+	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard), Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -275,6 +275,24 @@ func portOf(addr string) string {
 	return "23234"
 }
 
+// idleChecks asks prog every minute (or every timeout, if shorter) whether
+// it has been idle too long, until stop closes.
+func idleChecks(prog *tea.Program, timeout time.Duration, stop <-chan struct{}) {
+	if timeout <= 0 {
+		return
+	}
+	t := time.NewTicker(min(time.Minute, timeout))
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			go prog.Send(tui.IdleCheckMsg{}) // returns once the program reads it or ends
+		}
+	}
+}
+
 // inputOf is where a session's keys come from: the session itself for the
 // emulated PTY that charm's ssh gives by default, else the PTY's slave side
 // (as wish's bubbletea middleware reads it).
@@ -318,6 +336,8 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		if conn, ok := sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
 			go keepAlive(sess.Context(), conn, s.cfg.Limits.KeepAlive)
 		}
+		idleStop := make(chan struct{})
+		defer close(idleStop)
 		var model *tui.Model
 		var prog *tea.Program
 		for {
@@ -338,6 +358,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			break
 		}
 		defer func() { s.live.remove(lobby.id()) }()
+		go idleChecks(prog, s.cfg.Limits.IdleTimeout, idleStop)
 		sess.Context().SetValue(ctxProgram, prog)
 		next(sess) // runs the program until the player leaves or the session ends
 		hadGame := model.InProgress()

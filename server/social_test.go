@@ -220,3 +220,25 @@ func TestAMissingAdminFileStopsTheStartNamingIt(t *testing.T) {
 		t.Errorf("err = %v, want one naming %s", err, missing)
 	}
 }
+
+func TestTooManyConnectionsFromOneAddressAreRefusedWithAReason(t *testing.T) {
+	lim := DefaultLimits()
+	lim.ConnPer10s = 10
+	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard), Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Listen()
+	go srv.Serve()
+	defer srv.Shutdown(context.Background())
+	refused := 0
+	for range 15 {
+		out, status := command(t, srv.Addr().String(), "who")
+		if status == 1 && strings.Contains(out, "rate limit exceeded") {
+			refused++
+		}
+	}
+	if refused != 5 {
+		t.Errorf("%d of 15 quick connections refused, want the 5 past the 10 allowed per 10 s", refused)
+	}
+}

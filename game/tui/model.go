@@ -134,20 +134,14 @@ func New(p Player) *Model {
 // (the RGB and Tc capabilities), since SSH clients rarely forward COLORTERM.
 func (m *Model) Init() tea.Cmd {
 	m.lastKey = m.p.Now()
-	return tea.Batch(tea.RequestCapability("RGB"), tea.RequestCapability("Tc"), m.idleCheck())
+	return tea.Batch(tea.RequestCapability("RGB"), tea.RequestCapability("Tc"))
 }
 
-// idleMsg is the idle check's tick.
-type idleMsg struct{}
-
-// idleCheck wakes the session once a minute (at most) to see whether it has
-// been idle for Player.IdleTimeout.
-func (m *Model) idleCheck() tea.Cmd {
-	if m.p.IdleTimeout <= 0 {
-		return nil
-	}
-	return tea.Tick(min(time.Minute, m.p.IdleTimeout), func(time.Time) tea.Msg { return idleMsg{} })
-}
+// IdleCheckMsg asks the session whether it has been idle for
+// Player.IdleTimeout; if so it saves and quits. The server sends it
+// periodically from a goroutine that ends with the session (a tea.Tick
+// would outlive the program by up to its period).
+type IdleCheckMsg struct{}
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -156,13 +150,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w, m.h = min(msg.Width, MaxWidth), min(msg.Height, MaxHeight)
 	case tea.ColorProfileMsg:
 		m.th = newTheme(msg.Profile)
-	case idleMsg:
-		if m.p.Now().Sub(m.lastKey) >= m.p.IdleTimeout {
+	case IdleCheckMsg:
+		if m.p.IdleTimeout > 0 && m.p.Now().Sub(m.lastKey) >= m.p.IdleTimeout {
 			m.Persist()
 			m.exit = ExitIdle
 			return m, tea.Quit
 		}
-		return m, m.idleCheck()
 	case ShutdownMsg:
 		m.Persist()
 		m.exit = ExitShutdown

@@ -587,3 +587,25 @@ func TestADamagedSaveIsSetAsideAndTheTitleSaysSo(t *testing.T) {
 		t.Error("no new game after a damaged save")
 	}
 }
+
+func TestAnIdleSessionSavesAndSaysGoodbye(t *testing.T) {
+	st := openStore(t)
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	m := New(Player{Fingerprint: "SHA256:idle", Name: "idler", Store: st, NewSeed: func() uint64 { return 7 },
+		Now: func() time.Time { return now }, IdleTimeout: 30 * time.Minute})
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	press(m, "enter")
+	press(m, ".")
+	now = now.Add(29 * time.Minute)
+	if _, cmd := m.Update(IdleCheckMsg{}); cmd != nil {
+		t.Fatal("quit before the idle timeout")
+	}
+	now = now.Add(2 * time.Minute)
+	if _, cmd := m.Update(IdleCheckMsg{}); cmd == nil || m.Exit() != ExitIdle {
+		t.Fatal("no goodbye after 31 idle minutes")
+	}
+	if _, err := st.Save("SHA256:idle"); err != nil {
+		t.Errorf("the idle game was not saved: %v", err)
+	}
+}

@@ -242,3 +242,8 @@ func settle(c *sshtest.Client) string {
 }
 
 func keyFP(p *player) string { return keys.Fingerprint(p.key.PublicKey()) }
+
+// dialAs connects as p with a terminal, without choosing anything yet.
+func dialAs(p *player, addr string) (*sshtest.Client, error) {
+	return sshtest.Dial(addr, p.key, sshtest.Options{Width: 100, Height: 30, User: p.name})
+}

@@ -1,0 +1,153 @@
+package faults
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/grotto-game/grotto/internal/sshtest"
+)
+
+// attacker is a raw SSH session that sends whatever it likes.
+type attacker struct {
+	conn *gossh.Client
+	sess *gossh.Session
+	in   interface{ Write([]byte) (int, error) }
+}
+
+func attack(t *testing.T, addr string, w, h int) *attacker {
+	t.Helper()
+	key, _ := sshtest.NewKey()
+	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "mallory", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess.Stdout, sess.Stderr = discard{}, discard{}
+	in, _ := sess.StdinPipe()
+	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return &attacker{conn: conn, sess: sess, in: in}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func (a *attacker) send(s string) {
+	done := make(chan struct{})
+	go func() { a.in.Write([]byte(s)); close(done) }()
+	select { // a flood may be throttled: never wait on it for long
+	case <-done:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+func (a *attacker) close() { a.conn.Close() }
+
+func TestHostileClientsNeverHurtTheServerOrAnotherPlayer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault suite")
+	}
+	rng := rand.New(rand.NewPCG(6, 6))
+	p := start(t, freeAddr(t), t.TempDir())
+	victim := newPlayers(t, 1)[0]
+	victim.connect(t, p.addr)
+	victimPlays := func(what string) {
+		t.Helper()
+		before := victim.shown
+		victim.step(t, ".")
+		if victim.shown != before+1 {
+			t.Fatalf("after %s the other player's wait went from turn %d to %d", what, before, victim.shown)
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("the server died after %s:\n%s", what, p.stderr)
+		default:
+		}
+	}
+	random := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		return string(b)
+	}
+	junk := random(64 << 10) // made once: the attackers below run at the same time
+	attacks := []struct {
+		name string
+		w, h int
+		do   func(a *attacker)
+	}{
+		{"random bytes", 80, 24, func(a *attacker) { a.send(junk) }},
+		{"escape sequences split across writes", 80, 24, func(a *attacker) {
+			for _, part := range []string{"\x1b", "[", "1;", "5", "A", "\x1b[", "<0;10;", "5M", "\x1bO", "P", "\x1b]11;rgb:", "0000/0000/0000", "\x1b\\"} {
+				a.send(part)
+				time.Sleep(time.Millisecond)
+			}
+		}},
+		{"terminal query replies as input", 80, 24, func(a *attacker) {
+			a.send("\x1b[?1;2c\x1b[>0;276;0c\x1b]11;rgb:0000/0000/0000\x07\x1b[?2026;2$y\x1bP1+r5463\x1b\\\x1b[12;40R\x1b[?64;1;2;6;22c")
+		}},
+		{"Ctrl+Z and other controls", 80, 24, func(a *attacker) { a.send("\x1a\x1a\x03\x1c\x00\x7f\x1b\x1b\x1b") }},
+		{"a flood of megabytes", 80, 24, func(a *attacker) { a.send(strings.Repeat("jjjjhhhhkkkkllll", 1<<17)) }},
+		{"window 0x0", 0, 0, func(a *attacker) { a.send("jjj") }},
+		{"window 1x1", 1, 1, func(a *attacker) { a.send("jjj") }},
+		{"window 65535x65535", 65535, 65535, func(a *attacker) { a.send("\r") }},
+		{"a resize storm", 80, 24, func(a *attacker) {
+			for i := range 2000 {
+				a.sess.WindowChange(rng.IntN(300), rng.IntN(300))
+				if i%500 == 0 {
+					a.sess.WindowChange(65535, 65535)
+				}
+			}
+		}},
+		{"non-UTF-8", 80, 24, func(a *attacker) { a.send("\xff\xfe\xc3\x28\xa0\xa1\xe2\x28\xa1\xf0\x28\x8c\xbc") }},
+		{"a client that vanishes mid-frame", 200, 60, func(a *attacker) {
+			a.send("\r") // start drawing, then cut the connection under it
+			a.conn.Close()
+		}},
+	}
+	for _, at := range attacks {
+		a := attack(t, p.addr, at.w, at.h)
+		time.Sleep(20 * time.Millisecond)
+		at.do(a)
+		time.Sleep(50 * time.Millisecond)
+		a.close()
+		victimPlays(at.name)
+	}
+	// A dozen attackers at once, each doing everything.
+	var as []*attacker
+	for range 12 {
+		as = append(as, attack(t, p.addr, 80, 24))
+	}
+	for _, a := range as {
+		go func() {
+			for _, at := range attacks[:5] {
+				at.do(a)
+			}
+		}()
+	}
+	victimPlays("twelve attackers at once")
+	for _, a := range as {
+		a.close()
+	}
+	if strings.Contains(strings.ToLower(p.stderr.String()), "panic") {
+		t.Errorf("the server log has a panic:\n%s", p.stderr)
+	}
+	p.sigterm()
+	if code := p.exit(t, 10*time.Second); code != 0 {
+		t.Errorf("exit %d after the attacks", code)
+	}
+}

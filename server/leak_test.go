@@ -1,0 +1,70 @@
+package server
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/grotto-game/grotto/internal/sshtest"
+)
+
+// settleGoroutines returns the goroutine count once it stops falling.
+func settleGoroutines() int {
+	n := runtime.NumGoroutine()
+	for range 50 {
+		time.Sleep(20 * time.Millisecond)
+		m := runtime.NumGoroutine()
+		if m >= n {
+			return m
+		}
+		n = m
+	}
+	return n
+}
+
+func TestManyConnectionsLeaveNoGoroutinesOrMemoryBehind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	_, addr := startServer(t)
+	cycle := func(abrupt bool) {
+		key := newKey(t)
+		c, err := sshtest.Dial(addr, key, sshtest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.WaitForText(waitLong, "Choose the name"); err != nil {
+			t.Fatal(err)
+		}
+		if abrupt {
+			c.Close() // the client vanishes
+			return
+		}
+		c.Send("\x03") // Ctrl+C: quit cleanly
+		<-c.Done()
+		c.Close()
+	}
+	for range 10 { // warm up pools and caches
+		cycle(false)
+	}
+	base := settleGoroutines()
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := range 200 {
+		cycle(i%2 == 0)
+	}
+	after := settleGoroutines()
+	if after > base+5 {
+		buf := make([]byte, 1<<20)
+		n := runtime.Stack(buf, true)
+		t.Errorf("goroutines: %d before, %d after 200 sessions\n%s", base, after, buf[:n])
+	}
+	var mem runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&mem)
+	if grown := int64(mem.HeapAlloc) - int64(before.HeapAlloc); grown > 8<<20 {
+		t.Errorf("heap grew by %d bytes over 200 sessions", grown)
+	}
+}
+
