@@ -23,7 +23,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			next(sess)
 			return
 		}
-		out := newlines(sess)
+		out := newlines(sess, sess)
 		switch {
 		case len(cmd) == 1 && cmd[0] == "scores":
 			scores, err := s.store.TopScores(20)
@@ -37,7 +37,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 		case len(cmd) == 1 && cmd[0] == "who":
 			writeWho(out, s.live.list(), time.Now())
 		default:
-			fmt.Fprintf(sess.Stderr(), "grotto: unknown command %q; try `scores` or `who`, or no command to play\r\n", tui.Inert(strings.Join(cmd, " ")))
+			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores` or `who`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
 			sess.Exit(1)
 			return
 		}
@@ -73,7 +73,11 @@ func writeWho(w io.Writer, games []LiveGame, now time.Time) {
 		if g.Depth > 0 {
 			depth, turn = fmt.Sprint(g.Depth), fmt.Sprint(g.Turn)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", tui.Inert(g.Name), depth, turn, Idle(now.Sub(g.LastInput)), g.Watchers)
+		name := tui.Inert(g.Name)
+		if name == "" {
+			name = "(new player)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", name, depth, turn, Idle(now.Sub(g.LastInput)), g.Watchers)
 	}
 	tw.Flush()
 }
@@ -89,13 +93,13 @@ func Idle(d time.Duration) string {
 	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
-// newlines returns w with "\n" written as "\r\n", as a terminal needs when
-// the client asked for one.
-func newlines(sess ssh.Session) io.Writer {
+// newlines returns w with "\n" written as "\r\n" when the session has a
+// terminal, which needs it.
+func newlines(w io.Writer, sess ssh.Session) io.Writer {
 	if _, _, pty := sess.Pty(); pty {
-		return crlf{sess}
+		return crlf{w}
 	}
-	return sess
+	return w
 }
 
 type crlf struct{ w io.Writer }

@@ -420,7 +420,7 @@ func TestTakingOverKeepsTheTurnAndPlaceAndTellsTheOldSession(t *testing.T) {
 	case <-time.After(waitLong):
 		t.Fatal("the old session is still open")
 	}
-	if out := string(a.Output()); !strings.Contains(out, "took this game over") {
+	if out := string(a.Output()); !strings.Contains(out, "took over") {
 		t.Errorf("the old session was not told why it closed")
 	}
 	// The turn goes on from there, once.

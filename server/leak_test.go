@@ -67,4 +67,3 @@ func TestManyConnectionsLeaveNoGoroutinesOrMemoryBehind(t *testing.T) {
 		t.Errorf("heap grew by %d bytes over 200 sessions", grown)
 	}
 }
-

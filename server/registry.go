@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,6 +29,7 @@ type registry struct {
 // liveSession is one connected player, as the registry knows it.
 type liveSession struct {
 	id        uint64
+	spectator bool // a session of a key that plays elsewhere: not its key's live game
 	fp, name  string
 	prog      *tea.Program
 	depth     int // 0 while on the title screen
@@ -61,7 +63,7 @@ func (r *registry) add(fp, name string, p *tea.Program, now time.Time) (uint64, 
 		return 0, errClosing
 	}
 	for _, s := range r.live {
-		if s.fp == fp {
+		if s.fp == fp && !s.spectator {
 			return 0, errAlreadyPlaying
 		}
 	}
@@ -69,6 +71,39 @@ func (r *registry) add(fp, name string, p *tea.Program, now time.Time) (uint64, 
 	r.live[r.next] = &liveSession{id: r.next, fp: fp, name: name, prog: p, lastInput: now,
 		watchers: map[uint64]chan []byte{}, done: make(chan struct{})}
 	return r.next, nil
+}
+
+// addSpectator registers a session of a key that is already playing
+// elsewhere: it is told about shutdowns and waited for, but it is not the
+// key's live game and is not listed. promote makes it the live one.
+func (r *registry) addSpectator(fp string, p *tea.Program, now time.Time) (uint64, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing {
+		return 0, errClosing
+	}
+	r.next++
+	r.live[r.next] = &liveSession{id: r.next, spectator: true, fp: fp, prog: p, lastInput: now,
+		watchers: map[uint64]chan []byte{}, done: make(chan struct{})}
+	return r.next, nil
+}
+
+// promote makes spectator session id the live session of its key, under
+// name, unless another session of the key is live (errAlreadyPlaying).
+func (r *registry) promote(id uint64, name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.live[id]
+	if !ok {
+		return errClosing
+	}
+	for _, o := range r.live {
+		if o.fp == s.fp && !o.spectator {
+			return errAlreadyPlaying
+		}
+	}
+	s.spectator, s.name = false, name
+	return nil
 }
 
 // remove unregisters a session whose program has ended and whose game is
@@ -153,11 +188,12 @@ func (r *registry) watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
 	}, true
 }
 
-// notifyWatchers tells a player how many watch them now; mu is held.
+// notifyWatchers tells a player that the number watching changed; mu is
+// held. The player then asks for the count, so notices arriving out of
+// order cannot leave a stale number on screen.
 func (r *registry) notifyWatchers(s *liveSession) {
 	if s.prog != nil {
-		n := len(s.watchers)
-		go s.prog.Send(tui.WatchersMsg(n))
+		go s.prog.Send(tui.WatchersMsg{})
 	}
 }
 
@@ -177,10 +213,15 @@ func (r *registry) list() []LiveGame {
 	defer r.mu.Unlock()
 	out := make([]LiveGame, 0, len(r.live))
 	for _, s := range r.live {
+		if s.spectator {
+			continue
+		}
 		out = append(out, LiveGame{ID: s.id, Name: s.name, Depth: s.depth, Turn: s.turn,
 			LastInput: s.lastInput, Watchers: len(s.watchers)})
 	}
-	slices.SortFunc(out, func(a, b LiveGame) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
+	slices.SortFunc(out, func(a, b LiveGame) int {
+		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.ID, b.ID))
+	})
 	return out
 }
 
@@ -191,7 +232,7 @@ func (r *registry) takeOver(ctx context.Context, fp string, msg tea.Msg) error {
 	r.mu.Lock()
 	var old *liveSession
 	for _, s := range r.live {
-		if s.fp == fp {
+		if s.fp == fp && !s.spectator {
 			old = s
 		}
 	}

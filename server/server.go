@@ -47,6 +47,9 @@ type Config struct {
 	NewSeed func() uint64
 	// Limits are the abuse limits; the zero value means DefaultLimits.
 	Limits Limits
+	// NoJournal saves games only on level changes, on leaving and every
+	// 100 turns instead of making every turn durable (see tui.Player).
+	NoJournal bool
 }
 
 // Files inside the data dir.
@@ -315,7 +318,7 @@ func programOf(sess ssh.Session) *tea.Program {
 func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		id := sess.Context().Value(ctxIdentity).(identity)
-		logger := s.log.With("fp", id.fp, "user", id.name)
+		logger := s.log.With("fp", id.fp, "ssh_user", id.name)
 		name, isNew, err := s.touchProfile(id)
 		if err != nil {
 			logger.Error("profile", "err", err)
@@ -324,8 +327,8 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		}
 		lobby := &lobby{srv: s, fp: id.fp, name: name, log: logger}
 		player := tui.Player{Fingerprint: id.fp, Name: name, Store: s.store, NewSeed: s.cfg.NewSeed,
-			IdleTimeout: s.cfg.Limits.IdleTimeout,
-			Admin:       s.admins.Load().Contains(id.fp), Lobby: lobby, NeedName: isNew}
+			IdleTimeout: s.cfg.Limits.IdleTimeout, NoJournal: s.cfg.NoJournal,
+			Admin: s.admins.Load().Contains(id.fp), Lobby: lobby, NeedName: isNew}
 		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(),
 			tea.WithInput(newLimitedReader(sess.Context(), inputOf(sess), s.cfg.Limits.InputBytesPerSec)))
 		if pty, _, ok := sess.Pty(); ok {
@@ -344,13 +347,23 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			model = tui.New(player)
 			prog = tea.NewProgram(model, opts...)
 			lobby.prog = prog
-			liveID, err := s.live.add(id.fp, name, prog, time.Now())
-			if errors.Is(err, errAlreadyPlaying) && !player.Conflict {
+			listed := name
+			if isNew {
+				listed = "" // not a name until the player claims it
+			}
+			var liveID uint64
+			var err error
+			if player.Conflict {
+				liveID, err = s.live.addSpectator(id.fp, prog, time.Now())
+			} else {
+				liveID, err = s.live.add(id.fp, listed, prog, time.Now())
+			}
+			if errors.Is(err, errAlreadyPlaying) {
 				logger.Info("key already playing: offering take over or watch")
 				player.Conflict = true
 				continue // rebuild the model on the choice screen
 			}
-			if err != nil && !errors.Is(err, errAlreadyPlaying) {
+			if err != nil {
 				wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
 				return
 			}
@@ -361,6 +374,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		go idleChecks(prog, s.cfg.Limits.IdleTimeout, idleStop)
 		sess.Context().SetValue(ctxProgram, prog)
 		next(sess) // runs the program until the player leaves or the session ends
+		model.Close()
 		hadGame := model.InProgress()
 		if err := model.Persist(); err != nil {
 			logger.Error("could not save game at end of session", "err", err)
@@ -378,7 +392,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 				wish.Println(sess, "The server is restarting. Please reconnect in a moment.\r")
 			}
 		case tui.ExitTakenOver:
-			wish.Println(sess, "Your key connected from another session and took this game over; it is saved and continues there.\r")
+			wish.Println(sess, "Your key connected from another session and took over; anything you were playing is saved and continues there.\r")
 		case tui.ExitQuit:
 			wish.Println(sess, "Farewell.\r")
 		case tui.ExitIdle:
@@ -444,6 +458,9 @@ func (l *lobby) Games() []tui.LiveGame {
 	return out
 }
 
+// Watchers implements tui.Lobby.
+func (l *lobby) Watchers() int { return l.srv.live.watchers(l.id()) }
+
 // Watch implements tui.Lobby.
 func (l *lobby) Watch(id uint64) (<-chan []byte, func(), bool) { return l.srv.live.watch(id) }
 
@@ -462,11 +479,9 @@ func (l *lobby) TakeOver() error {
 	if err := l.srv.live.takeOver(ctx, l.fp, tui.TakenOverMsg{}); err != nil {
 		return err
 	}
-	id, err := l.srv.live.add(l.fp, l.name, l.prog, time.Now())
-	if err != nil {
+	if err := l.srv.live.promote(l.id(), l.name); err != nil {
 		return err
 	}
-	l.setID(id)
 	l.log.Info("took over the key's other session")
 	return nil
 }
@@ -492,4 +507,4 @@ func (l *lobby) ClaimName(name string) error {
 }
 
 // Cheat implements tui.Lobby: every cheat is logged with the fingerprint.
-func (l *lobby) Cheat(what string) { l.log.Warn("cheat used", "cheat", what) }
+func (l *lobby) Cheat(what string) { l.log.Warn("cheat used", "cheat", what, "name", l.name) }

@@ -242,3 +242,43 @@ func TestTooManyConnectionsFromOneAddressAreRefusedWithAReason(t *testing.T) {
 		t.Errorf("%d of 15 quick connections refused, want the 5 past the 10 allowed per 10 s", refused)
 	}
 }
+
+func TestAWatcherWhoLeavesAnyWayIsNoLongerCounted(t *testing.T) {
+	_, addr, _ := startWithAdmins(t)
+	player := dial(t, addr, newKey(t), 100, 30)
+	newGame(t, player)
+	for _, leave := range []string{"ctrl+c", "vanish"} {
+		w := dial(t, addr, newKey(t), 80, 24)
+		title(t, w)
+		w.Send("w")
+		waitText(t, w, "Playing now")
+		w.Send("\r")
+		waitText(t, w, "Watching")
+		waitText(t, player, "watched by 1")
+		if leave == "ctrl+c" {
+			w.Send("\x03")
+		} else {
+			w.Close()
+		}
+		screen, err := player.WaitFor(context.Background(), func(s string) bool { return !strings.Contains(s, "watched by") })
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", leave, err, screen)
+		}
+	}
+}
+
+func TestWatchingYourOwnGameFromTheChoiceLeadsBackToTheChoice(t *testing.T) {
+	_, addr, _ := startWithAdmins(t)
+	key := newKey(t)
+	a := dial(t, addr, key, 100, 30)
+	newGame(t, a)
+	b := dial(t, addr, key, 100, 30)
+	waitText(t, b, "already playing")
+	b.Send("w")
+	waitText(t, b, "Watching")
+	b.Send("q")
+	screen := waitText(t, b, "already playing")
+	if strings.Contains(screen, "New game") || strings.Contains(screen, "Continue") {
+		t.Errorf("leaving the watch offered a game of its own:\n%s", screen)
+	}
+}

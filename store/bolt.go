@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -29,7 +30,9 @@ const JournalBatchDelay = 2 * time.Millisecond
 // many sessions: reads run in parallel and each write is one bbolt
 // transaction, serialised by bbolt.
 type Bolt struct {
-	db *bolt.DB
+	db             *bolt.DB
+	lastJournalTx  atomic.Uint64
+	journalCommits atomic.Uint64
 }
 
 var _ Store = (*Bolt)(nil)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -444,5 +445,46 @@ func TestQuarantineKeepsTheBytesAndTheReason(t *testing.T) {
 	}
 	if reasons, _ := st.Quarantined("SHA256:a"); len(reasons) != 1 || reasons[0] != "checksum mismatch" {
 		t.Errorf("quarantined: %v", reasons)
+	}
+}
+
+func TestTwentyPlayersJournalingAtOnceShareFsyncs(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "g.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var wg sync.WaitGroup
+	for p := range 20 {
+		wg.Go(func() {
+			for i := range 10 {
+				st.AppendJournal(fmt.Sprintf("SHA256:%d", p), uint64(i), []byte("cmd"))
+			}
+		})
+	}
+	wg.Wait()
+	if c := st.JournalCommits(); c == 0 || c >= 200 {
+		t.Errorf("%d commits for 200 entries from 20 players at once: no group commit", c)
+	}
+}
+
+func BenchmarkJournalAppend(b *testing.B) {
+	for _, players := range []int{1, 50} {
+		b.Run(fmt.Sprintf("players=%d", players), func(b *testing.B) {
+			st, err := Open(filepath.Join(b.TempDir(), "g.db"), time.Second)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			var seq atomic.Uint64
+			b.SetParallelism(players)
+			b.RunParallel(func(pb *testing.PB) {
+				fp := fmt.Sprintf("SHA256:%d", seq.Add(1))
+				for i := uint64(0); pb.Next(); i++ {
+					st.AppendJournal(fp, i, []byte(`{"a":1,"dx":1}`))
+				}
+			})
+			b.ReportMetric(float64(b.N)/float64(st.JournalCommits()), "entries/fsync")
+		})
 	}
 }

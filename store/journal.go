@@ -35,6 +35,9 @@ func (b *Bolt) AppendJournal(fp string, seq uint64, entry []byte) error {
 	key := binary.BigEndian.AppendUint64(nil, seq)
 	rec := append([]byte{journalV1}, entry...)
 	err := b.db.Batch(func(tx *bolt.Tx) error {
+		if id := uint64(tx.ID()); b.lastJournalTx.Swap(id) != id {
+			b.journalCommits.Add(1) // the first entry of a new group commit
+		}
 		root, err := tx.CreateBucketIfNotExists(journalBucket)
 		if err != nil {
 			return err
@@ -50,6 +53,11 @@ func (b *Bolt) AppendJournal(fp string, seq uint64, entry []byte) error {
 	}
 	return nil
 }
+
+// JournalCommits returns how many write transactions (each one fsync) have
+// carried journal entries since Open: with many players, far fewer than the
+// entries, thanks to group commit.
+func (b *Bolt) JournalCommits() uint64 { return b.journalCommits.Load() }
 
 // Journal returns fp's journal entries in order (copies), none when there
 // is no journal. An entry with an unknown version or a gap in the sequence

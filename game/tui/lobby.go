@@ -29,6 +29,8 @@ type Lobby interface {
 	// Watch subscribes to a live game's frames (save blobs, newest only);
 	// the channel closes when that game ends. ok is false if it is gone.
 	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
+	// Watchers returns how many watch this session now.
+	Watchers() int
 	// Publish tells the lobby this session's depth and turn (0, 0 with no
 	// game) and, when someone watches, its newest frame.
 	Publish(depth, turn int, frame []byte)
@@ -43,8 +45,9 @@ type Lobby interface {
 	Cheat(what string)
 }
 
-// WatchersMsg tells a session how many people now watch its game.
-type WatchersMsg int
+// WatchersMsg tells a session that the number of people watching it
+// changed; the model asks the lobby for the number.
+type WatchersMsg struct{}
 
 // TakenOverMsg tells a session that its key connected again and took the
 // game over: the model saves and quits.
@@ -56,14 +59,16 @@ type nopLobby struct{}
 func (nopLobby) Games() []LiveGame                          { return nil }
 func (nopLobby) Watch(uint64) (<-chan []byte, func(), bool) { return nil, nil, false }
 func (nopLobby) Publish(int, int, []byte)                   {}
+func (nopLobby) Watchers() int                              { return 0 }
 func (nopLobby) TakeOver() error                            { return nil }
 func (nopLobby) ClaimName(string) error                     { return nil }
 func (nopLobby) Cheat(string)                               {}
 
 // publish tells the lobby where this game stands, with a frame only when
 // someone watches (encoding costs a fraction of a millisecond a turn).
+// An ended game is published once more, so that watchers see how it ended.
 func (m *Model) publish() {
-	if m.game == nil || m.game.Over() {
+	if m.game == nil {
 		m.p.Lobby.Publish(0, 0, nil)
 		return
 	}

@@ -49,6 +49,10 @@ type Player struct {
 	// IdleTimeout ends the session, saving the game, after this long without
 	// a key; 0 means never.
 	IdleTimeout time.Duration
+	// NoJournal turns off the per-turn journal: turns are then saved only on
+	// a level change, on leaving and every SnapshotEvery turns, so a crash
+	// can lose up to that many. For measuring what durability costs.
+	NoJournal bool
 }
 
 // Exit says why a session's program ended, so the server can tell the
@@ -165,7 +169,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.exit = ExitTakenOver
 		return m, tea.Quit
 	case WatchersMsg:
-		m.watchers = int(msg)
+		m.watchers = m.p.Lobby.Watchers()
 		m.publish()
 	case takeOverDone, frameMsg, watchEnded:
 		if h, ok := m.scr.(asyncHandler); ok { // else it is late news for a screen left behind
@@ -247,6 +251,15 @@ func (m *Model) saveAndLeave() tea.Cmd {
 	return tea.Quit
 }
 
+// Close lets go of what the session holds in the lobby (a game it was
+// watching). The server calls it once the program has ended, however it
+// ended.
+func (m *Model) Close() {
+	if w, ok := m.scr.(*watchScreen); ok {
+		w.stop()
+	}
+}
+
 // InProgress reports whether the session holds a game that is not over.
 func (m *Model) InProgress() bool { return m.game != nil && !m.game.Over() }
 
@@ -276,6 +289,12 @@ func (m *Model) Persist() error {
 // drawn: one journal entry, group-committed with other players'. If the
 // journal cannot be written it falls back to a full save.
 func (m *Model) record(c game.Command) error {
+	if m.p.NoJournal {
+		if m.journal++; m.journal < SnapshotEvery {
+			return nil
+		}
+		return m.Persist()
+	}
 	err := m.p.Store.AppendJournal(m.p.Fingerprint, m.journal, game.EncodeCommand(c))
 	if err == nil {
 		m.journal++

@@ -178,18 +178,24 @@ func (m *Model) statusLine() string {
 	for _, e := range p.Effects {
 		rest += fmt.Sprintf("  %s %d", effectLabel(e.Kind), e.TurnsLeft)
 	}
+	if g.Cheated() {
+		rest += "  CHEAT"
+	}
+	if m.watchers > 0 {
+		rest += fmt.Sprintf("  watched by %d", m.watchers)
+	}
 	if len(left)+len(rest) > m.w {
 		left = fmt.Sprintf("HP %d/%d", p.HP, p.MaxHP)
 		rest = fmt.Sprintf(" D%d T%d K%d", g.Depth(), g.Turn(), g.Kills())
 		for _, e := range p.Effects {
 			rest += fmt.Sprintf(" %c%d", effectLabel(e.Kind)[0], e.TurnsLeft)
 		}
-	}
-	if g.Cheated() {
-		rest += "  CHEAT"
-	}
-	if m.watchers > 0 {
-		rest += fmt.Sprintf("  watched by %d", m.watchers)
+		if g.Cheated() {
+			rest += " CHEAT"
+		}
+		if m.watchers > 0 {
+			rest += fmt.Sprintf(" W%d", m.watchers)
+		}
 	}
 	hint := "? help"
 	if pad := m.w - len(left) - len(rest) - len(hint); pad >= 1 {

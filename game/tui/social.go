@@ -45,7 +45,7 @@ func (s *nameScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 			s.note = err.Error()
 			return s, nil
 		}
-		m.p.Name = s.text
+		m.p.Name, m.p.NeedName = s.text, false
 		return newTitle(m, "Welcome, "+s.text+"!"), nil
 	case "backspace", "ctrl+h":
 		if r := []rune(s.text); len(r) > 0 {
@@ -114,8 +114,11 @@ func (s *conflictScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 	}
 	s.waiting = false
 	if done.err != nil {
-		s.note = "Could not take over: " + done.err.Error()
+		s.note = "Could not take over (" + done.err.Error() + "); press t to try again."
 		return s, nil
+	}
+	if m.p.NeedName { // the other session had not chosen a name yet
+		return newNameScreen(m.p.Name), nil
 	}
 	t := newTitle(m, "")
 	if t.save != nil { // carry on exactly where the other session stopped
@@ -255,7 +258,11 @@ func gameLine(g LiveGame, now time.Time) string {
 		depth, turn = fmt.Sprint(g.Depth), fmt.Sprint(g.Turn)
 	}
 	idle := now.Sub(g.LastInput)
-	return fmt.Sprintf("%-16s %5s %6s %5s %d", Inert(g.Name), depth, turn, idleText(idle), g.Watchers)
+	name := Inert(g.Name)
+	if name == "" {
+		name = "(new player)"
+	}
+	return fmt.Sprintf("%-16s %5s %6s %5s %d", name, depth, turn, idleText(idle), g.Watchers)
 }
 
 func idleText(d time.Duration) string {
@@ -319,8 +326,9 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	switch k.String() {
 	case "q", "esc":
 		w.stop()
-		if t, ok := w.back.(*titleScreen); ok {
-			return newTitle(m, t.note), nil
+		if c, ok := w.back.(*conflictScreen); ok {
+			c.note = ""
+			return c, nil // still this key's other session: no game of one's own here
 		}
 		return newTitle(m, ""), nil
 	}
@@ -339,7 +347,12 @@ func (w *watchScreen) view(m *Model) string {
 	m.game = w.g
 	defer func() { m.game = own }()
 	w.view_.note = "Watching " + Inert(w.name) + " · q to stop"
-	if w.ended {
+	switch {
+	case w.g.Over() && w.g.Won():
+		w.view_.note = Inert(w.name) + " escaped the grotto! · q to go back"
+	case w.g.Over():
+		w.view_.note = Inert(w.name) + " was " + w.g.Cause() + " · q to go back"
+	case w.ended:
 		w.view_.note = Inert(w.name) + " has left the game · q to go back"
 	}
 	return w.view_.render(m, nil)

@@ -94,6 +94,7 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 	switch item {
 	case itemContinue:
 		m.game, m.saved = t.save, true
+		m.publish()
 		return newPlay(), nil
 	case itemWatch:
 		return &watchListScreen{back: t, games: m.p.Lobby.Games()}, nil
@@ -116,6 +117,7 @@ func (m *Model) startNew() screen {
 	if err := m.Persist(); err != nil {
 		p.note = "Could not save: " + err.Error()
 	}
+	m.publish()
 	return p
 }
 
