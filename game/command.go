@@ -205,10 +205,32 @@ type commandJSON struct {
 	K  ItemKind  `json:"k,omitempty"`
 }
 
-// EncodeCommand returns c as a journal entry (a few dozen bytes of JSON).
+// EncodeCommand returns c as a journal entry (a few dozen bytes of JSON),
+// keeping only the fields its action reads (see Normalized).
 func EncodeCommand(c Command) []byte {
+	c = c.Normalized()
 	b, _ := json.Marshal(commandJSON{A: c.Action, DX: c.DX, DY: c.DY, I: c.Item, T: c.Target, C: c.Cheat, K: c.Kind})
 	return b
+}
+
+// Normalized returns c with the fields its action does not read set to
+// zero: the same command, as Apply sees it.
+func (c Command) Normalized() Command {
+	n := Command{Action: c.Action}
+	switch c.Action {
+	case ActMove:
+		n.DX, n.DY = c.DX, c.DY
+	case ActUse, ActThrow:
+		n.Item, n.Target = c.Item, c.Target
+	case ActDrop:
+		n.Item = c.Item
+	case ActCheat:
+		n.Cheat = c.Cheat
+		if c.Cheat == CheatCreate {
+			n.Kind = c.Kind
+		}
+	}
+	return n
 }
 
 // DecodeCommand reads a journal entry made by EncodeCommand. Bytes that are
