@@ -53,6 +53,12 @@ type Options struct {
 	// DialTimeout bounds the TCP connect, the SSH handshake and the session
 	// setup together. Zero means DefaultDialTimeout.
 	DialTimeout time.Duration
+	// DiscardOutput keeps no copy of the bytes received (Output returns
+	// nothing; BytesReceived still counts them), for long load runs.
+	DiscardOutput bool
+	// OnBytes, if set, is called with the size of each chunk of output as
+	// it arrives, from the client's reader goroutine.
+	OnBytes func(n int)
 }
 
 func (o Options) withDefaults() Options {
@@ -91,10 +97,13 @@ type Client struct {
 	// query reply from the emulator never interleave.
 	writeMu sync.Mutex
 
-	mu      sync.Mutex // guards emu, out and changed
-	emu     *vt.Emulator
-	out     []byte
-	changed chan struct{} // closed and replaced whenever the screen may have changed
+	opts Options
+
+	mu       sync.Mutex // guards emu, out, received and changed
+	emu      *vt.Emulator
+	out      []byte
+	received int64
+	changed  chan struct{} // closed and replaced whenever the screen may have changed
 
 	done    chan struct{} // closed once the session has ended and all its output is in
 	waitErr error         // the session's Wait result, written before done is closed
@@ -151,6 +160,7 @@ func start(conn *gossh.Client, o Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
+		opts:    o,
 		conn:    conn,
 		sess:    sess,
 		emu:     vt.NewEmulator(o.Width, o.Height),
@@ -239,6 +249,13 @@ func (c *Client) Output() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.out)
+}
+
+// BytesReceived returns how many bytes the session has sent so far.
+func (c *Client) BytesReceived() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.received
 }
 
 // Done returns a channel that is closed when the session has ended and all

@@ -17,9 +17,15 @@ type screenWriter Client
 
 func (w *screenWriter) Write(p []byte) (int, error) {
 	c := (*Client)(w)
+	if c.opts.OnBytes != nil {
+		c.opts.OnBytes(len(p))
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.out = append(c.out, p...)
+	c.received += int64(len(p))
+	if !c.opts.DiscardOutput {
+		c.out = append(c.out, p...)
+	}
 	// When p holds a query, Write blocks until forwardReplies has read the
 	// emulator's answer. forwardReplies never takes c.mu, so this cannot
 	// deadlock.

@@ -1,0 +1,155 @@
+// Command grotto-load measures a grotto server under load, side by side with
+// two floors measured in the same run: a bare x/crypto/ssh echo server
+// (what SSH costs) and a wish + Bubble Tea server drawing a game-sized
+// screen (what the libraries cost). Every target is a separate process on
+// loopback; the load generator reads its CPU and memory from /proc.
+//
+//	go build -o /tmp/grotto ./cmd/grotto
+//	taskset -c 1 go run ./cmd/grotto-load --grotto /tmp/grotto --floor --pin \
+//	    --sessions 100 --rate 1 --duration 30s --idle 10s
+//
+// With --addr and --pid it loads a server that is already running instead.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+func main() {
+	if len(os.Args) > 2 && (os.Args[1] == "floor-echo" || os.Args[1] == "floor-tea") {
+		var err error
+		if os.Args[1] == "floor-echo" {
+			err = serveEcho(os.Args[2])
+		} else {
+			err = serveTea(os.Args[2])
+		}
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	var (
+		grotto  = flag.String("grotto", "", "grotto binary to start and measure (a temporary data dir; limits raised for load)")
+		addr    = flag.String("addr", "", "address of a running grotto to measure instead (loopback only)")
+		pid     = flag.Int("pid", 0, "process id of the running grotto at --addr, for CPU and memory")
+		floor   = flag.Bool("floor", false, "also measure the two floors and show ratios")
+		pin     = flag.Bool("pin", false, "pin the servers it starts to CPU 0 (taskset); run the load generator on CPU 1")
+		jsonOut = flag.Bool("json", false, "print JSON instead of a table")
+		o       options
+	)
+	flag.IntVar(&o.sessions, "sessions", 100, "concurrent SSH sessions, each with its own ed25519 key and PTY")
+	flag.Float64Var(&o.rate, "rate", 1, "keys per second per session (0: hold the sessions idle)")
+	flag.DurationVar(&o.duration, "duration", 30*time.Second, "length of the key phase")
+	flag.DurationVar(&o.idle, "idle", 0, "length of an idle phase measured before the key phase")
+	flag.StringVar(&o.keys, "keys", ".", "keys each session presses in turn ('.' waits: the view does not change; 'lh' walks)")
+	flag.IntVar(&o.dial, "dial", 32, "sessions connecting at once")
+	flag.Parse()
+	logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }
+	self, _ := os.Executable()
+
+	var targets []*target
+	switch {
+	case *grotto != "":
+		data, err := os.MkdirTemp("", "grotto-load")
+		if err != nil {
+			logf("%v", err)
+			os.Exit(1)
+		}
+		defer os.RemoveAll(data)
+		a := freeAddr()
+		t, err := startTarget("grotto", kindGrotto, *pin, *grotto, "serve", "--data", filepath.Join(data, "d"),
+			"--conn-rate", "1000000", "--max-sessions", "100000", "--idle-timeout", "0", "--listen", a)
+		if err != nil {
+			logf("%v", err)
+			os.Exit(1)
+		}
+		targets = append(targets, t)
+	case *addr != "":
+		if host, _, _ := strings.Cut(*addr, ":"); host != "127.0.0.1" && host != "localhost" && host != "[::1]" {
+			logf("--addr must be a loopback address")
+			os.Exit(2)
+		}
+		targets = append(targets, &target{name: "grotto", kind: kindGrotto, addr: *addr, pid: *pid})
+	default:
+		logf("give --grotto BINARY or --addr ADDR --pid PID")
+		os.Exit(2)
+	}
+	if *floor {
+		for _, f := range []struct {
+			name, sub string
+			k         kind
+		}{{"floor-tea", "floor-tea", kindTea}, {"floor-echo", "floor-echo", kindEcho}} {
+			t, err := startTarget(f.name, f.k, *pin, self, f.sub, freeAddr())
+			if err != nil {
+				logf("%v", err)
+				os.Exit(1)
+			}
+			targets = append(targets, t)
+		}
+	}
+	var results []result
+	for _, t := range targets {
+		logf("measuring %s (pid %d) with %d sessions", t.name, t.pid, o.sessions)
+		results = append(results, run(t, o, logf))
+		t.stop()
+	}
+	if *jsonOut {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(map[string]any{"sessions": o.sessions, "rate": o.rate, "duration": o.duration.String(), "keys": o.keys, "results": results})
+		return
+	}
+	printTable(results)
+}
+
+// printTable prints one row per figure, one column per target, and the
+// ratios of grotto's figure to each floor's.
+func printTable(rs []result) {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := "figure\t"
+	for _, r := range rs {
+		header += r.Target + "\t"
+	}
+	for _, r := range rs[1:] {
+		header += "÷" + r.Target + "\t"
+	}
+	fmt.Fprintln(tw, header)
+	row := func(name string, get func(result) float64, format string) {
+		line := name + "\t"
+		for _, r := range rs {
+			line += fmt.Sprintf(format, get(r)) + "\t"
+		}
+		for _, r := range rs[1:] {
+			if v := get(r); v != 0 {
+				line += fmt.Sprintf("%.2f", get(rs[0])/v) + "\t"
+			} else {
+				line += "-\t"
+			}
+		}
+		fmt.Fprintln(tw, line)
+	}
+	row("sessions opened", func(r result) float64 { return float64(r.Sessions - r.Failed) }, "%.0f")
+	row("sessions failed", func(r result) float64 { return float64(r.Failed) }, "%.0f")
+	row("handshakes/s", func(r result) float64 { return r.HandshakesPerSec }, "%.0f")
+	row("first frame bytes", func(r result) float64 { return r.FirstFrameBytes }, "%.0f")
+	row("keys answered", func(r result) float64 { return float64(r.Keys) }, "%.0f")
+	row("key→frame p50 ms", func(r result) float64 { return r.LatencyP50 }, "%.1f")
+	row("key→frame p90 ms", func(r result) float64 { return r.LatencyP90 }, "%.1f")
+	row("key→frame p99 ms", func(r result) float64 { return r.LatencyP99 }, "%.1f")
+	row("key→frame max ms", func(r result) float64 { return r.LatencyMax }, "%.1f")
+	row("key→first byte p50 ms", func(r result) float64 { return r.FirstByteP50 }, "%.1f")
+	row("key→first byte p99 ms", func(r result) float64 { return r.FirstByteP99 }, "%.1f")
+	row("bytes per key", func(r result) float64 { return r.BytesPerKey }, "%.0f")
+	row("server CPU s/s", func(r result) float64 { return r.CPUCores }, "%.3f")
+	row("server CPU ms/key", func(r result) float64 { return r.CPUPerKeyMs }, "%.2f")
+	row("server RSS MiB", func(r result) float64 { return r.RSSMiB }, "%.1f")
+	row("RSS KiB/session", func(r result) float64 { return r.RSSPerSessionKiB }, "%.0f")
+	row("idle CPU ms/s/session", func(r result) float64 { return r.IdleCPUPerSession }, "%.3f")
+	row("turns (durable) /s", func(r result) float64 { return r.TurnsPerSec }, "%.0f")
+	tw.Flush()
+}
