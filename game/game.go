@@ -92,7 +92,10 @@ func (g *Game) buffers() {
 	g.fov = world.NewFOV(g.s.Map.W, g.s.Map.H)
 	g.vis = make([]bool, g.s.Map.W*g.s.Map.H)
 	g.dist = world.NewDistanceMap(g.s.Map.W, g.s.Map.H)
-	g.light = newLighting(g.s.Map.W, g.s.Map.H)
+	g.light = nil // made on the first dark level: most levels never need it
+	if g.s.Dark {
+		g.light = newLighting(g.s.Map.W, g.s.Map.H)
+	}
 }
 
 // maxMonstersPerRoom grows with depth (python-tcod tutorial part 12, toned
@@ -178,7 +181,7 @@ func (g *Game) updateFOV() {
 				continue
 			}
 			dx, dy := x-o.X, y-o.Y
-			if dx*dx+dy*dy <= own || g.light.byOthers(p) {
+			if dx*dx+dy*dy <= own || g.s.Dark && g.light.byOthers(p) {
 				g.vis[y*m.W+x] = true
 				m.Explored[y*m.W+x] = true
 			}

@@ -335,3 +335,35 @@ func TestAJournalThatDoesNotFitItsSaveIsCorrupt(t *testing.T) {
 		t.Errorf("garbage entry: %v", err)
 	}
 }
+
+// BenchmarkTurnWith30Monsters is one turn with 30 hostile monsters in view
+// chasing the player round a pillar: AI, distance map, FOV and effects.
+func BenchmarkTurnWith30Monsters(b *testing.B) {
+	g := New(1)
+	m := world.NewMap(MapWidth, MapHeight)
+	for y := 1; y < 20; y++ {
+		for x := 1; x < 40; x++ {
+			m.Set(world.Pos{X: x, Y: y}, world.Floor)
+		}
+	}
+	for y := 8; y < 12; y++ {
+		m.Set(world.Pos{X: 20, Y: y}, world.Wall)
+	}
+	g.s.Map = m
+	g.s.Items = nil
+	p := g.s.Actors[0]
+	p.Pos = world.Pos{X: 20, Y: 14}
+	p.HP, p.MaxHP = 1<<30, 1<<30
+	g.s.Actors = []Actor{p}
+	k, _ := content.Default().Monster("orc")
+	for i := range 30 {
+		a := newMonster(k, world.Pos{X: 8 + i%15*2, Y: 3 + i/15*12})
+		a.HP, a.MaxHP = 1<<30, 1<<30
+		g.s.Actors = append(g.s.Actors, a)
+	}
+	g.buffers()
+	g.updateFOV()
+	for b.Loop() {
+		g.Apply(Wait())
+	}
+}

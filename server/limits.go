@@ -9,7 +9,6 @@ import (
 
 	"charm.land/ssh"
 	"charm.land/wish/v2"
-	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
 )
 
@@ -53,45 +52,6 @@ func (s *Server) capSessions(next ssh.Handler) ssh.Handler {
 		}
 		defer open.Add(-1)
 		next(sess)
-	}
-}
-
-// keepAlive checks every period that the client still answers, and closes
-// the connection after 3 unanswered checks, so that a vanished client does
-// not hold a session (and its game) open. It returns when ctx ends.
-func keepAlive(ctx context.Context, conn gossh.Conn, period time.Duration) {
-	if period <= 0 {
-		return
-	}
-	t := time.NewTicker(period)
-	defer t.Stop()
-	missed := 0
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		answered := make(chan error, 1)
-		go func() {
-			_, _, err := conn.SendRequest("keepalive@openssh.com", true, nil)
-			answered <- err
-		}()
-		select {
-		case err := <-answered:
-			if err != nil {
-				conn.Close()
-				return
-			}
-			missed = 0
-		case <-time.After(period):
-			if missed++; missed >= 3 {
-				conn.Close()
-				return
-			}
-		case <-ctx.Done():
-			return
-		}
 	}
 }
 

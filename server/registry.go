@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	gossh "golang.org/x/crypto/ssh"
 	"slices"
 	"strings"
 	"sync"
@@ -35,6 +36,8 @@ type liveSession struct {
 	depth     int // 0 while on the title screen
 	turn      int
 	lastInput time.Time
+	conn      gossh.Conn             // for keepalives
+	missed    int                    // keepalives unanswered in a row; guarded by registry.mu
 	frame     []byte                 // the latest published game (a save blob), for watchers
 	watchers  map[uint64]chan []byte // each holds at most the newest frame
 	done      chan struct{}          // closed when the session leaves
@@ -287,4 +290,68 @@ func (r *registry) wait(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// setConn records the SSH connection of session id, for keepalives.
+func (r *registry) setConn(id uint64, c gossh.Conn) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.live[id]; ok {
+		s.conn = c
+	}
+}
+
+// sweep runs until stop closes: every keepAlive it checks that each client
+// still answers (3 misses in a row close the connection, and the session
+// saves as it unwinds), and every idle period it asks every program whether
+// it has been idle too long. One goroutine for all sessions: an idle
+// session costs no timer of its own.
+func (r *registry) sweep(keepAlive, idle time.Duration, stop <-chan struct{}) {
+	if keepAlive <= 0 {
+		keepAlive = 30 * time.Second
+	}
+	ka := time.NewTicker(keepAlive)
+	defer ka.Stop()
+	var idleC <-chan time.Time
+	if idle > 0 {
+		t := time.NewTicker(min(time.Minute, idle))
+		defer t.Stop()
+		idleC = t.C
+	}
+	for {
+		select {
+		case <-stop:
+			return
+		case <-ka.C:
+			r.mu.Lock()
+			for _, s := range r.live {
+				if s.conn == nil {
+					continue
+				}
+				if s.missed >= 3 {
+					s.conn.Close()
+					continue
+				}
+				s.missed++
+				go func(s *liveSession, c gossh.Conn) {
+					if _, _, err := c.SendRequest("keepalive@openssh.com", true, nil); err != nil {
+						c.Close()
+						return
+					}
+					r.mu.Lock()
+					s.missed = 0
+					r.mu.Unlock()
+				}(s, s.conn)
+			}
+			r.mu.Unlock()
+		case <-idleC:
+			r.mu.Lock()
+			for _, s := range r.live {
+				if s.prog != nil {
+					go s.prog.Send(tui.IdleCheckMsg{})
+				}
+			}
+			r.mu.Unlock()
+		}
+	}
 }

@@ -47,10 +47,18 @@ type Config struct {
 	NewSeed func() uint64
 	// Limits are the abuse limits; the zero value means DefaultLimits.
 	Limits Limits
+	// FPS is the most frames a session draws per second (Bubble Tea's
+	// renderer ticks at this rate even when idle); 0 means DefaultFPS.
+	FPS int
 	// NoJournal saves games only on level changes, on leaving and every
 	// 100 turns instead of making every turn durable (see tui.Player).
 	NoJournal bool
 }
+
+// DefaultFPS is the frame rate of a session: a key is answered within one
+// frame (33 ms), and 2,000 idle sessions tick half as often as at Bubble
+// Tea's default 60.
+const DefaultFPS = 30
 
 // Files inside the data dir.
 const (
@@ -79,6 +87,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.LockTimeout == 0 {
 		cfg.LockTimeout = 2 * time.Second
+	}
+	if cfg.FPS <= 0 {
+		cfg.FPS = DefaultFPS
 	}
 	if cfg.Limits == (Limits{}) {
 		cfg.Limits = DefaultLimits()
@@ -159,6 +170,9 @@ func (s *Server) Serve() error {
 		}
 	}
 	s.log.Info("grotto is listening", "addr", s.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.admins.Load().Len())
+	stop := make(chan struct{})
+	defer close(stop)
+	go s.live.sweep(s.cfg.Limits.KeepAlive, s.cfg.Limits.IdleTimeout, stop)
 	err := s.ssh.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -278,24 +292,6 @@ func portOf(addr string) string {
 	return "23234"
 }
 
-// idleChecks asks prog every minute (or every timeout, if shorter) whether
-// it has been idle too long, until stop closes.
-func idleChecks(prog *tea.Program, timeout time.Duration, stop <-chan struct{}) {
-	if timeout <= 0 {
-		return
-	}
-	t := time.NewTicker(min(time.Minute, timeout))
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-			go prog.Send(tui.IdleCheckMsg{}) // returns once the program reads it or ends
-		}
-	}
-}
-
 // inputOf is where a session's keys come from: the session itself for the
 // emulated PTY that charm's ssh gives by default, else the PTY's slave side
 // (as wish's bubbletea middleware reads it).
@@ -329,18 +325,14 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		player := tui.Player{Fingerprint: id.fp, Name: name, Store: s.store, NewSeed: s.cfg.NewSeed,
 			IdleTimeout: s.cfg.Limits.IdleTimeout, NoJournal: s.cfg.NoJournal,
 			Admin: s.admins.Load().Contains(id.fp), Lobby: lobby, NeedName: isNew}
-		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(),
+		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
 			tea.WithInput(newLimitedReader(sess.Context(), inputOf(sess), s.cfg.Limits.InputBytesPerSec)))
 		if pty, _, ok := sess.Pty(); ok {
 			// A client may claim any size; Bubble Tea allocates a screen of
 			// it. Later resizes it checks itself; the first one is ours.
 			opts = append(opts, tea.WithWindowSize(min(max(pty.Window.Width, 0), tui.MaxWidth), min(max(pty.Window.Height, 0), tui.MaxHeight)))
 		}
-		if conn, ok := sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
-			go keepAlive(sess.Context(), conn, s.cfg.Limits.KeepAlive)
-		}
-		idleStop := make(chan struct{})
-		defer close(idleStop)
+
 		var model *tui.Model
 		var prog *tea.Program
 		for {
@@ -371,7 +363,9 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			break
 		}
 		defer func() { s.live.remove(lobby.id()) }()
-		go idleChecks(prog, s.cfg.Limits.IdleTimeout, idleStop)
+		if conn, ok := sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
+			s.live.setConn(lobby.id(), conn)
+		}
 		sess.Context().SetValue(ctxProgram, prog)
 		next(sess) // runs the program until the player leaves or the session ends
 		model.Close()

@@ -12,9 +12,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
+	_ "net/http/pprof" // served only with --pprof, on loopback
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -33,6 +37,8 @@ type config struct {
 	Data      string
 	AdminKeys string
 	Limits    server.Limits
+	FPS       int
+	Pprof     string
 }
 
 // validate makes paths absolute and says what is wrong.
@@ -48,6 +54,9 @@ func (c *config) validate() error {
 		return fmt.Errorf("--data %s: %w", c.Data, err)
 	}
 	c.Data = abs
+	if c.FPS < 1 || c.FPS > 120 {
+		return errors.New("--fps must be between 1 and 120")
+	}
 	if c.Limits.MaxSessions < 1 || c.Limits.ConnPer10s < 1 || c.Limits.InputBytesPerSec < 1 || c.Limits.IdleTimeout < 0 {
 		return errors.New("--max-sessions, --conn-rate and --input-rate must be at least 1, --idle-timeout not negative")
 	}
@@ -103,6 +112,9 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	intFlag(&c.Limits.MaxSessions, "max-sessions", "GROTTO_MAX_SESSIONS", "most sessions at once")
 	intFlag(&c.Limits.ConnPer10s, "conn-rate", "GROTTO_CONN_RATE", "new sessions one IP address may open per 10 seconds")
 	intFlag(&c.Limits.InputBytesPerSec, "input-rate", "GROTTO_INPUT_RATE", "bytes per second one session may type or paste")
+	fs.StringVar(&c.Pprof, "pprof", envOr("GROTTO_PPROF", ""), "serve Go's profiler on this loopback address, e.g. 127.0.0.1:6060 (env GROTTO_PPROF)")
+	c.FPS = server.DefaultFPS
+	intFlag(&c.FPS, "fps", "GROTTO_FPS", "most frames per second a session draws (1–120)")
 	if err != nil {
 		return c, err
 	}
@@ -125,7 +137,15 @@ func main() {
 	os.Exit(run(os.Args[1:]))
 }
 
+// gcPercent is the garbage collector's target unless GOGC is set: a server
+// of many small, long-lived sessions trades a little CPU for a third less
+// memory per idle session (measured in docs/performance.md).
+const gcPercent = 50
+
 func run(args []string) int {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(gcPercent)
+	}
 	logger := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, TimeFormat: time.RFC3339})
 	cfg, err := parse(args, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
@@ -135,7 +155,7 @@ func run(args []string) int {
 		logger.Error("bad configuration", "err", err)
 		return 2
 	}
-	srv, err := server.New(server.Config{Listen: cfg.Listen, DataDir: cfg.Data, AdminKeys: cfg.AdminKeys, Logger: logger, Limits: cfg.Limits})
+	srv, err := server.New(server.Config{Listen: cfg.Listen, DataDir: cfg.Data, AdminKeys: cfg.AdminKeys, Logger: logger, Limits: cfg.Limits, FPS: cfg.FPS})
 	if err != nil {
 		logger.Error("cannot start", "err", err)
 		return 1
@@ -144,6 +164,13 @@ func run(args []string) int {
 		logger.Error("cannot start", "err", err)
 		srv.Shutdown(context.Background())
 		return 1
+	}
+	if cfg.Pprof != "" {
+		if host, _, err := net.SplitHostPort(cfg.Pprof); err != nil || (host != "127.0.0.1" && host != "localhost" && host != "::1") {
+			logger.Error("--pprof must be a loopback address", "addr", cfg.Pprof)
+			return 2
+		}
+		go func() { logger.Warn("pprof", "err", http.ListenAndServe(cfg.Pprof, nil)) }()
 	}
 	// One signal handler for the whole process; each Bubble Tea program runs
 	// without its own (tea.WithoutSignalHandler).

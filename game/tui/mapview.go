@@ -49,7 +49,7 @@ func (s *playScreen) drawMap(m *Model, b *strings.Builder, mapRows int, ov *over
 		s.cam.follow(ov.cursor, m.w, mapRows, mw, mh)
 	}
 	if len(s.occ) != mw*mh {
-		s.occ = make([]int, mw*mh)
+		s.occ = make([]int16, mw*mh)
 		for i := range s.occ {
 			s.occ[i] = -1
 		}
@@ -59,7 +59,7 @@ func (s *playScreen) drawMap(m *Model, b *strings.Builder, mapRows int, ov *over
 	put := func(p world.Pos, mk mark) {
 		if g.Visible(p) {
 			i := p.Y*mw + p.X
-			s.occ[i] = len(marks)
+			s.occ[i] = int16(len(marks))
 			marks = append(marks, mk)
 			touched = append(touched, i)
 		}

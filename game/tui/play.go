@@ -16,8 +16,8 @@ import (
 // playScreen is the map, the status line and the latest messages.
 type playScreen struct {
 	cam  camera
-	note string // a grey line: why the last command did not happen
-	occ  []int  // per map tile: index into marks, or -1; reused between frames
+	note string  // a grey line: why the last command did not happen
+	occ  []int16 // per map tile: index into marks, or -1; reused between frames
 }
 
 // overlay is what a targeting screen draws over the map: the cursor and the
