@@ -58,6 +58,7 @@ type result struct {
 	LatencyP90        float64 `json:"key_to_frame_p90_ms"`
 	LatencyP99        float64 `json:"key_to_frame_p99_ms"`
 	LatencyMax        float64 `json:"key_to_frame_max_ms"`
+	FirstKeyP99       float64 `json:"first_key_after_idle_p99_ms"`
 	FirstByteP50      float64 `json:"key_to_first_byte_p50_ms"`
 	FirstByteP99      float64 `json:"key_to_first_byte_p99_ms"`
 	BytesPerKey       float64 `json:"bytes_per_key"`
@@ -262,7 +263,7 @@ func run(t *target, o options, log func(string, ...any)) result {
 		s.mu.Unlock()
 	}
 	var mu sync.Mutex
-	var lat []time.Duration
+	var lat, first []time.Duration
 	bytes0 := int64(0)
 	for _, s := range live {
 		bytes0 += s.c.BytesReceived()
@@ -311,6 +312,9 @@ func run(t *target, o options, log func(string, ...any)) result {
 				d := time.Since(t0)
 				mu.Lock()
 				lat = append(lat, d)
+				if k == 0 {
+					first = append(first, d) // the first key after the idle phase
+				}
 				mu.Unlock()
 				time.Sleep(time.Until(next))
 			}
@@ -328,6 +332,8 @@ func run(t *target, o options, log func(string, ...any)) result {
 	}
 	slices.Sort(lat)
 	slices.Sort(fb)
+	slices.Sort(first)
+	r.FirstKeyP99 = percentile(first, 0.99)
 	r.Keys = len(lat)
 	r.LatencyP50, r.LatencyP90, r.LatencyP99 = percentile(lat, 0.5), percentile(lat, 0.9), percentile(lat, 0.99)
 	r.LatencyMax = percentile(lat, 1)

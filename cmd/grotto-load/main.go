@@ -142,6 +142,7 @@ func printTable(rs []result) {
 	row("key→frame p90 ms", func(r result) float64 { return r.LatencyP90 }, "%.1f")
 	row("key→frame p99 ms", func(r result) float64 { return r.LatencyP99 }, "%.1f")
 	row("key→frame max ms", func(r result) float64 { return r.LatencyMax }, "%.1f")
+	row("first key after idle p99 ms", func(r result) float64 { return r.FirstKeyP99 }, "%.1f")
 	row("key→first byte p50 ms", func(r result) float64 { return r.FirstByteP50 }, "%.1f")
 	row("key→first byte p99 ms", func(r result) float64 { return r.FirstByteP99 }, "%.1f")
 	row("bytes per key", func(r result) float64 { return r.BytesPerKey }, "%.0f")
