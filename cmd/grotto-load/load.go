@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -301,8 +302,15 @@ func run(t *target, o options, log func(string, ...any)) result {
 					}
 				} else {
 					want := s.turn + 1
-					_, err = s.c.WaitFor(ctx, func(screen string) bool { return turnOf(screen) >= want })
+					var screen string
+					screen, err = s.c.WaitFor(ctx, func(screen string) bool {
+						return turnOf(screen) >= want || strings.Contains(screen, "You died") || strings.Contains(screen, "You escaped")
+					})
 					s.turn = want
+					if err == nil && turnOf(screen) < want { // the game ended: a monster found this idle player
+						cancel()
+						return
+					}
 				}
 				cancel()
 				if err != nil {
@@ -343,7 +351,7 @@ func run(t *target, o options, log func(string, ...any)) result {
 		r.CPUPerKeyMs = cpu * 1000 / float64(r.Keys)
 	}
 	r.CPUCores = cpu / wall
-	r.TurnsPerSec = float64(r.Keys) / wall
+	r.TurnsPerSec = float64(r.Keys) / min(wall, o.duration.Seconds()+period.Seconds())
 	if rss, err := rssBytes(t.pid); err == nil {
 		r.RSSMiB = float64(rss) / (1 << 20)
 	}
