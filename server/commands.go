@@ -69,28 +69,10 @@ func writeWho(w io.Writer, games []LiveGame, now time.Time) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tDEPTH\tTURN\tIDLE\tWATCHERS")
 	for _, g := range games {
-		depth, turn := "-", "-"
-		if g.Depth > 0 {
-			depth, turn = fmt.Sprint(g.Depth), fmt.Sprint(g.Turn)
-		}
-		name := tui.Inert(g.Name)
-		if name == "" {
-			name = "(new player)"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", name, depth, turn, Idle(now.Sub(g.LastInput)), g.Watchers)
+		name, depth, turn, idle := g.Columns(now)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", name, depth, turn, idle, g.Watchers)
 	}
 	tw.Flush()
-}
-
-// Idle formats an idle time for people: "12s", "4m", "2h".
-func Idle(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	}
-	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
 // newlines returns w with "\n" written as "\r\n" when the session has a

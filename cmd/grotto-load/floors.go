@@ -9,8 +9,6 @@ package main
 //       @ and a turn counter: what the libraries cost.
 
 import (
-	"crypto/ed25519"
-	crand "crypto/rand"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -22,15 +20,12 @@ import (
 	"charm.land/wish/v2"
 	"charm.land/wish/v2/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
-func hostSigner() (gossh.Signer, error) {
-	_, priv, err := ed25519.GenerateKey(crand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	return gossh.NewSignerFromKey(priv)
-}
+// hostSigner is a fresh ed25519 host key for a floor.
+func hostSigner() (gossh.Signer, error) { return sshtest.NewKey() }
 
 // serveEcho is floor (a).
 func serveEcho(addr string) error {

@@ -253,16 +253,22 @@ func (s *watchListScreen) view(m *Model) string {
 
 // gameLine is one live game in a list.
 func gameLine(g LiveGame, now time.Time) string {
-	depth, turn := "-", "-"
-	if g.Depth > 0 {
-		depth, turn = fmt.Sprint(g.Depth), fmt.Sprint(g.Turn)
-	}
-	idle := now.Sub(g.LastInput)
-	name := Inert(g.Name)
+	name, depth, turn, idle := g.Columns(now)
+	return fmt.Sprintf("%-16s %5s %6s %5s %d", name, depth, turn, idle, g.Watchers)
+}
+
+// Columns returns a live game's name (made inert; "(new player)" before one
+// is chosen), depth and turn ("-" outside a game) and idle time ("12s",
+// "4m", "2h") as text: the list on the title screen and `who` both print it.
+func (g LiveGame) Columns(now time.Time) (name, depth, turn, idle string) {
+	name, depth, turn = Inert(g.Name), "-", "-"
 	if name == "" {
 		name = "(new player)"
 	}
-	return fmt.Sprintf("%-16s %5s %6s %5s %d", name, depth, turn, idleText(idle), g.Watchers)
+	if g.Depth > 0 {
+		depth, turn = fmt.Sprint(g.Depth), fmt.Sprint(g.Turn)
+	}
+	return name, depth, turn, idleText(now.Sub(g.LastInput))
 }
 
 func idleText(d time.Duration) string {
