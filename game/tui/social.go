@@ -288,7 +288,7 @@ type watchScreen struct {
 	name   string
 	frames <-chan []byte
 	stop   func()
-	view_  *playScreen
+	board  *playScreen // draws the watched game with its own camera
 	g      *game.Game
 	ended  bool
 }
@@ -311,7 +311,7 @@ func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
 	if !ok {
 		return back, nil
 	}
-	w := &watchScreen{back: back, name: g.Name, frames: frames, stop: stop, view_: newPlay()}
+	w := &watchScreen{back: back, name: g.Name, frames: frames, stop: stop, board: newPlay()}
 	return w, waitFrame(frames)
 }
 
@@ -352,14 +352,14 @@ func (w *watchScreen) view(m *Model) string {
 	own := m.game
 	m.game = w.g
 	defer func() { m.game = own }()
-	w.view_.note = "Watching " + Inert(w.name) + " · q to stop"
+	w.board.note = "Watching " + Inert(w.name) + " · q to stop"
 	switch {
 	case w.g.Over() && w.g.Won():
-		w.view_.note = Inert(w.name) + " escaped the grotto! · q to go back"
+		w.board.note = Inert(w.name) + " escaped the grotto! · q to go back"
 	case w.g.Over():
-		w.view_.note = Inert(w.name) + " was " + w.g.Cause() + " · q to go back"
+		w.board.note = Inert(w.name) + " was " + w.g.Cause() + " · q to go back"
 	case w.ended:
-		w.view_.note = Inert(w.name) + " has left the game · q to go back"
+		w.board.note = Inert(w.name) + " has left the game · q to go back"
 	}
-	return w.view_.render(m, nil)
+	return w.board.render(m, nil)
 }
