@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -25,13 +24,21 @@ import (
 
 const waitLong = 10 * time.Second
 
-// startServer runs a real grotto server on a free loopback port with a temp
-// data dir and returns it and its address; it is shut down at cleanup.
-func startServer(t *testing.T) (*Server, string) {
+// serve runs a real grotto server with cfg on a free loopback port, filling
+// in a temp data dir, a silent logger and limits that let tests connect
+// often from one address, and shuts it down at cleanup.
+func serve(t *testing.T, cfg Config) (*Server, string) {
 	t.Helper()
-	lim := DefaultLimits()
-	lim.ConnPer10s = 10000 // tests connect often from one address
-	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard), Limits: lim})
+	cfg.Listen = "127.0.0.1:0"
+	if cfg.DataDir == "" {
+		cfg.DataDir = t.TempDir()
+	}
+	cfg.Logger = log.New(io.Discard)
+	if cfg.Limits == (Limits{}) {
+		cfg.Limits = DefaultLimits()
+		cfg.Limits.ConnPer10s = 10000
+	}
+	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,6 +56,12 @@ func startServer(t *testing.T) (*Server, string) {
 		}
 	})
 	return srv, srv.Addr().String()
+}
+
+// startServer runs a real grotto server with the defaults (see serve).
+func startServer(t *testing.T) (*Server, string) {
+	t.Helper()
+	return serve(t, Config{})
 }
 
 func dial(t *testing.T, addr string, key gossh.Signer, w, h int) *sshtest.Client {
@@ -106,12 +119,10 @@ func newGame(t *testing.T, c *sshtest.Client) string {
 	return waitText(t, c, "Turn: 0")
 }
 
-var turnRE = regexp.MustCompile(`Turn: (\d+)`)
-
 // turn reads the turn counter off the status line, or "".
 func turn(screen string) string {
-	if m := turnRE.FindStringSubmatch(screen); m != nil {
-		return m[1]
+	if n := sshtest.Turn(screen); n >= 0 {
+		return strconv.Itoa(n)
 	}
 	return ""
 }
@@ -119,29 +130,11 @@ func turn(screen string) string {
 // around returns the 5x5 block of the screen centred on the '@'.
 func around(t *testing.T, screen string) string {
 	t.Helper()
-	lines := strings.Split(screen, "\n")
-	for y, l := range lines {
-		if x := strings.IndexRune(l, '@'); x >= 0 {
-			var b strings.Builder
-			for dy := -2; dy <= 2; dy++ {
-				row := []rune{}
-				if y+dy >= 0 && y+dy < len(lines) {
-					row = []rune(lines[y+dy])
-				}
-				for dx := -2; dx <= 2; dx++ {
-					if i := x + dx; i >= 0 && i < len(row) {
-						b.WriteRune(row[i])
-					} else {
-						b.WriteRune(' ')
-					}
-				}
-				b.WriteByte('\n')
-			}
-			return b.String()
-		}
+	a := sshtest.Around(screen)
+	if a == "" {
+		t.Fatalf("no @ on screen:\n%s", screen)
 	}
-	t.Fatalf("no @ on screen:\n%s", screen)
-	return ""
+	return a
 }
 
 // walk presses movement keys until the turn counter has advanced n times.
@@ -510,15 +503,8 @@ func fireballSeed(t *testing.T) (uint64, []string) {
 
 func TestPickUpAFireballReadItAimWithTheCursorAndBurn(t *testing.T) {
 	seed, path := fireballSeed(t)
-	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard),
-		NewSeed: func() uint64 { return seed }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.Listen()
-	go srv.Serve()
-	defer srv.Shutdown(context.Background())
-	c := dial(t, srv.Addr().String(), newKey(t), 100, 30)
+	_, addr := serve(t, Config{NewSeed: func() uint64 { return seed }})
+	c := dial(t, addr, newKey(t), 100, 30)
 	newGame(t, c)
 	for i, k := range path {
 		c.Send(k)

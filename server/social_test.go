@@ -27,18 +27,8 @@ func startWithAdmins(t *testing.T, admins ...gossh.Signer) (*Server, string, str
 	if err := os.WriteFile(file, lines, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: filepath.Join(dir, "data"), AdminKeys: file, Logger: log.New(io.Discard)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.Listen()
-	go srv.Serve()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-	})
-	return srv, srv.Addr().String(), file
+	srv, addr := serve(t, Config{DataDir: filepath.Join(dir, "data"), AdminKeys: file})
+	return srv, addr, file
 }
 
 // command runs `ssh host cmd` without a terminal and returns its output and
@@ -224,16 +214,10 @@ func TestAMissingAdminFileStopsTheStartNamingIt(t *testing.T) {
 func TestTooManyConnectionsFromOneAddressAreRefusedWithAReason(t *testing.T) {
 	lim := DefaultLimits()
 	lim.ConnPer10s = 10
-	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard), Limits: lim})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.Listen()
-	go srv.Serve()
-	defer srv.Shutdown(context.Background())
+	_, addr := serve(t, Config{Limits: lim})
 	refused := 0
 	for range 15 {
-		out, status := command(t, srv.Addr().String(), "who")
+		out, status := command(t, addr, "who")
 		if status == 1 && strings.Contains(out, "rate limit exceeded") {
 			refused++
 		}

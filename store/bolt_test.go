@@ -352,11 +352,7 @@ func BenchmarkPutSave20KB(b *testing.B) {
 }
 
 func TestNamesAreUniqueCaseInsensitivelyAndCanChange(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "g.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := newTest(t)
 	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	if err := st.ClaimName("SHA256:a", "Alice", now); err != nil {
 		t.Fatal(err)
@@ -379,11 +375,7 @@ func TestNamesAreUniqueCaseInsensitivelyAndCanChange(t *testing.T) {
 }
 
 func TestJournalAppendsInOrderAndASaveEmptiesIt(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "g.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := newTest(t)
 	for i := range 5 {
 		if err := st.AppendJournal("SHA256:a", uint64(i), []byte{byte('a' + i)}); err != nil {
 			t.Fatal(err)
@@ -406,11 +398,7 @@ func TestJournalAppendsInOrderAndASaveEmptiesIt(t *testing.T) {
 }
 
 func TestConcurrentJournalsOfManyPlayersAllLand(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "g.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := newTest(t)
 	var wg sync.WaitGroup
 	for p := range 20 {
 		wg.Go(func() {
@@ -430,11 +418,7 @@ func TestConcurrentJournalsOfManyPlayersAllLand(t *testing.T) {
 }
 
 func TestQuarantineKeepsTheBytesAndTheReason(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "g.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := newTest(t)
 	st.PutSave("SHA256:a", []byte("bad bytes"))
 	st.AppendJournal("SHA256:a", 0, []byte("cmd"))
 	if _, err := st.Quarantine("SHA256:a", "checksum mismatch", time.Now()); err != nil {
@@ -449,11 +433,7 @@ func TestQuarantineKeepsTheBytesAndTheReason(t *testing.T) {
 }
 
 func TestTwentyPlayersJournalingAtOnceShareFsyncs(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "g.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := newTest(t)
 	var wg sync.WaitGroup
 	for p := range 20 {
 		wg.Go(func() {
@@ -471,11 +451,7 @@ func TestTwentyPlayersJournalingAtOnceShareFsyncs(t *testing.T) {
 func BenchmarkJournalAppend(b *testing.B) {
 	for _, players := range []int{1, 50} {
 		b.Run(fmt.Sprintf("players=%d", players), func(b *testing.B) {
-			st, err := Open(filepath.Join(b.TempDir(), "g.db"), time.Second)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer st.Close()
+			st := newTest(b)
 			var seq atomic.Uint64
 			b.SetParallelism(players)
 			b.RunParallel(func(pb *testing.PB) {

@@ -6,9 +6,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os/exec"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -81,16 +79,7 @@ type session struct {
 	turn      int
 }
 
-var turnRE = regexp.MustCompile(`Turn: (\d+)`)
-
-func turnOf(s string) int {
-	m := turnRE.FindStringSubmatch(s)
-	if m == nil {
-		return -1
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
-}
+func turnOf(s string) int { return sshtest.Turn(s) }
 
 // startTarget runs a server process and waits for its port.
 func startTarget(name string, k kind, pin bool, argv ...string) (*target, error) {

@@ -8,8 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -134,46 +132,9 @@ type player struct {
 	flight bool   // a key was sent whose answer was not seen
 }
 
-var turnRE = regexp.MustCompile(`Turn: (\d+)`)
+func turnOf(screen string) int { return sshtest.Turn(screen) }
 
-func turnOf(screen string) int {
-	m := turnRE.FindStringSubmatch(screen)
-	if m == nil {
-		return -1
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
-}
-
-// around returns the 5x5 block of the screen centred on the '@'.
-func around(screen string) string {
-	lines := strings.Split(screen, "\n")
-	for y, l := range lines {
-		r := []rune(l)
-		for x, ch := range r {
-			if ch != '@' {
-				continue
-			}
-			var b strings.Builder
-			for dy := -2; dy <= 2; dy++ {
-				var row []rune
-				if y+dy >= 0 && y+dy < len(lines) {
-					row = []rune(lines[y+dy])
-				}
-				for dx := -2; dx <= 2; dx++ {
-					if i := x + dx; i >= 0 && i < len(row) {
-						b.WriteRune(row[i])
-					} else {
-						b.WriteRune(' ')
-					}
-				}
-				b.WriteByte('\n')
-			}
-			return b.String()
-		}
-	}
-	return ""
-}
+func around(screen string) string { return sshtest.Around(screen) }
 
 // connect dials as p and gets to a game: naming themselves and starting one
 // the first time, choosing Continue after.
