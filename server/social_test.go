@@ -31,8 +31,8 @@ func startWithAdmins(t *testing.T, admins ...gossh.Signer) (*Server, string, str
 	return srv, addr, file
 }
 
-// command runs `ssh host cmd` without a terminal and returns its output and
-// exit status.
+// command runs `ssh host cmd` without a terminal (cmd "" asks for a shell)
+// and returns its output and exit status.
 func command(t *testing.T, addr, cmd string) (string, int) {
 	t.Helper()
 	c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{NoPTY: true, Command: cmd})
