@@ -140,7 +140,9 @@ func (g *Game) Apply(c Command) (Result, error) {
 	g.updateFOV()
 	g.monstersAct()
 	g.tickEffects()
-	g.updateFOV() // monsters' lights moved
+	if g.s.Dark {
+		g.updateFOV() // monsters' lights moved; on lit levels sight depends on the player alone
+	}
 	res.Died = g.s.Over
 	return res, nil
 }
