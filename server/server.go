@@ -324,7 +324,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		lobby := &lobby{srv: s, fp: id.fp, name: name, log: logger}
 		player := tui.Player{Fingerprint: id.fp, Name: name, Store: s.store, NewSeed: s.cfg.NewSeed,
 			IdleTimeout: s.cfg.Limits.IdleTimeout, NoJournal: s.cfg.NoJournal,
-			Admin: s.admins.Load().Contains(id.fp), Lobby: lobby, NeedName: isNew}
+			Admin: func() bool { return s.admins.Load().Contains(id.fp) }, Lobby: lobby, NeedName: isNew}
 		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
 			tea.WithInput(newLimitedReader(sess.Context(), inputOf(sess), s.cfg.Limits.InputBytesPerSec)))
 		if pty, _, ok := sess.Pty(); ok {

@@ -266,3 +266,42 @@ func TestWatchingYourOwnGameFromTheChoiceLeadsBackToTheChoice(t *testing.T) {
 		t.Errorf("leaving the watch offered a game of its own:\n%s", screen)
 	}
 }
+
+func TestARevokedAdminLosesTheCheatMenuAtOnce(t *testing.T) {
+	admin := newKey(t)
+	srv, addr, file := startWithAdmins(t, admin)
+	c := dial(t, addr, admin, 100, 30)
+	newGame(t, c)
+	c.Send(`\`)
+	waitText(t, c, "Teleport to exit")
+	c.Send("\x1b") // back to play with the menu still open to this key
+
+	os.WriteFile(file, nil, 0o600) // the host revokes every admin
+	if err := srv.ReloadAdmins(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // let the Esc be handled
+	c.Send(`\`)
+	screen := waitText(t, c, "Unknown command.")
+	if strings.Contains(screen, "Teleport to exit") {
+		t.Errorf("a revoked admin still opens the cheat menu:\n%s", screen)
+	}
+}
+
+func TestARevokedAdminsOpenCheatMenuHealsNothing(t *testing.T) {
+	admin := newKey(t)
+	srv, addr, file := startWithAdmins(t, admin)
+	c := dial(t, addr, admin, 100, 30)
+	newGame(t, c)
+	c.Send(`\`)
+	waitText(t, c, "Teleport to exit")
+	os.WriteFile(file, nil, 0o600) // revoked while the menu is open
+	if err := srv.ReloadAdmins(); err != nil {
+		t.Fatal(err)
+	}
+	c.Send("t")
+	screen := waitText(t, c, "Unknown command.")
+	if strings.Contains(screen, "Depth: 2") || strings.Contains(screen, "CHEAT") {
+		t.Errorf("a revoked admin's open menu still cheats:\n%s", screen)
+	}
+}

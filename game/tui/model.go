@@ -38,8 +38,10 @@ type Player struct {
 	NewSeed func() uint64
 	// Now returns the time stamped on scores; nil means time.Now.
 	Now func() time.Time
-	// Admin opens the cheat menu (\).
-	Admin bool
+	// Admin reports whether the key may open the cheat menu (\) right now.
+	// It is asked each time a cheat is opened or used, so a key removed from
+	// the admin file (and SIGHUP) loses the menu at once; nil means never.
+	Admin func() bool
 	// Lobby connects the session to the other players; nil for none.
 	Lobby Lobby
 	// NeedName starts on the name screen, suggesting Name, for a first login.
@@ -54,6 +56,9 @@ type Player struct {
 	// can lose up to that many. For measuring what durability costs.
 	NoJournal bool
 }
+
+// admin reports whether the player holds admin rights at this moment.
+func (m *Model) admin() bool { return m.p.Admin != nil && m.p.Admin() }
 
 // Exit says why a session's program ended, so the server can tell the
 // player once the terminal is back to normal.

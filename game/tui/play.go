@@ -66,7 +66,7 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		case ">":
 			cmd = game.Descend()
 		case "\\":
-			if !m.p.Admin {
+			if !m.admin() {
 				s.note = "Unknown command."
 				return s, nil
 			}

@@ -148,6 +148,10 @@ type cheatScreen struct {
 }
 
 func (s *cheatScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	if !m.admin() { // rights are checked when used: revoked while the menu was open
+		s.back.note = "Unknown command."
+		return s.back, nil
+	}
 	key := k.String()
 	if key == "esc" {
 		if s.create {

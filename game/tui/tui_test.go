@@ -541,7 +541,7 @@ func TestBackslashIsUnknownForPlayersAndACheatMenuForAdmins(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "Unknown command.") || strings.Contains(s, "Cheating") {
 		t.Errorf("non-admin:\n%s", s)
 	}
-	m.p.Admin = true
+	m.p.Admin = func() bool { return true }
 	press(m, `\`)
 	press(m, "c")
 	press(m, "f") // the sixth item: fireball scroll
