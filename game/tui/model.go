@@ -107,6 +107,11 @@ type Model struct {
 	game     *game.Game // the game in progress, nil on the title screen before one starts
 	exit     Exit
 	saved    bool // the game on disk (save + journal) is the game in memory
+	// behind is set when a write of the game failed: the store then lacks
+	// turns the player saw, so a journal entry would land on the wrong turn
+	// (or on no save, or on another game's save). Until a full save
+	// succeeds, every turn tries one instead of a journal entry.
+	behind bool
 	lastKey  time.Time
 	journal  uint64 // journal entries since the save: the next entry's number
 	watchers int    // how many watch this game
@@ -274,42 +279,55 @@ func (m *Model) Exit() Exit { return m.exit }
 // Persist writes the game in progress to the store as a save (a snapshot,
 // which also empties the journal), unless the save is already up to date or
 // the game is over. It is called on S, on a level change, on shutdown, every
-// SnapshotEvery turns and, by the server, after the program ends.
+// SnapshotEvery turns, after any failed write and, by the server, after the
+// program ends. When it fails the game stays behind the store's copy until a
+// later Persist succeeds; the error says the game is not saved.
 func (m *Model) Persist() error {
-	if m.game == nil || m.game.Over() || (m.saved && m.journal == 0) {
+	if m.game == nil || m.game.Over() || (m.saved && m.journal == 0 && !m.behind) {
 		return nil
 	}
 	blob, err := m.game.Encode()
-	if err != nil {
-		return err
+	if err == nil {
+		err = m.p.Store.PutSave(m.p.Fingerprint, blob)
 	}
-	if err := m.p.Store.PutSave(m.p.Fingerprint, blob); err != nil {
+	if err != nil {
+		m.saved, m.behind = false, true
 		return fmt.Errorf("save game: %w", err)
 	}
-	m.saved, m.journal = true, 0
+	m.saved, m.behind, m.journal = true, false, 0
 	return nil
 }
 
 // record makes a command that just happened durable before its result is
 // drawn: one journal entry, group-committed with other players'. If the
-// journal cannot be written it falls back to a full save.
+// journal cannot be written, or an earlier write failed, it makes a full
+// save instead, which holds every turn the journal missed.
 func (m *Model) record(c game.Command) error {
 	if m.p.NoJournal {
-		if m.journal++; m.journal < SnapshotEvery {
+		if m.journal++; m.journal < SnapshotEvery && !m.behind {
 			return nil
 		}
 		return m.Persist()
 	}
-	err := m.p.Store.AppendJournal(m.p.Fingerprint, m.journal, game.EncodeCommand(c))
-	if err == nil {
-		m.journal++
-		m.saved = true
-		if m.journal < SnapshotEvery {
-			return nil
+	if !m.behind {
+		err := m.p.Store.AppendJournal(m.p.Fingerprint, m.journal, game.EncodeCommand(c))
+		if err == nil {
+			m.journal++
+			m.saved = true
+			if m.journal < SnapshotEvery {
+				return nil
+			}
 		}
 	}
 	m.saved = false
 	return m.Persist()
+}
+
+// notSaved is what the player reads on every turn that could not be made
+// durable: the turn is kept in memory and saving is retried each turn, so
+// only the turns shown with this note can be lost, and only to a crash.
+func notSaved(err error) string {
+	return "Not saved (" + err.Error() + "): a crash now would lose this turn. Saving is retried every turn."
 }
 
 // loadSave returns the player's saved game, its journal replayed: (nil,

@@ -127,11 +127,11 @@ func (s *playScreen) apply(m *Model, cmd game.Command) (screen, tea.Cmd) {
 	case res.Descended: // a new level: a new save rather than a journal entry
 		s.cam = camera{}
 		if err := m.Persist(); err != nil {
-			s.note = "Could not save: " + err.Error()
+			s.note = notSaved(err)
 		}
 	default:
 		if err := m.record(cmd); err != nil {
-			s.note = "Could not save this turn (" + err.Error() + "); it will be retried."
+			s.note = notSaved(err)
 		}
 	}
 	return s, nil

@@ -115,7 +115,7 @@ func (m *Model) startNew() screen {
 	m.game, m.saved = game.New(m.p.NewSeed()), false
 	p := newPlay()
 	if err := m.Persist(); err != nil {
-		p.note = "Could not save: " + err.Error()
+		p.note = notSaved(err)
 	}
 	m.publish()
 	return p

@@ -1,0 +1,161 @@
+package tui
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/grotto-game/grotto/store"
+)
+
+// flakyStore is a store whose writes of games fail while full is set, as
+// on a full disk or past a file-size limit.
+type flakyStore struct {
+	store.Store
+	full bool
+}
+
+var errDiskFull = errors.New("no space left on device")
+
+func (f *flakyStore) PutSave(fp string, blob []byte) error {
+	if f.full {
+		return errDiskFull
+	}
+	return f.Store.PutSave(fp, blob)
+}
+
+func (f *flakyStore) AppendJournal(fp string, seq uint64, entry []byte) error {
+	if f.full {
+		return errDiskFull
+	}
+	return f.Store.AppendJournal(fp, seq, entry)
+}
+
+// resumeAfterCrash drops m without saving (kill -9) and resumes the
+// player's game from what is on disk, as the next session would.
+func resumeAfterCrash(t *testing.T, st store.Store) *Model {
+	t.Helper()
+	m2 := newModel(t, st, 99)
+	if !strings.Contains(plain(m2), "Continue") {
+		return nil
+	}
+	press(m2, "enter")
+	return m2
+}
+
+// TestAFailedWriteNeverLosesTheGame plays toward the stairs, makes every
+// write fail for some turns (the player is warned on each of them), lets
+// writes succeed again for two more keys, then crashes: the resumed game
+// must be exactly the one on screen.
+func TestAFailedWriteNeverLosesTheGame(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		failFrom  int // the key presses (from the new game) whose writes fail
+		failTo    int
+		oldSave   bool // the player had another game saved before this one
+		atDescent bool // instead, the save of the first new level fails
+	}{
+		{name: "one journal entry fails mid-level", failFrom: 5, failTo: 6},
+		{name: "several turns fail mid-level", failFrom: 5, failTo: 12},
+		{name: "the save of a new level fails", failFrom: 1 << 30, atDescent: true},
+		{name: "the disk is full when a new game starts", failFrom: -1, failTo: 3},
+		{name: "the disk is full when a new game starts over an old save", failFrom: -1, failTo: 3, oldSave: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := &flakyStore{Store: openStore(t)}
+			if tc.oldSave {
+				old := newModel(t, fs, 3)
+				press(old, "enter")
+				for range 7 {
+					press(old, towardStairs(old))
+				}
+				if err := old.Persist(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m := newModel(t, fs, 7)
+			fs.full = tc.failFrom < 0
+			if tc.oldSave {
+				press(m, "n") // New game, over the old save
+				press(m, "y")
+			} else {
+				press(m, "enter")
+			}
+			descents := 0
+			for i := 0; i < 400 && m.InProgress(); i++ {
+				depth := m.game.Depth()
+				key := towardStairs(m)
+				if tc.atDescent && key == ">" && descents == 0 {
+					fs.full = true // the descent's save fails
+				}
+				if i == tc.failFrom {
+					fs.full = true
+				}
+				if i == tc.failTo && tc.failTo > 0 {
+					fs.full = false
+				}
+				press(m, key)
+				if m.game.Depth() != depth {
+					descents++
+				}
+				if fs.full {
+					if note := plain(m); !strings.Contains(note, "Not saved") && !strings.Contains(note, "Could not save") {
+						t.Fatalf("turn %d was not saved and the player was not told:\n%s", m.game.Turn(), note)
+					}
+				}
+				if tc.atDescent && descents == 1 && fs.full {
+					fs.full = false // the next two keys write again
+					press(m, towardStairs(m))
+					press(m, towardStairs(m))
+					break
+				}
+				if i == tc.failTo+2 && tc.failTo > 0 {
+					break
+				}
+			}
+			if !m.InProgress() {
+				t.Fatal("the game ended before the crash; choose another seed")
+			}
+			want, _ := m.game.Encode()
+			m2 := resumeAfterCrash(t, fs)
+			if m2 == nil {
+				t.Fatalf("after the crash there is no game to continue (the player saw turn %d, depth %d)", m.game.Turn(), m.game.Depth())
+			}
+			got, _ := m2.game.Encode()
+			if !bytes.Equal(want, got) {
+				t.Errorf("the resumed game (turn %d, depth %d) differs from the one on screen (turn %d, depth %d)",
+					m2.game.Turn(), m2.game.Depth(), m.game.Turn(), m.game.Depth())
+			}
+		})
+	}
+}
+
+// TestACrashWhileWritesFailLosesOnlyTheWarnedTurns: with every write
+// failing, a crash loses the turns since the last good write, each of which
+// was shown with a warning, and resumes at the last turn that was saved.
+func TestACrashWhileWritesFailLosesOnlyTheWarnedTurns(t *testing.T) {
+	fs := &flakyStore{Store: openStore(t)}
+	m := newModel(t, fs, 7)
+	press(m, "enter")
+	for range 6 {
+		press(m, towardStairs(m))
+	}
+	saved, _ := m.game.Encode()
+	fs.full = true
+	for range 4 {
+		press(m, towardStairs(m))
+		if !strings.Contains(plain(m), "Not saved") {
+			t.Fatalf("a turn that was not saved showed no warning:\n%s", plain(m))
+		}
+	}
+	fs.full = false
+	m2 := resumeAfterCrash(t, fs)
+	if m2 == nil {
+		t.Fatal("nothing to continue after the crash")
+	}
+	got, _ := m2.game.Encode()
+	if !bytes.Equal(saved, got) {
+		t.Errorf("resumed at turn %d, want the last saved turn", m2.game.Turn())
+	}
+}
