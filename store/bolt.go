@@ -31,6 +31,7 @@ const JournalBatchDelay = 2 * time.Millisecond
 // transaction, serialised by bbolt.
 type Bolt struct {
 	db             *bolt.DB
+	opened         os.FileInfo // the file at the path when it was opened (see CheckFile)
 	lastJournalTx  atomic.Uint64
 	journalCommits atomic.Uint64
 }
@@ -75,7 +76,12 @@ func Open(path string, lockTimeout time.Duration) (*Bolt, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	return &Bolt{db: db}, nil
+	opened, err := os.Stat(path)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return &Bolt{db: db, opened: opened}, nil
 }
 
 // Close closes the file, releasing its lock. The store must not be used
@@ -108,7 +114,7 @@ func (b *Bolt) PutProfile(p Profile) error {
 	if err != nil {
 		return fmt.Errorf("put profile %s: %w", p.Fingerprint, err)
 	}
-	return b.db.Update(func(tx *bolt.Tx) error {
+	return b.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(playersBucket).Put([]byte(p.Fingerprint), rec)
 	})
 }
@@ -143,7 +149,7 @@ func (b *Bolt) PutSave(fp string, blob []byte) error {
 	}
 	rec := make([]byte, 0, 1+len(blob))
 	rec = append(append(rec, saveV1), blob...)
-	return b.db.Update(func(tx *bolt.Tx) error {
+	return b.update(func(tx *bolt.Tx) error {
 		if err := tx.Bucket(savesBucket).Put([]byte(fp), rec); err != nil {
 			return err
 		}
@@ -153,7 +159,7 @@ func (b *Bolt) PutSave(fp string, blob []byte) error {
 
 // DeleteSave deletes fp's saved game and journal. Deleting an absent save is no error.
 func (b *Bolt) DeleteSave(fp string) error {
-	return b.db.Update(func(tx *bolt.Tx) error {
+	return b.update(func(tx *bolt.Tx) error {
 		if err := tx.Bucket(savesBucket).Delete([]byte(fp)); err != nil {
 			return err
 		}

@@ -34,7 +34,7 @@ func (b *Bolt) AppendJournal(fp string, seq uint64, entry []byte) error {
 	}
 	key := binary.BigEndian.AppendUint64(nil, seq)
 	rec := append([]byte{journalV1}, entry...)
-	err := b.db.Batch(func(tx *bolt.Tx) error {
+	err := b.batch(func(tx *bolt.Tx) error {
 		if id := uint64(tx.ID()); b.lastJournalTx.Swap(id) != id {
 			b.journalCommits.Add(1) // the first entry of a new group commit
 		}
@@ -114,7 +114,7 @@ type quarantineRecord struct {
 // dropped. It returns the quarantine key.
 func (b *Bolt) Quarantine(fp, reason string, now time.Time) (string, error) {
 	key := fmt.Sprintf("%s@%s", fp, now.UTC().Format(time.RFC3339Nano))
-	err := b.db.Update(func(tx *bolt.Tx) error {
+	err := b.update(func(tx *bolt.Tx) error {
 		q := quarantineRecord{Fingerprint: fp, Reason: reason, When: now.UTC()}
 		if v := tx.Bucket(savesBucket).Get([]byte(fp)); v != nil {
 			q.Save = append([]byte(nil), v...)

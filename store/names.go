@@ -28,7 +28,7 @@ func (b *Bolt) ClaimName(fp, name string, now time.Time) error {
 		return errors.New("claim name: empty fingerprint or name")
 	}
 	key := []byte(strings.ToLower(name))
-	return b.db.Update(func(tx *bolt.Tx) error {
+	return b.update(func(tx *bolt.Tx) error {
 		names, err := tx.CreateBucketIfNotExists(namesBucket)
 		if err != nil {
 			return err

@@ -56,7 +56,7 @@ func (b *Bolt) FinishGame(fp string, s Score) (rank int, err error) {
 	if err != nil {
 		return 0, fmt.Errorf("finish game %s: %w", fp, err)
 	}
-	err = b.db.Update(func(tx *bolt.Tx) error {
+	err = b.update(func(tx *bolt.Tx) error {
 		if err := tx.Bucket(savesBucket).Delete([]byte(fp)); err != nil {
 			return err
 		}

@@ -1,0 +1,51 @@
+// The database file's identity: a write is only durable if it went to the
+// file at the store's path. A data directory deleted (or the file replaced)
+// under a running server leaves bbolt writing to an unlinked inode that
+// vanishes on close, so every write checks that the path still names the
+// file the store opened, and fails with ErrFileGone if not.
+
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// ErrFileGone is returned (wrapped, with the path) by every write when the
+// database file the store opened is no longer at its path: deleted, moved
+// or replaced while the server runs. The write reached only the orphaned
+// file and will be lost when the store closes, so it must not count as
+// saved. A host restores the file (or its data directory) from a backup.
+var ErrFileGone = errors.New("database file was deleted or replaced while in use")
+
+// CheckFile returns nil when the store's path still names the file it
+// opened, else an error wrapping ErrFileGone that names the path. It costs
+// one stat(2).
+func (b *Bolt) CheckFile() error {
+	now, err := os.Stat(b.db.Path())
+	if err != nil || !os.SameFile(b.opened, now) {
+		return fmt.Errorf("database %s: %w; restore it from a backup", b.db.Path(), ErrFileGone)
+	}
+	return nil
+}
+
+// update runs fn in a write transaction and reports the write durable only
+// if it reached the file at the store's path.
+func (b *Bolt) update(fn func(*bolt.Tx) error) error {
+	if err := b.db.Update(fn); err != nil {
+		return err
+	}
+	return b.CheckFile()
+}
+
+// batch is update through bbolt's Batch, which group-commits concurrent
+// callers.
+func (b *Bolt) batch(fn func(*bolt.Tx) error) error {
+	if err := b.db.Batch(fn); err != nil {
+		return err
+	}
+	return b.CheckFile()
+}

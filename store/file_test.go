@@ -1,0 +1,47 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestNoWriteClaimsSuccessOnceTheFileIsGone deletes (then replaces) the
+// database file under an open store: every kind of write must fail with
+// ErrFileGone naming the file, never report a save that will vanish.
+func TestNoWriteClaimsSuccessOnceTheFileIsGone(t *testing.T) {
+	for _, how := range []string{"deleted", "replaced"} {
+		t.Run(how, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "data", "grotto.db")
+			b := openTest(t, path)
+			if err := b.PutSave("fp", []byte("before")); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.CheckFile(); err != nil {
+				t.Fatalf("CheckFile on a healthy store: %v", err)
+			}
+			os.RemoveAll(filepath.Dir(path))
+			if how == "replaced" {
+				os.MkdirAll(filepath.Dir(path), 0o700)
+				os.WriteFile(path, []byte("someone else's file"), 0o600)
+			}
+			writes := map[string]error{
+				"PutSave":       b.PutSave("fp", []byte("after")),
+				"AppendJournal": b.AppendJournal("fp", 0, []byte("cmd")),
+				"DeleteSave":    b.DeleteSave("fp"),
+				"PutProfile":    b.PutProfile(Profile{Fingerprint: "fp", Name: "a"}),
+				"ClaimName":     b.ClaimName("fp", "b", time.Now()),
+			}
+			_, writes["FinishGame"] = b.FinishGame("fp", Score{Name: "a", Points: 1, Date: time.Now()})
+			_, writes["Quarantine"] = b.Quarantine("fp", "test", time.Now())
+			for name, err := range writes {
+				if !errors.Is(err, ErrFileGone) || !strings.Contains(err.Error(), path) {
+					t.Errorf("%s after the file was %s: %v, want ErrFileGone naming %s", name, how, err, path)
+				}
+			}
+		})
+	}
+}
