@@ -75,7 +75,14 @@ type Server struct {
 	admins atomic.Pointer[keys.AdminSet]
 	live   *registry
 	ln     net.Listener
+	// unsaved counts the sessions that ended with a game that could not be
+	// saved; Shutdown reports them so the process exits non-zero.
+	unsaved atomic.Int64
 }
+
+// FileCheckEvery is how often a running server checks that its database
+// file is still the one it opened (see store.ErrFileGone).
+const FileCheckEvery = 2 * time.Second
 
 // New opens the store, loads or creates the host key, and builds the SSH
 // server; it does not listen yet. Errors name the file at fault: a database
@@ -173,6 +180,7 @@ func (s *Server) Serve() error {
 	stop := make(chan struct{})
 	defer close(stop)
 	go s.live.sweep(s.cfg.Limits.KeepAlive, s.cfg.Limits.IdleTimeout, stop)
+	go s.watchFile(stop)
 	err := s.ssh.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -198,11 +206,44 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	grace, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	s.live.wait(grace)
+	fileErr := s.store.CheckFile()
 	if err := s.store.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)
 	}
+	if fileErr != nil {
+		s.log.Error("stopped; NO GAME WAS SAVED since the database file went away", "err", fileErr)
+		return fileErr
+	}
+	if n := s.unsaved.Load(); n > 0 {
+		s.log.Error("stopped; some games could not be saved", "unsaved", n)
+		return fmt.Errorf("%d games could not be saved", n)
+	}
 	s.log.Info("stopped; every game saved")
 	return nil
+}
+
+// watchFile checks every FileCheckEvery until stop is closed that the
+// database file is still there, and says so loudly when it is not: from then
+// on no write can succeed and players are told on every turn.
+func (s *Server) watchFile(stop <-chan struct{}) {
+	t := time.NewTicker(FileCheckEvery)
+	defer t.Stop()
+	var gone bool
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		err := s.store.CheckFile()
+		switch {
+		case err != nil && !gone:
+			s.log.Error("THE DATABASE FILE IS GONE: no game can be saved until it is restored; players are told on every turn", "err", err)
+		case err == nil && gone:
+			s.log.Warn("the database file is back", "file", filepath.Join(s.cfg.DataDir, DBFile))
+		}
+		gone = err != nil
+	}
 }
 
 // ReloadAdmins re-reads the admin-keys file; new sessions see the change.
@@ -370,7 +411,12 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		next(sess) // runs the program until the player leaves or the session ends
 		model.Close()
 		hadGame := model.InProgress()
-		if err := model.Persist(); err != nil {
+		err = model.Persist()
+		if err == nil && hadGame {
+			err = s.store.CheckFile() // a save into a deleted file is no save
+		}
+		if err != nil {
+			s.unsaved.Add(1)
 			logger.Error("could not save game at end of session", "err", err)
 			wish.Println(sess, "Your game could not be saved: "+err.Error()+"\r")
 			sess.Exit(1)
