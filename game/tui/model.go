@@ -100,18 +100,18 @@ type mouseHandler interface {
 // Model is one session's UI. It is used by one goroutine at a time (the Bubble
 // Tea program's, then the session's after the program ends).
 type Model struct {
-	p        Player
-	th       *theme
-	w, h     int
-	scr      screen
-	game     *game.Game // the game in progress, nil on the title screen before one starts
-	exit     Exit
-	saved    bool // the game on disk (save + journal) is the game in memory
+	p     Player
+	th    *theme
+	w, h  int
+	scr   screen
+	game  *game.Game // the game in progress, nil on the title screen before one starts
+	exit  Exit
+	saved bool // the game on disk (save + journal) is the game in memory
 	// behind is set when a write of the game failed: the store then lacks
 	// turns the player saw, so a journal entry would land on the wrong turn
 	// (or on no save, or on another game's save). Until a full save
 	// succeeds, every turn tries one instead of a journal entry.
-	behind bool
+	behind   bool
 	lastKey  time.Time
 	journal  uint64 // journal entries since the save: the next entry's number
 	watchers int    // how many watch this game
