@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -325,9 +326,19 @@ func (m *Model) record(c game.Command) error {
 
 // notSaved is what the player reads on every turn that could not be made
 // durable: the turn is kept in memory and saving is retried each turn, so
-// only the turns shown with this note can be lost, and only to a crash.
+// only the turns shown with this note can be lost, and only to a crash. It
+// names the cause in a player's words, not the host's file paths.
 func notSaved(err error) string {
-	return "Not saved (" + err.Error() + "): a crash now would lose this turn. Saving is retried every turn."
+	why := "the server could not write its database"
+	switch {
+	case errors.Is(err, store.ErrFileGone):
+		why = "the server's database file is gone"
+	case errors.Is(err, syscall.ENOSPC):
+		why = "the server's disk is full"
+	case errors.Is(err, syscall.EFBIG):
+		why = "the server's file-size limit was reached"
+	}
+	return "Not saved: " + why + ". A crash now would lose this turn; saving is retried every turn."
 }
 
 // loadSave returns the player's saved game, its journal replayed: (nil,
