@@ -65,12 +65,7 @@ func Open(path string, lockTimeout time.Duration) (*Bolt, error) {
 	if err := checkFile(path, opts); err != nil {
 		return nil, err
 	}
-	var db *bolt.DB
-	err := guard(func() error {
-		var err error
-		db, err = bolt.Open(path, 0o600, &opts)
-		return err
-	})
+	db, err := openBolt(path, opts)
 	if err != nil {
 		return nil, openError(path, err, lockTimeout)
 	}
@@ -94,6 +89,44 @@ func Open(path string, lockTimeout time.Duration) (*Bolt, error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	return &Bolt{db: g}, nil
+}
+
+// openBolt opens path with bbolt, guarded, and makes sure the file it
+// locked is still the one at path: a `grotto compact` that held the lock
+// renames its copy over path before releasing it, and the old file's lock
+// then goes to whoever was waiting on it. It tries again then, up to 3
+// times.
+func openBolt(path string, opts bolt.Options) (*bolt.DB, error) {
+	for try := 0; ; try++ {
+		var f *os.File
+		opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			var err error
+			f, err = os.OpenFile(name, flag, perm)
+			return f, err
+		}
+		var db *bolt.DB
+		err := guard(func() error {
+			var err error
+			db, err = bolt.Open(path, 0o600, &opts)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		locked, err1 := f.Stat()
+		now, err2 := os.Stat(path)
+		if err := errors.Join(err1, err2); err != nil {
+			db.Close()
+			return nil, err
+		}
+		if os.SameFile(locked, now) {
+			return db, nil
+		}
+		db.Close()
+		if try == 2 {
+			return nil, errors.New("the file was replaced under us 3 times while opening it")
+		}
+	}
 }
 
 // openError names path in an error of bolt.Open and wraps the sentinel
