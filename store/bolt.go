@@ -72,7 +72,7 @@ func Open(path string, lockTimeout time.Duration) (*Bolt, error) {
 	// A journal entry waits at most this long for others to share its
 	// commit (bbolt's default is 10 ms, too long for a keypress).
 	db.MaxBatchDelay = JournalBatchDelay
-	g := guardedDB{DB: db, path: path}
+	g := newGuardedDB(db, path)
 	err = g.Update(func(tx *bolt.Tx) error {
 		for _, name := range [][]byte{playersBucket, savesBucket, scoresBucket, journalBucket, namesBucket} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {

@@ -18,6 +18,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -133,26 +134,32 @@ func (w *pageWalk) page(id uint64) []byte {
 	return p
 }
 
-// tree checks the page id and, depth first, everything below it.
-func (w *pageWalk) tree(id uint64, depth int) {
+// tree checks the page id and, depth first, everything below it, and
+// returns its greatest key. Its keys must lie in [lo, hi) (nil: unbounded),
+// the range its parent gives it, as bbolt's Tx.Check requires (tx_check.go,
+// recursivelyCheckPageKeyOrderInternal): bbolt's Open walks the tree with
+// the same rules in a goroutine of its own and panics on the first break
+// (db.go, DB.freepages), so the walk must see every break first.
+func (w *pageWalk) tree(id uint64, depth int, lo, hi []byte) []byte {
 	if w.done() {
-		return
+		return nil
 	}
 	if depth > maxTreeDepth {
 		w.problem("page %d is %d levels deep", id, depth)
-		return
+		return nil
 	}
 	p := w.page(id)
 	if p == nil {
-		return
+		return nil
 	}
 	switch flags := ne.Uint16(p[8:]); flags {
 	case branchPageFlag:
-		w.branch(id, p, depth)
+		return w.branch(id, p, depth, lo, hi)
 	case leafPageFlag:
-		w.leaf(id, p, depth)
+		return w.leaf(id, p, depth, lo, hi)
 	default:
 		w.problem("page %d has type %#x where a branch or leaf page belongs", id, flags)
+		return nil
 	}
 }
 
@@ -166,66 +173,98 @@ func (w *pageWalk) elements(id uint64, p []byte) (int, bool) {
 	return n, true
 }
 
-// span checks that the n bytes at element e's offset pos lie inside p.
-func (w *pageWalk) span(id uint64, p []byte, e int, pos, n uint64) bool {
-	if start := uint64(pageHeaderSize + e*elementSize); start+pos+n > uint64(len(p)) {
+// key returns the ksize bytes at element e's offset pos and the vsize
+// bytes after them, or false after noting that they lie outside p.
+func (w *pageWalk) key(id uint64, p []byte, e int, pos, ksize, vsize uint64) (k, v []byte, ok bool) {
+	start := uint64(pageHeaderSize+e*elementSize) + pos
+	if start+ksize+vsize > uint64(len(p)) {
 		w.problem("page %d element %d points outside the page", id, e)
+		return nil, nil, false
+	}
+	return p[start : start+ksize], p[start+ksize : start+ksize+vsize], true
+}
+
+// ordered checks key k of element e against the key before it (or the
+// lower bound, for the first) and the upper bound hi, by bbolt's rule
+// (tx_check.go, verifyKeyOrder).
+func (w *pageWalk) ordered(id uint64, e int, prev, k, hi []byte) bool {
+	if (e == 0 && prev != nil && bytes.Compare(prev, k) > 0) || (e > 0 && bytes.Compare(prev, k) >= 0) ||
+		(hi != nil && bytes.Compare(k, hi) >= 0) {
+		w.problem("page %d element %d: key out of order", id, e)
 		return false
 	}
 	return true
 }
 
-func (w *pageWalk) branch(id uint64, p []byte, depth int) {
+func (w *pageWalk) branch(id uint64, p []byte, depth int, lo, hi []byte) []byte {
 	n, ok := w.elements(id, p)
 	if !ok {
-		return
+		return nil
 	}
 	if n == 0 {
 		w.problem("branch page %d is empty", id)
-		return
+		return nil
 	}
+	keys := make([][]byte, n)
 	for e := range n {
 		el := p[pageHeaderSize+e*elementSize:]
-		if !w.span(id, p, e, uint64(ne.Uint32(el[0:])), uint64(ne.Uint32(el[4:]))) {
-			return
+		if keys[e], _, ok = w.key(id, p, e, uint64(ne.Uint32(el[0:])), uint64(ne.Uint32(el[4:])), 0); !ok {
+			return nil
 		}
-		w.tree(ne.Uint64(el[8:]), depth+1)
 	}
+	var max []byte
+	prev := lo
+	for e := range n {
+		if !w.ordered(id, e, prev, keys[e], hi) {
+			return nil
+		}
+		childHi := hi
+		if e+1 < n {
+			childHi = keys[e+1]
+		}
+		max = w.tree(ne.Uint64(p[pageHeaderSize+e*elementSize+8:]), depth+1, keys[e], childHi)
+		if w.done() {
+			return nil
+		}
+		prev = max
+	}
+	return max
 }
 
 // leaf checks a leaf page (or an inline bucket's page) and the buckets
-// it holds.
-func (w *pageWalk) leaf(id uint64, p []byte, depth int) {
+// it holds, and returns its last key.
+func (w *pageWalk) leaf(id uint64, p []byte, depth int, lo, hi []byte) []byte {
 	n, ok := w.elements(id, p)
-	if !ok {
-		return
+	if !ok || n == 0 {
+		return nil
 	}
+	prev := lo
 	for e := range n {
 		el := p[pageHeaderSize+e*elementSize:]
-		pos, ksize, vsize := uint64(ne.Uint32(el[4:])), uint64(ne.Uint32(el[8:])), uint64(ne.Uint32(el[12:]))
-		if !w.span(id, p, e, pos, ksize+vsize) {
-			return
+		k, v, ok := w.key(id, p, e, uint64(ne.Uint32(el[4:])), uint64(ne.Uint32(el[8:])), uint64(ne.Uint32(el[12:])))
+		if !ok || !w.ordered(id, e, prev, k, hi) {
+			return nil
 		}
+		prev = k
 		if ne.Uint32(el[0:])&bucketLeafFlag == 0 {
 			continue
 		}
-		start := uint64(pageHeaderSize+e*elementSize) + pos + ksize
-		v := p[start : start+vsize]
 		if len(v) < bucketHeaderSize {
 			w.problem("page %d element %d: a bucket of %d bytes", id, e, len(v))
-			return
+			return nil
 		}
 		if root := ne.Uint64(v); root != 0 {
-			w.tree(root, depth+1)
+			w.tree(root, depth+1, nil, nil)
 			continue
 		}
 		inline := v[bucketHeaderSize:]
 		if len(inline) < pageHeaderSize || ne.Uint16(inline[8:]) != leafPageFlag {
 			w.problem("page %d element %d: an inline bucket that is not a leaf", id, e)
-			return
+			return nil
 		}
-		w.leaf(id, inline, depth+1)
+		w.leaf(id, inline, depth+1, nil, nil)
 	}
+	return prev
 }
 
 // freelist checks the freelist page, when the file keeps one.
@@ -278,7 +317,7 @@ func walkPages(r io.ReaderAt, size int64, pageSize int) []string {
 		return []string{fmt.Sprintf("the file is %d bytes but its pages reach %d bytes: it was cut short", size, m.pgid*uint64(pageSize))}
 	}
 	w.freelist(m.freelist)
-	w.tree(m.root, 0)
+	w.tree(m.root, 0, nil, nil)
 	return w.problems
 }
 
@@ -317,8 +356,8 @@ func checkFile(path string, opts bolt.Options) (err error) {
 		err = guard(func() error {
 			return db.View(func(tx *bolt.Tx) error {
 				for err := range tx.Check() { // drain it all: the check holds the transaction
-					if len(problems) < maxProblems {
-						problems = append(problems, err.Error())
+					if len(problems) < maxProblems { // a panic bbolt recovered reads "panic: ..."
+						problems = append(problems, strings.TrimPrefix(err.Error(), "panic: "))
 					}
 				}
 				return nil
