@@ -188,8 +188,9 @@ func TestADamagedDatabaseStopsTheStartWithOneLineNeverACrash(t *testing.T) {
 			if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic") || strings.Contains(stderr, "SIGSEGV") {
 				t.Errorf("a crash, not a refusal:\n%.2000s", stderr)
 			}
-			if strings.Count(stderr, "\n") != 0 || !strings.Contains(stderr, path) || !strings.Contains(stderr, "damaged") {
-				t.Errorf("want one line naming %s as damaged, got:\n%.2000s", path, stderr)
+			if strings.Count(stderr, "\n") != 0 || !strings.Contains(stderr, path) || !strings.Contains(stderr, "damaged") ||
+				!strings.Contains(stderr, "backup") {
+				t.Errorf("want one line naming %s as damaged and saying what to do, got:\n%.2000s", path, stderr)
 			}
 		})
 	}
