@@ -16,11 +16,13 @@ import (
 // Once any call has met damage, writes are refused with that error without
 // starting a transaction, and reads go on.
 //
-// Why refuse writes: a write transaction that fails is rolled back, and
-// with Options.NoFreelistSync bbolt's rollback rebuilds the freelist by
-// walking the whole tree in a goroutine of its own (go.etcd.io/bbolt v1.5.0
-// tx.go, Tx.rollback → db.go, DB.freepages), where a damaged page faults
-// beyond any recover. For the same reason a write that is the first to
+// Why refuse writes: a write transaction that panics (as on a damaged page)
+// or whose commit fails is rolled back physically, and with
+// Options.NoFreelistSync that rebuilds the freelist by walking the whole
+// tree in a goroutine of bbolt's (go.etcd.io/bbolt v1.5.0 tx.go,
+// Tx.rollback → db.go, DB.freepages), where a damaged page faults beyond
+// any recover. (A function that returns an error costs no walk: Update
+// then calls Tx.Rollback, which only drops the transaction's pages.) For the same reason a write that is the first to
 // meet the damage can still end the process; the next start then refuses
 // the file with one line (see [Open]). Batch runs its functions in bbolt's
 // goroutine too (db.go, batch.run): they are guarded there, its commit is not.
