@@ -41,7 +41,8 @@ var _ Store = (*Bolt)(nil)
 // pages free for reuse) is not written on commit: bbolt v1.5.0 writes it
 // whole on every commit otherwise (tx.go, Tx.Commit → commitFreelist), and
 // after 10,000 finished games it holds ~70,000 pages, 570 KB per commit
-// where a turn's journal entry needs 15 KB. Instead Open rebuilds it by
+// where a turn's journal entry needs 15 KB (etcd-io/bbolt#401: "the list
+// is not differential"; etcd and containerd set this option too). Instead Open rebuilds it by
 // walking the tree (db.go, DB.freepages: ~12 ms for such a file), and the
 // hashmap freelist allocates in O(1) rather than scanning an array.
 func boltOptions(lockTimeout time.Duration) bolt.Options {

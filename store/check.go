@@ -11,7 +11,10 @@
 // (internal/common/page.go). Tx.Check itself runs in a goroutine of its own
 // (tx_check.go), so a fault there ends the process too, and with
 // Options.NoFreelistSync bbolt's Open walks the whole tree in yet another
-// goroutine (db.go, DB.freepages). Hence this walk first: once every
+// goroutine (db.go, DB.freepages). Upstream: etcd-io/bbolt#1225 (SIGSEGV
+// reading a damaged file), #105 (Open and Check crash on a damaged file;
+// SetPanicOnFault suggested), #335 (freepages panics after a power loss).
+// Hence this walk first: once every
 // reachable page is known to lie inside the file, name itself and hold its
 // elements inside its bounds, bbolt's walks cannot fault.
 
