@@ -1,6 +1,7 @@
 // Command grotto serves the grotto roguelike over SSH.
 //
 //	grotto [serve] [--listen :23234] [--data ./grotto-data] [--admin-keys FILE]
+//	grotto compact [--data ./grotto-data]   (offline: shrink the database)
 //
 // Every flag can also be set by an environment variable (GROTTO_LISTEN,
 // GROTTO_DATA, GROTTO_ADMIN_KEYS); a flag wins over its variable.
@@ -26,6 +27,7 @@ import (
 	"charm.land/log/v2"
 
 	"github.com/grotto-game/grotto/server"
+	"github.com/grotto-game/grotto/store"
 )
 
 // shutdownTimeout bounds a graceful stop: save everything and exit within it.
@@ -119,7 +121,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, err
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n\nFlags:\n")
+		fmt.Fprintf(stderr, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the database, offline (see grotto compact --help)\n\nFlags:\n")
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\nPlayers connect with: ssh -p 23234 <host>\n")
 	}
@@ -146,6 +148,9 @@ func run(args []string) int {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
+	if len(args) > 0 && args[0] == "compact" {
+		return compact(args[1:], os.Stdout, os.Stderr)
+	}
 	logger := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, TimeFormat: time.RFC3339})
 	cfg, err := parse(args, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
@@ -156,6 +161,10 @@ func run(args []string) int {
 		return 2
 	}
 	srv, err := server.New(server.Config{Listen: cfg.Listen, DataDir: cfg.Data, AdminKeys: cfg.AdminKeys, Logger: logger, Limits: cfg.Limits, FPS: cfg.FPS})
+	if errors.Is(err, store.ErrDamaged) {
+		logger.Error("cannot start: the database file is damaged; restore it from a backup (`bbolt check FILE` lists the damage; grotto compact cannot repair it)", "err", err)
+		return 1
+	}
 	if err != nil {
 		logger.Error("cannot start", "err", err)
 		return 1

@@ -155,3 +155,20 @@ func TestSIGHUPAddsAnAdminWithoutARestart(t *testing.T) {
 	}
 	c.Close()
 }
+
+func TestCompactSaysWhatIsWrongWithoutADatabase(t *testing.T) {
+	var out, errs bytes.Buffer
+	dir := t.TempDir()
+	if code := compact([]string{"--data", dir}, &out, &errs); code != 1 || !strings.Contains(errs.String(), filepath.Join(dir, "grotto.db")) {
+		t.Errorf("no database: exit %d, %q", code, errs.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "grotto.db")); err == nil {
+		t.Error("compact created a database")
+	}
+	if code := compact([]string{"--help"}, &out, &errs); code != 0 || !strings.Contains(errs.String(), "Stop the server first") {
+		t.Errorf("--help: exit %d, %q", code, errs.String())
+	}
+	if code := compact([]string{"extra"}, &out, &errs); code != 2 {
+		t.Errorf("an extra argument: exit %d", code)
+	}
+}
