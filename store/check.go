@@ -324,7 +324,7 @@ func walkPages(r io.ReaderAt, size int64, pageSize int) []string {
 	return w.problems
 }
 
-// checkFile looks for damage in the database at path before it is opened
+// checkDamage looks for damage in the database at path before it is opened
 // for writing: it takes bbolt's shared lock (waiting up to lockTimeout),
 // walks the pages with walkPages and, if they are sound, runs bbolt's own
 // Tx.Check (freelist, key order, pages neither free nor reachable). An
