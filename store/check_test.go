@@ -203,3 +203,27 @@ func TestAPageDamagedWhileServingGivesErrorsNotACrash(t *testing.T) {
 		t.Errorf("AppendJournal: err = %v, want ErrDamaged", err)
 	}
 }
+
+// TestAWriteThatIsTheFirstToMeetDamageFailsAlone: the first transaction to
+// reach a damaged page is a write. It must fail with ErrDamaged, not end
+// the process in bbolt's physical rollback.
+func TestAWriteThatIsTheFirstToMeetDamageFailsAlone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grotto.db")
+	b, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	populate(t, b, 300)
+	var root uint64
+	b.db.View(func(tx *bolt.Tx) error { root = uint64(tx.Bucket(playersBucket).Root()); return nil })
+	pointPastTheEnd(t, path, int(root), b.db.Info().PageSize, rand.New(rand.NewPCG(1, 2)))
+
+	err = b.PutProfile(Profile{Fingerprint: "SHA256:p000150", Name: "again"})
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) {
+		t.Errorf("PutProfile: err = %v, want ErrDamaged naming the file", err)
+	}
+	if _, err := b.TopScores(5); err != nil {
+		t.Errorf("TopScores after the failed write: %v", err)
+	}
+}

@@ -22,9 +22,10 @@ import (
 // tree in a goroutine of bbolt's (go.etcd.io/bbolt v1.5.0 tx.go,
 // Tx.rollback → db.go, DB.freepages), where a damaged page faults beyond
 // any recover. (A function that returns an error costs no walk: Update
-// then calls Tx.Rollback, which only drops the transaction's pages.) For the same reason a write that is the first to
-// meet the damage can still end the process; the next start then refuses
-// the file with one line (see [Open]). Batch runs its functions in bbolt's
+// then calls Tx.Rollback, which only drops the transaction's pages, so fn is
+// guarded inside the transaction.) A commit that is the first to meet the
+// damage can still end the process; the next start then refuses the file
+// with one line (see [Open]). Batch runs its functions in bbolt's
 // goroutine too (db.go, batch.run): they are guarded there, its commit is not.
 type guardedDB struct {
 	*bolt.DB
@@ -66,7 +67,15 @@ func (g guardedDB) Update(fn func(*bolt.Tx) error) error {
 	if err := g.refused(); err != nil {
 		return err
 	}
-	return g.run(func() error { return g.DB.Update(fn) })
+	// fn is guarded inside the transaction too: its panic then becomes an
+	// error, which Update answers with Tx.Rollback (no tree walk), so a
+	// write that is the first to meet damage fails alone instead of
+	// faulting in the physical rollback's walk.
+	return g.run(func() error {
+		return g.DB.Update(func(tx *bolt.Tx) error {
+			return g.run(func() error { return fn(tx) })
+		})
+	})
 }
 
 // Batch runs fn as part of a group commit, as bolt.DB.Batch, guarded in
