@@ -24,7 +24,8 @@ func FuzzSessionInput(f *testing.F) {
 		"n\x1b[A\x1b[B\x1bOA\x1b[1;5C", // arrows, SS3 and modified
 		"\x1b[<0;10;5M\x1b[<0;10;5m",   // SGR mouse
 		"\x1b[97;5u\x1b[27u",           // kitty keyboard
-		"\x1b[200~pasted\x1b[201~",     // bracketed paste
+		"\x1b[97:65;2;97:98:99:100:101:102:103:104:105:106:107:108:109:110:111:112:113:114:115:116u", // kitty, with its text
+		"\x1b[200~pasted\x1b[201~", // bracketed paste
 		"\x1b]11;rgb:1a1a/2b2b/3c3c\x1b\\\x1b]10;rgb:ffff/ffff/ffff\a",
 		"\x1bP1+r5463=74727565\x1b\\\x1b[?64;1;2;6;9;15;16;17;18;21;22;28;29c",
 		"\x1b[?2026;2$y\x1b[12;40R",
