@@ -367,7 +367,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			IdleTimeout: s.cfg.Limits.IdleTimeout, NoJournal: s.cfg.NoJournal,
 			Admin: func() bool { return s.admins.Load().Contains(id.fp) }, Lobby: lobby, NeedName: isNew}
 		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
-			tea.WithInput(newLimitedReader(sess.Context(), inputOf(sess), s.cfg.Limits.InputBytesPerSec)))
+			sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger))
 		if pty, _, ok := sess.Pty(); ok {
 			// A client may claim any size; Bubble Tea allocates a screen of
 			// it. Later resizes it checks itself; the first one is ours.

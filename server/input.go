@@ -1,0 +1,292 @@
+package server
+
+// This file is a session's keyboard: the bytes a client types, checked and
+// decoded by grotto before they reach the session's Bubble Tea program.
+//
+// Two upstream faults make Bubble Tea's own input path unsafe for input
+// from strangers (issue 10, A1 and A7):
+//
+//   - x/ansi v0.11.9 parser_decode.go:200, decodeSequence (ParamsState),
+//     writes p.params[p.paramsLen] without checking paramsLen against the
+//     32 parameters of the parser that ultraviolet's
+//     eventScanner.deserializeWin32Input (terminal_reader.go:463) takes
+//     from ansi.GetParser. ESC [ with 32 separators and then a digit or ':'
+//     panics with "index out of range [32] with length 32" in Bubble Tea's
+//     input goroutine, outside every recover: the whole server exits.
+//   - ultraviolet's TerminalReader.sendEvents (terminal_reader.go:232)
+//     sends each event to the program without watching its context. Once
+//     the program has quit (taken over, or S with more keys in the same
+//     write) nobody receives, and the goroutine and the program it holds
+//     (about 0.6 MB) stay for ever.
+//
+// So grotto gives Bubble Tea an input that never yields a byte (gate), and
+// runs the decoding itself: a sanitizer passes on only complete, bounded
+// sequences; ultraviolet's TerminalReader decodes them under recover; and
+// every event goes in with Program.Send, which returns once the program
+// has ended. Bubble Tea still believes it has an input, so it keeps asking
+// the terminal its questions (capabilities, keyboard modes), and the
+// answers come back this way.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/log/v2"
+	"charm.land/ssh"
+	uv "github.com/charmbracelet/ultraviolet"
+)
+
+// Bounds of what a client may send as one escape sequence. Anything longer
+// is dropped whole (read up to its end and never decoded).
+const (
+	// maxCSIParams is the most parameters (and sub-parameters) one CSI or
+	// DCS header may have. x/ansi's parser panics at 33 (see above); the
+	// longest a real terminal sends is a primary device attributes reply,
+	// 13 parameters from xterm (CSI ? 64;1;2;6;9;15;16;17;18;21;22;28;29 c).
+	maxCSIParams = 16
+	// maxCSIBytes is the longest CSI or DCS header, ESC [ and final byte
+	// included, in bytes: that xterm reply is 45.
+	maxCSIBytes = 64
+	// maxStringBytes is the longest OSC, DCS, APC, PM or SOS string, in
+	// bytes with its introducer and terminator. It stays under ultraviolet's
+	// read buffer (readBufSize, 4096 bytes in terminal_reader.go) so that a
+	// sequence always reaches the decoder in one piece.
+	maxStringBytes = 4000
+	// escWait is how long a lone ESC waits for the rest of a sequence
+	// before it is the Esc key: Bubble Tea's own uv.DefaultEscTimeout.
+	escWait = uv.DefaultEscTimeout
+	// seqWait is how long an unfinished sequence (a reply cut in two by the
+	// network) is held before it is dropped, so that a stray Alt+] or Alt+P
+	// cannot swallow the player's keys for ever.
+	seqWait = 2 * time.Second
+)
+
+// escKey is the Esc key written so that nothing after it can join it: the
+// kitty keyboard protocol's CSI 27 u, which ultraviolet decodes to the same
+// KeyPressEvent as a lone ESC.
+const escKey = "\x1b[27u"
+
+// sessionInput returns the program option that reads a session's keys: at
+// most perSec bytes a second (with a burst of 8 seconds' worth), sanitized
+// and decoded by grotto (see the top of this file).
+func sessionInput(sess ssh.Session, perSec int, logger *log.Logger) tea.ProgramOption {
+	pty, _, _ := sess.Pty()
+	return newInput(sess.Context(), inputOf(sess), pty.Term, perSec, logger).option()
+}
+
+// input is one session's keyboard: a pump reading the client, shared by the
+// programs the session makes (only one of which runs).
+type input struct {
+	ctx    context.Context
+	src    io.Reader
+	term   string // the client's TERM, for ultraviolet's key tables
+	perSec int
+	log    *log.Logger
+
+	pumpOnce sync.Once
+	doneOnce sync.Once
+	chunks   chan []byte // what the client sent, as read; closed at its end
+
+	mu   sync.Mutex // held by the one decoder reading the fields below
+	san  sanitizer
+	in   []byte // read from chunks, not yet sanitized
+	out  []byte // sanitized, not yet decoded
+	eof  bool   // chunks is closed and drained
+	done chan struct{}
+
+	raw       bool         // tests only: no sanitizer and no recover, as before the fix
+	recovered atomic.Int64 // decoder panics caught: each is an upstream bug the sanitizer let through
+}
+
+func newInput(ctx context.Context, src io.Reader, term string, perSec int, logger *log.Logger) *input {
+	return &input{ctx: ctx, src: src, term: term, perSec: perSec, log: logger,
+		chunks: make(chan []byte), done: make(chan struct{})}
+}
+
+// panics returns how many decoder panics were caught.
+func (in *input) panics() int64 { return in.recovered.Load() }
+
+// consumed is closed once the client's input has ended and every event in
+// it has been handed to the program.
+func (in *input) consumed() <-chan struct{} { return in.done }
+
+// option installs, in each program made with it, a gate as its input.
+func (in *input) option() tea.ProgramOption {
+	return func(p *tea.Program) {
+		tea.WithInput(&gate{in: in, p: p, ended: make(chan struct{})})(p)
+	}
+}
+
+// gate is what Bubble Tea reads: nothing. Its first Read comes from the
+// program's own input goroutine once Run has started, which is when grotto
+// starts decoding for that program; it returns io.EOF once the program has
+// ended, so Bubble Tea's goroutine ends too.
+type gate struct {
+	in    *input
+	p     *tea.Program
+	once  sync.Once
+	ended chan struct{}
+}
+
+func (g *gate) Read([]byte) (int, error) {
+	g.once.Do(func() {
+		ctx, cancel := context.WithCancel(g.in.ctx)
+		go func() {
+			// Run made p's finished channel before it started the
+			// goroutine that called Read, so Wait is safe here.
+			g.p.Wait()
+			cancel()
+		}()
+		go func() {
+			defer close(g.ended)
+			g.in.serve(ctx, g.p)
+		}()
+	})
+	<-g.ended
+	return 0, io.EOF
+}
+
+// serve decodes the client's input into events for p until p ends (ctx) or
+// the input does.
+func (in *input) serve(ctx context.Context, p *tea.Program) {
+	in.pumpOnce.Do(func() { go in.pump() })
+	for {
+		r, ended := in.decode(ctx, p)
+		if r == nil {
+			if ended {
+				in.doneOnce.Do(func() { close(in.done) })
+			}
+			return
+		}
+		in.recovered.Add(1)
+		if in.log != nil {
+			in.log.Error("input decoder panicked; dropped what it held", "panic", fmt.Sprint(r))
+		}
+	}
+}
+
+// decode runs one ultraviolet TerminalReader over the sanitized input and
+// sends its events to p. It returns what a panic in the decoder recovered
+// (the reader is then abandoned and another takes over), or nil and whether
+// the input has ended.
+func (in *input) decode(ctx context.Context, p *tea.Program) (recovered any, ended bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	events := make(chan uv.Event)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		if !in.raw {
+			defer func() { recovered = recover() }()
+		}
+		tr := uv.NewTerminalReader(&feed{in: in, ctx: ctx}, in.term)
+		tr.StreamEvents(ctx, events)
+	}()
+	for {
+		select {
+		case ev := <-events:
+			p.Send(ev) // returns at once if p has ended: the reader never blocks
+		case <-finished:
+			stopped := ctx.Err() != nil // the program ended
+			cancel()
+			in.mu.Lock() // waits for a reader abandoned by a panic to let go
+			drained := in.eof && len(in.in) == 0 && len(in.out) == 0
+			in.mu.Unlock()
+			return recovered, drained && !stopped
+		}
+	}
+}
+
+// pump reads the client into chunks until it ends.
+func (in *input) pump() {
+	defer close(in.chunks)
+	r := newLimitedReader(in.ctx, in.src, in.perSec)
+	for {
+		buf := make([]byte, 4096)
+		n, err := r.Read(buf)
+		if n > 0 {
+			select {
+			case in.chunks <- buf[:n]:
+			case <-in.ctx.Done():
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// feed is the sanitized input as one TerminalReader reads it; it ends with
+// io.EOF when ctx does.
+type feed struct {
+	in  *input
+	ctx context.Context
+}
+
+func (f *feed) Read(p []byte) (int, error) {
+	in := f.in
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		if f.ctx.Err() != nil {
+			return 0, io.EOF
+		}
+		if in.raw {
+			in.out, in.in = append(in.out, in.in...), in.in[:0]
+		}
+		// Sanitize only as much as fits: a sequence never straddles two
+		// reads, where the decoder could time it out half-way.
+		for len(in.in) > 0 && (len(in.out)+in.san.held()+len(escKey)+1 <= len(p) || len(in.out) == 0) {
+			in.out = in.san.step(in.out, in.in[0], time.Now())
+			in.in = in.in[1:]
+		}
+		if len(in.out) > 0 {
+			n := copy(p, in.out)
+			in.out = in.out[:copy(in.out, in.out[n:])]
+			return n, nil
+		}
+		if len(in.in) > 0 {
+			continue
+		}
+		if in.eof {
+			in.out = in.san.end(in.out)
+			if len(in.out) > 0 {
+				continue
+			}
+			return 0, io.EOF
+		}
+		var wake <-chan time.Time
+		if d := in.san.deadline(); !d.IsZero() {
+			if timer == nil {
+				timer = time.NewTimer(time.Until(d))
+			} else {
+				timer.Reset(time.Until(d))
+			}
+			wake = timer.C
+		}
+		select {
+		case <-f.ctx.Done():
+			return 0, io.EOF
+		case chunk, ok := <-in.chunks:
+			if !ok {
+				in.eof = true
+				continue
+			}
+			in.in = append(in.in, chunk...)
+		case now := <-wake:
+			in.out = in.san.expire(in.out, now)
+		}
+	}
+}

@@ -1,0 +1,259 @@
+package server
+
+// This file is the sanitizer: an ECMA-48 state machine over what a client
+// types that passes on only whole, bounded units (a key, a UTF-8 character,
+// a complete escape sequence), so that no concatenation of them can drive
+// the upstream decoders into the states that panic (see input.go), and no
+// piece of a terminal's reply is read as keys (issue 10, A6).
+
+import (
+	"time"
+	"unicode/utf8"
+)
+
+// sanState is where the sanitizer is in a unit.
+type sanState uint8
+
+const (
+	sGround    sanState = iota // between units
+	sUTF8                      // in a multi-byte UTF-8 character
+	sEsc                       // after ESC: a sequence, Alt+key or the Esc key
+	sCSI                       // in a CSI (ESC [) or a DCS header (ESC P)
+	sCSIIgnore                 // in a malformed or too long CSI: dropped at its final byte
+	sX10                       // the 3 bytes of an X10 mouse report after ESC [ M
+	sSS3                       // after ESC O: digits, then one character
+	sString                    // in an OSC, DCS, APC, PM or SOS string
+	sStringEsc                 // ESC in a string: \ ends it, anything else cancels it
+)
+
+// sanitizer holds the unit being read. The zero value is ready.
+type sanitizer struct {
+	state   sanState
+	seq     []byte    // the unit so far
+	since   time.Time // when it began
+	need    int       // bytes still to come in sUTF8 and sX10
+	params  int       // parameters begun in sCSI
+	inter   bool      // an intermediate byte was seen in sCSI
+	dcs     bool      // sCSI is a DCS header: a string follows
+	osc     bool      // the string is an OSC: BEL ends it too
+	discard bool      // the string is malformed or too long: drop it at its end
+}
+
+// held returns how many bytes the sanitizer holds.
+func (s *sanitizer) held() int { return len(s.seq) }
+
+// deadline returns when the unit held times out, or zero if none is held.
+func (s *sanitizer) deadline() time.Time {
+	switch s.state {
+	case sGround:
+		return time.Time{}
+	case sEsc:
+		return s.since.Add(escWait)
+	}
+	return s.since.Add(seqWait)
+}
+
+// expire ends a unit whose deadline has passed: a lone ESC is the Esc key,
+// anything else unfinished is dropped.
+func (s *sanitizer) expire(out []byte, now time.Time) []byte {
+	if d := s.deadline(); d.IsZero() || now.Before(d) {
+		return out
+	}
+	return s.end(out)
+}
+
+// end ends the unit held, as at the end of the input.
+func (s *sanitizer) end(out []byte) []byte {
+	if s.state == sEsc {
+		out = append(out, escKey...)
+	}
+	s.reset()
+	return out
+}
+
+func (s *sanitizer) reset() {
+	*s = sanitizer{seq: s.seq[:0]}
+}
+
+func (s *sanitizer) begin(state sanState, b byte, now time.Time) {
+	s.reset()
+	s.state, s.since = state, now
+	s.seq = append(s.seq, b)
+}
+
+// emit passes on the unit held, with b, and returns to the ground state.
+func (s *sanitizer) emit(out []byte, b byte) []byte {
+	s.seq = append(s.seq, b)
+	return s.flush(out)
+}
+
+// flush passes on the unit held and returns to the ground state.
+func (s *sanitizer) flush(out []byte) []byte {
+	out = append(out, s.seq...)
+	s.reset()
+	return out
+}
+
+// step reads one byte at time now, appending to out whatever unit it
+// completes.
+func (s *sanitizer) step(out []byte, b byte, now time.Time) []byte {
+	switch s.state {
+	case sGround:
+		switch {
+		case b == 0x1b:
+			s.begin(sEsc, b, now)
+		case b < 0x80: // a character, a control key, Backspace (DEL)
+			out = append(out, b)
+		case b >= 0xc2 && b <= 0xf4: // starts a UTF-8 character
+			s.begin(sUTF8, b, now)
+			switch {
+			case b < 0xe0:
+				s.need = 1
+			case b < 0xf0:
+				s.need = 2
+			default:
+				s.need = 3
+			}
+		default: // a stray continuation byte, a raw C1 control (0x80-0x9f), or no UTF-8 at all
+		}
+	case sUTF8:
+		if b&0xc0 != 0x80 {
+			s.reset()
+			return s.step(out, b, now)
+		}
+		s.seq = append(s.seq, b)
+		if s.need--; s.need == 0 {
+			if utf8.Valid(s.seq) { // no overlong forms or surrogates
+				out = append(out, s.seq...)
+			}
+			s.reset()
+		}
+	case sEsc:
+		switch {
+		case b == '[' || b == 'P':
+			s.seq, s.state, s.dcs = append(s.seq, b), sCSI, b == 'P'
+		case b == ']' || b == '_' || b == '^' || b == 'X':
+			s.seq, s.state, s.osc = append(s.seq, b), sString, b == ']'
+		case b == 'O':
+			s.seq, s.state = append(s.seq, b), sSS3
+		case b == 0x1b: // the first was the Esc key
+			out = append(out, escKey...)
+			s.begin(sEsc, b, now)
+		case b >= 0x20 && b <= 0x2f:
+			// Alt with space or one of !"#$%&'()*+,-./ : x/ansi's
+			// DecodeSequence reads ESC and these as the start of a longer
+			// escape sequence that would swallow the next unit (and an ESC SP [
+			// there reaches its parameter bug), so they are dropped.
+			s.reset()
+		case b >= 0x80: // Alt with a non-ASCII character: the Esc key, then it
+			out = append(out, escKey...)
+			s.reset()
+			return s.step(out, b, now)
+		default: // Alt with a key: ESC and one byte, complete for both decoders
+			out = s.emit(out, b)
+		}
+	case sCSI:
+		s.seq = append(s.seq, b)
+		switch {
+		case b >= 0x30 && b <= 0x3f: // parameter bytes
+			private := b >= '<' && b <= '?'
+			switch {
+			case s.inter, private && len(s.seq) != 3: // after an intermediate, or a private marker not first
+				s.state = sCSIIgnore
+			case b == ';' || b == ':':
+				if s.params++; s.params >= maxCSIParams {
+					s.state = sCSIIgnore
+				}
+			case s.params == 0 && !private:
+				s.params = 1
+			}
+		case b >= 0x20 && b <= 0x2f: // intermediate bytes
+			s.inter = true
+		case b >= 0x40 && b <= 0x7e: // the final byte
+			switch {
+			case s.dcs:
+				s.state = sString
+			case b == 'M' && len(s.seq) == 3:
+				// ESC [ M: an X10 mouse report, 3 more bytes ultraviolet
+				// reads whatever they are.
+				s.state, s.need = sX10, 3
+			default:
+				return s.flush(out)
+			}
+		default: // a control or non-ASCII byte cancels the sequence
+			s.reset()
+			return s.step(out, b, now)
+		}
+		if s.state == sCSI && len(s.seq) >= maxCSIBytes {
+			s.state = sCSIIgnore
+		}
+	case sCSIIgnore:
+		switch {
+		case b >= 0x20 && b <= 0x3f:
+		case b >= 0x40 && b <= 0x7e:
+			if s.dcs {
+				s.state, s.discard = sString, true
+				s.seq = s.seq[:0]
+				return out
+			}
+			s.reset()
+		default:
+			s.reset()
+			return s.step(out, b, now)
+		}
+	case sX10:
+		if b < 0x20 { // not a mouse report after all: drop it, read b afresh
+			s.reset()
+			return s.step(out, b, now)
+		}
+		s.seq = append(s.seq, b)
+		if s.need--; s.need == 0 {
+			if b := s.seq[3:]; b[0] < 0x80 && b[1] < 0x80 && b[2] < 0x80 {
+				out = append(out, s.seq...)
+			} // else a report past column or row 95: dropped, SGR reports have no limit
+			s.reset()
+		}
+	case sSS3:
+		switch {
+		case b >= '0' && b <= '9' && len(s.seq) < 5:
+			s.seq = append(s.seq, b)
+		case b >= 0x21 && b <= 0x7e:
+			out = s.emit(out, b)
+		default:
+			s.reset()
+			return s.step(out, b, now)
+		}
+	case sString:
+		switch {
+		case b == 0x1b:
+			s.state = sStringEsc
+		case b == 0x07 && s.osc:
+			if !s.discard {
+				return s.emit(out, b)
+			}
+			s.reset()
+		case b == 0x18 || b == 0x1a: // CAN and SUB cancel a string
+			s.reset()
+		case b >= 0x20 && b <= 0x7e && !s.discard:
+			if len(s.seq)+3 > maxStringBytes {
+				s.discard, s.seq = true, s.seq[:0]
+			} else {
+				s.seq = append(s.seq, b)
+			}
+		default: // a control or non-ASCII byte: no terminal replies with these
+			s.discard, s.seq = true, s.seq[:0]
+		}
+	case sStringEsc:
+		if b == '\\' {
+			if !s.discard {
+				out = append(append(out, s.seq...), 0x1b, '\\')
+			}
+			s.reset()
+			return out
+		}
+		// ESC and anything else cancel the string and begin anew.
+		s.begin(sEsc, 0x1b, now)
+		return s.step(out, b, now)
+	}
+	return out
+}

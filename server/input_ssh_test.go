@@ -1,0 +1,75 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A terminal's reply to a colour query, cut in two by the network 60 ms
+// apart, longer than Bubble Tea waits for the rest of a sequence (issue 10
+// A6).
+var splitReply = []string{"\x1b]11;rgb:1a1a/", "2b2b/3c3c\x1b\\"}
+
+func sendSplitReply(c interface{ Send(string) error }) {
+	c.Send(splitReply[0])
+	time.Sleep(60 * time.Millisecond)
+	c.Send(splitReply[1])
+}
+
+// timeout is a generous deadline for a screen to show something.
+func timeout(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestASplitTerminalReplyIsNotTypedIntoTheName(t *testing.T) {
+	_, addr := startServer(t)
+	c := dial(t, addr, newKey(t), 100, 30)
+	waitText(t, c, "Choose the name")
+	c.Send("\x15ab") // Ctrl+U clears the suggestion
+	waitText(t, c, "ab_")
+	sendSplitReply(c)
+	c.Send("c")
+	screen, err := c.WaitFor(timeout(t), func(s string) bool { return strings.Contains(s, "c_") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(screen, " abc_") {
+		t.Errorf("the name field took pieces of a terminal reply as keys:\n%s", screen)
+	}
+}
+
+func TestASplitTerminalReplyIsNotPlayedAsKeys(t *testing.T) {
+	_, addr := startServer(t)
+	c := dial(t, addr, newKey(t), 100, 30)
+	screen := newGame(t, c)
+	before := atoi(turn(screen))
+	sendSplitReply(c) // its ';' would open look mode, its b's walk
+	c.Send(".")       // then one wait
+	screen = waitText(t, c, "Turn: ")
+	screen, err := c.WaitFor(timeout(t), func(s string) bool { return turn(s) != turn(screen) || atoi(turn(s)) > before })
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // anything else the reply did would show by now
+	screen = c.Screen()
+	if got := atoi(turn(screen)); got != before+1 || strings.Contains(screen, "Esc leaves") {
+		t.Errorf("after a split reply and one wait: turn %d (want %d), look mode open: %v\n%s",
+			got, before+1, strings.Contains(screen, "Esc leaves"), screen)
+	}
+}
+
+func TestALoneEscStillLeavesLookMode(t *testing.T) {
+	_, addr := startServer(t)
+	c := dial(t, addr, newKey(t), 100, 30)
+	newGame(t, c)
+	c.Send(";")
+	waitText(t, c, "Esc leaves")
+	c.Send("\x1b") // the Esc key, alone at the end of a write
+	if _, err := c.WaitFor(timeout(t), func(s string) bool { return !strings.Contains(s, "Esc leaves") }); err != nil {
+		t.Fatal(err)
+	}
+}

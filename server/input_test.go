@@ -1,0 +1,70 @@
+package server
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/store"
+)
+
+// crasher is the 35 bytes that, in one write, killed the whole server:
+// x/ansi's DecodeSequence indexes its 32 parameters with the 33rd.
+const crasher = "\x1b[;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;0"
+
+func openTestStore(tb testing.TB) *store.Bolt {
+	tb.Helper()
+	st, err := store.Open(filepath.Join(tb.TempDir(), "grotto.db"), time.Second)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st
+}
+
+// program is grotto's real model in a real Bubble Tea program whose keys
+// come through a session's input path from r.
+func program(st store.Store, in *input) (*tea.Program, *tui.Model) {
+	m := tui.New(tui.Player{Fingerprint: "SHA256:input", Name: "typist", Store: st,
+		NewSeed: func() uint64 { return 3 }})
+	p := tea.NewProgram(m, tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30), tea.WithoutSignalHandler(),
+		tea.WithEnvironment([]string{"TERM=xterm-256color"}), in.option())
+	return p, m
+}
+
+func TestThe35BytesThatKilledTheServerAreReadAsNothing(t *testing.T) {
+	if len(crasher) != 35 {
+		t.Fatalf("the crasher is %d bytes", len(crasher))
+	}
+	r, w := io.Pipe()
+	defer w.Close()
+	in := newInput(context.Background(), r, "xterm-256color", 0, nil)
+	p, m := program(openTestStore(t), in)
+	ran := make(chan error, 1)
+	go func() { _, err := p.Run(); ran <- err }()
+	w.Write([]byte(crasher)) // one write, as the attacker sent it
+	time.Sleep(100 * time.Millisecond)
+	// The first q ends the sequence the 35 bytes began (it is its final
+	// byte, as in a terminal); the second is the title screen's quit.
+	w.Write([]byte("qq"))
+	select {
+	case err := <-ran:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(waitLong):
+		p.Kill()
+		t.Fatal("the program did not take the key after the 35 bytes")
+	}
+	if m.Exit() != tui.ExitQuit {
+		t.Errorf("exit %v, want the player's quit", m.Exit())
+	}
+	if n := in.panics(); n != 0 {
+		t.Errorf("the decoder panicked %d times behind the sanitizer", n)
+	}
+}
