@@ -75,6 +75,7 @@ type Server struct {
 	admins atomic.Pointer[keys.AdminSet]
 	live   *registry
 	ln     net.Listener
+	conns  *addrConns // open connections per address (conns.go)
 }
 
 // New opens the store, loads or creates the host key, and builds the SSH
@@ -100,7 +101,7 @@ func New(cfg Config) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, live: newRegistry()}
+	s := &Server{cfg: cfg, log: cfg.Logger, live: newRegistry(), conns: newAddrConns()}
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
 		return nil, err
@@ -113,7 +114,8 @@ func New(cfg Config) (*Server, error) {
 	stdlog := cfg.Logger.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
 	// Middleware runs outermost first: recover, logging, the per-IP rate
 	// limit, the session cap, identity, commands (scores, who), the PTY
-	// check, the session (registry, save on exit), then Bubble Tea. wish and
+	// check, the session (registry, save on exit), window sizes (clamped and
+	// coalesced, requests.go), then Bubble Tea. wish and
 	// recover apply the last listed first, hence the reversed list.
 	lim := cfg.Limits
 	srv, err := wish.NewServer(
@@ -125,6 +127,13 @@ func New(cfg Config) (*Server, error) {
 			if lim.IdleTimeout > 0 {
 				srv.IdleTimeout = lim.IdleTimeout + time.Minute
 			}
+			// Connections and session requests are checked before any
+			// middleware: conns.go, requests.go.
+			srv.ConnCallback = s.admit
+			if srv.ChannelHandlers == nil {
+				srv.ChannelHandlers = map[string]ssh.ChannelHandler{}
+			}
+			srv.ChannelHandlers["session"] = s.sessionChannel
 			return nil
 		},
 		wish.WithHostKeyPath(filepath.Join(cfg.DataDir, HostKeyFile)),
@@ -132,6 +141,7 @@ func New(cfg Config) (*Server, error) {
 		wish.WithKeyboardInteractiveAuth(explainKeys),
 		wish.WithMiddleware(rm.MiddlewareWithLogger(stdlog,
 			bubbletea.MiddlewareWithProgramHandler(programOf),
+			windowSizes,
 			s.sessionMiddleware,
 			requirePTY(portOf(cfg.Listen)),
 			s.commands,
