@@ -118,9 +118,9 @@ func (c *trackedConn) Close() error {
 // channel is open (one at a time: the connection's ssh.Context, which
 // grotto's middleware keeps its values in, is shared by its channels) and
 // whether that session has started (shell, exec or subsystem). While none
-// has started, the deadline runs: the first one gets the handshake timeout
-// plus Limits.SessionOpenTimeout from the connection's start, later ones
-// Limits.SessionOpenTimeout from the end of the session before.
+// has started, the deadline runs: Limits.SessionOpenTimeout from the moment
+// the client's key is accepted (before that the handshake timeout plus it,
+// from the connection's start), then from the end of each session.
 type connState struct {
 	mu      sync.Mutex
 	open    bool
@@ -158,6 +158,26 @@ func (c *connState) closeChannel() {
 	if c.timer != nil {
 		c.timer.Reset(c.wait)
 	}
+}
+
+// authenticated restarts the deadline once the client's key is accepted:
+// the handshake is all but done, and the deadline for a session runs from
+// there rather than from the connection's start.
+func (c *connState) authenticated() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.timer != nil && !c.running {
+		c.timer.Reset(c.wait)
+	}
+}
+
+// acceptKey is the server's public-key handler: every key is welcome (it
+// is the player's identity), and the deadline for a session starts.
+func acceptKey(ctx ssh.Context, _ ssh.PublicKey) bool {
+	if cs, ok := ctx.Value(ctxConn).(*connState); ok {
+		cs.authenticated()
+	}
+	return true
 }
 
 // idle reports whether no session has started.

@@ -1,8 +1,12 @@
 package server
 
 import (
+	"io"
+	"net"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -44,4 +48,100 @@ func TestOneAddressCannotHoldHundredsOfConnections(t *testing.T) {
 	if len(held) >= tries {
 		t.Errorf("all %d connections from one address were held", tries)
 	}
+}
+
+func TestAConnectionBeyondTheCapIsToldWhy(t *testing.T) {
+	lim := DefaultLimits()
+	lim.ConnPer10s, lim.MaxConnsPerAddr = 10000, 2
+	_, addr := serve(t, Config{Limits: lim})
+	for range 2 {
+		c, err := dialNoSession(t, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	if c, err := dialNoSession(t, addr); err == nil {
+		c.Close()
+		t.Fatal("a third connection from the address was let in with a cap of 2")
+	}
+	raw, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	raw.SetReadDeadline(time.Now().Add(waitLong))
+	said, _ := io.ReadAll(raw)
+	if !strings.Contains(string(said), "too many connections from your address") {
+		t.Errorf("the refused connection was told %q", said)
+	}
+}
+
+func TestAConnectionThatStartsNoSessionIsClosed(t *testing.T) {
+	lim := DefaultLimits()
+	lim.ConnPer10s, lim.IdleTimeout = 10000, 0 // no idle check: the deadline alone
+	lim.HandshakeTimeout, lim.SessionOpenTimeout = time.Second, 500*time.Millisecond
+	_, addr := serve(t, Config{Limits: lim})
+	closed := func(c *gossh.Client) bool {
+		ended := make(chan error, 1)
+		go func() { ended <- c.Wait() }()
+		select {
+		case <-ended:
+			return true
+		case <-time.After(waitLong):
+			return false
+		}
+	}
+
+	idle, err := dialNoSession(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	if !closed(idle) {
+		t.Errorf("a connection that opened no session was still open after %v", waitLong)
+	}
+
+	// A session channel with no shell is no session either.
+	c := dialRaw(t, addr)
+	if !closed(c.conn) {
+		t.Errorf("a connection whose session never started was still open after %v", waitLong)
+	}
+
+	// A player is never cut off, however long they play.
+	p := dialRaw(t, addr)
+	if err := p.sess.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	p.shell(t)
+	p.waitOutput(t, "Choose")
+	time.Sleep(3 * lim.SessionOpenTimeout)
+	if _, _, err := p.conn.SendRequest("keepalive@openssh.com", true, nil); err != nil {
+		t.Errorf("a playing session's connection was closed: %v", err)
+	}
+}
+
+func TestASecondSessionOnOneConnectionIsRefusedWithAReason(t *testing.T) {
+	_, addr := startServer(t)
+	c := dialRaw(t, addr)
+	if err := c.sess.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	c.shell(t)
+	c.waitOutput(t, "Choose")
+	_, err := c.conn.NewSession()
+	if err == nil || !strings.Contains(err.Error(), "one session at a time") {
+		t.Errorf("a second session on the connection: %v", err)
+	}
+	// The first one plays on.
+	c.in.Write([]byte("\x03"))
+	if err := c.sess.Wait(); err != nil {
+		t.Errorf("the first session did not end cleanly: %v", err)
+	}
+	// Once it has ended, the connection may start another.
+	s2, err := c.conn.NewSession()
+	if err != nil {
+		t.Fatalf("a new session after the first ended: %v", err)
+	}
+	s2.Close()
 }

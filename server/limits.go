@@ -38,8 +38,8 @@ type Limits struct {
 	// refused with a one-line reason. 0 means no cap.
 	MaxConnsPerAddr int
 	// SessionOpenTimeout closes a connection that has no session running
-	// for this long: after the handshake (which has HandshakeTimeout), or
-	// after its last session ended. 0 means never.
+	// for this long: after its key is accepted, or after its last session
+	// ended. 0 means never.
 	SessionOpenTimeout time.Duration
 }
 

@@ -137,7 +137,7 @@ func New(cfg Config) (*Server, error) {
 			return nil
 		},
 		wish.WithHostKeyPath(filepath.Join(cfg.DataDir, HostKeyFile)),
-		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		wish.WithPublicKeyAuth(acceptKey),
 		wish.WithKeyboardInteractiveAuth(explainKeys),
 		wish.WithMiddleware(rm.MiddlewareWithLogger(stdlog,
 			bubbletea.MiddlewareWithProgramHandler(programOf),
