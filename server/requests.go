@@ -17,7 +17,8 @@
 // sessionChannel stands in for ssh.DefaultSessionHandler and gives it a
 // request channel that passes through filter: environment variables are
 // capped, the sizes in "pty-req" are clamped, and window sizes never reach
-// the library's loop. Instead windowSizes hands the newest clamped size to
+// the library's loop, and a flood of requests is read no faster than
+// RequestsPerSec. Instead windowSizes hands the newest clamped size to
 // Bubble Tea, at most one per ResizeInterval, through a channel that it owns
 // and that nothing ever blocks on.
 package server
@@ -31,6 +32,7 @@ import (
 
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
 
 	"github.com/grotto-game/grotto/game/tui"
 )
@@ -49,6 +51,15 @@ const MaxEnvBytes = 1024
 // session's program. A flood of window-changes is coalesced: the newest
 // size waiting is delivered, the ones it replaced never are.
 const ResizeInterval = 200 * time.Millisecond
+
+// RequestsPerSec is how many requests one session channel may send per
+// second, after a burst of RequestBurst. A flood is read no faster: the
+// library's buffer of requests fills and the client's connection waits, as
+// for typed input (Limits.InputBytesPerSec), instead of costing CPU.
+const (
+	RequestsPerSec = 20
+	RequestBurst   = 64
+)
 
 // ctxWindows holds the *windows of the connection's session channel.
 const ctxWindows ctxKey = 100
@@ -96,9 +107,17 @@ func (f *filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error)
 }
 
 // filter reads every request of the channel and hands on those the library
-// should see, until the channel or the connection closes; it never waits on
-// anything else, so it always ends.
+// should see. It reads until the channel closes, whatever happens: the SSH
+// package's connection loop waits on every request being read
+// (golang.org/x/crypto/ssh: "the Request channel must be serviced, or the
+// connection will hang"). Once the connection is closing it answers no to
+// the rest and hands on nothing.
 func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Request) {
+	defer func() {
+		for req := range in {
+			req.Reply(false, nil)
+		}
+	}()
 	defer close(out)
 	defer f.end()
 	defer func() {
@@ -107,7 +126,12 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 		}
 	}()
 	envs, pty := 0, false
+	lim := rate.NewLimiter(RequestsPerSec, RequestBurst)
 	for req := range in {
+		if err := lim.Wait(f.ctx); err != nil { // the connection is closing
+			req.Reply(false, nil)
+			return
+		}
 		switch req.Type {
 		case "env":
 			// name and value, each after a 4-byte length
