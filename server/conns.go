@@ -114,47 +114,66 @@ func (c *trackedConn) Close() error {
 	return c.Conn.Close()
 }
 
-// connState is what a connection is doing with sessions: whether a session
-// channel is open (one at a time: the connection's ssh.Context, which
-// grotto's middleware keeps its values in, is shared by its channels) and
-// whether that session has started (shell, exec or subsystem). While none
-// has started, the deadline runs: Limits.SessionOpenTimeout from the moment
-// the client's key is accepted (before that the handshake timeout plus it,
-// from the connection's start), then from the end of each session.
+// MaxSessionChannels is how many session channels one connection may have
+// open at once (OpenSSH's ControlMaster shares a connection between
+// several ssh commands); more are refused with a reason.
+const MaxSessionChannels = 4
+
+// connState is what a connection is doing with sessions: how many session
+// channels are open, and whether one of them is running (its shell, exec or
+// subsystem started, its handler not yet ended). One runs at a time: the
+// connection's ssh.Context, where grotto's middleware keeps a session's
+// values, is shared by its channels. While none runs, the deadline runs:
+// Limits.SessionOpenTimeout from the moment the client's key is accepted
+// (before that the handshake timeout plus it, from the connection's start),
+// then from the end of each session.
 type connState struct {
-	mu      sync.Mutex
-	open    bool
-	running bool
-	wait    time.Duration
-	timer   *time.Timer // nil without a deadline
+	mu       sync.Mutex
+	channels int
+	running  bool
+	wait     time.Duration
+	timer    *time.Timer // nil without a deadline
 }
 
-// openChannel reports whether a session channel may open, and marks it open.
+// openChannel reports whether one more session channel may open, and
+// counts it.
 func (c *connState) openChannel() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.open {
+	if c.channels >= MaxSessionChannels {
 		return false
 	}
-	c.open = true
+	c.channels++
 	return true
 }
 
-// started marks the open session started: the deadline stops.
-func (c *connState) started() {
+// closeChannel counts a session channel closed.
+func (c *connState) closeChannel() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.channels--
+}
+
+// start reports whether a session may start (none is running) and marks
+// it running: the deadline stops.
+func (c *connState) start() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.running {
+		return false
+	}
 	c.running = true
 	if c.timer != nil {
 		c.timer.Stop()
 	}
+	return true
 }
 
-// closeChannel marks the session over: the deadline runs again.
-func (c *connState) closeChannel() {
+// finish marks the running session over: the deadline runs again.
+func (c *connState) finish() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.open, c.running = false, false
+	c.running = false
 	if c.timer != nil {
 		c.timer.Reset(c.wait)
 	}

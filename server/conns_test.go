@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"io"
 	"net"
 	"strings"
@@ -129,19 +130,36 @@ func TestASecondSessionOnOneConnectionIsRefusedWithAReason(t *testing.T) {
 	}
 	c.shell(t)
 	c.waitOutput(t, "Choose")
-	_, err := c.conn.NewSession()
-	if err == nil || !strings.Contains(err.Error(), "one session at a time") {
-		t.Errorf("a second session on the connection: %v", err)
+
+	// OpenSSH's ControlMaster runs a second ssh over the same connection.
+	second, err := c.conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The first one plays on.
+	var said lockedBuffer
+	second.Stderr = &said
+	second.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{})
+	var exit *gossh.ExitError
+	if err := second.Run(""); !errors.As(err, &exit) || exit.ExitStatus() != 1 {
+		t.Errorf("a second session while one runs ended with %v, want exit status 1", err)
+	}
+	if !strings.Contains(said.String(), "already has a session running") {
+		t.Errorf("the second session was told %q", said.String())
+	}
+
+	// No more than a few channels at all.
+	for range MaxSessionChannels {
+		if s, err := c.conn.NewSession(); err == nil {
+			defer s.Close()
+		}
+	}
+	if _, err := c.conn.NewSession(); err == nil || !strings.Contains(err.Error(), "sessions on one connection") {
+		t.Errorf("session channel %d on one connection: %v", MaxSessionChannels+2, err)
+	}
+
+	// The first one plays on and ends cleanly.
 	c.in.Write([]byte("\x03"))
 	if err := c.sess.Wait(); err != nil {
 		t.Errorf("the first session did not end cleanly: %v", err)
 	}
-	// Once it has ended, the connection may start another.
-	s2, err := c.conn.NewSession()
-	if err != nil {
-		t.Fatalf("a new session after the first ended: %v", err)
-	}
-	s2.Close()
 }

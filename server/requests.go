@@ -26,6 +26,7 @@ package server
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -61,28 +62,24 @@ const (
 	RequestBurst   = 64
 )
 
-// ctxWindows holds the *windows of the connection's session channel.
+// ctxWindows holds the *windows of the connection's running session.
 const ctxWindows ctxKey = 100
 
 // sessionChannel handles a "session" channel: the library's own handler,
-// reading requests through filter. A connection has at most one session
-// channel open at a time (see connState); a second is refused with a reason.
+// reading requests through filter. A connection may have MaxSessionChannels
+// open and one running (see connState).
 func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
 	cs, _ := ctx.Value(ctxConn).(*connState)
-	if cs != nil && !cs.openChannel() {
-		nc.Reject(gossh.Prohibited, "grotto serves one session at a time on a connection")
-		return
-	}
-	var once sync.Once
-	end := func() {
-		if cs != nil {
-			once.Do(cs.closeChannel)
+	if cs != nil {
+		if !cs.openChannel() {
+			nc.Reject(gossh.ResourceShortage, fmt.Sprintf("grotto allows %d sessions on one connection", MaxSessionChannels))
+			return
 		}
+		defer cs.closeChannel()
 	}
-	defer end()
-	win := &windows{wake: make(chan struct{}, 1)}
-	ctx.SetValue(ctxWindows, win)
-	ssh.DefaultSessionHandler(srv, conn, &filteredChannel{NewChannel: nc, ctx: ctx, win: win, conn: cs, end: end, srv: s}, ctx)
+	f := &filteredChannel{NewChannel: nc, ctx: ctx, win: &windows{wake: make(chan struct{}, 1)}, conn: cs, srv: s}
+	defer f.finish()
+	ssh.DefaultSessionHandler(srv, conn, f, ctx)
 }
 
 // filteredChannel is a NewChannel whose requests pass through filter.
@@ -91,8 +88,11 @@ type filteredChannel struct {
 	ctx  ssh.Context
 	win  *windows
 	conn *connState // nil when the server was built without admit
-	end  func()     // the session is over: called once the server closes it
 	srv  *Server
+	ch   gossh.Channel
+
+	mu      sync.Mutex
+	running bool // this channel's session is the connection's running one
 }
 
 // Accept accepts the channel and returns it with the filtered requests.
@@ -101,9 +101,43 @@ func (f *filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error)
 	if err != nil {
 		return ch, reqs, err
 	}
+	f.ch = ch
 	out := make(chan *gossh.Request)
 	go f.filter(reqs, out)
-	return &closingChannel{Channel: ch, closed: f.end}, out, nil
+	return &closingChannel{Channel: ch, closed: f.finish}, out, nil
+}
+
+// start makes this channel's session the connection's running one, if
+// none is, and hands its window sizes to windowSizes (ctxWindows).
+func (f *filteredChannel) start() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.conn != nil && !f.conn.start() {
+		return false
+	}
+	f.running = true
+	f.ctx.SetValue(ctxWindows, f.win)
+	return true
+}
+
+// finish ends this channel's running session, if it has one: the server
+// closed the channel (ssh.Session.Exit) or the channel is gone.
+func (f *filteredChannel) finish() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.running && f.conn != nil {
+		f.conn.finish()
+	}
+	f.running = false
+}
+
+// refuseBusy answers a shell, exec or subsystem request while another
+// session of the connection runs: a one-line reason, exit status 1.
+func (f *filteredChannel) refuseBusy(req *gossh.Request) {
+	req.Reply(true, nil)
+	fmt.Fprint(f.ch.Stderr(), "grotto: this connection already has a session running; connect again without sharing it (ssh -o ControlPath=none).\r\n")
+	f.ch.SendRequest("exit-status", false, gossh.Marshal(struct{ Status uint32 }{1}))
+	f.ch.Close()
 }
 
 // filter reads every request of the channel and hands on those the library
@@ -119,13 +153,13 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 		}
 	}()
 	defer close(out)
-	defer f.end()
+	defer f.finish()
 	defer func() {
 		if r := recover(); r != nil {
 			f.srv.log.Error("panic filtering session requests", "panic", r, "stack", string(debug.Stack()))
 		}
 	}()
-	envs, pty := 0, false
+	envs, pty, started := 0, false, false
 	lim := rate.NewLimiter(RequestsPerSec, RequestBurst)
 	for req := range in {
 		if err := lim.Wait(f.ctx); err != nil { // the connection is closing
@@ -156,8 +190,12 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			}
 			continue // never to the library: see the file comment
 		case "shell", "exec", "subsystem":
-			if f.conn != nil {
-				f.conn.started()
+			if !started { // the library refuses a second one itself
+				if !f.start() {
+					f.refuseBusy(req)
+					continue
+				}
+				started = true
 			}
 		}
 		select {
