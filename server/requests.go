@@ -9,18 +9,18 @@
 //     goroutine reads, and only while the program runs. A window-change
 //     before "shell" (the pty-req's size still fills the channel) blocks the
 //     loop, so "shell" is never answered; after the program ends, two more
-//     block it forever, holding the goroutine and the session.
+//     block it forever, holding the goroutine and the session. (The same
+//     code in gliderlabs/ssh; shellhub-io/shellhub#6837 describes the hang.)
 //   - "env" appends every variable, of any size and number, to the session
 //     (session.go:341) until the shell starts.
 //   - Sizes go on as sent; grotto clamped only the first one.
 //
-// sessionChannel stands in for ssh.DefaultSessionHandler and gives it a
-// request channel that passes through filter: environment variables are
-// capped, the sizes in "pty-req" are clamped, and window sizes never reach
-// the library's loop, and a flood of requests is read no faster than
-// RequestsPerSec. Instead windowSizes hands the newest clamped size to
-// Bubble Tea, at most one per ResizeInterval, through a channel that it owns
-// and that nothing ever blocks on.
+// sessionChannel stands in for ssh.DefaultSessionHandler and hands it the
+// requests through filter, which caps environment variables, clamps the
+// size in "pty-req", keeps window-changes from the library's loop, and
+// reads a flood no faster than RequestsPerSec. windowSizes then gives Bubble
+// Tea the newest clamped size, at most one per ResizeInterval, through a
+// channel of its own that nothing blocks on.
 package server
 
 import (
