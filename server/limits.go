@@ -33,12 +33,20 @@ type Limits struct {
 	// per second, with a burst of 8 times that; a flood is slowed, not fed
 	// to the game.
 	InputBytesPerSec int
+	// MaxConnsPerAddr caps the connections one address (an IPv4 address,
+	// an IPv6 /64) may hold at once, with or without a session; more are
+	// refused with a one-line reason. 0 means no cap.
+	MaxConnsPerAddr int
+	// SessionOpenTimeout closes a connection that has no session running
+	// for this long: after its key is accepted, or after its last session
+	// ended. 0 means never.
+	SessionOpenTimeout time.Duration
 }
 
 // DefaultLimits returns the limits a server uses unless told otherwise.
 func DefaultLimits() Limits {
 	return Limits{IdleTimeout: 30 * time.Minute, HandshakeTimeout: 20 * time.Second, KeepAlive: 30 * time.Second,
-		MaxSessions: 3000, ConnPer10s: 20, InputBytesPerSec: 4096}
+		MaxSessions: 3000, ConnPer10s: 20, InputBytesPerSec: 4096, MaxConnsPerAddr: 100, SessionOpenTimeout: 30 * time.Second}
 }
 
 // capSessions refuses sessions beyond the cap with a one-line reason.

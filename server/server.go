@@ -75,6 +75,7 @@ type Server struct {
 	admins atomic.Pointer[keys.AdminSet]
 	live   *registry
 	ln     net.Listener
+	conns  *addrConns // open connections per address (conns.go)
 	// unsaved counts the sessions that ended with a game that could not be
 	// saved; Shutdown reports them so the process exits non-zero.
 	unsaved atomic.Int64
@@ -107,7 +108,7 @@ func New(cfg Config) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, live: newRegistry()}
+	s := &Server{cfg: cfg, log: cfg.Logger, live: newRegistry(), conns: newAddrConns()}
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
 		return nil, err
@@ -120,7 +121,8 @@ func New(cfg Config) (*Server, error) {
 	stdlog := cfg.Logger.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
 	// Middleware runs outermost first: recover, logging, the per-IP rate
 	// limit, the session cap, identity, commands (scores, who), the PTY
-	// check, the session (registry, save on exit), then Bubble Tea. wish and
+	// check, the session (registry, save on exit), window sizes (clamped and
+	// coalesced, requests.go), then Bubble Tea. wish and
 	// recover apply the last listed first, hence the reversed list.
 	lim := cfg.Limits
 	srv, err := wish.NewServer(
@@ -132,13 +134,21 @@ func New(cfg Config) (*Server, error) {
 			if lim.IdleTimeout > 0 {
 				srv.IdleTimeout = lim.IdleTimeout + time.Minute
 			}
+			// Connections and session requests are checked before any
+			// middleware: conns.go, requests.go.
+			srv.ConnCallback = s.admit
+			if srv.ChannelHandlers == nil {
+				srv.ChannelHandlers = map[string]ssh.ChannelHandler{}
+			}
+			srv.ChannelHandlers["session"] = s.sessionChannel
 			return nil
 		},
 		wish.WithHostKeyPath(filepath.Join(cfg.DataDir, HostKeyFile)),
-		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		wish.WithPublicKeyAuth(acceptKey),
 		wish.WithKeyboardInteractiveAuth(explainKeys),
 		wish.WithMiddleware(rm.MiddlewareWithLogger(stdlog,
 			bubbletea.MiddlewareWithProgramHandler(programOf),
+			windowSizes,
 			s.sessionMiddleware,
 			requirePTY(portOf(cfg.Listen)),
 			s.commands,
@@ -370,7 +380,9 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger))
 		if pty, _, ok := sess.Pty(); ok {
 			// A client may claim any size; Bubble Tea allocates a screen of
-			// it. Later resizes it checks itself; the first one is ours.
+			// it. The request filter (requests.go) already clamped the
+			// pty-req and clamps every window-change; this keeps the first
+			// size safe on its own too.
 			opts = append(opts, tea.WithWindowSize(min(max(pty.Window.Width, 0), tui.MaxWidth), min(max(pty.Window.Height, 0), tui.MaxHeight)))
 		}
 

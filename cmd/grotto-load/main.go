@@ -63,7 +63,7 @@ func main() {
 		defer os.RemoveAll(data)
 		a := freeAddr()
 		t, err := startTarget("grotto", kindGrotto, *pin, *grotto, "serve", "--data", filepath.Join(data, "d"),
-			"--conn-rate", "1000000", "--max-sessions", "100000", "--idle-timeout", "0", "--listen", a)
+			"--conn-rate", "1000000", "--max-sessions", "100000", "--max-conns-per-addr", "0", "--idle-timeout", "0", "--listen", a)
 		if err != nil {
 			logf("%v", err)
 			os.Exit(1)

@@ -62,6 +62,9 @@ func (c *config) validate() error {
 	if c.Limits.MaxSessions < 1 || c.Limits.ConnPer10s < 1 || c.Limits.InputBytesPerSec < 1 || c.Limits.IdleTimeout < 0 {
 		return errors.New("--max-sessions, --conn-rate and --input-rate must be at least 1, --idle-timeout not negative")
 	}
+	if c.Limits.MaxConnsPerAddr < 0 || c.Limits.SessionOpenTimeout < 0 {
+		return errors.New("--max-conns-per-addr and --session-open-timeout must not be negative (0 turns them off)")
+	}
 	if c.AdminKeys != "" {
 		if c.AdminKeys, err = filepath.Abs(c.AdminKeys); err != nil {
 			return fmt.Errorf("--admin-keys: %w", err)
@@ -114,6 +117,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	intFlag(&c.Limits.MaxSessions, "max-sessions", "GROTTO_MAX_SESSIONS", "most sessions at once")
 	intFlag(&c.Limits.ConnPer10s, "conn-rate", "GROTTO_CONN_RATE", "new sessions one IP address may open per 10 seconds")
 	intFlag(&c.Limits.InputBytesPerSec, "input-rate", "GROTTO_INPUT_RATE", "bytes per second one session may type or paste")
+	intFlag(&c.Limits.MaxConnsPerAddr, "max-conns-per-addr", "GROTTO_MAX_CONNS_PER_ADDR", "most connections one IP address (IPv6: one /64) may hold at once; 0 for no cap")
+	durationFlag(&c.Limits.SessionOpenTimeout, "session-open-timeout", "GROTTO_SESSION_OPEN_TIMEOUT", "close a connection that starts no session this long after its handshake or its last session; 0 for never")
 	fs.StringVar(&c.Pprof, "pprof", envOr("GROTTO_PPROF", ""), "serve Go's profiler on this loopback address, e.g. 127.0.0.1:6060 (env GROTTO_PPROF)")
 	c.FPS = server.DefaultFPS
 	intFlag(&c.FPS, "fps", "GROTTO_FPS", "most frames per second a session draws (1–120)")

@@ -1,0 +1,217 @@
+// Connections before any session: a cap on how many one address may hold,
+// and a deadline for opening a session.
+//
+// charm.land/ssh keeps an authenticated connection for as long as it is not
+// idle for Server.IdleTimeout (server.go, handleConn; conn.go), whether or
+// not it ever opens a session, and counts nothing per address: grotto's
+// session cap and per-address rate (middleware) only see sessions. admit
+// runs on every accepted TCP connection before the handshake.
+package server
+
+import (
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"charm.land/ssh"
+	"golang.org/x/time/rate"
+)
+
+// ctxConn holds the *connState of a connection.
+const ctxConn ctxKey = 101
+
+// addrConns counts the open connections of each address.
+type addrConns struct {
+	mu sync.Mutex
+	n  map[string]int
+	// refused logs refusals at most once in a while: a flood must not
+	// flood the log too.
+	refused rate.Sometimes
+}
+
+func newAddrConns() *addrConns {
+	return &addrConns{n: map[string]int{}, refused: rate.Sometimes{Interval: 10 * time.Second}}
+}
+
+// acquire counts one more connection of addr unless it already has max
+// (max <= 0: no cap).
+func (a *addrConns) acquire(addr string, max int) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if max > 0 && a.n[addr] >= max {
+		return false
+	}
+	a.n[addr]++
+	return true
+}
+
+func (a *addrConns) release(addr string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.n[addr]--; a.n[addr] <= 0 {
+		delete(a.n, addr)
+	}
+}
+
+// addrKey is what the cap counts by: the IP address, or for IPv6 its /64
+// (one household or host gets a whole /64).
+func addrKey(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return addr.String()
+	}
+	if ip4 := tcp.IP.To4(); ip4 != nil {
+		return ip4.String()
+	}
+	return tcp.IP.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
+// admit is the server's ConnCallback: it refuses a connection beyond the
+// address's cap (Limits.MaxConnsPerAddr) with a one-line reason sent before
+// the SSH version (RFC 4253 section 4.2 lets a server send lines first;
+// OpenSSH shows them with -v), and arms the session deadline
+// (Limits.SessionOpenTimeout).
+func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
+	lim := s.cfg.Limits
+	key := addrKey(c.RemoteAddr())
+	if !s.conns.acquire(key, lim.MaxConnsPerAddr) {
+		c.SetWriteDeadline(time.Now().Add(time.Second))
+		fmt.Fprintf(c, "grotto: too many connections from your address (at most %d at once); close some and try again.\r\n", lim.MaxConnsPerAddr)
+		s.conns.refused.Do(func() {
+			s.log.Warn("refused connections beyond the per-address cap", "addr", key, "cap", lim.MaxConnsPerAddr)
+		})
+		return nil // the library closes it
+	}
+	tc := &trackedConn{Conn: c}
+	cs := &connState{wait: lim.SessionOpenTimeout}
+	tc.release = func() {
+		cs.stop()
+		s.conns.release(key)
+	}
+	if lim.SessionOpenTimeout > 0 {
+		cs.timer = time.AfterFunc(lim.HandshakeTimeout+lim.SessionOpenTimeout, func() {
+			if cs.idle() {
+				s.log.Debug("closed a connection that started no session in time", "addr", key)
+				tc.Close()
+			}
+		})
+	}
+	ctx.SetValue(ctxConn, cs)
+	return tc
+}
+
+// trackedConn releases its address's count once, when closed.
+type trackedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+// Close closes the connection and releases its count.
+func (c *trackedConn) Close() error {
+	c.once.Do(c.release)
+	return c.Conn.Close()
+}
+
+// MaxSessionChannels is how many session channels one connection may have
+// open at once (OpenSSH's ControlMaster shares a connection between
+// several ssh commands); more are refused with a reason.
+const MaxSessionChannels = 4
+
+// connState is what a connection is doing with sessions: how many session
+// channels are open, and whether one of them is running (its shell, exec or
+// subsystem started, its handler not yet ended). One runs at a time: the
+// connection's ssh.Context, where grotto's middleware keeps a session's
+// values, is shared by its channels. While none runs, the deadline runs:
+// Limits.SessionOpenTimeout from the moment the client's key is accepted
+// (before that the handshake timeout plus it, from the connection's start),
+// then from the end of each session.
+type connState struct {
+	mu       sync.Mutex
+	channels int
+	running  bool
+	wait     time.Duration
+	timer    *time.Timer // nil without a deadline
+}
+
+// openChannel reports whether one more session channel may open, and
+// counts it.
+func (c *connState) openChannel() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.channels >= MaxSessionChannels {
+		return false
+	}
+	c.channels++
+	return true
+}
+
+// closeChannel counts a session channel closed.
+func (c *connState) closeChannel() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.channels--
+}
+
+// start reports whether a session may start (none is running) and marks
+// it running: the deadline stops.
+func (c *connState) start() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.running {
+		return false
+	}
+	c.running = true
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	return true
+}
+
+// finish marks the running session over: the deadline runs again.
+func (c *connState) finish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.running = false
+	if c.timer != nil {
+		c.timer.Reset(c.wait)
+	}
+}
+
+// authenticated restarts the deadline once the client's key is accepted:
+// the handshake is all but done, and the deadline for a session runs from
+// there rather than from the connection's start.
+func (c *connState) authenticated() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.timer != nil && !c.running {
+		c.timer.Reset(c.wait)
+	}
+}
+
+// acceptKey is the server's public-key handler: every key is welcome (it
+// is the player's identity), and the deadline for a session starts.
+func acceptKey(ctx ssh.Context, _ ssh.PublicKey) bool {
+	if cs, ok := ctx.Value(ctxConn).(*connState); ok {
+		cs.authenticated()
+	}
+	return true
+}
+
+// idle reports whether no session has started.
+func (c *connState) idle() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.running
+}
+
+// stop ends the deadline: the connection is closed.
+func (c *connState) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+}

@@ -1,0 +1,363 @@
+// Session requests, filtered before the SSH library acts on them.
+//
+// charm.land/ssh v0.4.3 answers every request on a session channel in one
+// loop, (*session).handleRequests in session.go, before any of grotto's
+// middleware runs, and three of its habits hurt a server:
+//
+//   - "window-change" is handed on with a blocking send into a channel of one
+//     (session.go:413, `sess.winch <- win`) that only Bubble Tea's resize
+//     goroutine reads, and only while the program runs. A window-change
+//     before "shell" (the pty-req's size still fills the channel) blocks the
+//     loop, so "shell" is never answered; after the program ends, two more
+//     block it forever, holding the goroutine and the session. (The same
+//     code in gliderlabs/ssh; shellhub-io/shellhub#6837 describes the hang.)
+//   - "env" appends every variable, of any size and number, to the session
+//     (session.go:341) until the shell starts.
+//   - Sizes go on as sent; grotto clamped only the first one.
+//
+// sessionChannel stands in for ssh.DefaultSessionHandler and hands it the
+// requests through filter, which caps environment variables, clamps the
+// size in "pty-req", keeps window-changes from the library's loop, and
+// reads a flood no faster than RequestsPerSec. windowSizes then gives Bubble
+// Tea the newest clamped size, at most one per ResizeInterval, through a
+// channel of its own that nothing blocks on.
+package server
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"charm.land/ssh"
+	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
+
+	"github.com/grotto-game/grotto/game/tui"
+)
+
+// MaxEnvVars is how many environment variables ("env" requests) one session
+// may set; later ones are refused. Bubble Tea reads TERM, COLORTERM,
+// TERM_PROGRAM, SSH_TTY and WT_SESSION (bubbletea tea.go, colorprofile
+// env.go); OpenSSH's default SendEnv adds LANG and the LC_* family.
+const MaxEnvVars = 32
+
+// MaxEnvBytes is the most bytes one environment variable's name and value
+// may take together; a longer one is refused.
+const MaxEnvBytes = 1024
+
+// ResizeInterval is the shortest time between two window sizes handed to a
+// session's program. A flood of window-changes is coalesced: the newest
+// size waiting is delivered, the ones it replaced never are.
+const ResizeInterval = 200 * time.Millisecond
+
+// RequestsPerSec is how many requests one session channel may send per
+// second, after a burst of RequestBurst. A flood is read no faster: the
+// library's buffer of requests fills and the client's connection waits, as
+// for typed input (Limits.InputBytesPerSec), instead of costing CPU.
+const (
+	RequestsPerSec = 20
+	RequestBurst   = 64
+)
+
+// ctxWindows holds the *windows of the connection's running session.
+const ctxWindows ctxKey = 100
+
+// sessionChannel handles a "session" channel: the library's own handler,
+// reading requests through filter. A connection may have MaxSessionChannels
+// open and one running (see connState).
+func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
+	cs, _ := ctx.Value(ctxConn).(*connState)
+	if cs != nil {
+		if !cs.openChannel() {
+			nc.Reject(gossh.ResourceShortage, fmt.Sprintf("grotto allows %d sessions on one connection", MaxSessionChannels))
+			return
+		}
+		defer cs.closeChannel()
+	}
+	f := &filteredChannel{NewChannel: nc, ctx: ctx, win: &windows{wake: make(chan struct{}, 1)}, conn: cs, srv: s}
+	defer f.finish()
+	ssh.DefaultSessionHandler(srv, conn, f, ctx)
+}
+
+// filteredChannel is a NewChannel whose requests pass through filter.
+type filteredChannel struct {
+	gossh.NewChannel
+	ctx  ssh.Context
+	win  *windows
+	conn *connState // nil when the server was built without admit
+	srv  *Server
+	ch   gossh.Channel
+
+	mu      sync.Mutex
+	running bool // this channel's session is the connection's running one
+}
+
+// Accept accepts the channel and returns it with the filtered requests.
+func (f *filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
+	ch, reqs, err := f.NewChannel.Accept()
+	if err != nil {
+		return ch, reqs, err
+	}
+	f.ch = ch
+	out := make(chan *gossh.Request)
+	go f.filter(reqs, out)
+	return &closingChannel{Channel: ch, closed: f.finish}, out, nil
+}
+
+// start makes this channel's session the connection's running one, if
+// none is, and hands its window sizes to windowSizes (ctxWindows).
+func (f *filteredChannel) start() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.conn != nil && !f.conn.start() {
+		return false
+	}
+	f.running = true
+	f.ctx.SetValue(ctxWindows, f.win)
+	return true
+}
+
+// finish ends this channel's running session, if it has one: the server
+// closed the channel (ssh.Session.Exit) or the channel is gone.
+func (f *filteredChannel) finish() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.running && f.conn != nil {
+		f.conn.finish()
+	}
+	f.running = false
+}
+
+// refuseBusy answers a shell, exec or subsystem request while another
+// session of the connection runs: a one-line reason, exit status 1.
+func (f *filteredChannel) refuseBusy(req *gossh.Request) {
+	req.Reply(true, nil)
+	fmt.Fprint(f.ch.Stderr(), "grotto: this connection already has a session running; connect again without sharing it (ssh -o ControlPath=none).\r\n")
+	f.ch.SendRequest("exit-status", false, gossh.Marshal(struct{ Status uint32 }{1}))
+	f.ch.Close()
+}
+
+// filter reads every request of the channel and hands on those the library
+// should see. It reads until the channel closes, whatever happens: the SSH
+// package's connection loop waits on every request being read
+// (golang.org/x/crypto/ssh: "the Request channel must be serviced, or the
+// connection will hang"). Once the connection is closing it answers no to
+// the rest and hands on nothing.
+func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Request) {
+	defer func() {
+		for req := range in {
+			req.Reply(false, nil)
+		}
+	}()
+	defer close(out)
+	defer f.finish()
+	defer func() {
+		if r := recover(); r != nil {
+			f.srv.log.Error("panic filtering session requests", "panic", r, "stack", string(debug.Stack()))
+		}
+	}()
+	envs, pty, started := 0, false, false
+	lim := rate.NewLimiter(RequestsPerSec, RequestBurst)
+	for req := range in {
+		if err := lim.Wait(f.ctx); err != nil { // the connection is closing
+			req.Reply(false, nil)
+			return
+		}
+		switch req.Type {
+		case "env":
+			// name and value, each after a 4-byte length
+			if envs >= MaxEnvVars || len(req.Payload) > MaxEnvBytes+8 {
+				req.Reply(false, nil)
+				continue
+			}
+			envs++
+		case "pty-req":
+			if p, win, ok := clampPtyReq(req.Payload); ok {
+				req.Payload = p
+				if !pty {
+					f.win.set(win)
+				}
+				pty = true
+			}
+		case "window-change":
+			win, ok := parseWindowChange(req.Payload)
+			req.Reply(ok && pty, nil)
+			if ok && pty {
+				f.win.set(win)
+			}
+			continue // never to the library: see the file comment
+		case "shell", "exec", "subsystem":
+			if !started { // the library refuses a second one itself
+				if !f.start() {
+					f.refuseBusy(req)
+					continue
+				}
+				started = true
+			}
+		}
+		select {
+		case out <- req:
+		case <-f.ctx.Done(): // the connection is closing
+			req.Reply(false, nil)
+			return
+		}
+	}
+}
+
+// closingChannel tells its session's connection when the server closes the
+// channel (the session's handler has ended, ssh.Session.Exit).
+type closingChannel struct {
+	gossh.Channel
+	closed func()
+}
+
+// Close closes the channel and reports the session over.
+func (c *closingChannel) Close() error {
+	c.closed()
+	return c.Channel.Close()
+}
+
+// clampPtyReq returns a copy of a pty-req payload with its size clamped to
+// tui.MaxWidth x tui.MaxHeight, and the clamped size. The layout (RFC 4254
+// section 6.2, as session.go's parsePtyRequest reads it): TERM as a string,
+// then columns, rows, width and height in pixels as uint32s, then the modes.
+func clampPtyReq(payload []byte) ([]byte, ssh.Window, bool) {
+	if len(payload) < 4 {
+		return nil, ssh.Window{}, false
+	}
+	n := binary.BigEndian.Uint32(payload)
+	if uint64(n)+4+16 > uint64(len(payload)) {
+		return nil, ssh.Window{}, false
+	}
+	p := append([]byte(nil), payload...)
+	win := clampWindow(p[4+n:])
+	return p, win, true
+}
+
+// parseWindowChange reads a window-change payload (RFC 4254 section 6.7:
+// columns, rows, width and height in pixels, as uint32s) clamped to
+// tui.MaxWidth x tui.MaxHeight.
+func parseWindowChange(payload []byte) (ssh.Window, bool) {
+	if len(payload) < 16 {
+		return ssh.Window{}, false
+	}
+	return clampWindow(append([]byte(nil), payload[:16]...)), true
+}
+
+// clampWindow clamps the columns and rows at the start of b (uint32s, in
+// place) and returns the window they describe.
+func clampWindow(b []byte) ssh.Window {
+	w := min(binary.BigEndian.Uint32(b[0:]), tui.MaxWidth)
+	h := min(binary.BigEndian.Uint32(b[4:]), tui.MaxHeight)
+	binary.BigEndian.PutUint32(b[0:], w)
+	binary.BigEndian.PutUint32(b[4:], h)
+	return ssh.Window{Width: int(w), Height: int(h),
+		WidthPixels: int(binary.BigEndian.Uint32(b[8:])), HeightPixels: int(binary.BigEndian.Uint32(b[12:]))}
+}
+
+// windows is a session's terminal size as the client last set it, waiting
+// to be handed to the program: only the newest size is kept.
+type windows struct {
+	mu      sync.Mutex
+	latest  ssh.Window
+	seen    bool // latest holds a size
+	pending bool // latest has not been delivered
+	wake    chan struct{}
+}
+
+// set makes win the newest size; it never blocks.
+func (w *windows) set(win ssh.Window) {
+	w.mu.Lock()
+	w.latest, w.seen, w.pending = win, true, true
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// current returns the newest size, if any.
+func (w *windows) current() (ssh.Window, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.latest, w.seen
+}
+
+// take returns the newest size if it has not been delivered yet.
+func (w *windows) take() (ssh.Window, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.pending {
+		return ssh.Window{}, false
+	}
+	w.pending = false
+	return w.latest, true
+}
+
+// deliver sends the newest size on out whenever one is waiting, at most
+// one per every, until ctx ends.
+func (w *windows) deliver(ctx context.Context, out chan<- ssh.Window, every time.Duration) {
+	pause := time.NewTimer(every)
+	pause.Stop()
+	defer pause.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.wake:
+		}
+		win, ok := w.take()
+		if !ok {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case out <- win:
+		}
+		pause.Reset(every)
+		select {
+		case <-ctx.Done():
+			return
+		case <-pause.C:
+		}
+	}
+}
+
+// windowSizes hands the program its session's window sizes from windows
+// (see deliver) instead of the library's channel, for as long as the
+// handler after it runs.
+func windowSizes(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		w, ok := sess.Context().Value(ctxWindows).(*windows)
+		if !ok {
+			next(sess)
+			return
+		}
+		ctx, cancel := context.WithCancel(sess.Context())
+		defer cancel()
+		sizes := make(chan ssh.Window)
+		go w.deliver(ctx, sizes, ResizeInterval)
+		next(sizedSession{Session: sess, win: w, sizes: sizes})
+	}
+}
+
+// sizedSession is a session whose window sizes come from windows.
+type sizedSession struct {
+	ssh.Session
+	win   *windows
+	sizes <-chan ssh.Window
+}
+
+// Pty returns the session's terminal with its newest clamped size, and the
+// channel of sizes that deliver feeds.
+func (s sizedSession) Pty() (ssh.Pty, <-chan ssh.Window, bool) {
+	p, _, ok := s.Session.Pty()
+	if win, seen := s.win.current(); seen {
+		p.Window = win
+	}
+	return p, s.sizes, ok
+}
