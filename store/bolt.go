@@ -31,6 +31,7 @@ const JournalBatchDelay = 2 * time.Millisecond
 // transaction, serialised by bbolt.
 type Bolt struct {
 	db             guardedDB
+	path           string      // the file's path, as Open was given it
 	opened         os.FileInfo // the file bbolt locked at the path (see CheckFile)
 	lastJournalTx  atomic.Uint64
 	journalCommits atomic.Uint64
@@ -91,7 +92,7 @@ func Open(path string, lockTimeout time.Duration) (*Bolt, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	return &Bolt{db: g, opened: opened}, nil
+	return &Bolt{db: g, path: path, opened: opened}, nil
 }
 
 // openBolt opens path with bbolt, guarded, and makes sure the file it

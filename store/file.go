@@ -23,11 +23,11 @@ var ErrFileGone = errors.New("database file was deleted or replaced while in use
 
 // CheckFile returns nil when the store's path still names the file it
 // opened, else an error wrapping ErrFileGone that names the path. It costs
-// one stat(2).
+// one stat(2), and is safe to call at any time, even during or after Close.
 func (b *Bolt) CheckFile() error {
-	now, err := os.Stat(b.db.Path())
+	now, err := os.Stat(b.path)
 	if err != nil || !os.SameFile(b.opened, now) {
-		return fmt.Errorf("database %s: %w; restore it from a backup", b.db.Path(), ErrFileGone)
+		return fmt.Errorf("database %s: %w; restore it from a backup", b.path, ErrFileGone)
 	}
 	return nil
 }
