@@ -190,7 +190,9 @@ func (in *input) decode(ctx context.Context, p *tea.Program) (recovered any, end
 	for {
 		select {
 		case ev := <-events:
-			p.Send(ev) // returns at once if p has ended: the reader never blocks
+			if fromClient(ev) {
+				p.Send(ev) // returns at once if p has ended: the reader never blocks
+			}
 		case <-finished:
 			stopped := ctx.Err() != nil // the program ended
 			cancel()
@@ -289,4 +291,20 @@ func (f *feed) Read(p []byte) (int, error) {
 			in.out = in.san.expire(in.out, now)
 		}
 	}
+}
+
+// fromClient reports whether an event decoded from the client's bytes may
+// reach the program. Sizes may not: ultraviolet decodes a window report
+// (CSI 8;rows;cols t, CSI 48;rows;cols;ph;pw t) into a WindowSizeEvent that
+// Bubble Tea hands to its renderer unclamped, so one typed
+// "\x1b[8;1000;1024t" made it allocate 1024x1000 cells (221 MB). The window
+// size comes only from the SSH channel, clamped (requests.go).
+func fromClient(ev uv.Event) bool {
+	switch ev.(type) {
+	case uv.WindowSizeEvent, uv.PixelSizeEvent, uv.CellSizeEvent:
+		return false
+	case uv.MultiEvent:
+		return false // not sent by the decoder ultraviolet builds here; never trusted
+	}
+	return true
 }
