@@ -109,6 +109,15 @@ func TestAConnectionThatStartsNoSessionIsClosed(t *testing.T) {
 		t.Errorf("a connection whose session never started was still open after %v", waitLong)
 	}
 
+	// Nor is a refused subsystem (sftp): it once stopped the deadline.
+	sub := dialRaw(t, addr)
+	if err := sub.sess.RequestSubsystem("sftp"); err == nil {
+		t.Error("the sftp subsystem was accepted")
+	}
+	if !closed(sub.conn) {
+		t.Errorf("a connection whose only request was a refused subsystem was still open after %v", waitLong)
+	}
+
 	// A player is never cut off, however long they play.
 	p := dialRaw(t, addr)
 	if err := p.sess.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {

@@ -162,6 +162,18 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 	envs, pty, started := 0, false, false
 	lim := rate.NewLimiter(RequestsPerSec, RequestBurst)
 	for req := range in {
+		if req.Type == "window-change" {
+			// Not rate-limited: a terminal dragged to a new size sends a
+			// burst of them, parsing one costs little, and windowSizes
+			// coalesces them; held back, they would stall the whole
+			// connection (keys too) behind the library's small queue.
+			win, ok := parseWindowChange(req.Payload)
+			req.Reply(ok && pty, nil)
+			if ok && pty {
+				f.win.set(win)
+			}
+			continue // never to the library: see the file comment
+		}
 		if err := lim.Wait(f.ctx); err != nil { // the connection is closing
 			req.Reply(false, nil)
 			return
@@ -182,14 +194,13 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 				}
 				pty = true
 			}
-		case "window-change":
-			win, ok := parseWindowChange(req.Payload)
-			req.Reply(ok && pty, nil)
-			if ok && pty {
-				f.win.set(win)
-			}
-			continue // never to the library: see the file comment
-		case "shell", "exec", "subsystem":
+		case "subsystem":
+			// grotto serves no subsystem (no SFTP): refused here, so that a
+			// refused request never counts as a running session and the
+			// connection's session-open deadline still applies.
+			req.Reply(false, nil)
+			continue
+		case "shell", "exec":
 			if !started { // the library refuses a second one itself
 				if !f.start() {
 					f.refuseBusy(req)

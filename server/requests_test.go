@@ -388,3 +388,26 @@ func TestPtyAndWindowSizesAreClamped(t *testing.T) {
 		t.Errorf("window-change clamped to %+v (ok %v)", win, ok)
 	}
 }
+
+// TestABurstOfResizesDoesNotStallTheKeys: a terminal dragged to a new size
+// sends hundreds of window-changes. They must not queue up behind the
+// request rate limit and stall the connection: keys typed after 2,000 of
+// them must show up (before: they waited behind a queue draining at 20
+// requests a second, about 100 s, far past waitOutput's deadline).
+func TestABurstOfResizesDoesNotStallTheKeys(t *testing.T) {
+	_, addr := serve(t, Config{})
+	c := dialRaw(t, addr)
+	if err := c.sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	c.shell(t)
+	c.waitOutput(t, "Choose")
+	for i := range 2000 {
+		if err := c.windowChange(80+i%40, 24+i%10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.windowChange(100, 30)
+	c.in.Write([]byte("zq"))
+	c.waitOutput(t, "zq")
+}
