@@ -226,7 +226,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	if n := s.unsaved.Load(); n > 0 {
 		s.log.Error("stopped; some games could not be saved", "unsaved", n)
-		return fmt.Errorf("%d games could not be saved", n)
+		return fmt.Errorf("games that could not be saved: %d", n)
 	}
 	s.log.Info("stopped; every game saved")
 	return nil
@@ -375,7 +375,13 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		lobby := &lobby{srv: s, fp: id.fp, name: name, log: logger}
 		player := tui.Player{Fingerprint: id.fp, Name: name, Store: s.store, NewSeed: s.cfg.NewSeed,
 			IdleTimeout: s.cfg.Limits.IdleTimeout, NoJournal: s.cfg.NoJournal,
-			Admin: func() bool { return s.admins.Load().Contains(id.fp) }, Lobby: lobby, NeedName: isNew}
+			Admin: func() bool { return s.admins.Load().Contains(id.fp) }, SaveTrouble: func(err error) {
+				if err != nil {
+					logger.Error("a write of this player's game failed; it is retried every turn and the player is told", "err", err)
+				} else {
+					logger.Info("this player's game is saved again")
+				}
+			}, Lobby: lobby, NeedName: isNew}
 		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
 			sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger))
 		if pty, _, ok := sess.Pty(); ok {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -157,5 +159,33 @@ func TestACrashWhileWritesFailLosesOnlyTheWarnedTurns(t *testing.T) {
 	got, _ := m2.game.Encode()
 	if !bytes.Equal(saved, got) {
 		t.Errorf("resumed at turn %d, want the last saved turn", m2.game.Turn())
+	}
+}
+
+// TestTheStatusLineSaysNotSavedUntilASaveSucceeds: the warning stays on the
+// status line through keys that cost no turn, the host hears of the trouble
+// once when it starts and once when it ends.
+func TestTheStatusLineSaysNotSavedUntilASaveSucceeds(t *testing.T) {
+	fs := &flakyStore{Store: openStore(t)}
+	var heard []error
+	m := New(Player{Fingerprint: "SHA256:test", Name: "tester", Store: fs, NewSeed: func() uint64 { return 7 },
+		SaveTrouble: func(err error) { heard = append(heard, err) }})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	press(m, "enter")
+	press(m, towardStairs(m))
+	fs.full = true
+	press(m, towardStairs(m))
+	press(m, towardStairs(m))
+	press(m, "<") // costs no turn, and its note replaces the turn's
+	if s := plain(m); !strings.Contains(s, "NOT SAVED") {
+		t.Errorf("after a key that cost no turn the screen no longer says the game is unsaved:\n%s", s)
+	}
+	fs.full = false
+	press(m, towardStairs(m))
+	if s := plain(m); strings.Contains(s, "NOT SAVED") {
+		t.Errorf("the game is saved again but the status line says otherwise:\n%s", s)
+	}
+	if len(heard) != 2 || heard[0] == nil || heard[1] != nil {
+		t.Errorf("the host heard %v, want the first failure then nil", heard)
 	}
 }

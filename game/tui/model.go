@@ -52,6 +52,10 @@ type Player struct {
 	// IdleTimeout ends the session, saving the game, after this long without
 	// a key; 0 means never.
 	IdleTimeout time.Duration
+	// SaveTrouble, if set, hears when writes of the game start failing (err
+	// is the first failure) and when a save succeeds again (err is nil), so
+	// the host's log shows a full disk while players are told on screen.
+	SaveTrouble func(err error)
 	// NoJournal turns off the per-turn journal: turns are then saved only on
 	// a level change, on leaving and every SnapshotEvery turns, so a crash
 	// can lose up to that many. For measuring what durability costs.
@@ -292,8 +296,14 @@ func (m *Model) Persist() error {
 		err = m.p.Store.PutSave(m.p.Fingerprint, blob)
 	}
 	if err != nil {
+		if !m.behind && m.p.SaveTrouble != nil {
+			m.p.SaveTrouble(err)
+		}
 		m.saved, m.behind = false, true
 		return fmt.Errorf("save game: %w", err)
+	}
+	if m.behind && m.p.SaveTrouble != nil {
+		m.p.SaveTrouble(nil)
 	}
 	m.saved, m.behind, m.journal = true, false, 0
 	return nil

@@ -181,6 +181,9 @@ func (m *Model) statusLine() string {
 	if g.Cheated() {
 		rest += "  CHEAT"
 	}
+	if m.behind {
+		rest += "  NOT SAVED"
+	}
 	if m.watchers > 0 {
 		rest += fmt.Sprintf("  watched by %d", m.watchers)
 	}
@@ -192,6 +195,9 @@ func (m *Model) statusLine() string {
 		}
 		if g.Cheated() {
 			rest += " CHEAT"
+		}
+		if m.behind {
+			rest += " UNSAVED"
 		}
 		if m.watchers > 0 {
 			rest += fmt.Sprintf(" W%d", m.watchers)
