@@ -256,15 +256,19 @@ func (s *Server) watchFile(stop <-chan struct{}) {
 	}
 }
 
-// ReloadAdmins re-reads the admin-keys file; new sessions see the change.
-// On error (a missing or unreadable file, naming it) the admins stay as
-// they were. With no file configured there are no admins.
+// ReloadAdmins re-reads the admin-keys file; rights are checked when used,
+// so every session sees the change at once. On error (a missing or
+// unreadable file, or a line that does not parse, naming it) it fails
+// closed: nobody is an admin until a reload succeeds, so a host who removes
+// a key and leaves a typo (or deletes the file) still revokes it. With no
+// file configured there are no admins.
 func (s *Server) ReloadAdmins() error {
 	if s.cfg.AdminKeys == "" {
 		return nil
 	}
 	admins, err := keys.LoadAuthorizedKeys(s.cfg.AdminKeys)
 	if err != nil {
+		s.admins.Store(&keys.AdminSet{})
 		return err
 	}
 	s.admins.Store(&admins)

@@ -305,3 +305,24 @@ func TestARevokedAdminsOpenCheatMenuHealsNothing(t *testing.T) {
 		t.Errorf("a revoked admin's open menu still cheats:\n%s", screen)
 	}
 }
+
+func TestAnAdminFileThatCannotBeReadRevokesEveryAdmin(t *testing.T) {
+	admin := newKey(t)
+	srv, addr, file := startWithAdmins(t, admin)
+	c := dial(t, addr, admin, 100, 30)
+	newGame(t, c)
+	c.Send(`\`)
+	waitText(t, c, "Teleport to exit")
+	c.Send("\x1b")
+	// The host removes the key but leaves a line that does not parse.
+	os.WriteFile(file, []byte("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBROKEN bob\n"), 0o600)
+	if err := srv.ReloadAdmins(); err == nil {
+		t.Fatal("a line that does not parse was accepted")
+	}
+	time.Sleep(100 * time.Millisecond)
+	c.Send(`\`)
+	screen := waitText(t, c, "Unknown command.")
+	if strings.Contains(screen, "Teleport to exit") {
+		t.Errorf("after a failed reload the old admin still opens the cheat menu:\n%s", screen)
+	}
+}

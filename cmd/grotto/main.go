@@ -204,7 +204,7 @@ wait:
 			return 1
 		case <-hup: // re-read the admins; new sessions see the change
 			if err := srv.ReloadAdmins(); err != nil {
-				logger.Error("SIGHUP: admins not reloaded; the old list stays", "err", err)
+				logger.Error("SIGHUP: the admin file could not be read; nobody is an admin until it is fixed and reloaded", "err", err)
 			}
 		case <-ctx.Done():
 			break wait
