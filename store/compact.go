@@ -20,7 +20,8 @@ const compactTxBytes = 64 << 20
 // Compacted says what [Compact] did.
 type Compacted struct {
 	// Path is the database file, now compacted; Backup is the file as it
-	// was before, kept beside it (Path + ".bak").
+	// was before, kept beside it: Path + ".bak", or ".bak.1", ".bak.2"…
+	// when earlier backups are there (never replaced).
 	Path, Backup string
 	// Before and After are the file's sizes in bytes.
 	Before, After int64
@@ -35,11 +36,18 @@ type Compacted struct {
 // (an error wrapping [ErrDamaged]: compacting copies records, it cannot
 // repair damage). It copies every bucket with bbolt's Compact into
 // path + ".compact", syncs and checks the copy, links the old file to
-// path + ".bak" (replacing an older backup), renames the copy over path
+// path + ".bak" (or the first free ".bak.N": an older backup, perhaps the
+// only copy of the file before an earlier compact, is never replaced), renames the copy over path
 // (atomic: path is always one whole database) and syncs the directory. On
 // an error before the rename, path is left as it was.
 func Compact(path string, lockTimeout time.Duration) (Compacted, error) {
 	res := Compacted{Path: path, Backup: path + ".bak"}
+	for n := 1; ; n++ {
+		if _, err := os.Lstat(res.Backup); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		res.Backup = fmt.Sprintf("%s.bak.%d", path, n)
+	}
 	tmp := path + ".compact"
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -80,10 +88,6 @@ func Compact(path string, lockTimeout time.Duration) (Compacted, error) {
 	}
 	if fi, err := os.Stat(tmp); err == nil {
 		res.After = fi.Size()
-	}
-	if err := os.Remove(res.Backup); err != nil && !errors.Is(err, os.ErrNotExist) {
-		os.Remove(tmp)
-		return res, fmt.Errorf("compact %s: %w", path, err)
 	}
 	if err := os.Link(path, res.Backup); err != nil {
 		os.Remove(tmp)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -116,5 +117,35 @@ func TestCompactOfAMissingFileSaysSo(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err == nil {
 		t.Error("compact created the file")
+	}
+}
+
+// TestASecondCompactKeepsTheFirstBackup: compacting twice must not replace
+// the first backup (the file as it was before any compact) with the
+// already-compacted one.
+func TestASecondCompactKeepsTheFirstBackup(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grotto.db")
+	b, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.PutSave("SHA256:a", []byte("the original")); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	original, _ := os.ReadFile(path)
+	first, err := Compact(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Compact(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Backup == second.Backup {
+		t.Errorf("both compacts kept their backup as %s", first.Backup)
+	}
+	if kept, _ := os.ReadFile(first.Backup); !bytes.Equal(kept, original) {
+		t.Errorf("%s is no longer the file as it was before the first compact", first.Backup)
 	}
 }

@@ -20,7 +20,7 @@ const compactLockTimeout = 2 * time.Second
 
 // compact runs `grotto compact [--data DIR]` with args after "compact": it
 // rewrites the database without the pages freed by finished games (see
-// store.Compact), keeping the old file as grotto.db.bak, and says what it
+// store.Compact), keeping the old file as grotto.db.bak (or .bak.N beside older ones), and says what it
 // did on stdout. It returns the exit status: 0 done, 1 refused or failed
 // (the server is running, the file is damaged or missing), 2 bad usage.
 func compact(args []string, stdout, stderr io.Writer) int {
