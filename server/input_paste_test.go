@@ -9,6 +9,8 @@ import (
 	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
 const (
@@ -134,4 +136,57 @@ func TestAPasteWithNoEndHoldsNoMoreThanItsBoundInTheDecoder(t *testing.T) {
 	if s.keys != 2 {
 		t.Errorf("%d keys after the paste ended, want 2", s.keys)
 	}
+}
+
+// Through SSH, as the tester did: 5 players open a paste in the play screen
+// and send 1 MB of '.' (the wait key) each, with no end. The server must not
+// hold the megabytes, and none of the dots may be played as keys.
+func TestPastesWithNoEndHoldNoMemoryAndPlayNoKeys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	lim := DefaultLimits()
+	lim.ConnPer10s, lim.InputBytesPerSec = 10000, 1<<20
+	_, addr := serve(t, Config{Limits: lim})
+	const players, size = 5, 1 << 20
+	cs := make([]*sshtest.Client, players)
+	turns := make([]int, players)
+	for i := range cs {
+		cs[i] = dial(t, addr, newKey(t), 100, 30)
+		newGame(t, cs[i])
+	}
+	before := heapNow()
+	dots := strings.Repeat(".", 64<<10)
+	for i, c := range cs {
+		turns[i] = atoi(turn(c.Screen()))
+		c.Send(pasteOpen)
+		for range size / len(dots) {
+			c.Send(dots)
+		}
+	}
+	time.Sleep(time.Second) // 1 MB a second each, with a burst of 8: all read by now
+	grown := heapNow() - before
+	for i, c := range cs { // the paste ends, then one wait: one turn
+		c.Send(pasteClose + ".")
+		screen, err := c.WaitFor(timeout(t), func(s string) bool { return atoi(turn(s)) > turns[i] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond) // any dot played as a key would show by now
+		screen = c.Screen()
+		if got := atoi(turn(screen)); got != turns[i]+1 {
+			t.Errorf("player %d: turn %d after a pasted megabyte of dots and one wait, want %d", i, got, turns[i]+1)
+		}
+	}
+	t.Logf("%d players pasting %d bytes each with no end: heap +%d bytes", players, size, grown)
+	if grown > players*size/2 { // before the fix: +6.4 MB; after: +0.8 MB, the sessions and their SSH buffers
+		t.Errorf("the heap grew by %d bytes while %d players pasted %d bytes each with no end", grown, players, size)
+	}
+}
+
+func heapNow() int64 {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }
