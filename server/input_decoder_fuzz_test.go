@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -34,6 +35,8 @@ func FuzzInputDecoder(f *testing.F) {
 		"\x1b]11;rgb:1a1a/2b2b/3c3c\x1b\\",
 		"\x1b[?64;1;2;6;9;15;16;17;18;21;22;28;29c",
 		"\x1bP1+r5463=74727565\x1b\\",
+		"\x1b[200~pasted \x1b[A\r\x1b[201~j",
+		"\x1b[200~" + strings.Repeat("ab", maxPasteBytes) + "\x1b[201~j",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -56,7 +59,11 @@ func FuzzInputDecoder(f *testing.F) {
 		}()
 		for {
 			select {
-			case <-events:
+			case ev := <-events:
+				// The decoder never holds more of a paste than its bound.
+				if p, ok := ev.(uv.PasteEvent); ok && !raw && len(p.Content) > maxPasteBytes {
+					t.Fatalf("a paste of %d bytes reached the program, over the bound of %d", len(p.Content), maxPasteBytes)
+				}
 			case <-finished:
 				return
 			}

@@ -5,6 +5,17 @@ package server
 // a complete escape sequence), so that no concatenation of them can drive
 // the upstream decoders into the states that panic (see input.go), and no
 // piece of a terminal's reply is read as keys (issue 10, A6).
+//
+// It also bounds a bracketed paste. ultraviolet's eventScanner.scanEvents
+// (terminal_reader.go:290, in the version in go.mod) appends everything
+// after CSI 200~ to its paste buffer (eventScanner.paste) and hands none of
+// it on until CSI 201~: a client that opens a paste and never closes it
+// grows the session's heap by every byte it sends, for as long as the
+// session lasts. So the sanitizer passes at most maxPasteBytes of a paste,
+// then ends the paste itself with CSI 201~ (the program gets those bytes as
+// one tea.PasteMsg, and ultraviolet lets go of its buffer) and drops the rest
+// of it up to its own CSI 201~. A paste the client leaves open ends, in the
+// same way, once the client has sent nothing for seqWait.
 
 import (
 	"time"
@@ -26,8 +37,28 @@ const (
 	sStringEsc                 // ESC in a string: \ ends it, anything else cancels it
 )
 
+// Bounds of a bracketed paste (see the top of this file).
+const (
+	// maxPasteBytes is the most a paste may pass to the decoder, in bytes
+	// as sent on (its CSI 200~ not counted): about 16 names of 16
+	// characters. ultraviolet holds at most this much of a paste.
+	maxPasteBytes = 256
+	// pasteStart and pasteEnd open and close a bracketed paste.
+	pasteStart = "\x1b[200~"
+	pasteEnd   = "\x1b[201~"
+)
+
+// pasteState is where the sanitizer is in a bracketed paste.
+type pasteState struct {
+	on     bool      // after a CSI 200~ that has not been closed
+	full   bool      // maxPasteBytes passed: CSI 201~ sent, the rest dropped
+	passed int       // bytes passed in the paste, in bytes
+	last   time.Time // when the client last sent a byte in the paste
+}
+
 // sanitizer holds the unit being read. The zero value is ready.
 type sanitizer struct {
+	paste   pasteState
 	state   sanState
 	seq     []byte    // the unit so far
 	since   time.Time // when it began
@@ -42,8 +73,18 @@ type sanitizer struct {
 // held returns how many bytes the sanitizer holds.
 func (s *sanitizer) held() int { return len(s.seq) }
 
-// deadline returns when the unit held times out, or zero if none is held.
+// deadline returns when the unit held or the paste open times out, or
+// zero if neither is.
 func (s *sanitizer) deadline() time.Time {
+	d := s.unitDeadline()
+	if p := s.paste.last.Add(seqWait); s.paste.on && (d.IsZero() || p.Before(d)) {
+		d = p
+	}
+	return d
+}
+
+// unitDeadline returns when the unit held times out, or zero if none is.
+func (s *sanitizer) unitDeadline() time.Time {
 	switch s.state {
 	case sGround:
 		return time.Time{}
@@ -54,16 +95,27 @@ func (s *sanitizer) deadline() time.Time {
 }
 
 // expire ends a unit whose deadline has passed: a lone ESC is the Esc key,
-// anything else unfinished is dropped.
+// anything else unfinished is dropped. Then it ends a paste the client has
+// left open and quiet for seqWait.
 func (s *sanitizer) expire(out []byte, now time.Time) []byte {
-	if d := s.deadline(); d.IsZero() || now.Before(d) {
-		return out
+	if d := s.unitDeadline(); !d.IsZero() && !now.Before(d) {
+		n := len(out)
+		out = s.pasted(s.endUnit(out), n)
 	}
-	return s.end(out)
+	if s.paste.on && s.state == sGround && !now.Before(s.paste.last.Add(seqWait)) {
+		out = s.endPaste(out)
+	}
+	return out
 }
 
-// end ends the unit held, as at the end of the input.
+// end ends the unit held and the paste open, as at the end of the input.
 func (s *sanitizer) end(out []byte) []byte {
+	n := len(out)
+	return s.endPaste(s.pasted(s.endUnit(out), n))
+}
+
+// endUnit ends the unit held.
+func (s *sanitizer) endUnit(out []byte) []byte {
 	if s.state == sEsc {
 		out = append(out, escKey...)
 	}
@@ -71,8 +123,49 @@ func (s *sanitizer) end(out []byte) []byte {
 	return out
 }
 
+// endPaste ends the paste open, if any, with a CSI 201~ unless it was sent
+// already.
+func (s *sanitizer) endPaste(out []byte) []byte {
+	if s.paste.on && !s.paste.full {
+		out = append(out, pasteEnd...)
+	}
+	s.paste = pasteState{}
+	return out
+}
+
+// pasted applies the bounds of a paste to the units just put in out[n:]:
+// it opens a paste at a CSI 200~, closes it at a CSI 201~, and in a paste
+// passes units while they fit in maxPasteBytes. A unit that does not fit is
+// replaced by a CSI 201~ that ends the paste; the ones after it are dropped.
+func (s *sanitizer) pasted(out []byte, n int) []byte {
+	unit := string(out[n:])
+	switch {
+	case unit == "":
+	case !s.paste.on:
+		// A CSI 200~ is always a step's whole output: only its final
+		// byte completes it, and that never makes the sanitizer read a
+		// byte afresh.
+		if unit == pasteStart {
+			s.paste.on = true
+		}
+	case unit == pasteEnd:
+		if s.paste.full {
+			out = out[:n] // the paste was ended when it filled
+		}
+		s.paste = pasteState{}
+	case s.paste.full, unit == pasteStart: // ultraviolet ignores a CSI 200~ in a paste
+		out = out[:n]
+	case s.paste.passed+len(unit) > maxPasteBytes:
+		out = append(out[:n], pasteEnd...)
+		s.paste.full = true
+	default:
+		s.paste.passed += len(unit)
+	}
+	return out
+}
+
 func (s *sanitizer) reset() {
-	*s = sanitizer{seq: s.seq[:0]}
+	*s = sanitizer{seq: s.seq[:0], paste: s.paste}
 }
 
 func (s *sanitizer) begin(state sanState, b byte, now time.Time) {
@@ -95,8 +188,19 @@ func (s *sanitizer) flush(out []byte) []byte {
 }
 
 // step reads one byte at time now, appending to out whatever unit it
-// completes.
+// completes, within the bounds of a paste.
 func (s *sanitizer) step(out []byte, b byte, now time.Time) []byte {
+	n := len(out)
+	out = s.pasted(s.unit(out, b, now), n)
+	if s.paste.on {
+		s.paste.last = now
+	}
+	return out
+}
+
+// unit reads one byte at time now, appending to out whatever unit it
+// completes.
+func (s *sanitizer) unit(out []byte, b byte, now time.Time) []byte {
 	switch s.state {
 	case sGround:
 		switch {
@@ -119,7 +223,7 @@ func (s *sanitizer) step(out []byte, b byte, now time.Time) []byte {
 	case sUTF8:
 		if b&0xc0 != 0x80 {
 			s.reset()
-			return s.step(out, b, now)
+			return s.unit(out, b, now)
 		}
 		s.seq = append(s.seq, b)
 		if s.need--; s.need == 0 {
@@ -148,7 +252,7 @@ func (s *sanitizer) step(out []byte, b byte, now time.Time) []byte {
 		case b >= 0x80: // Alt with a non-ASCII character: the Esc key, then it
 			out = append(out, escKey...)
 			s.reset()
-			return s.step(out, b, now)
+			return s.unit(out, b, now)
 		default: // Alt with a key: ESC and one byte, complete for both decoders
 			out = s.emit(out, b)
 		}
@@ -182,7 +286,7 @@ func (s *sanitizer) step(out []byte, b byte, now time.Time) []byte {
 			}
 		default: // a control or non-ASCII byte cancels the sequence
 			s.reset()
-			return s.step(out, b, now)
+			return s.unit(out, b, now)
 		}
 		if s.state == sCSI && len(s.seq) >= maxCSIBytes {
 			s.state = sCSIIgnore
@@ -199,12 +303,12 @@ func (s *sanitizer) step(out []byte, b byte, now time.Time) []byte {
 			s.reset()
 		default:
 			s.reset()
-			return s.step(out, b, now)
+			return s.unit(out, b, now)
 		}
 	case sX10:
 		if b < 0x20 { // not a mouse report after all: drop it, read b afresh
 			s.reset()
-			return s.step(out, b, now)
+			return s.unit(out, b, now)
 		}
 		s.seq = append(s.seq, b)
 		if s.need--; s.need == 0 {
@@ -221,7 +325,7 @@ func (s *sanitizer) step(out []byte, b byte, now time.Time) []byte {
 			out = s.emit(out, b)
 		default:
 			s.reset()
-			return s.step(out, b, now)
+			return s.unit(out, b, now)
 		}
 	case sString:
 		switch {
@@ -253,7 +357,7 @@ func (s *sanitizer) step(out []byte, b byte, now time.Time) []byte {
 		}
 		// ESC and anything else cancel the string and begin anew.
 		s.begin(sEsc, 0x1b, now)
-		return s.step(out, b, now)
+		return s.unit(out, b, now)
 	}
 	return out
 }
