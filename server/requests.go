@@ -62,6 +62,15 @@ const (
 	RequestBurst   = 64
 )
 
+// ResizesPerSec is how many window-changes one session channel may send per
+// second, after a burst of ResizeBurst: a bucket apart from RequestsPerSec,
+// so that a window being dragged (hundreds of sizes) never holds up the
+// keys, while a flood is still read no faster.
+const (
+	ResizesPerSec = 500
+	ResizeBurst   = 1000
+)
+
 // ctxWindows holds the *windows of the connection's running session.
 const ctxWindows ctxKey = 100
 
@@ -161,12 +170,17 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 	}()
 	envs, pty, started := 0, false, false
 	lim := rate.NewLimiter(RequestsPerSec, RequestBurst)
+	resizes := rate.NewLimiter(ResizesPerSec, ResizeBurst)
 	for req := range in {
 		if req.Type == "window-change" {
-			// Not rate-limited: a terminal dragged to a new size sends a
-			// burst of them, parsing one costs little, and windowSizes
-			// coalesces them; held back, they would stall the whole
-			// connection (keys too) behind the library's small queue.
+			// A bucket of their own, far above what a terminal dragged to
+			// a new size sends: parsing one costs little and windowSizes
+			// coalesces them, but behind the general rate they stalled the
+			// whole connection (keys too) in the library's small queue.
+			if err := resizes.Wait(f.ctx); err != nil {
+				req.Reply(false, nil)
+				return
+			}
 			win, ok := parseWindowChange(req.Payload)
 			req.Reply(ok && pty, nil)
 			if ok && pty {
