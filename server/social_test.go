@@ -267,38 +267,57 @@ func TestWatchingYourOwnGameFromTheChoiceLeadsBackToTheChoice(t *testing.T) {
 	}
 }
 
-func TestARevokedAdminLosesTheCheatMenuAtOnce(t *testing.T) {
+// adminWithTheMenu starts a server with one admin, who starts a game and
+// opens the cheat menu; it returns the server, the admin file and the
+// admin's client with the menu on screen.
+func adminWithTheMenu(t *testing.T) (*Server, string, *sshtest.Client) {
+	t.Helper()
 	admin := newKey(t)
 	srv, addr, file := startWithAdmins(t, admin)
 	c := dial(t, addr, admin, 100, 30)
 	newGame(t, c)
 	c.Send(`\`)
 	waitText(t, c, "Teleport to exit")
-	c.Send("\x1b") // back to play with the menu still open to this key
+	return srv, file, c
+}
 
-	os.WriteFile(file, nil, 0o600) // the host revokes every admin
-	if err := srv.ReloadAdmins(); err != nil {
-		t.Fatal(err)
+// revoke writes the admin file as the host edits it and reloads it (SIGHUP);
+// ok says whether the reload should succeed.
+func revoke(t *testing.T, srv *Server, file string, content string, ok bool) {
+	t.Helper()
+	os.WriteFile(file, []byte(content), 0o600)
+	if err := srv.ReloadAdmins(); (err == nil) != ok {
+		t.Fatalf("reloading %q: %v", content, err)
 	}
-	time.Sleep(100 * time.Millisecond) // let the Esc be handled
+}
+
+// leaveMenu goes back to the play screen, the menu closed.
+func leaveMenu(t *testing.T, c *sshtest.Client) {
+	t.Helper()
+	c.Send("\x1b")
+	waitText(t, c, "Turn:")
+}
+
+// reopenMenu presses \ again and returns the screen, which must say the
+// command is unknown.
+func reopenMenu(t *testing.T, c *sshtest.Client) string {
+	t.Helper()
 	c.Send(`\`)
-	screen := waitText(t, c, "Unknown command.")
-	if strings.Contains(screen, "Teleport to exit") {
+	return waitText(t, c, "Unknown command.")
+}
+
+func TestARevokedAdminLosesTheCheatMenuAtOnce(t *testing.T) {
+	srv, file, c := adminWithTheMenu(t)
+	leaveMenu(t, c)
+	revoke(t, srv, file, "", true) // the host revokes every admin
+	if screen := reopenMenu(t, c); strings.Contains(screen, "Teleport to exit") {
 		t.Errorf("a revoked admin still opens the cheat menu:\n%s", screen)
 	}
 }
 
 func TestARevokedAdminsOpenCheatMenuHealsNothing(t *testing.T) {
-	admin := newKey(t)
-	srv, addr, file := startWithAdmins(t, admin)
-	c := dial(t, addr, admin, 100, 30)
-	newGame(t, c)
-	c.Send(`\`)
-	waitText(t, c, "Teleport to exit")
-	os.WriteFile(file, nil, 0o600) // revoked while the menu is open
-	if err := srv.ReloadAdmins(); err != nil {
-		t.Fatal(err)
-	}
+	srv, file, c := adminWithTheMenu(t)
+	revoke(t, srv, file, "", true) // revoked while the menu is open
 	c.Send("t")
 	screen := waitText(t, c, "Unknown command.")
 	if strings.Contains(screen, "Depth: 2") || strings.Contains(screen, "CHEAT") {
@@ -307,22 +326,11 @@ func TestARevokedAdminsOpenCheatMenuHealsNothing(t *testing.T) {
 }
 
 func TestAnAdminFileThatCannotBeReadRevokesEveryAdmin(t *testing.T) {
-	admin := newKey(t)
-	srv, addr, file := startWithAdmins(t, admin)
-	c := dial(t, addr, admin, 100, 30)
-	newGame(t, c)
-	c.Send(`\`)
-	waitText(t, c, "Teleport to exit")
-	c.Send("\x1b")
+	srv, file, c := adminWithTheMenu(t)
+	leaveMenu(t, c)
 	// The host removes the key but leaves a line that does not parse.
-	os.WriteFile(file, []byte("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBROKEN bob\n"), 0o600)
-	if err := srv.ReloadAdmins(); err == nil {
-		t.Fatal("a line that does not parse was accepted")
-	}
-	time.Sleep(100 * time.Millisecond)
-	c.Send(`\`)
-	screen := waitText(t, c, "Unknown command.")
-	if strings.Contains(screen, "Teleport to exit") {
+	revoke(t, srv, file, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBROKEN bob\n", false)
+	if screen := reopenMenu(t, c); strings.Contains(screen, "Teleport to exit") {
 		t.Errorf("after a failed reload the old admin still opens the cheat menu:\n%s", screen)
 	}
 }
