@@ -37,6 +37,7 @@ func FuzzInputDecoder(f *testing.F) {
 		"\x1bP1+r5463=74727565\x1b\\",
 		"\x1b[200~pasted \x1b[A\r\x1b[201~j",
 		"\x1b[200~" + strings.Repeat("ab", maxPasteBytes) + "\x1b[201~j",
+		"\x1b[200;1~" + strings.Repeat("ab", maxPasteBytes) + "\x1b[201;1~j", // a paste start ultraviolet reads by its first parameter
 	} {
 		f.Add([]byte(seed))
 	}

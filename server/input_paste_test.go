@@ -42,6 +42,10 @@ func TestThePasteSanitizerPassesABoundedPasteAndEndsIt(t *testing.T) {
 			[]string{pasteOpen + mb, "j"}, bounded + "j"},
 		{"a paste left open at the end of the input is ended", 10 * time.Millisecond,
 			[]string{pasteOpen + "abc"}, pasteOpen + "abc" + pasteClose},
+		{"a paste start with more parameters is a paste start (ultraviolet reads only the first)", 10 * time.Millisecond,
+			[]string{"\x1b[200;1~" + mb + "jjj" + "\x1b[201;5~", "k"}, bounded + "k"},
+		{"a paste start with a sub-parameter or leading zeros is one too", 10 * time.Millisecond,
+			[]string{"\x1b[0200:3~" + mb, "\x1b[00201~k"}, bounded + "k"},
 		{"a paste start in a paste is nothing", 10 * time.Millisecond,
 			[]string{pasteOpen + "a" + pasteOpen + "b" + pasteClose}, pasteOpen + "ab" + pasteClose},
 	} {

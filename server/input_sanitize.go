@@ -18,6 +18,7 @@ package server
 // same way, once the client has sent nothing for seqWait.
 
 import (
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -139,6 +140,9 @@ func (s *sanitizer) endPaste(out []byte) []byte {
 // replaced by a CSI 201~ that ends the paste; the ones after it are dropped.
 func (s *sanitizer) pasted(out []byte, n int) []byte {
 	unit := string(out[n:])
+	if m := pasteMarker(unit); m != unit { // one of the many spellings
+		out, unit = append(out[:n], m...), m
+	}
 	switch {
 	case unit == "":
 	case !s.paste.on:
@@ -360,4 +364,29 @@ func (s *sanitizer) unit(out []byte, b byte, now time.Time) []byte {
 		return s.unit(out, b, now)
 	}
 	return out
+}
+
+// pasteMarker returns pasteStart or pasteEnd for a unit that ultraviolet
+// decodes as one, else unit. ultraviolet (decoder.go, parseCsi, case '~')
+// reads only a CSI's first parameter, so "\x1b[200;1~", "\x1b[0200:3~" and
+// the like open a paste as "\x1b[200~" does; each is rewritten to the one
+// spelling the paste bounds count (the second break test found the cap
+// skipped by "\x1b[200;1~"). Private markers are skipped too, erring towards
+// counting a paste that ultraviolet would not open: that costs nothing.
+func pasteMarker(unit string) string {
+	if len(unit) < 4 || unit[:2] != "\x1b[" || unit[len(unit)-1] != '~' {
+		return unit
+	}
+	p := strings.TrimLeft(unit[2:len(unit)-1], "<=>?")
+	end := 0
+	for end < len(p) && p[end] >= '0' && p[end] <= '9' {
+		end++
+	}
+	switch strings.TrimLeft(p[:end], "0") {
+	case "200":
+		return pasteStart
+	case "201":
+		return pasteEnd
+	}
+	return unit
 }
