@@ -28,6 +28,7 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -376,16 +377,47 @@ func checkDamage(path string, opts bolt.Options) (err error) {
 	return nil
 }
 
-// guard runs fn, turning a panic, or a memory fault on a damaged page of the
-// memory map, into an error wrapping [ErrDamaged] and [ErrCorrupt]. A fault
-// becomes a panic only in the goroutine that asked (debug.SetPanicOnFault),
-// so it covers bbolt's work in this goroutine, not in those bbolt starts.
+// guard runs fn, turning a memory fault on a damaged page of the memory map,
+// or a panic raised inside bbolt, into an error wrapping [ErrDamaged] and
+// [ErrCorrupt]. A fault becomes a panic only in the goroutine that asked
+// (debug.SetPanicOnFault), so it covers bbolt's work in this goroutine, not
+// in those bbolt starts. A panic raised in grotto's own code (a bug, not the
+// file) becomes an error wrapping [ErrPanic] only, so that it never marks a
+// sound file as damaged (which refuses every later write).
 func guard(fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %w: %v", ErrDamaged, ErrCorrupt, r)
+			if _, fault := r.(interface{ Addr() uintptr }); fault || panickedInBbolt() {
+				err = fmt.Errorf("%w: %w: %v", ErrDamaged, ErrCorrupt, r)
+			} else {
+				err = fmt.Errorf("%w: %v", ErrPanic, r)
+			}
 		}
 	}()
 	return fn()
+}
+
+// ErrPanic is returned (wrapped, with the panic's value) when grotto's own
+// code panicked inside a store transaction: a bug, rolled back, the file
+// untouched.
+var ErrPanic = errors.New("store: a panic in a transaction was recovered")
+
+// panickedInBbolt reports, from a deferred recover, whether the function
+// that panicked is bbolt's: the first frame of the panicking goroutine's
+// stack that is neither the runtime's nor this package's guard.
+func panickedInBbolt() bool {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		switch {
+		case strings.HasPrefix(f.Function, "runtime."), strings.Contains(f.Function, "store.guard"):
+		default:
+			return strings.HasPrefix(f.Function, "go.etcd.io/bbolt")
+		}
+		if !more {
+			return false
+		}
+	}
 }

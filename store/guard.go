@@ -4,6 +4,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"sync/atomic"
 
@@ -42,7 +43,9 @@ func (g guardedDB) run(fn func() error) error {
 	var inner error
 	if err := guard(func() error { inner = fn(); return nil }); err != nil {
 		err = fmt.Errorf("store %s: %w", g.path, err)
-		g.damaged.CompareAndSwap(nil, &err)
+		if errors.Is(err, ErrDamaged) { // not a bug of grotto's (ErrPanic)
+			g.damaged.CompareAndSwap(nil, &err)
+		}
 		return err
 	}
 	return inner
