@@ -6,6 +6,7 @@
 // not it ever opens a session, and counts nothing per address: grotto's
 // session cap and per-address rate (middleware) only see sessions. admit
 // runs on every accepted TCP connection before the handshake.
+
 package server
 
 import (
@@ -17,9 +18,6 @@ import (
 	"charm.land/ssh"
 	"golang.org/x/time/rate"
 )
-
-// ctxConn holds the *connState of a connection.
-const ctxConn ctxKey = 101
 
 // addrConns counts the open connections of each address.
 type addrConns struct {
@@ -199,7 +197,8 @@ func acceptKey(ctx ssh.Context, _ ssh.PublicKey) bool {
 	return true
 }
 
-// idle reports whether no session has started.
+// idle reports whether no session is running (none has started, or the
+// last one has ended).
 func (c *connState) idle() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -21,6 +21,7 @@
 // reads a flood no faster than RequestsPerSec. windowSizes then gives Bubble
 // Tea the newest clamped size, at most one per ResizeInterval, through a
 // channel of its own that nothing blocks on.
+
 package server
 
 import (
@@ -74,9 +75,6 @@ const (
 	ResizesPerSec = 500
 	ResizeBurst   = 1000
 )
-
-// ctxWindows holds the *windows of the connection's running session.
-const ctxWindows ctxKey = 100
 
 // sessionChannel handles a "session" channel: the library's own handler,
 // reading requests through filter. A connection may have MaxSessionChannels

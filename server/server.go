@@ -285,6 +285,8 @@ const (
 	ctxIdentity ctxKey = iota
 	ctxProgram
 	ctxExplained
+	ctxWindows // the *windows of the connection's running session (requests.go)
+	ctxConn    // the *connState of a connection (conns.go)
 )
 
 // identity is who a session is: read from the key it authenticated with.

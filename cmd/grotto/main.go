@@ -202,7 +202,7 @@ wait:
 			logger.Error("server stopped", "err", err)
 			srv.Shutdown(context.Background())
 			return 1
-		case <-hup: // re-read the admins; new sessions see the change
+		case <-hup: // re-read the admins: rights are checked when used, so every session sees the change at once
 			if err := srv.ReloadAdmins(); err != nil {
 				logger.Error("SIGHUP: the admin file could not be read; nobody is an admin until it is fixed and reloaded", "err", err)
 			}

@@ -93,7 +93,7 @@ func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 	switch item {
 	case itemContinue:
-		m.game, m.saved = t.save, true
+		m.game, m.saved, m.behind = t.save, true, false
 		m.publish()
 		return newPlay(), nil
 	case itemWatch:
@@ -112,7 +112,7 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 // startNew begins a fresh game and saves it at once, so that even a game
 // abandoned on its first turn is resumed, not lost.
 func (m *Model) startNew() screen {
-	m.game, m.saved = game.New(m.p.NewSeed()), false
+	m.game, m.saved, m.behind = game.New(m.p.NewSeed()), false, false
 	p := newPlay()
 	if err := m.Persist(); err != nil {
 		p.note = notSaved(err)
