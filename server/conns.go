@@ -89,7 +89,7 @@ func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
 	}
 	if lim.SessionOpenTimeout > 0 {
 		cs.timer = time.AfterFunc(lim.HandshakeTimeout+lim.SessionOpenTimeout, func() {
-			if cs.idle() {
+			if cs.expire() {
 				s.log.Debug("closed a connection that started no session in time", "addr", key)
 				tc.Close()
 			}
@@ -129,6 +129,7 @@ type connState struct {
 	mu       sync.Mutex
 	channels int
 	running  bool
+	expired  bool // the deadline passed with no session running: closing
 	wait     time.Duration
 	timer    *time.Timer // nil without a deadline
 }
@@ -157,7 +158,7 @@ func (c *connState) closeChannel() {
 func (c *connState) start() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.running {
+	if c.running || c.expired {
 		return false
 	}
 	c.running = true
@@ -197,12 +198,16 @@ func acceptKey(ctx ssh.Context, _ ssh.PublicKey) bool {
 	return true
 }
 
-// idle reports whether no session is running (none has started, or the
-// last one has ended).
-func (c *connState) idle() bool {
+// expire is the deadline's end: it reports whether no session is running,
+// and if so marks the connection expired, in the same critical section, so
+// that a session cannot start between the check and the close.
+func (c *connState) expire() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return !c.running
+	if !c.running {
+		c.expired = true
+	}
+	return c.expired
 }
 
 // stop ends the deadline: the connection is closed.
