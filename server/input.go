@@ -250,8 +250,9 @@ func (f *feed) Read(p []byte) (int, error) {
 		}
 		// Sanitize only as much as fits: a sequence never straddles two
 		// reads, where the decoder could time it out half-way.
+		now := time.Now() // one reading for the bytes that arrived together
 		for len(in.in) > 0 && (len(in.out)+in.san.held()+len(escKey)+1 <= len(p) || len(in.out) == 0) {
-			in.out = in.san.step(in.out, in.in[0], time.Now())
+			in.out = in.san.step(in.out, in.in[0], now)
 			in.in = in.in[1:]
 		}
 		if len(in.out) > 0 {

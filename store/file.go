@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+	"syscall"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -32,11 +34,17 @@ func (b *Bolt) CheckFile() error {
 	return nil
 }
 
+// ErrNoRoom is returned (wrapped, with the system's error) by a write that
+// found no room: the disk is full (ENOSPC) or the process's file-size limit
+// was reached (EFBIG, as under `prlimit --fsize`). Nothing was written; a
+// later write may succeed once there is room.
+var ErrNoRoom = errors.New("no room to write the database")
+
 // update runs fn in a write transaction and reports the write durable only
 // if it reached the file at the store's path.
 func (b *Bolt) update(fn func(*bolt.Tx) error) error {
 	if err := b.db.Update(fn); err != nil {
-		return err
+		return noRoom(err)
 	}
 	return b.CheckFile()
 }
@@ -45,7 +53,20 @@ func (b *Bolt) update(fn func(*bolt.Tx) error) error {
 // callers.
 func (b *Bolt) batch(fn func(*bolt.Tx) error) error {
 	if err := b.db.Batch(fn); err != nil {
-		return err
+		return noRoom(err)
 	}
 	return b.CheckFile()
+}
+
+// noRoom wraps err with ErrNoRoom when the system found no room to write.
+// bbolt v1.5.0 formats the error of growing the file with %s (db.go,
+// DB.grow: "file resize error: %s"), losing the errno, so its text is read
+// too.
+func noRoom(err error) error {
+	msg := err.Error()
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EFBIG) ||
+		strings.Contains(msg, syscall.ENOSPC.Error()) || strings.Contains(msg, syscall.EFBIG.Error()) {
+		return fmt.Errorf("%w: %w", ErrNoRoom, err)
+	}
+	return err
 }

@@ -2,9 +2,11 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -43,5 +45,21 @@ func TestNoWriteClaimsSuccessOnceTheFileIsGone(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAWriteWithNoRoomSaysSo: ENOSPC and EFBIG from the system are
+// ErrNoRoom, so callers can tell the player the disk is full.
+func TestAWriteWithNoRoomSaysSo(t *testing.T) {
+	for _, e := range []error{syscall.ENOSPC, syscall.EFBIG} {
+		if err := noRoom(fmt.Errorf("write grotto.db: %w", e)); !errors.Is(err, ErrNoRoom) || !errors.Is(err, e) {
+			t.Errorf("%v: got %v, want ErrNoRoom wrapping it", e, err)
+		}
+	}
+	if err := noRoom(errors.New("file resize error: truncate grotto.db: file too large")); !errors.Is(err, ErrNoRoom) {
+		t.Errorf("bbolt's flattened EFBIG: got %v, want ErrNoRoom", err)
+	}
+	if err := noRoom(os.ErrPermission); errors.Is(err, ErrNoRoom) {
+		t.Errorf("a permission error is not a full disk: %v", err)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -343,10 +342,8 @@ func notSaved(err error) string {
 	switch {
 	case errors.Is(err, store.ErrFileGone):
 		why = "the server's database file is gone"
-	case errors.Is(err, syscall.ENOSPC):
+	case errors.Is(err, store.ErrNoRoom):
 		why = "the server's disk is full"
-	case errors.Is(err, syscall.EFBIG):
-		why = "the server's file-size limit was reached"
 	}
 	return "Not saved: " + why + ". A crash now would lose this turn; saving is retried every turn."
 }

@@ -54,8 +54,8 @@ func TestAFailedWriteThenKill9ResumesTheTurnOnScreen(t *testing.T) {
 		pl.step(t, k)
 	}
 	setFileSizeLimit(t, p, "1")
-	pl.stepUntil(t, ".", "Not saved")
-	pl.stepUntil(t, ".", "Not saved")
+	pl.stepUntil(t, ".", "Not saved: the server's disk is full")
+	pl.stepUntil(t, ".", "Not saved: the server's disk is full")
 	setFileSizeLimit(t, p, "unlimited")
 	pl.step(t, ".")
 	pl.step(t, "l")
