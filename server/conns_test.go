@@ -13,10 +13,22 @@ import (
 )
 
 // dialNoSession opens an authenticated connection that opens no session.
+//
+// It returns once the server has answered a global request on the
+// connection, so the server has finished its side of the handshake: a test
+// that ends at once must not shut the server down while charm.land/ssh is
+// still between the handshake and counting the connection (server.go,
+// handleConn → trackConn: connWg.Add racing Shutdown's connWg.Wait, an
+// upstream race the race detector reports).
 func dialNoSession(t *testing.T, addr string) (*gossh.Client, error) {
 	t.Helper()
-	return gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "idler", Auth: []gossh.AuthMethod{gossh.PublicKeys(newKey(t))},
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "idler", Auth: []gossh.AuthMethod{gossh.PublicKeys(newKey(t))},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: waitLong})
+	if err != nil {
+		return nil, err
+	}
+	c.SendRequest("grotto-test-sync", true, nil) // any answer will do
+	return c, nil
 }
 
 func TestOneAddressCannotHoldHundredsOfConnections(t *testing.T) {
