@@ -427,7 +427,7 @@ func TestQuarantineKeepsTheBytesAndTheReason(t *testing.T) {
 	if _, err := st.Save("SHA256:a"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the save is still in place: %v", err)
 	}
-	if reasons, _ := st.Quarantined("SHA256:a"); len(reasons) != 1 || reasons[0] != "checksum mismatch" {
+	if reasons, _ := st.Quarantined("SHA256:a"); len(reasons) != 1 || reasons[0].Reason != "checksum mismatch" {
 		t.Errorf("quarantined: %v", reasons)
 	}
 }

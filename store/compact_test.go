@@ -63,7 +63,7 @@ type records struct {
 	Profile     Profile
 	Save        []byte
 	Journal     [][]byte
-	Quarantined []string
+	Quarantined []Quarantined
 	Name        string
 }
 

@@ -6,6 +6,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -149,22 +150,27 @@ func (b *Bolt) Quarantine(fp, reason string, now time.Time) (string, error) {
 	return key, nil
 }
 
-// Quarantined returns the reasons of fp's quarantined saves, oldest first.
-func (b *Bolt) Quarantined(fp string) ([]string, error) {
-	var out []string
+// Quarantined returns the quarantined records of fp (of every fingerprint
+// when fp is ""), in key order: by fingerprint, then oldest first.
+func (b *Bolt) Quarantined(fp string) ([]Quarantined, error) {
+	var out []Quarantined
 	err := b.db.View(func(tx *bolt.Tx) error {
 		qb := tx.Bucket(quarantineBucket)
 		if qb == nil {
 			return nil
 		}
 		c := qb.Cursor()
-		prefix := []byte(fp + "@")
-		for k, v := c.Seek(prefix); k != nil && len(k) >= len(prefix) && string(k[:len(prefix)]) == string(prefix); k, v = c.Next() {
+		prefix := []byte(fp)
+		if fp != "" {
+			prefix = []byte(fp + "@")
+		}
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			var q quarantineRecord
 			if err := decodeJSON(quarantineBucket, k, v, quarantineV1, &q); err != nil {
 				return err
 			}
-			out = append(out, q.Reason)
+			out = append(out, Quarantined{Key: string(k), Fingerprint: q.Fingerprint, Reason: q.Reason,
+				When: q.When, SaveBytes: len(q.Save), JournalEntries: len(q.Journal)})
 		}
 		return nil
 	})

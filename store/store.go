@@ -58,14 +58,10 @@ type Score struct {
 	Date time.Time
 }
 
-// Store is grotto's persistence. Every player is keyed by fingerprint (see
-// [Profile.Fingerprint]). Implementations are safe for concurrent use.
-type Store interface {
-	// Profile returns the profile of fp, or ErrNotFound.
-	Profile(fp string) (Profile, error)
-	// PutProfile creates or replaces the profile keyed by p.Fingerprint.
-	PutProfile(p Profile) error
-
+// Saves keeps each player's game in progress: a snapshot (the save) and the
+// journal of commands applied since it. It is the durability role the
+// session layer uses.
+type Saves interface {
 	// Save returns fp's saved game blob, or ErrNotFound.
 	Save(fp string) ([]byte, error)
 	// PutSave creates or replaces fp's saved game blob: a snapshot, so it
@@ -79,15 +75,10 @@ type Store interface {
 	AppendJournal(fp string, seq uint64, entry []byte) error
 	// Journal returns fp's journal entries in order.
 	Journal(fp string) ([][]byte, error)
-	// Quarantine sets fp's unreadable save and journal aside with a reason.
-	Quarantine(fp, reason string, now time.Time) (key string, err error)
+}
 
-	// ClaimName gives a name to fp, unique case-insensitively (ErrNameTaken),
-	// creating fp's profile if needed and releasing fp's old name.
-	ClaimName(fp, name string, now time.Time) error
-	// NameHolder returns the fingerprint holding name, or "" if it is free.
-	NameHolder(name string) (string, error)
-
+// Scores ends games for good and ranks them.
+type Scores interface {
 	// FinishGame ends fp's game for good (permadeath): in one transaction it
 	// deletes fp's save and records s, with s.Fingerprint set to fp. It
 	// returns s's 1-based rank on the table.
@@ -95,7 +86,50 @@ type Store interface {
 	// TopScores returns up to n scores, best first; ties rank in the order
 	// they were recorded.
 	TopScores(n int) ([]Score, error)
+}
 
+// Profiles keeps who players are: their profile and the name they claimed.
+type Profiles interface {
+	// Profile returns the profile of fp, or ErrNotFound.
+	Profile(fp string) (Profile, error)
+	// PutProfile creates or replaces the profile keyed by p.Fingerprint.
+	PutProfile(p Profile) error
+	// ClaimName gives a name to fp, unique case-insensitively (ErrNameTaken),
+	// creating fp's profile if needed and releasing fp's old name.
+	ClaimName(fp, name string, now time.Time) error
+	// NameHolder returns the fingerprint holding name, or "" if it is free.
+	NameHolder(name string) (string, error)
+}
+
+// Quarantine sets damaged games aside, never dropping their bytes, and lets
+// hosts list them.
+type Quarantine interface {
+	// Quarantine moves fp's unreadable save and journal aside with a
+	// reason, in one step, and returns the quarantine record's key.
+	Quarantine(fp, reason string, now time.Time) (key string, err error)
+	// Quarantined returns every quarantined record, oldest first within a
+	// fingerprint (all fingerprints when fp is "").
+	Quarantined(fp string) ([]Quarantined, error)
+}
+
+// Quarantined is one game set aside as damaged: whose, why, when, and how
+// many bytes of save and journal entries were kept.
+type Quarantined struct {
+	Key, Fingerprint, Reason string
+	When                     time.Time
+	SaveBytes                int // bytes of the save record kept
+	JournalEntries           int // journal entries kept
+}
+
+// Store is grotto's persistence, by role: saves and journal, scores,
+// profiles and names, quarantine. Every player is keyed by fingerprint
+// (see [Profile.Fingerprint]). Implementations are safe for concurrent use
+// and pass the contract suite in store/storetest.
+type Store interface {
+	Saves
+	Scores
+	Profiles
+	Quarantine
 	// Close releases the store; it must not be used afterwards.
 	Close() error
 }
