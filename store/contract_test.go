@@ -1,0 +1,20 @@
+package store_test
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
+)
+
+func TestBoltPassesTheStoreContract(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	})
+}

@@ -1,0 +1,208 @@
+// Package storetest is the contract every [store.Store] implementation must
+// pass: saves and the journal, scores and ranks, case-insensitive unique
+// names, and quarantine. Run it from an implementation's tests:
+//
+//	storetest.Run(t, func(t *testing.T) store.Store { return openMyStore(t) })
+//
+// open must return a new, empty store for each call; the suite closes it.
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/grotto-game/grotto/store"
+)
+
+// Run runs the contract suite against the stores open returns.
+func Run(t *testing.T, open func(t *testing.T) store.Store) {
+	for _, c := range []struct {
+		name string
+		test func(*testing.T, store.Store)
+	}{
+		{"a profile round-trips and an absent one is ErrNotFound", profiles},
+		{"a save is put, read, replaced and deleted", saves},
+		{"the journal keeps entries in order and a save drops it", journal},
+		{"concurrent journal appends of many players all land", concurrentJournal},
+		{"finishing a game deletes its save and ranks the score", finish},
+		{"names are unique case-insensitively and a new claim frees the old", names},
+		{"quarantine moves the save and journal aside with the reason", quarantine},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := open(t)
+			defer st.Close()
+			c.test(t, st)
+		})
+	}
+}
+
+// when is a fixed time: stores keep times in UTC at nanosecond precision.
+var when = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func profiles(t *testing.T, st store.Store) {
+	if _, err := st.Profile("SHA256:nobody"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("an absent profile: %v, want ErrNotFound", err)
+	}
+	p := store.Profile{Fingerprint: "SHA256:a", Name: "ann", Created: when, LastSeen: when.Add(time.Hour)}
+	if err := st.PutProfile(p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Profile("SHA256:a")
+	if err != nil || got.Name != p.Name || !got.Created.Equal(p.Created) || !got.LastSeen.Equal(p.LastSeen) {
+		t.Errorf("profile read back as %+v (%v), want %+v", got, err, p)
+	}
+}
+
+func saves(t *testing.T, st store.Store) {
+	if _, err := st.Save("SHA256:a"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("an absent save: %v, want ErrNotFound", err)
+	}
+	for _, blob := range []string{"first", "second, longer than the first"} {
+		if err := st.PutSave("SHA256:a", []byte(blob)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := st.Save("SHA256:a"); err != nil || string(got) != blob {
+			t.Errorf("save read back as %q (%v), want %q", got, err, blob)
+		}
+	}
+	if err := st.DeleteSave("SHA256:a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Save("SHA256:a"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a deleted save: %v, want ErrNotFound", err)
+	}
+	if err := st.DeleteSave("SHA256:a"); err != nil {
+		t.Errorf("deleting an absent save: %v", err)
+	}
+}
+
+func journal(t *testing.T, st store.Store) {
+	st.PutSave("SHA256:a", []byte("snapshot"))
+	want := [][]byte{[]byte("one"), []byte("two"), []byte("three")}
+	for i, e := range want {
+		if err := st.AppendJournal("SHA256:a", uint64(i), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := st.Journal("SHA256:a")
+	if err != nil || !slices.EqualFunc(got, want, func(a, b []byte) bool { return string(a) == string(b) }) {
+		t.Errorf("journal read back as %q (%v), want %q", got, err, want)
+	}
+	if err := st.PutSave("SHA256:a", []byte("newer snapshot")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Journal("SHA256:a"); err != nil || len(got) != 0 {
+		t.Errorf("after a new save the journal holds %q (%v), want nothing", got, err)
+	}
+}
+
+func concurrentJournal(t *testing.T, st store.Store) {
+	const players, entries = 8, 20
+	var wg sync.WaitGroup
+	errs := make(chan error, players*entries)
+	for p := range players {
+		fp := fmt.Sprintf("SHA256:p%d", p)
+		st.PutSave(fp, []byte("snapshot"))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range entries {
+				if err := st.AppendJournal(fp, uint64(i), []byte(fmt.Sprint(i))); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for p := range players {
+		got, err := st.Journal(fmt.Sprintf("SHA256:p%d", p))
+		if err != nil || len(got) != entries || string(got[entries-1]) != fmt.Sprint(entries-1) {
+			t.Errorf("player %d's journal: %d entries (%v), want %d in order", p, len(got), err, entries)
+		}
+	}
+}
+
+func finish(t *testing.T, st store.Store) {
+	st.PutSave("SHA256:a", []byte("snapshot"))
+	st.AppendJournal("SHA256:a", 0, []byte("cmd"))
+	scores := []struct {
+		fp     string
+		points int
+		rank   int
+	}{{"SHA256:a", 100, 1}, {"SHA256:b", 300, 1}, {"SHA256:c", 100, 3}, {"SHA256:d", 50, 4}}
+	for i, s := range scores {
+		rank, err := st.FinishGame(s.fp, store.Score{Name: s.fp[7:], Points: s.points, Depth: 2, Turns: 10, Cause: "test",
+			Date: when.Add(time.Duration(i) * time.Minute)})
+		if err != nil || rank != s.rank {
+			t.Errorf("%s with %d points ranked %d (%v), want %d", s.fp, s.points, rank, err, s.rank)
+		}
+	}
+	if _, err := st.Save("SHA256:a"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a finished game's save: %v, want ErrNotFound", err)
+	}
+	if j, _ := st.Journal("SHA256:a"); len(j) != 0 {
+		t.Errorf("a finished game's journal holds %q", j)
+	}
+	top, err := st.TopScores(3)
+	if err != nil || len(top) != 3 || top[0].Fingerprint != "SHA256:b" || top[1].Fingerprint != "SHA256:a" || top[2].Fingerprint != "SHA256:c" {
+		t.Errorf("top 3: %+v (%v), want b, then a and c (equal points, a first)", top, err)
+	}
+}
+
+func names(t *testing.T, st store.Store) {
+	if err := st.ClaimName("SHA256:a", "Ann", when); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ClaimName("SHA256:b", "aNN", when); !errors.Is(err, store.ErrNameTaken) {
+		t.Errorf("claiming aNN over Ann: %v, want ErrNameTaken", err)
+	}
+	if holder, err := st.NameHolder("ANN"); err != nil || holder != "SHA256:a" {
+		t.Errorf("ANN is held by %q (%v), want SHA256:a", holder, err)
+	}
+	if p, err := st.Profile("SHA256:a"); err != nil || p.Name != "Ann" {
+		t.Errorf("the claim made profile %+v (%v)", p, err)
+	}
+	if err := st.ClaimName("SHA256:a", "Annie", when); err != nil {
+		t.Fatal(err)
+	}
+	if holder, err := st.NameHolder("ann"); err != nil || holder != "" {
+		t.Errorf("the old name is still held by %q (%v)", holder, err)
+	}
+	if err := st.ClaimName("SHA256:b", "ann", when); err != nil {
+		t.Errorf("claiming a freed name: %v", err)
+	}
+}
+
+func quarantine(t *testing.T, st store.Store) {
+	st.PutSave("SHA256:a", []byte("damaged"))
+	st.AppendJournal("SHA256:a", 0, []byte("e0"))
+	st.AppendJournal("SHA256:a", 1, []byte("e1"))
+	key, err := st.Quarantine("SHA256:a", "checksum mismatch", when)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Save("SHA256:a"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the quarantined save is still in place: %v", err)
+	}
+	if j, _ := st.Journal("SHA256:a"); len(j) != 0 {
+		t.Errorf("the quarantined journal is still in place: %q", j)
+	}
+	st.PutSave("SHA256:b", []byte("also damaged"))
+	st.Quarantine("SHA256:b", "unknown version", when.Add(time.Second))
+	mine, err := st.Quarantined("SHA256:a")
+	if err != nil || len(mine) != 1 || mine[0].Key != key || mine[0].Reason != "checksum mismatch" ||
+		mine[0].JournalEntries != 2 || mine[0].SaveBytes == 0 || !mine[0].When.Equal(when) {
+		t.Errorf("SHA256:a's quarantine: %+v (%v)", mine, err)
+	}
+	if all, err := st.Quarantined(""); err != nil || len(all) != 2 {
+		t.Errorf("every quarantined record: %+v (%v), want 2", all, err)
+	}
+}
