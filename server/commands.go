@@ -14,8 +14,10 @@ import (
 )
 
 // commands answers `ssh host scores` and `ssh host who` with plain text and
-// exit status 0; any other command gets a one-line error and status 1. A
-// session without a command goes on to the game.
+// exit status 0, and for admins `ssh host quarantine`, the games set aside
+// as damaged; any other command (quarantine too, for everyone else) gets a
+// one-line error and status 1. A session without a command goes on to the
+// game.
 func (s *Server) commands(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		cmd := sess.Command()
@@ -36,6 +38,15 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			writeScores(out, scores)
 		case len(cmd) == 1 && cmd[0] == "who":
 			writeWho(out, s.live.list(), time.Now())
+		case len(cmd) == 1 && cmd[0] == "quarantine" && s.isAdmin(sess):
+			qs, err := s.store.Quarantined("")
+			if err != nil {
+				s.log.Error("quarantine", "err", err)
+				fmt.Fprintln(sess.Stderr(), "grotto: the quarantine cannot be read right now")
+				sess.Exit(1)
+				return
+			}
+			writeQuarantine(out, qs)
 		default:
 			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores` or `who`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
 			sess.Exit(1)
@@ -89,4 +100,26 @@ type crlf struct{ w io.Writer }
 func (c crlf) Write(p []byte) (int, error) {
 	_, err := c.w.Write([]byte(strings.ReplaceAll(string(p), "\n", "\r\n")))
 	return len(p), err
+}
+
+// isAdmin reports whether the session's key is an admin's now.
+func (s *Server) isAdmin(sess ssh.Session) bool {
+	id, ok := sess.Context().Value(ctxIdentity).(identity)
+	return ok && s.admins.Load().Contains(id.fp)
+}
+
+// writeQuarantine prints the games set aside as damaged: when, whose, why,
+// what was kept, and the record's key.
+func writeQuarantine(w io.Writer, qs []store.Quarantined) {
+	if len(qs) == 0 {
+		fmt.Fprintln(w, "Nothing is quarantined.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "WHEN\tFINGERPRINT\tREASON\tSAVE BYTES\tJOURNAL ENTRIES\tKEY")
+	for _, q := range qs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\n", q.When.UTC().Format(time.RFC3339), q.Fingerprint,
+			tui.Inert(q.Reason), q.SaveBytes, q.JournalEntries, tui.Inert(q.Key))
+	}
+	tw.Flush()
 }

@@ -32,20 +32,10 @@ func startWithAdmins(t *testing.T, admins ...gossh.Signer) (*Server, string, str
 }
 
 // command runs `ssh host cmd` without a terminal (cmd "" asks for a shell)
-// and returns its output and exit status.
+// as a new key, and returns its output and exit status.
 func command(t *testing.T, addr, cmd string) (string, int) {
 	t.Helper()
-	c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{NoPTY: true, Command: cmd})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	select {
-	case <-c.Done():
-	case <-time.After(waitLong):
-		t.Fatalf("%q hangs", cmd)
-	}
-	return string(c.Output()), c.ExitStatus()
+	return commandAs(t, addr, newKey(t), cmd)
 }
 
 func TestANonAdminsBackslashChangesNothing(t *testing.T) {
@@ -333,4 +323,41 @@ func TestAnAdminFileThatCannotBeReadRevokesEveryAdmin(t *testing.T) {
 	if screen := reopenMenu(t, c); strings.Contains(screen, "Teleport to exit") {
 		t.Errorf("after a failed reload the old admin still opens the cheat menu:\n%s", screen)
 	}
+}
+
+func TestAdminsListTheQuarantineOverPlainSSH(t *testing.T) {
+	admin := newKey(t)
+	srv, addr, _ := startWithAdmins(t, admin)
+	out, status := commandAs(t, addr, admin, "quarantine")
+	if status != 0 || !strings.Contains(out, "Nothing is quarantined.") {
+		t.Errorf("an empty quarantine (status %d): %q", status, out)
+	}
+	srv.Store().PutSave("SHA256:victim", []byte("damaged bytes"))
+	if _, err := srv.Store().Quarantine("SHA256:victim", "checksum mismatch", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	out, status = commandAs(t, addr, admin, "quarantine")
+	if status != 0 || !strings.Contains(out, "SHA256:victim") || !strings.Contains(out, "checksum mismatch") {
+		t.Errorf("the admin's quarantine list (status %d): %q", status, out)
+	}
+	out, status = command(t, addr, "quarantine") // anyone else
+	if status != 1 || strings.Contains(out, "victim") {
+		t.Errorf("a player listed the quarantine (status %d): %q", status, out)
+	}
+}
+
+// commandAs runs `ssh host cmd` as key, without a terminal.
+func commandAs(t *testing.T, addr string, key gossh.Signer, cmd string) (string, int) {
+	t.Helper()
+	c, err := sshtest.Dial(addr, key, sshtest.Options{NoPTY: true, Command: cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	select {
+	case <-c.Done():
+	case <-time.After(waitLong):
+		t.Fatalf("%q hangs", cmd)
+	}
+	return string(c.Output()), c.ExitStatus()
 }
