@@ -1,6 +1,8 @@
 package game
 
 import (
+	"slices"
+
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 )
@@ -63,4 +65,10 @@ func newMonster(k content.Monster, p world.Pos) Actor {
 	}
 	return Actor{Kind: k.ID, Name: k.Name, Glyph: k.Glyph, Pos: p, HP: k.HP, MaxHP: k.HP,
 		Power: k.Power, Defense: k.Defense, XP: k.XP, Vision: k.Vision, Blocks: true, AI: ai}
+}
+
+// clone returns a copy of a that shares no slice with it.
+func (a Actor) clone() Actor {
+	a.Effects = slices.Clone(a.Effects)
+	return a
 }

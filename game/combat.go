@@ -64,6 +64,9 @@ func (g *Game) hurt(b *Actor, dmg int, cause string, byPlayer bool) {
 // die turns b into remains.
 func (g *Game) die(b *Actor, cause string, byPlayer bool) {
 	b.HP = 0
+	for _, e := range b.Effects { // the dead keep no bonus (a save holds base stats)
+		undoEffect(b, e.Kind)
+	}
 	b.Effects = nil
 	if b.Kind == "player" {
 		b.Glyph = '%'

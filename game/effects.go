@@ -77,13 +77,20 @@ func (g *Game) tickEffects() {
 	}
 }
 
+// undoEffect takes back what effect k changed in a's stats, silently.
+func undoEffect(a *Actor, k EffectKind) {
+	if k == EffectWarrior {
+		a.Power -= WarriorBonus
+		a.Defense -= WarriorBonus
+	}
+}
+
 // endEffect undoes what effect k started on a and says so.
 func (g *Game) endEffect(a *Actor, k EffectKind) {
 	player := a.Kind == "player"
+	undoEffect(a, k)
 	switch k {
 	case EffectWarrior:
-		a.Power -= WarriorBonus
-		a.Defense -= WarriorBonus
 		if player {
 			g.logf(MsgStatus, "You feel less strong.")
 		} else {

@@ -48,8 +48,8 @@ func (g *Game) Score() int {
 	return s
 }
 
-// Player returns a copy of the player actor.
-func (g *Game) Player() Actor { return g.s.Actors[0] }
+// Player returns a copy of the player actor, its effects included.
+func (g *Game) Player() Actor { return g.s.Actors[0].clone() }
 
 // Size returns the level's width and height in tiles.
 func (g *Game) Size() (w, h int) { return g.s.Map.W, g.s.Map.H }
@@ -67,7 +67,13 @@ func (g *Game) Explored(p world.Pos) bool {
 
 // Actors returns a copy of every actor on the level, the player first,
 // corpses included.
-func (g *Game) Actors() []Actor { return slices.Clone(g.s.Actors) }
+func (g *Game) Actors() []Actor {
+	out := make([]Actor, len(g.s.Actors))
+	for i, a := range g.s.Actors {
+		out[i] = a.clone()
+	}
+	return out
+}
 
 // LogLen returns how many messages the log holds.
 func (g *Game) LogLen() int { return len(g.s.Log) }
