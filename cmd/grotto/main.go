@@ -80,8 +80,10 @@ func envOr(key, def string) string {
 	return def
 }
 
-// parse reads the configuration from env and args (without the program name).
-func parse(args []string, stderr io.Writer) (config, error) {
+// parse reads the configuration from env and args (without the program
+// name). --help prints the usage on stdout (so `grotto --help | less`
+// works) and returns flag.ErrHelp; a bad flag prints it on stderr.
+func parse(args []string, stdout, stderr io.Writer) (config, error) {
 	if len(args) > 0 && args[0] == "serve" {
 		args = args[1:]
 	}
@@ -125,16 +127,28 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	if err != nil {
 		return c, err
 	}
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the database, offline (see grotto compact --help)\n\nFlags:\n")
+	usage := func(w io.Writer) {
+		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the database, offline (see grotto compact --help)\n\nFlags:\n")
+		fs.SetOutput(w)
 		fs.PrintDefaults()
-		fmt.Fprintf(stderr, "\nPlayers connect with: ssh -p 23234 <host>\n")
+		fs.SetOutput(stderr)
+		port := "23234"
+		if _, p, err := net.SplitHostPort(c.Listen); err == nil && p != "" && p != "0" {
+			port = p
+		}
+		fmt.Fprintf(w, "\nPlayers connect with: ssh -p %s <host>\n", port)
 	}
+	fs.Usage = func() {} // printed below, on stdout for --help
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout)
+		} else {
+			usage(stderr)
+		}
 		return c, err
 	}
 	if fs.NArg() > 0 {
-		fs.Usage()
+		usage(stderr)
 		return c, fmt.Errorf("unknown argument %q", fs.Arg(0))
 	}
 	return c, c.validate()
@@ -157,7 +171,7 @@ func run(args []string) int {
 		return compact(args[1:], os.Stdout, os.Stderr)
 	}
 	logger := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, TimeFormat: time.RFC3339})
-	cfg, err := parse(args, os.Stderr)
+	cfg, err := parse(args, os.Stdout, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"flag"
 	"net"
 	"os"
 	"path/filepath"
@@ -18,7 +20,7 @@ import (
 func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
 	t.Setenv("GROTTO_LISTEN", ":9999")
 	t.Setenv("GROTTO_DATA", "/srv/grotto")
-	c, err := parse([]string{"serve", "--listen", "127.0.0.1:1"}, &bytes.Buffer{})
+	c, err := parse([]string{"serve", "--listen", "127.0.0.1:1"}, &bytes.Buffer{}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +29,7 @@ func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
 	}
 	os.Unsetenv("GROTTO_LISTEN")
 	os.Unsetenv("GROTTO_DATA")
-	c, _ = parse(nil, &bytes.Buffer{})
+	c, _ = parse(nil, &bytes.Buffer{}, &bytes.Buffer{})
 	if c.Listen != ":23234" || !filepath.IsAbs(c.Data) || filepath.Base(c.Data) != "grotto-data" {
 		t.Errorf("defaults = %+v", c)
 	}
@@ -35,13 +37,13 @@ func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
 
 func TestHelpListsEveryFlag(t *testing.T) {
 	var out bytes.Buffer
-	parse([]string{"--help"}, &out)
+	parse([]string{"--help"}, &out, &out)
 	for _, f := range []string{"-listen", "-data", "-admin-keys", "GROTTO_LISTEN", "GROTTO_DATA", "GROTTO_ADMIN_KEYS"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("--help does not mention %s", f)
 		}
 	}
-	if _, err := parse([]string{"bogus"}, &out); err == nil {
+	if _, err := parse([]string{"bogus"}, &out, &out); err == nil {
 		t.Error("an unknown argument was accepted")
 	}
 }
@@ -170,5 +172,24 @@ func TestCompactSaysWhatIsWrongWithoutADatabase(t *testing.T) {
 	}
 	if code := compact([]string{"extra"}, &out, &errs); code != 2 {
 		t.Errorf("an extra argument: exit %d", code)
+	}
+}
+
+func TestHelpGoesToStdoutWithTheListenPort(t *testing.T) {
+	var out, errs bytes.Buffer
+	if _, err := parse([]string{"--listen", ":2222", "--help"}, &out, &errs); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("--help: %v", err)
+	}
+	if !strings.Contains(out.String(), "-listen") || errs.Len() != 0 {
+		t.Errorf("--help wrote %d bytes to stdout and %q to stderr; want the usage on stdout", out.Len(), errs.String())
+	}
+	if !strings.Contains(out.String(), "ssh -p 2222 <host>") {
+		t.Errorf("--help with --listen :2222 suggests: %q", out.String()[strings.LastIndex(out.String(), "Players"):])
+	}
+	out.Reset()
+	errs.Reset()
+	parse([]string{"--bogus"}, &out, &errs)
+	if out.Len() != 0 || !strings.Contains(errs.String(), "-listen") {
+		t.Errorf("a bad flag wrote %q to stdout; the usage belongs on stderr", out.String())
 	}
 }
