@@ -189,3 +189,48 @@ func TestTheStatusLineSaysNotSavedUntilASaveSucceeds(t *testing.T) {
 		t.Errorf("the host heard %v, want the first failure then nil", heard)
 	}
 }
+
+// finishFails is a store whose FinishGame fails, as when the database
+// refuses the write that records a death.
+type finishFails struct {
+	store.Store
+	fail bool
+}
+
+func (f *finishFails) FinishGame(fp string, s store.Score) (int, error) {
+	if f.fail {
+		return 0, errDiskFull
+	}
+	return f.Store.FinishGame(fp, s)
+}
+
+// TestADeathThatCannotBeRecordedIsNeverUndone: if recording the end fails,
+// the save must still end in the dead state, so Continue can never resume
+// the turn before the death (issue 11); the next visit records it.
+func TestADeathThatCannotBeRecordedIsNeverUndone(t *testing.T) {
+	fs := &finishFails{Store: openStore(t), fail: true}
+	m := newModel(t, fs, 3)
+	press(m, "enter")
+	for i := 0; i < 20000 && !m.game.Over(); i++ {
+		press(m, towardStairs(m))
+	}
+	if !m.game.Over() {
+		t.Fatal("no end in 20000 turns of diving")
+	}
+	turn := m.game.Turn()
+	m.Persist() // the session ends (or the server crashes: the journal has it)
+
+	next := newModel(t, fs, 99)
+	if s := plain(next); strings.Contains(s, "Continue") {
+		t.Fatalf("the title offers to continue a game that ended on turn %d:\n%s", turn, s)
+	}
+	fs.fail = false
+	next = newModel(t, fs, 99)
+	scores, _ := fs.TopScores(10)
+	if len(scores) != 1 || scores[0].Turns != turn {
+		t.Errorf("the end was not recorded on the next visit: %+v", scores)
+	}
+	if s := plain(next); strings.Contains(s, "Continue") || !strings.Contains(s, "Your last game") {
+		t.Errorf("title after recording the end:\n%s", s)
+	}
+}

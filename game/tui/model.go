@@ -115,10 +115,14 @@ type Model struct {
 	// turns the player saw, so a journal entry would land on the wrong turn
 	// (or on no save, or on another game's save). Until a full save
 	// succeeds, every turn tries one instead of a journal entry.
-	behind   bool
-	lastKey  time.Time
-	journal  uint64 // journal entries since the save: the next entry's number
-	watchers int    // how many watch this game
+	behind bool
+	// unrecorded is set when the game ended but recording its end failed:
+	// the game is saved in its final state (never the turn before, which
+	// Continue could replay), and the next title records it.
+	unrecorded bool
+	lastKey    time.Time
+	journal    uint64 // journal entries since the save: the next entry's number
+	watchers   int    // how many watch this game
 }
 
 // SnapshotEvery is how many journaled turns make a new save (and an empty
@@ -287,7 +291,7 @@ func (m *Model) Exit() Exit { return m.exit }
 // program ends. When it fails the game stays behind the store's copy until a
 // later Persist succeeds; the error says the game is not saved.
 func (m *Model) Persist() error {
-	if m.game == nil || m.game.Over() || (m.saved && m.journal == 0 && !m.behind) {
+	if m.game == nil || (m.game.Over() && !m.unrecorded) || (m.saved && m.journal == 0 && !m.behind) {
 		return nil
 	}
 	blob, err := m.game.Encode()

@@ -123,6 +123,14 @@ func (s *playScreen) apply(m *Model, cmd game.Command) (screen, tea.Cmd) {
 	switch {
 	case res.Died || res.Won: // the end is recorded for good, in one transaction
 		rank, err := m.finish()
+		if err != nil {
+			// The end is not on record: keep the game in its final state
+			// (never the turn before), so the next title records it.
+			m.unrecorded = true
+			if rerr := m.record(cmd); rerr != nil {
+				err = fmt.Errorf("%w; the end could not be saved either (%v)", err, rerr)
+			}
+		}
 		return &gameOverScreen{rank: rank, err: err}, nil
 	case res.Descended: // a new level: a new save rather than a journal entry
 		s.cam = camera{}

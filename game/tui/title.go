@@ -43,6 +43,9 @@ func newTitle(m *Model, note string) *titleScreen {
 			t.quarantined, t.saveErr = t.saveErr, nil
 		}
 	}
+	if t.save != nil && t.save.Over() {
+		t.save, t.note = nil, m.recordEnd(t.save)
+	}
 	t.scores, t.scoreErr = m.p.Store.TopScores(10)
 	if t.save != nil {
 		t.items = append(t.items, itemContinue)
@@ -93,7 +96,7 @@ func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 	switch item {
 	case itemContinue:
-		m.game, m.saved, m.behind = t.save, true, false
+		m.game, m.saved, m.behind, m.unrecorded = t.save, true, false, false
 		m.publish()
 		return newPlay(), nil
 	case itemWatch:
@@ -112,7 +115,7 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 // startNew begins a fresh game and saves it at once, so that even a game
 // abandoned on its first turn is resumed, not lost.
 func (m *Model) startNew() screen {
-	m.game, m.saved, m.behind = game.New(m.p.NewSeed()), false, false
+	m.game, m.saved, m.behind, m.unrecorded = game.New(m.p.NewSeed()), false, false, false
 	p := newPlay()
 	if err := m.Persist(); err != nil {
 		p.note = notSaved(err)
@@ -193,4 +196,19 @@ func truncate(s string, w int) string {
 		return string(r[:w-1]) + "…"
 	}
 	return s
+}
+
+// recordEnd records a game that ended while its end could not be recorded
+// (the save holds its final state) and returns what to tell the player.
+func (m *Model) recordEnd(g *game.Game) string {
+	m.game, m.unrecorded = g, true
+	rank, err := m.finish()
+	if err != nil {
+		return "Your last game ended, but the server cannot record it yet; it will try again next time."
+	}
+	m.game, m.unrecorded = nil, false
+	if rank > 0 {
+		return fmt.Sprintf("Your last game ended (%s) and is now on the score table at rank #%d.", g.Cause(), rank)
+	}
+	return fmt.Sprintf("Your last game ended (%s).", g.Cause())
 }
