@@ -532,3 +532,29 @@ func TestPickUpAFireballReadItAimWithTheCursorAndBurn(t *testing.T) {
 		t.Errorf("after the blast (turn before %s):\n%s", before, screen)
 	}
 }
+
+// TestTakingOverAnUnnamedKeyListsNoName: a key that has not chosen a name
+// connects as user alice (the name screen suggests it), connects again and
+// takes over: `who` must not list alice, a name nobody claimed (issue 11).
+func TestTakingOverAnUnnamedKeyListsNoName(t *testing.T) {
+	_, addr := startServer(t)
+	key := newKey(t)
+	a, err := sshtest.Dial(addr, key, sshtest.Options{Width: 100, Height: 30, User: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	waitText(t, a, "Choose the name")
+	b, err := sshtest.Dial(addr, key, sshtest.Options{Width: 100, Height: 30, User: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	waitText(t, b, "already playing")
+	b.Send("t")
+	waitText(t, b, "Choose the name")
+	out, status := command(t, addr, "who")
+	if status != 0 || strings.Contains(out, "alice") {
+		t.Errorf("who lists a name nobody claimed (status %d):\n%s", status, out)
+	}
+}

@@ -543,7 +543,14 @@ func (l *lobby) TakeOver() error {
 	if err := l.srv.live.takeOver(ctx, l.fp, tui.TakenOverMsg{}); err != nil {
 		return err
 	}
-	if err := l.srv.live.promote(l.id(), l.name); err != nil {
+	// Listed under the stored profile's name, the one place a name comes
+	// from: a key that has claimed none is listed unnamed, never under its
+	// SSH user name (a suggestion only).
+	listed := ""
+	if p, err := l.srv.store.Profile(l.fp); err == nil {
+		listed = p.Name
+	}
+	if err := l.srv.live.promote(l.id(), listed); err != nil {
 		return err
 	}
 	l.log.Info("took over the key's other session")
