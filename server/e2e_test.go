@@ -558,3 +558,31 @@ func TestTakingOverAnUnnamedKeyListsNoName(t *testing.T) {
 		t.Errorf("who lists a name nobody claimed (status %d):\n%s", status, out)
 	}
 }
+
+// TestWatchingYourOtherSessionFindsItByKey: on the "already playing"
+// screen, w must watch this key's other session, found by key, not by a
+// name: here it is unnamed while the SSH user name is alice (issue 11;
+// before, it said the session had just ended).
+func TestWatchingYourOtherSessionFindsItByKey(t *testing.T) {
+	_, addr := startServer(t)
+	stranger := dial(t, addr, newKey(t), 100, 30) // another unnamed session
+	waitText(t, stranger, "Choose the name")
+	key := newKey(t)
+	a, err := sshtest.Dial(addr, key, sshtest.Options{Width: 100, Height: 30, User: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	waitText(t, a, "Choose the name")
+	b, err := sshtest.Dial(addr, key, sshtest.Options{Width: 100, Height: 30, User: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	waitText(t, b, "already playing")
+	b.Send("w")
+	screen := waitText(t, b, "q to stop")
+	if strings.Contains(screen, "just ended") {
+		t.Errorf("watching the key's own session:\n%s", screen)
+	}
+}

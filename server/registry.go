@@ -219,13 +219,30 @@ func (r *registry) list() []LiveGame {
 		if s.spectator {
 			continue
 		}
-		out = append(out, LiveGame{ID: s.id, Name: s.name, Depth: s.depth, Turn: s.turn,
-			LastInput: s.lastInput, Watchers: len(s.watchers)})
+		out = append(out, s.listed())
 	}
 	slices.SortFunc(out, func(a, b LiveGame) int {
 		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.ID, b.ID))
 	})
 	return out
+}
+
+// listed is how s shows in the list of live games; r.mu must be held.
+func (s *liveSession) listed() LiveGame {
+	return LiveGame{ID: s.id, Name: s.name, Depth: s.depth, Turn: s.turn,
+		LastInput: s.lastInput, Watchers: len(s.watchers)}
+}
+
+// ofKey returns the live game of key fp (not a spectator), if it has one.
+func (r *registry) ofKey(fp string) (LiveGame, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range r.live {
+		if s.fp == fp && !s.spectator {
+			return s.listed(), true
+		}
+	}
+	return LiveGame{}, false
 }
 
 // takeOver asks the live session of fp to save and leave with msg, and

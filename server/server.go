@@ -522,6 +522,9 @@ func (l *lobby) Games() []tui.LiveGame {
 	return out
 }
 
+// Mine implements tui.Lobby.
+func (l *lobby) Mine() (tui.LiveGame, bool) { return l.srv.live.ofKey(l.fp) }
+
 // Watchers implements tui.Lobby.
 func (l *lobby) Watchers() int { return l.srv.live.watchers(l.id()) }
 

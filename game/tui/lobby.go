@@ -26,6 +26,10 @@ type LiveGame struct {
 type Lobby interface {
 	// Games lists the live sessions, this one excluded.
 	Games() []LiveGame
+	// Mine returns this key's other live session (the one a second session
+	// of the key may watch or take over), found by key, never by name; ok
+	// is false when it has ended.
+	Mine() (g LiveGame, ok bool)
 	// Watch subscribes to a live game's frames (save blobs, newest only);
 	// the channel closes when that game ends. ok is false if it is gone.
 	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
@@ -57,6 +61,7 @@ type TakenOverMsg struct{}
 type nopLobby struct{}
 
 func (nopLobby) Games() []LiveGame                          { return nil }
+func (nopLobby) Mine() (LiveGame, bool)                     { return LiveGame{}, false }
 func (nopLobby) Watch(uint64) (<-chan []byte, func(), bool) { return nil, nil, false }
 func (nopLobby) Publish(int, int, []byte)                   {}
 func (nopLobby) Watchers() int                              { return 0 }

@@ -94,10 +94,8 @@ func (s *conflictScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		s.note = "Asking your other session to save and close…"
 		return s, m.takeOver()
 	case "w", "W":
-		for _, g := range m.p.Lobby.Games() {
-			if g.Name == m.p.Name {
-				return startWatching(m, g, s)
-			}
+		if g, ok := m.p.Lobby.Mine(); ok {
+			return startWatching(m, g, s)
 		}
 		s.note = "That session has just ended. Press t to play."
 	case "l", "L", "q", "esc":
