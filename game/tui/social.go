@@ -242,7 +242,7 @@ func (s *watchListScreen) view(m *Model) string {
 	}
 	b.WriteString(th.heading.Render(fmt.Sprintf("  %-16s %5s %6s %5s %s", "name", "depth", "turn", "idle", "watchers")) + "\n")
 	for i, g := range s.games {
-		line := gameLine(g, time.Now())
+		line := gameLine(g, m.p.Now())
 		if i == s.sel {
 			b.WriteString(th.selected.Render("> "+line) + "\n")
 		} else {

@@ -59,6 +59,8 @@ func (t *theme) chrome() {
 		game.MsgEnemyDeath:  st(rgb(255, 160, 48)),
 		game.MsgPlayerDeath: st(rgb(255, 48, 48)),
 		game.MsgDescend:     st(rgb(159, 63, 255)),
+		game.MsgHeal:        st(rgb(0, 255, 0)),   // tcod part 6: health_recovered
+		game.MsgStatus:      st(rgb(63, 255, 63)), // tcod part 8: status_effect_applied
 	}
 	t.impossible = st(rgb(128, 128, 128))
 	t.status = st(rgb(220, 220, 220))

@@ -1,0 +1,46 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/grotto-game/grotto/game"
+)
+
+// listLobby is a lobby whose only other game has been idle for 5 minutes
+// by the player's injected clock.
+type listLobby struct {
+	nopLobby
+	games []LiveGame
+}
+
+func (l listLobby) Games() []LiveGame { return l.games }
+
+// TestTheWatchListReadsTheInjectedClock: idle times in the watch list come
+// from Player.Now, as everywhere else, not the wall clock (issue 11).
+func TestTheWatchListReadsTheInjectedClock(t *testing.T) {
+	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	lobby := listLobby{games: []LiveGame{{ID: 7, Name: "bob", Depth: 2, Turn: 40, LastInput: now.Add(-5 * time.Minute)}}}
+	m := New(Player{Fingerprint: "SHA256:test", Name: "tester", Store: openStore(t), Lobby: lobby,
+		Now: func() time.Time { return now }})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	press(m, "w")
+	if s := plain(m); !strings.Contains(s, "5m") {
+		t.Errorf("bob idle for 5 minutes by the injected clock; the list shows:\n%s", s)
+	}
+}
+
+// TestEveryMessageKindHasItsOwnStyle: heal and status messages were drawn
+// in the default white (issue 11).
+func TestEveryMessageKindHasItsOwnStyle(t *testing.T) {
+	th := newTheme(colorprofile.TrueColor)
+	for k := game.MsgInfo; k <= game.MsgStatus; k++ {
+		if _, ok := th.msg[k]; !ok {
+			t.Errorf("message kind %d has no style", k)
+		}
+	}
+}
