@@ -533,24 +533,31 @@ func TestPickUpAFireballReadItAimWithTheCursorAndBurn(t *testing.T) {
 	}
 }
 
+// unnamedTwice connects a new key as user alice, which stays on the name
+// screen (unnamed), then connects the key again and returns that second
+// session on the "already playing" screen.
+func unnamedTwice(t *testing.T, addr string) *sshtest.Client {
+	t.Helper()
+	key := newKey(t)
+	var last *sshtest.Client
+	for _, want := range []string{"Choose the name", "already playing"} {
+		c, err := sshtest.Dial(addr, key, sshtest.Options{Width: 100, Height: 30, User: "alice"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		waitText(t, c, want)
+		last = c
+	}
+	return last
+}
+
 // TestTakingOverAnUnnamedKeyListsNoName: a key that has not chosen a name
 // connects as user alice (the name screen suggests it), connects again and
 // takes over: `who` must not list alice, a name nobody claimed (issue 11).
 func TestTakingOverAnUnnamedKeyListsNoName(t *testing.T) {
 	_, addr := startServer(t)
-	key := newKey(t)
-	a, err := sshtest.Dial(addr, key, sshtest.Options{Width: 100, Height: 30, User: "alice"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	waitText(t, a, "Choose the name")
-	b, err := sshtest.Dial(addr, key, sshtest.Options{Width: 100, Height: 30, User: "alice"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	waitText(t, b, "already playing")
+	b := unnamedTwice(t, addr)
 	b.Send("t")
 	waitText(t, b, "Choose the name")
 	out, status := command(t, addr, "who")
@@ -567,19 +574,7 @@ func TestWatchingYourOtherSessionFindsItByKey(t *testing.T) {
 	_, addr := startServer(t)
 	stranger := dial(t, addr, newKey(t), 100, 30) // another unnamed session
 	waitText(t, stranger, "Choose the name")
-	key := newKey(t)
-	a, err := sshtest.Dial(addr, key, sshtest.Options{Width: 100, Height: 30, User: "alice"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	waitText(t, a, "Choose the name")
-	b, err := sshtest.Dial(addr, key, sshtest.Options{Width: 100, Height: 30, User: "alice"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	waitText(t, b, "already playing")
+	b := unnamedTwice(t, addr)
 	b.Send("w")
 	screen := waitText(t, b, "q to stop")
 	if strings.Contains(screen, "just ended") {
