@@ -49,15 +49,9 @@ func FuzzInputDecoder(f *testing.F) {
 		}
 		in := newInput(context.Background(), bytes.NewReader(data), "xterm-256color", 0, nil)
 		in.raw = raw
-		in.pumpOnce.Do(func() { go in.pump() })
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		events := make(chan uv.Event)
-		finished := make(chan struct{})
-		go func() {
-			defer close(finished)
-			uv.NewTerminalReader(&feed{in: in, ctx: ctx}, in.term).StreamEvents(ctx, events)
-		}()
+		events, finished := decodeEvents(ctx, in)
 		for {
 			select {
 			case ev := <-events:
@@ -70,4 +64,18 @@ func FuzzInputDecoder(f *testing.F) {
 			}
 		}
 	})
+}
+
+// decodeEvents runs the part of a session's input path before the
+// program: the pump, the sanitizer and ultraviolet's TerminalReader over in,
+// until ctx ends or the input does (finished is then closed).
+func decodeEvents(ctx context.Context, in *input) (events <-chan uv.Event, finished <-chan struct{}) {
+	in.pumpOnce.Do(func() { go in.pump() })
+	evs := make(chan uv.Event)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		uv.NewTerminalReader(&feed{in: in, ctx: ctx}, in.term).StreamEvents(ctx, evs)
+	}()
+	return evs, done
 }

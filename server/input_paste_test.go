@@ -69,15 +69,9 @@ func TestAPasteWithNoEndHoldsNoMoreThanItsBoundInTheDecoder(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	in := newInput(context.Background(), r, "xterm-256color", 0, nil)
-	in.pumpOnce.Do(func() { go in.pump() })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	events := make(chan uv.Event)
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		uv.NewTerminalReader(&feed{in: in, ctx: ctx}, in.term).StreamEvents(ctx, events)
-	}()
+	events, finished := decodeEvents(ctx, in)
 	type seen struct {
 		keys, pastes, pasted, ends int
 	}
