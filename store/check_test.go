@@ -174,19 +174,28 @@ func TestOpenRefusesADamagedFileNamingItAndNeverCrashes(t *testing.T) {
 	}
 }
 
-func TestAPageDamagedWhileServingGivesErrorsNotACrash(t *testing.T) {
+// damagedWhileOpen returns an open store of 300 players whose players
+// bucket's root page was then damaged on disk (its children pointing past
+// the end of the file), and the file's path.
+func damagedWhileOpen(t *testing.T) (*Bolt, string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "grotto.db")
 	b, err := Open(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
+	t.Cleanup(func() { b.Close() })
 	populate(t, b, 300)
 	var root uint64
 	b.db.View(func(tx *bolt.Tx) error { root = uint64(tx.Bucket(playersBucket).Root()); return nil })
 	pointPastTheEnd(t, path, int(root), b.db.Info().PageSize, rand.New(rand.NewPCG(1, 2)))
+	return b, path
+}
 
-	_, err = b.Profile("SHA256:p000150")
+func TestAPageDamagedWhileServingGivesErrorsNotACrash(t *testing.T) {
+	b, path := damagedWhileOpen(t)
+
+	_, err := b.Profile("SHA256:p000150")
 	t.Log(err)
 	if !errors.Is(err, ErrCorrupt) || !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) {
 		t.Errorf("Profile: err = %v, want ErrCorrupt and ErrDamaged naming the file", err)
@@ -208,18 +217,9 @@ func TestAPageDamagedWhileServingGivesErrorsNotACrash(t *testing.T) {
 // reach a damaged page is a write. It must fail with ErrDamaged, not end
 // the process in bbolt's physical rollback.
 func TestAWriteThatIsTheFirstToMeetDamageFailsAlone(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "grotto.db")
-	b, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	populate(t, b, 300)
-	var root uint64
-	b.db.View(func(tx *bolt.Tx) error { root = uint64(tx.Bucket(playersBucket).Root()); return nil })
-	pointPastTheEnd(t, path, int(root), b.db.Info().PageSize, rand.New(rand.NewPCG(1, 2)))
+	b, path := damagedWhileOpen(t)
 
-	err = b.PutProfile(Profile{Fingerprint: "SHA256:p000150", Name: "again"})
+	err := b.PutProfile(Profile{Fingerprint: "SHA256:p000150", Name: "again"})
 	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) {
 		t.Errorf("PutProfile: err = %v, want ErrDamaged naming the file", err)
 	}
