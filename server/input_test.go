@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -30,8 +31,9 @@ func openTestStore(tb testing.TB) *store.Bolt {
 // program is grotto's real model in a real Bubble Tea program whose keys
 // come through a session's input path from r.
 func program(st store.Store, in *input) (*tea.Program, *tui.Model) {
-	m := tui.New(tui.Player{Fingerprint: "SHA256:input", Name: "typist", Store: st,
-		NewSeed: func() uint64 { return 3 }})
+	play := session.New(session.Config{Fingerprint: "SHA256:input", Saves: st, Scores: st, Profiles: st,
+		Quarantine: st, NewSeed: func() uint64 { return 3 }})
+	m := tui.New(tui.Player{Name: "typist", Play: play, Board: scoreBoard{st}})
 	p := tea.NewProgram(m, tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30), tea.WithoutSignalHandler(),
 		tea.WithEnvironment([]string{"TERM=xterm-256color"}), in.option())
 	return p, m

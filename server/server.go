@@ -30,6 +30,7 @@ import (
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -379,15 +380,19 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			return
 		}
 		lobby := &lobby{srv: s, fp: id.fp, name: name, log: logger}
-		player := tui.Player{Fingerprint: id.fp, Name: name, Store: s.store, NewSeed: s.cfg.NewSeed,
-			IdleTimeout: s.cfg.Limits.IdleTimeout, NoJournal: s.cfg.NoJournal,
-			Admin: func() bool { return s.admins.Load().Contains(id.fp) }, SaveTrouble: func(err error) {
+		play := session.New(session.Config{Fingerprint: id.fp, Saves: s.store, Scores: s.store,
+			Profiles: s.store, Quarantine: s.store, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
+			Trouble: func(err error) {
 				if err != nil {
 					logger.Error("a write of this player's game failed; it is retried every turn and the player is told", "err", err)
 				} else {
 					logger.Info("this player's game is saved again")
 				}
-			}, Lobby: lobby, NeedName: isNew}
+			}})
+		player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store},
+			IdleTimeout: s.cfg.Limits.IdleTimeout,
+			Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
+			Lobby:       lobby, NeedName: isNew}
 		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
 			sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger))
 		if pty, _, ok := sess.Pty(); ok {
@@ -434,8 +439,8 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		sess.Context().SetValue(ctxProgram, prog)
 		next(sess) // runs the program until the player leaves or the session ends
 		model.Close()
-		hadGame := model.InProgress()
-		err = model.Persist()
+		hadGame := play.InProgress()
+		err = play.Save()
 		if err == nil && hadGame {
 			err = s.store.CheckFile() // a save into a deleted file is no save
 		}
@@ -485,6 +490,19 @@ func (s *Server) touchProfile(id identity) (name string, isNew bool, err error) 
 	}
 	p.LastSeen = time.Now()
 	return p.Name, false, s.store.PutProfile(p)
+}
+
+// scoreBoard is the high-score table as the title shows it (tui.Board).
+type scoreBoard struct{ st store.Scores }
+
+// TopScores implements tui.Board.
+func (b scoreBoard) TopScores(n int) ([]tui.ScoreRow, error) {
+	scores, err := b.st.TopScores(n)
+	rows := make([]tui.ScoreRow, len(scores))
+	for i, sc := range scores {
+		rows[i] = tui.ScoreRow{Name: sc.Name, Points: sc.Points, Cause: sc.Cause}
+	}
+	return rows, err
 }
 
 // lobby is one session's window on the server (tui.Lobby).

@@ -14,7 +14,9 @@ func FuzzKeys(f *testing.F) {
 	f.Add([]byte("\rnggggiiiia\x1b[A\r"), uint8(40), uint8(12))
 	f.Add([]byte{13, 'n', 0, 255, 127, 27}, uint8(0), uint8(0))
 	st := func(t *testing.T) *Model {
-		return New(Player{Fingerprint: "SHA256:fuzz", Name: "fuzz", Store: openStore(t), NewSeed: func() uint64 { return 11 }, Admin: func() bool { return true }})
+		p := newPlayer(t, openStore(t), "SHA256:fuzz", "fuzz", 11)
+		p.Admin = func() bool { return true }
+		return New(p)
 	}
 	f.Fuzz(func(t *testing.T, keys []byte, w, h uint8) {
 		m := st(t)

@@ -1,13 +1,12 @@
 // Package tui is grotto's Bubble Tea model: the screens of one player's
 // session as a state machine (title, play, message log, help, game over), the
 // key bindings, the camera and the drawing. It changes the game only by
-// sending commands to the core, and persists it through a store.Store.
+// sending commands to a Play (the server wires server/session), which keeps
+// every turn durable; the UI itself persists nothing.
 package tui
 
 import (
-	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -16,7 +15,6 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/grotto-game/grotto/game"
-	"github.com/grotto-game/grotto/store"
 )
 
 // Terminal size in cells: below the minimum the screen asks to be
@@ -29,14 +27,16 @@ const (
 	MaxHeight = 300
 )
 
-// Player says who is at the keyboard and where their games are kept.
+// Player says who is at the keyboard and what the session offers them.
 type Player struct {
-	Fingerprint string      // the SSH key's SHA256 fingerprint: the identity
-	Name        string      // shown on the score table
-	Store       store.Store // saves and scores
-	// NewSeed returns the seed of each new game; nil means a random one.
-	NewSeed func() uint64
-	// Now returns the time stamped on scores; nil means time.Now.
+	// Name is the name to suggest on the name screen of a first login.
+	Name string
+	// Play is the player's games: the one in progress, kept durable.
+	Play Play
+	// Board is the high-score table; nil shows it as unavailable.
+	Board Board
+	// Now returns the current time (the watch list's idle times); nil
+	// means time.Now.
 	Now func() time.Time
 	// Admin reports whether the key may open the cheat menu (\) right now.
 	// It is asked each time a cheat is opened or used, so a key removed from
@@ -51,14 +51,53 @@ type Player struct {
 	// IdleTimeout ends the session, saving the game, after this long without
 	// a key; 0 means never.
 	IdleTimeout time.Duration
-	// SaveTrouble, if set, hears when writes of the game start failing (err
-	// is the first failure) and when a save succeeds again (err is nil), so
-	// the host's log shows a full disk while players are told on screen.
-	SaveTrouble func(err error)
-	// NoJournal turns off the per-turn journal: turns are then saved only on
-	// a level change, on leaving and every SnapshotEvery turns, so a crash
-	// can lose up to that many. For measuring what durability costs.
-	NoJournal bool
+}
+
+// Play is one player's games as the UI needs them; server/session's
+// Session implements it. Every method returns quickly enough to call on the
+// event loop (a store write).
+type Play interface {
+	// Open reads the saved game (nil when there is none) for the title,
+	// with news the player must read (a game that ended was recorded, a
+	// damaged save was set aside); err, in the player's words, means a save
+	// exists but cannot be read right now.
+	Open() (saved *game.Game, news string, err error)
+	// Continue makes the game Open found the one in progress.
+	Continue() error
+	// Start begins and saves a new game; the game starts even when the
+	// save fails, and err says so in the player's words.
+	Start() error
+	// Do applies a command and returns once the turn is durable. An
+	// impossible command returns *game.Impossible and costs nothing; any
+	// other error means the turn happened but is not durable, or that the
+	// end of the game could not be recorded, in the player's words.
+	Do(c game.Command) (game.Result, error)
+	// Save writes the game in progress; err, in the player's words, says
+	// it is not saved.
+	Save() error
+	// Leave lets go of a game that has ended.
+	Leave()
+	// Game is the game in progress or just ended, to draw; nil for none.
+	Game() *game.Game
+	// InProgress reports whether there is a game that is not over.
+	InProgress() bool
+	// Behind reports whether turns the player saw are not saved yet.
+	Behind() bool
+	// Rank is the 1-based rank of the game that just ended; 0 for none.
+	Rank() int
+}
+
+// Board is the high-score table as the title screen shows it.
+type Board interface {
+	// TopScores returns up to n scores, best first.
+	TopScores(n int) ([]ScoreRow, error)
+}
+
+// ScoreRow is one row of the high-score table.
+type ScoreRow struct {
+	Name   string // the name the player had claimed
+	Points int
+	Cause  string // how the game ended, e.g. "killed by a kobold on level 3"
 }
 
 // admin reports whether the player holds admin rights at this moment.
@@ -104,36 +143,18 @@ type mouseHandler interface {
 // Model is one session's UI. It is used by one goroutine at a time (the Bubble
 // Tea program's, then the session's after the program ends).
 type Model struct {
-	p     Player
-	th    *theme
-	w, h  int
-	scr   screen
-	game  *game.Game // the game in progress, nil on the title screen before one starts
-	exit  Exit
-	saved bool // the game on disk (save + journal) is the game in memory
-	// behind is set when a write of the game failed: the store then lacks
-	// turns the player saw, so a journal entry would land on the wrong turn
-	// (or on no save, or on another game's save). Until a full save
-	// succeeds, every turn tries one instead of a journal entry.
-	behind bool
-	// unrecorded is set when the game ended but recording its end failed:
-	// the game is saved in its final state (never the turn before, which
-	// Continue could replay), and the next title records it.
-	unrecorded bool
-	lastKey    time.Time
-	journal    uint64 // journal entries since the save: the next entry's number
-	watchers   int    // how many watch this game
+	p        Player
+	th       *theme
+	w, h     int
+	scr      screen
+	game     *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
+	exit     Exit
+	lastKey  time.Time
+	watchers int // how many watch this game
 }
-
-// SnapshotEvery is how many journaled turns make a new save (and an empty
-// journal), so that a resume never replays more than this.
-const SnapshotEvery = 100
 
 // New returns the model for one session, starting on the title screen.
 func New(p Player) *Model {
-	if p.NewSeed == nil {
-		p.NewSeed = rand.Uint64
-	}
 	if p.Now == nil {
 		p.Now = time.Now
 	}
@@ -174,16 +195,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.th = newTheme(msg.Profile)
 	case IdleCheckMsg:
 		if m.p.IdleTimeout > 0 && m.p.Now().Sub(m.lastKey) >= m.p.IdleTimeout {
-			m.Persist()
+			m.p.Play.Save() // the server saves again once the program has ended, and reports failure
 			m.exit = ExitIdle
 			return m, tea.Quit
 		}
 	case ShutdownMsg:
-		m.Persist()
+		m.p.Play.Save()
 		m.exit = ExitShutdown
 		return m, tea.Quit
 	case TakenOverMsg:
-		m.Persist()
+		m.p.Play.Save()
 		m.exit = ExitTakenOver
 		return m, tea.Quit
 	case WatchersMsg:
@@ -256,9 +277,9 @@ func (e Exit) String() string {
 // saveAndLeave saves the game in progress, if any, and quits; if the save
 // fails the player stays, told why, with nothing lost.
 func (m *Model) saveAndLeave() tea.Cmd {
-	if err := m.Persist(); err != nil {
+	if err := m.p.Play.Save(); err != nil {
 		if p, ok := m.scr.(*playScreen); ok {
-			p.note = "Could not save (" + err.Error() + "); your game is still here. Try again."
+			p.note = err.Error() + " Your game is still here; press S to try again."
 		}
 		return nil
 	}
@@ -279,131 +300,10 @@ func (m *Model) Close() {
 }
 
 // InProgress reports whether the session holds a game that is not over.
-func (m *Model) InProgress() bool { return m.game != nil && !m.game.Over() }
+func (m *Model) InProgress() bool { return m.p.Play.InProgress() }
 
 // Exit reports why the program ended; valid once it has.
 func (m *Model) Exit() Exit { return m.exit }
-
-// Persist writes the game in progress to the store as a save (a snapshot,
-// which also empties the journal), unless the save is already up to date or
-// the game is over. It is called on S, on a level change, on shutdown, every
-// SnapshotEvery turns, after any failed write and, by the server, after the
-// program ends. When it fails the game stays behind the store's copy until a
-// later Persist succeeds; the error says the game is not saved.
-func (m *Model) Persist() error {
-	if m.game == nil || (m.game.Over() && !m.unrecorded) || (m.saved && m.journal == 0 && !m.behind) {
-		return nil
-	}
-	blob, err := m.game.Encode()
-	if err == nil {
-		err = m.p.Store.PutSave(m.p.Fingerprint, blob)
-	}
-	if err != nil {
-		if !m.behind && m.p.SaveTrouble != nil {
-			m.p.SaveTrouble(err)
-		}
-		m.saved, m.behind = false, true
-		return fmt.Errorf("save game: %w", err)
-	}
-	if m.behind && m.p.SaveTrouble != nil {
-		m.p.SaveTrouble(nil)
-	}
-	m.saved, m.behind, m.journal = true, false, 0
-	return nil
-}
-
-// record makes a command that just happened durable before its result is
-// drawn: one journal entry, group-committed with other players'. If the
-// journal cannot be written, or an earlier write failed, it makes a full
-// save instead, which holds every turn the journal missed.
-func (m *Model) record(c game.Command) error {
-	if m.p.NoJournal {
-		if m.journal++; m.journal < SnapshotEvery && !m.behind {
-			return nil
-		}
-		return m.Persist()
-	}
-	if !m.behind {
-		err := m.p.Store.AppendJournal(m.p.Fingerprint, m.journal, game.EncodeCommand(c))
-		if err == nil {
-			m.journal++
-			m.saved = true
-			if m.journal < SnapshotEvery {
-				return nil
-			}
-		}
-	}
-	m.saved = false
-	return m.Persist()
-}
-
-// notSaved is what the player reads on every turn that could not be made
-// durable: the turn is kept in memory and saving is retried each turn, so
-// only the turns shown with this note can be lost, and only to a crash. It
-// names the cause in a player's words, not the host's file paths.
-func notSaved(err error) string {
-	why := "the server could not write its database"
-	switch {
-	case errors.Is(err, store.ErrFileGone):
-		why = "the server's database file is gone"
-	case errors.Is(err, store.ErrNoRoom):
-		why = "the server's disk is full"
-	}
-	return "Not saved: " + why + ". A crash now would lose this turn; saving is retried every turn."
-}
-
-// loadSave returns the player's saved game, its journal replayed: (nil,
-// nil) when there is none, an error when there is one that cannot be read.
-func (m *Model) loadSave() (*game.Game, error) {
-	blob, err := m.p.Store.Save(m.p.Fingerprint)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	g, err := game.Decode(blob)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := m.p.Store.Journal(m.p.Fingerprint)
-	if err != nil {
-		return nil, err
-	}
-	cmds := make([]game.Command, 0, len(entries))
-	for _, e := range entries {
-		c, err := game.DecodeCommand(e)
-		if err != nil {
-			return nil, err
-		}
-		cmds = append(cmds, c)
-	}
-	if err := g.Replay(cmds); err != nil {
-		return nil, err
-	}
-	m.journal = uint64(len(entries))
-	return g, nil
-}
-
-// corrupt reports whether a load error means the stored game is damaged
-// (rather than the database being briefly unavailable).
-func corrupt(err error) bool {
-	return errors.Is(err, game.ErrCorruptSave) || errors.Is(err, game.ErrSaveVersion) || errors.Is(err, store.ErrCorrupt)
-}
-
-// finish ends the game for good: it records the score and deletes the save
-// (permadeath), returning the rank. A game with cheats only loses its save:
-// rank 0, never on the table.
-func (m *Model) finish() (int, error) {
-	g := m.game
-	if g.Cheated() {
-		return 0, m.p.Store.DeleteSave(m.p.Fingerprint)
-	}
-	return m.p.Store.FinishGame(m.p.Fingerprint, store.Score{
-		Name: m.p.Name, Depth: g.Depth(), Turns: g.Turn(), Kills: g.Kills(),
-		Points: g.Score(), Cause: g.Cause(), Date: m.p.Now(),
-	})
-}
 
 // fit cuts or pads s (plain text, no escapes) to exactly w cells.
 func fit(s string, w int) string {

@@ -107,40 +107,22 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 // apply sends cmd to the game and shows what came of it: a grey note when it
 // was impossible, the game-over screen on death, a save on a new depth.
 func (s *playScreen) apply(m *Model, cmd game.Command) (screen, tea.Cmd) {
-	res, err := m.game.Apply(cmd)
+	res, err := m.p.Play.Do(cmd)
 	var imp *game.Impossible
-	switch {
-	case errors.As(err, &imp):
+	if errors.As(err, &imp) {
 		s.note = imp.Msg
-		return s, nil
-	case err != nil:
-		s.note = err.Error()
 		return s, nil
 	}
 	s.note = ""
-	m.saved = false
 	defer m.publish()
 	switch {
 	case res.Died || res.Won: // the end is recorded for good, in one transaction
-		rank, err := m.finish()
-		if err != nil {
-			// The end is not on record: keep the game in its final state
-			// (never the turn before), so the next title records it.
-			m.unrecorded = true
-			if rerr := m.record(cmd); rerr != nil {
-				err = fmt.Errorf("%w; the end could not be saved either (%v)", err, rerr)
-			}
-		}
-		return &gameOverScreen{rank: rank, err: err}, nil
-	case res.Descended: // a new level: a new save rather than a journal entry
+		return &gameOverScreen{rank: m.p.Play.Rank(), err: err}, nil
+	case res.Descended:
 		s.cam = camera{}
-		if err := m.Persist(); err != nil {
-			s.note = notSaved(err)
-		}
-	default:
-		if err := m.record(cmd); err != nil {
-			s.note = notSaved(err)
-		}
+	}
+	if err != nil {
+		s.note = err.Error() // the turn happened but is not durable
 	}
 	return s, nil
 }
@@ -189,7 +171,7 @@ func (m *Model) statusLine() string {
 	if g.Cheated() {
 		rest += "  CHEAT"
 	}
-	if m.behind {
+	if m.p.Play.Behind() {
 		rest += "  NOT SAVED"
 	}
 	if m.watchers > 0 {
@@ -204,7 +186,7 @@ func (m *Model) statusLine() string {
 		if g.Cheated() {
 			rest += " CHEAT"
 		}
-		if m.behind {
+		if m.p.Play.Behind() {
 			rest += " UNSAVED"
 		}
 		if m.watchers > 0 {

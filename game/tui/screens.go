@@ -106,7 +106,7 @@ type gameOverScreen struct {
 func (s *gameOverScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	switch k.String() {
 	case "enter", "esc", "space", "q":
-		m.game = nil
+		m.p.Play.Leave()
 		return newTitle(m, ""), nil
 	}
 	return s, nil

@@ -25,8 +25,9 @@ func (l listLobby) Games() []LiveGame { return l.games }
 func TestTheWatchListReadsTheInjectedClock(t *testing.T) {
 	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
 	lobby := listLobby{games: []LiveGame{{ID: 7, Name: "bob", Depth: 2, Turn: 40, LastInput: now.Add(-5 * time.Minute)}}}
-	m := New(Player{Fingerprint: "SHA256:test", Name: "tester", Store: openStore(t), Lobby: lobby,
-		Now: func() time.Time { return now }})
+	p := newPlayer(t, openStore(t), "SHA256:test", "tester", 1)
+	p.Lobby, p.Now = lobby, func() time.Time { return now }
+	m := New(p)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	press(m, "w")
 	if s := plain(m); !strings.Contains(s, "5m") {

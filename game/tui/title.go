@@ -1,13 +1,14 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
-	"github.com/grotto-game/grotto/store"
 )
 
 // titleScreen is the first screen: the menu (Continue when a save exists, New
@@ -17,14 +18,11 @@ type titleScreen struct {
 	sel      int
 	save     *game.Game // the readable saved game, if any
 	saveErr  error      // a save exists but cannot be read
-	scores   []store.Score
+	scores   []ScoreRow
 	scoreErr error
 	note     string // a line for the player, e.g. why they are back here
 	confirm  bool   // asking whether to abandon the saved game
 	live     []LiveGame
-	// quarantined is why the player's save could not be read; it has been
-	// set aside for the host.
-	quarantined error
 }
 
 const (
@@ -36,17 +34,17 @@ const (
 
 func newTitle(m *Model, note string) *titleScreen {
 	t := &titleScreen{note: note}
-	t.save, t.saveErr = m.loadSave()
-	if t.saveErr != nil && corrupt(t.saveErr) {
-		// Set the damaged save aside for the host; never drop it silently.
-		if _, err := m.p.Store.Quarantine(m.p.Fingerprint, t.saveErr.Error(), m.p.Now()); err == nil {
-			t.quarantined, t.saveErr = t.saveErr, nil
-		}
+	var news string
+	t.save, news, t.saveErr = m.p.Play.Open()
+	if news != "" {
+		t.note = news
 	}
-	if t.save != nil && t.save.Over() {
-		t.save, t.note = nil, m.recordEnd(t.save)
+	m.game = nil
+	if m.p.Board == nil {
+		t.scoreErr = errors.New("no score table")
+	} else {
+		t.scores, t.scoreErr = m.p.Board.TopScores(10)
 	}
-	t.scores, t.scoreErr = m.p.Store.TopScores(10)
 	if t.save != nil {
 		t.items = append(t.items, itemContinue)
 	}
@@ -96,7 +94,11 @@ func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 	switch item {
 	case itemContinue:
-		m.game, m.saved, m.behind, m.unrecorded = t.save, true, false, false
+		if err := m.p.Play.Continue(); err != nil {
+			t.note = err.Error()
+			return t, nil
+		}
+		m.game = m.p.Play.Game()
 		m.publish()
 		return newPlay(), nil
 	case itemWatch:
@@ -115,10 +117,11 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 // startNew begins a fresh game and saves it at once, so that even a game
 // abandoned on its first turn is resumed, not lost.
 func (m *Model) startNew() screen {
-	m.game, m.saved, m.behind, m.unrecorded = game.New(m.p.NewSeed()), false, false, false
+	err := m.p.Play.Start()
+	m.game = m.p.Play.Game()
 	p := newPlay()
-	if err := m.Persist(); err != nil {
-		p.note = notSaved(err)
+	if err != nil {
+		p.note = err.Error()
 	}
 	m.publish()
 	return p
@@ -142,14 +145,10 @@ func (t *titleScreen) view(m *Model) string {
 	switch {
 	case t.confirm:
 		b.WriteString(th.hpLow.Render("Start a new game? Your saved game will be lost. (y/n)") + "\n")
-	case t.quarantined != nil:
-		b.WriteString(th.hpLow.Render(truncate("Your saved game was damaged and could not be read.", m.w-2)) + "\n")
-		b.WriteString(th.dim.Render(truncate("It is set aside for the host to look at; start a new game.", m.w-2)) + "\n")
 	case t.saveErr != nil:
-		b.WriteString(th.hpLow.Render(truncate("Your saved game cannot be read right now; it is kept on the server.", m.w-2)) + "\n")
-		b.WriteString(th.dim.Render(truncate(t.saveErr.Error(), m.w-2)) + "\n")
+		b.WriteString(th.hpLow.Render(truncate(t.saveErr.Error(), m.w-2)) + "\n")
 	case t.note != "":
-		b.WriteString(th.text.Render(t.note) + "\n")
+		b.WriteString(th.text.Render(ansi.Wordwrap(t.note, max(1, m.w-2), "")) + "\n")
 	case t.save != nil:
 		b.WriteString(th.dim.Render(fmt.Sprintf("Saved game: depth %d, turn %d", t.save.Depth(), t.save.Turn())) + "\n")
 	default:
@@ -196,19 +195,4 @@ func truncate(s string, w int) string {
 		return string(r[:w-1]) + "…"
 	}
 	return s
-}
-
-// recordEnd records a game that ended while its end could not be recorded
-// (the save holds its final state) and returns what to tell the player.
-func (m *Model) recordEnd(g *game.Game) string {
-	m.game, m.unrecorded = g, true
-	rank, err := m.finish()
-	if err != nil {
-		return "Your last game ended, but the server cannot record it yet; it will try again next time."
-	}
-	m.game, m.unrecorded = nil, false
-	if rank > 0 {
-		return fmt.Sprintf("Your last game ended (%s) and is now on the score table at rank #%d.", g.Cause(), rank)
-	}
-	return fmt.Sprintf("Your last game ended (%s).", g.Cause())
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
+	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -31,11 +32,39 @@ func openStore(t *testing.T) *store.Bolt {
 	return st
 }
 
+// testNow is the clock of every test session.
+var testNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// newPlayer returns the player of key fp over st as the server wires one:
+// its games kept by a real server/session, the score table read from st.
+// A name other than "" is claimed in the store first; new games have seed.
+func newPlayer(t testing.TB, st store.Store, fp, name string, seed uint64) Player {
+	t.Helper()
+	if name != "" {
+		if err := st.ClaimName(fp, name, testNow); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play := session.New(session.Config{Fingerprint: fp, Saves: st, Scores: st, Profiles: st, Quarantine: st,
+		NewSeed: func() uint64 { return seed }, Now: func() time.Time { return testNow }})
+	return Player{Name: name, Play: play, Board: board{st}, Now: func() time.Time { return testNow }}
+}
+
+// board reads the score table from a store.
+type board struct{ st store.Scores }
+
+func (b board) TopScores(n int) ([]ScoreRow, error) {
+	scores, err := b.st.TopScores(n)
+	rows := make([]ScoreRow, len(scores))
+	for i, s := range scores {
+		rows[i] = ScoreRow{Name: s.Name, Points: s.Points, Cause: s.Cause}
+	}
+	return rows, err
+}
+
 func newModel(t *testing.T, st store.Store, seed uint64) *Model {
 	t.Helper()
-	m := New(Player{Fingerprint: "SHA256:test", Name: "tester", Store: st,
-		NewSeed: func() uint64 { return seed },
-		Now:     func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }})
+	m := New(newPlayer(t, st, "SHA256:test", "tester", seed))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	return m
 }
@@ -125,7 +154,7 @@ func TestNewGameOverASaveAsksFirst(t *testing.T) {
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	press(m, ".")
-	m.Persist()
+	m.p.Play.Save()
 	m2 := newModel(t, st, 8)
 	press(m2, "n")
 	if !strings.Contains(plain(m2), "will be lost") {
@@ -253,7 +282,7 @@ func BenchmarkPlayFrame(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	m := New(Player{Fingerprint: "SHA256:bench", Name: "bench", Store: st, NewSeed: func() uint64 { return 5 }})
+	m := New(newPlayer(b, st, "SHA256:bench", "bench", 5))
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	for b.Loop() {
@@ -520,7 +549,9 @@ func TestInertTurnsEveryControlByteIntoAReplacementCharacter(t *testing.T) {
 }
 
 func TestTheNameScreenTakesOnlyValidNames(t *testing.T) {
-	m := New(Player{Fingerprint: "SHA256:n", Name: "evil\x1b", Store: openStore(t), NeedName: true})
+	p := newPlayer(t, openStore(t), "SHA256:n", "", 1)
+	p.Name, p.NeedName = "evil\x1b", true
+	m := New(p)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if s := plain(m); !strings.Contains(s, "Choose the name") || strings.Contains(s, "evil") {
 		t.Fatalf("name screen:\n%s", s)
@@ -591,8 +622,9 @@ func TestADamagedSaveIsSetAsideAndTheTitleSaysSo(t *testing.T) {
 func TestAnIdleSessionSavesAndSaysGoodbye(t *testing.T) {
 	st := openStore(t)
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	m := New(Player{Fingerprint: "SHA256:idle", Name: "idler", Store: st, NewSeed: func() uint64 { return 7 },
-		Now: func() time.Time { return now }, IdleTimeout: 30 * time.Minute})
+	p := newPlayer(t, st, "SHA256:idle", "idler", 7)
+	p.Now, p.IdleTimeout = func() time.Time { return now }, 30*time.Minute
+	m := New(p)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	press(m, "enter")

@@ -1,0 +1,372 @@
+// Package session is one player's game lifecycle, and the home of grotto's
+// durability promise: every turn a player saw is in the store.
+//
+// A [Session] opens the key's saved game (the snapshot, with its journal
+// replayed; a damaged one is quarantined and the player told), starts new
+// games, applies commands so that each is durable when [Session.Do] returns
+// (one journal entry, or a snapshot, or the finished game's record), and
+// saves on demand. It imports no Bubble Tea and no SSH: the UI sends it
+// commands and draws [Session.Game].
+//
+// A session is used by one goroutine at a time (the session's program, then
+// the server's handler once the program has ended).
+package session
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/store"
+)
+
+// SnapshotEvery is how many journaled turns make a new snapshot (a save,
+// which also empties the journal), so that resuming never replays more than
+// this many turns.
+const SnapshotEvery = 100
+
+// Config is what one player's session needs: whose games, where they are
+// kept, and how to report trouble.
+type Config struct {
+	// Fingerprint is the player's SSH key fingerprint: the identity every
+	// record is keyed by.
+	Fingerprint string
+	// Saves keeps the snapshot and journal of the game in progress.
+	Saves store.Saves
+	// Scores records finished games.
+	Scores store.Scores
+	// Profiles gives the name a finished game is recorded under: the
+	// stored profile's, the one place a player's name comes from.
+	Profiles store.Profiles
+	// Quarantine sets a damaged save aside for the host.
+	Quarantine store.Quarantine
+	// NewSeed returns the seed of each new game; nil means a random one.
+	NewSeed func() uint64
+	// Now stamps scores and quarantine records; nil means time.Now.
+	Now func() time.Time
+	// Trouble, if set, hears when writes of the game start failing (err is
+	// the first failure) and when a save succeeds again (err is nil), so
+	// the host's log shows a full disk while the player is told on screen.
+	Trouble func(err error)
+	// NoJournal turns off the per-turn journal: turns are then saved only
+	// on a level change, on Save and every SnapshotEvery turns, so a crash
+	// can lose up to that many. For measuring what durability costs.
+	NoJournal bool
+}
+
+// Error is a session failure as the player should read it: Error returns
+// the player's text (no file paths, no host details); Unwrap returns the
+// cause, for the host's log.
+type Error struct {
+	Player string // what to tell the player
+	Err    error  // the cause
+}
+
+func (e *Error) Error() string { return e.Player }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Session is one player's game lifecycle. See the package comment.
+type Session struct {
+	cfg   Config
+	game  *game.Game // the game in progress; nil before one starts or after it ended
+	saved *game.Game // the game Open found on disk, until Continue or Start
+	// synced is set when the store holds exactly the game in memory
+	// (snapshot plus journal).
+	synced bool
+	// behind is set when a write of the game failed: the store then lacks
+	// turns the player saw, so a journal entry would land on the wrong turn
+	// (or on no save, or on another game's save). Until a full save
+	// succeeds, every turn makes one instead of a journal entry.
+	behind bool
+	// unrecorded is set when the game ended but recording its end failed:
+	// the game is saved in its final state (never the turn before, which
+	// Continue could replay), and the next Open records it.
+	unrecorded bool
+	journal    uint64 // journal entries since the snapshot: the next entry's number
+	rank       int    // the finished game's rank, 0 for none
+}
+
+// New returns the session of the player cfg names, with no game open.
+func New(cfg Config) *Session {
+	if cfg.NewSeed == nil {
+		cfg.NewSeed = rand.Uint64
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Session{cfg: cfg}
+}
+
+// Game returns the game in progress, or the one that has just ended, for
+// drawing; nil when there is none. Callers must change it only through Do.
+func (s *Session) Game() *game.Game { return s.game }
+
+// InProgress reports whether the session holds a game that is not over.
+func (s *Session) InProgress() bool { return s.game != nil && !s.game.Over() }
+
+// Behind reports whether turns the player saw are not in the store (a
+// write failed and no save has succeeded since): the status line says so.
+func (s *Session) Behind() bool { return s.behind }
+
+// Rank returns the 1-based rank of the game that has just ended, or 0 when
+// it is not on the table (cheats, or recording failed).
+func (s *Session) Rank() int { return s.rank }
+
+// Open reads the player's saved game, its journal replayed, and keeps it
+// for Continue. It returns the game (nil when there is none) and news the
+// player must read about what was found: a game that had ended is recorded
+// now ("Your last game ended … rank #3"), and a damaged save is quarantined
+// ("Your saved game was damaged …"). err, an *Error, means a save exists
+// but cannot be read right now (the store is failing); it is kept.
+func (s *Session) Open() (saved *game.Game, news string, err error) {
+	s.saved = nil
+	if s.unrecorded && s.game != nil {
+		// This session holds an end it could not record, nor perhaps save:
+		// the store may still hold a turn before it, so record the final
+		// state from memory, never offer the store's copy.
+		return nil, s.recordEnd(s.game), nil
+	}
+	g, journal, err := s.load()
+	if err != nil && corrupt(err) {
+		// Set the damaged save aside for the host; never drop it silently.
+		if _, qerr := s.cfg.Quarantine.Quarantine(s.cfg.Fingerprint, err.Error(), s.cfg.Now()); qerr == nil {
+			return nil, "Your saved game was damaged and could not be read. It is set aside for the host to look at; start a new game.", nil
+		}
+	}
+	if err != nil {
+		return nil, "", &Error{Player: "Your saved game cannot be read right now; it is kept on the server.", Err: err}
+	}
+	if g != nil && g.Over() {
+		return nil, s.recordEnd(g), nil
+	}
+	s.saved, s.journal = g, journal
+	return g, "", nil
+}
+
+// Continue makes the game Open found the game in progress. It returns an
+// error when there is none.
+func (s *Session) Continue() error {
+	if s.saved == nil {
+		return errors.New("no saved game to continue")
+	}
+	s.game, s.saved = s.saved, nil
+	s.synced, s.behind, s.unrecorded, s.rank = true, false, false, 0
+	return nil
+}
+
+// Start begins a new game, replacing any saved one, and saves it at once so
+// that even a game abandoned on its first turn is resumed, not lost. The
+// game starts even when the save fails; the error (an *Error) says so.
+func (s *Session) Start() error {
+	s.game, s.saved = game.New(s.cfg.NewSeed()), nil
+	s.synced, s.behind, s.unrecorded, s.rank, s.journal = false, false, false, 0, 0
+	return s.Save()
+}
+
+// Leave lets go of a game that has ended (the player left its last screen).
+// An end that could not be recorded stays, for Save and the next Open.
+func (s *Session) Leave() {
+	if s.game != nil && s.game.Over() && !s.unrecorded {
+		s.game = nil
+	}
+}
+
+// Do applies c to the game in progress and returns once the turn is
+// durable: a journal entry (group-committed with other players'), a
+// snapshot on a new level or every SnapshotEvery turns, or, when the game
+// ends, its score recorded and its save deleted in one transaction.
+//
+// An impossible command returns the core's *game.Impossible and costs
+// nothing. Otherwise the turn happened, whatever the error: an *Error says
+// the turn is not durable (it is kept in memory and saving is retried every
+// turn) or, for a game that ended, that its end could not be recorded (the
+// save then holds the final state, never the turn before, and the next Open
+// records it).
+func (s *Session) Do(c game.Command) (game.Result, error) {
+	if s.game == nil {
+		return game.Result{}, errors.New("no game in progress")
+	}
+	res, err := s.game.Apply(c)
+	if err != nil {
+		return res, err
+	}
+	s.synced = false
+	switch {
+	case res.Died || res.Won:
+		if err := s.finish(); err != nil {
+			// The end is not on record: keep the game in its final state
+			// (never the turn before), so the next Open records it.
+			s.unrecorded = true
+			if serr := s.record(c); serr != nil {
+				return res, &Error{Player: "the server could not record it, nor save it (" + why(serr) + ")", Err: errors.Join(err, serr)}
+			}
+			return res, &Error{Player: "the server could not record it (" + why(err) + "); it will try again next time", Err: err}
+		}
+	case res.Descended: // a new level: a snapshot rather than a journal entry
+		if err := s.Save(); err != nil {
+			return res, err
+		}
+	default:
+		if err := s.record(c); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// Save writes the game in progress as a snapshot (which also empties the
+// journal), unless the store already holds it or the game is over and on
+// record. It is called on S, on a level change, every SnapshotEvery turns,
+// after any failed write and, by the server, once the session's program
+// has ended for any reason. When it fails the store stays behind the game
+// in memory until a later Save succeeds; the *Error says the game is not
+// saved.
+func (s *Session) Save() error {
+	g := s.game
+	if g == nil || (g.Over() && !s.unrecorded) || (s.synced && s.journal == 0 && !s.behind) {
+		return nil
+	}
+	blob, err := g.Encode()
+	if err == nil {
+		err = s.cfg.Saves.PutSave(s.cfg.Fingerprint, blob)
+	}
+	if err != nil {
+		if !s.behind && s.cfg.Trouble != nil {
+			s.cfg.Trouble(err)
+		}
+		s.synced, s.behind = false, true
+		return notSaved(err)
+	}
+	if s.behind && s.cfg.Trouble != nil {
+		s.cfg.Trouble(nil)
+	}
+	s.synced, s.behind, s.journal = true, false, 0
+	return nil
+}
+
+// record makes a command that just happened durable: one journal entry, or
+// a snapshot every SnapshotEvery entries. If the journal cannot be written,
+// or an earlier write failed, it makes a full save instead, which holds
+// every turn the journal missed.
+func (s *Session) record(c game.Command) error {
+	if s.cfg.NoJournal {
+		if s.journal++; s.journal < SnapshotEvery && !s.behind {
+			return nil
+		}
+		return s.Save()
+	}
+	if !s.behind {
+		err := s.cfg.Saves.AppendJournal(s.cfg.Fingerprint, s.journal, game.EncodeCommand(c))
+		if err == nil {
+			s.journal++
+			s.synced = true
+			if s.journal < SnapshotEvery {
+				return nil
+			}
+		}
+	}
+	s.synced = false
+	return s.Save()
+}
+
+// notSaved is what the player reads on every turn that could not be made
+// durable: the turn is kept in memory and saving is retried each turn, so
+// only the turns shown with this note can be lost, and only to a crash.
+func notSaved(err error) *Error {
+	return &Error{Player: "Not saved: " + why(err) + ". A crash now would lose this turn; saving is retried every turn.", Err: err}
+}
+
+// why names the cause of a failed write in a player's words, not the
+// host's file paths.
+func why(err error) string {
+	switch {
+	case errors.Is(err, store.ErrFileGone):
+		return "the server's database file is gone"
+	case errors.Is(err, store.ErrNoRoom):
+		return "the server's disk is full"
+	}
+	return "the server could not write its database"
+}
+
+// load returns the player's saved game with its journal replayed and the
+// number of journal entries: (nil, 0, nil) when there is none, an error
+// when there is one that cannot be read.
+func (s *Session) load() (*game.Game, uint64, error) {
+	blob, err := s.cfg.Saves.Save(s.cfg.Fingerprint)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	g, err := game.Decode(blob)
+	if err != nil {
+		return nil, 0, err
+	}
+	entries, err := s.cfg.Saves.Journal(s.cfg.Fingerprint)
+	if err != nil {
+		return nil, 0, err
+	}
+	cmds := make([]game.Command, 0, len(entries))
+	for _, e := range entries {
+		c, err := game.DecodeCommand(e)
+		if err != nil {
+			return nil, 0, err
+		}
+		cmds = append(cmds, c)
+	}
+	if err := g.Replay(cmds); err != nil {
+		return nil, 0, err
+	}
+	return g, uint64(len(entries)), nil
+}
+
+// corrupt reports whether a load error means the stored game is damaged
+// (rather than the store being briefly unavailable).
+func corrupt(err error) bool {
+	return errors.Is(err, game.ErrCorruptSave) || errors.Is(err, game.ErrSaveVersion) || errors.Is(err, store.ErrCorrupt)
+}
+
+// finish ends the game for good: it records the score under the stored
+// profile's name and deletes the save (permadeath) in one transaction. A
+// game with cheats only loses its save: rank 0, never on the table.
+func (s *Session) finish() error {
+	g := s.game
+	if g.Cheated() {
+		s.rank = 0
+		return s.cfg.Saves.DeleteSave(s.cfg.Fingerprint)
+	}
+	var name string
+	if p, err := s.cfg.Profiles.Profile(s.cfg.Fingerprint); err == nil {
+		name = p.Name
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("read profile: %w", err)
+	}
+	rank, err := s.cfg.Scores.FinishGame(s.cfg.Fingerprint, store.Score{
+		Name: name, Depth: g.Depth(), Turns: g.Turn(), Kills: g.Kills(),
+		Points: g.Score(), Cause: g.Cause(), Date: s.cfg.Now(),
+	})
+	if err != nil {
+		return err
+	}
+	s.rank = rank
+	return nil
+}
+
+// recordEnd records a game that ended while its end could not be recorded
+// (the save holds its final state) and returns what to tell the player.
+func (s *Session) recordEnd(g *game.Game) string {
+	s.game, s.unrecorded = g, true
+	if err := s.finish(); err != nil {
+		// Kept, unrecorded: Save writes its final state and the next Open
+		// tries again.
+		return "Your last game ended, but the server cannot record it yet; it will try again next time."
+	}
+	s.game, s.unrecorded = nil, false
+	if s.rank > 0 {
+		return fmt.Sprintf("Your last game ended (%s) and is now on the score table at rank #%d.", g.Cause(), s.rank)
+	}
+	return fmt.Sprintf("Your last game ended (%s).", g.Cause())
+}
