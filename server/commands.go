@@ -37,7 +37,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			}
 			writeScores(out, scores)
 		case len(cmd) == 1 && cmd[0] == "who":
-			writeWho(out, s.live.list(), time.Now())
+			writeWho(out, liveGames(s.live.Games()), time.Now())
 		case len(cmd) == 1 && cmd[0] == "quarantine" && s.isAdmin(sess):
 			qs, err := s.store.Quarantined("")
 			if err != nil {
@@ -72,7 +72,7 @@ func writeScores(w io.Writer, scores []store.Score) {
 }
 
 // writeWho prints the live games: name, depth, turn, idle time, watchers.
-func writeWho(w io.Writer, games []LiveGame, now time.Time) {
+func writeWho(w io.Writer, games []tui.LiveGame, now time.Time) {
 	if len(games) == 0 {
 		fmt.Fprintln(w, "No one is playing.")
 		return

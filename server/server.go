@@ -1,7 +1,8 @@
 // Package server is grotto's SSH front door: the wish server and its
-// middleware chain, public-key identity, the registry of live sessions, and
-// graceful shutdown. It knows nothing of the game's rules: each session gets a
-// tui.Model and the server only saves it when the session ends.
+// middleware chain, public-key identity, the live sessions (through
+// server/lobby), and graceful shutdown. It knows nothing of the game's
+// rules: each session gets a tui.Model and the server only saves it when
+// the session ends.
 package server
 
 import (
@@ -12,7 +13,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -30,6 +30,7 @@ import (
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
 )
@@ -74,7 +75,7 @@ type Server struct {
 	ssh    *ssh.Server
 	store  *store.Bolt
 	admins atomic.Pointer[keys.AdminSet]
-	live   *registry
+	live   lobby.Lobby // the live games (lobby.go adapts it for each session)
 	ln     net.Listener
 	conns  *addrConns // open connections per address (conns.go)
 	// unsaved counts the sessions that ended with a game that could not be
@@ -109,7 +110,7 @@ func New(cfg Config) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, live: newRegistry(), conns: newAddrConns()}
+	s := &Server{cfg: cfg, log: cfg.Logger, live: lobby.NewMemory(nil), conns: newAddrConns()}
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func New(cfg Config) (*Server, error) {
 	stdlog := cfg.Logger.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
 	// Middleware runs outermost first: recover, logging, the per-IP rate
 	// limit, the session cap, identity, commands (scores, who), the PTY
-	// check, the session (registry, save on exit), window sizes (clamped and
+	// check, the session (lobby slot, save on exit), window sizes (clamped and
 	// coalesced, requests.go), then Bubble Tea. wish and
 	// recover apply the last listed first, hence the reversed list.
 	lim := cfg.Limits
@@ -190,7 +191,7 @@ func (s *Server) Serve() error {
 	s.log.Info("grotto is listening", "addr", s.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.admins.Load().Len())
 	stop := make(chan struct{})
 	defer close(stop)
-	go s.live.sweep(s.cfg.Limits.KeepAlive, s.cfg.Limits.IdleTimeout, stop)
+	go s.live.Sweep(s.cfg.Limits.KeepAlive, s.cfg.Limits.IdleTimeout, stop)
 	go s.watchFile(stop)
 	err := s.ssh.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) {
@@ -204,19 +205,19 @@ func (s *Server) Serve() error {
 // not ended when ctx expires are cut off; their games are still saved as
 // their handlers unwind. It returns the store's close error, if any.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.log.Info("shutting down", "sessions", s.live.len())
-	s.live.closeAll(tui.ShutdownMsg{})
+	s.log.Info("shutting down", "sessions", s.live.Len())
+	s.live.Shutdown() // every session hears lobby.ShutDown, saves and leaves
 	done := make(chan error, 1)
 	go func() { done <- s.ssh.Shutdown(ctx) }()
-	if err := s.live.wait(ctx); err != nil {
-		s.log.Warn("sessions still open at the deadline; closing them", "sessions", s.live.len())
+	if err := s.live.Wait(ctx); err != nil {
+		s.log.Warn("sessions still open at the deadline; closing them", "sessions", s.live.Len())
 	}
 	s.ssh.Close()
 	<-done
 	// Handlers of cut-off sessions save as they unwind; give them a moment.
 	grace, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	s.live.wait(grace)
+	s.live.Wait(grace)
 	fileErr := s.store.CheckFile()
 	if err := s.store.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)
@@ -379,7 +380,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			wish.Fatalln(sess, "grotto cannot read its database right now; please try again later.\r")
 			return
 		}
-		lobby := &lobby{srv: s, fp: id.fp, name: name, log: logger}
+		lob := &sessionLobby{srv: s, fp: id.fp, log: logger}
 		play := session.New(session.Config{Fingerprint: id.fp, Saves: s.store, Scores: s.store,
 			Profiles: s.store, Quarantine: s.store, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
 			Trouble: func(err error) {
@@ -392,7 +393,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store},
 			IdleTimeout: s.cfg.Limits.IdleTimeout,
 			Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
-			Lobby:       lobby, NeedName: isNew}
+			Lobby:       lob, NeedName: isNew}
 		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
 			sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger))
 		if pty, _, ok := sess.Pty(); ok {
@@ -405,22 +406,26 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 
 		var model *tui.Model
 		var prog *tea.Program
+		conn, _ := sess.Context().Value(ssh.ContextKeyConn).(lobby.Conn) // for keepalives
 		for {
 			model = tui.New(player)
 			prog = tea.NewProgram(model, opts...)
-			lobby.prog = prog
-			listed := name
-			if isNew {
-				listed = "" // not a name until the player claims it
+			lob.setProgram(prog)
+			// The slot is listed under the stored profile's name only: a
+			// key that has claimed none is unnamed (name is then just the
+			// name screen's suggestion).
+			h := lobby.Holder{Key: id.fp, Notifier: lob, Conn: conn}
+			if !isNew {
+				h.Name = name
 			}
-			var liveID uint64
+			var slot lobby.Slot
 			var err error
 			if player.Conflict {
-				liveID, err = s.live.addSpectator(id.fp, prog, time.Now())
+				slot, err = s.live.Spectate(h)
 			} else {
-				liveID, err = s.live.add(id.fp, listed, prog, time.Now())
+				slot, err = s.live.Claim(h)
 			}
-			if errors.Is(err, errAlreadyPlaying) {
+			if errors.Is(err, lobby.ErrAlreadyPlaying) {
 				logger.Info("key already playing: offering take over or watch")
 				player.Conflict = true
 				continue // rebuild the model on the choice screen
@@ -429,13 +434,10 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 				wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
 				return
 			}
-			lobby.setID(liveID)
+			lob.setSlot(slot)
 			break
 		}
-		defer func() { s.live.remove(lobby.id()) }()
-		if conn, ok := sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
-			s.live.setConn(lobby.id(), conn)
-		}
+		defer lob.release() // once the game is saved (below), never before
 		sess.Context().SetValue(ctxProgram, prog)
 		next(sess) // runs the program until the player leaves or the session ends
 		model.Close()
@@ -504,99 +506,3 @@ func (b scoreBoard) TopScores(n int) ([]tui.ScoreRow, error) {
 	}
 	return rows, err
 }
-
-// lobby is one session's window on the server (tui.Lobby).
-type lobby struct {
-	srv   *Server
-	fp    string
-	name  string
-	log   *log.Logger
-	prog  *tea.Program
-	liveM sync.Mutex
-	live  uint64 // the session's registry id; 0 while another session of the key plays
-}
-
-func (l *lobby) id() uint64 {
-	l.liveM.Lock()
-	defer l.liveM.Unlock()
-	return l.live
-}
-
-func (l *lobby) setID(id uint64) {
-	l.liveM.Lock()
-	defer l.liveM.Unlock()
-	l.live = id
-}
-
-// Games implements tui.Lobby.
-func (l *lobby) Games() []tui.LiveGame {
-	self := l.id()
-	var out []tui.LiveGame
-	for _, g := range l.srv.live.list() {
-		if g.ID != self {
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
-// Mine implements tui.Lobby.
-func (l *lobby) Mine() (tui.LiveGame, bool) { return l.srv.live.ofKey(l.fp) }
-
-// Watchers implements tui.Lobby.
-func (l *lobby) Watchers() int { return l.srv.live.watchers(l.id()) }
-
-// Watch implements tui.Lobby.
-func (l *lobby) Watch(id uint64) (<-chan []byte, func(), bool) { return l.srv.live.watch(id) }
-
-// Publish implements tui.Lobby.
-func (l *lobby) Publish(depth, turn int, frame []byte) {
-	if id := l.id(); id != 0 {
-		l.srv.live.publish(id, depth, turn, frame, time.Now())
-	}
-}
-
-// TakeOver implements tui.Lobby: the key's other session saves and leaves,
-// then this one becomes the key's live session.
-func (l *lobby) TakeOver() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := l.srv.live.takeOver(ctx, l.fp, tui.TakenOverMsg{}); err != nil {
-		return err
-	}
-	// Listed under the stored profile's name, the one place a name comes
-	// from: a key that has claimed none is listed unnamed, never under its
-	// SSH user name (a suggestion only).
-	listed := ""
-	if p, err := l.srv.store.Profile(l.fp); err == nil {
-		listed = p.Name
-	}
-	if err := l.srv.live.promote(l.id(), listed); err != nil {
-		return err
-	}
-	l.log.Info("took over the key's other session")
-	return nil
-}
-
-// ClaimName implements tui.Lobby.
-func (l *lobby) ClaimName(name string) error {
-	if !tui.ValidName(name) {
-		return errors.New("a name is 1 to 16 letters, digits, - or _")
-	}
-	err := l.srv.store.ClaimName(l.fp, name, time.Now())
-	switch {
-	case errors.Is(err, store.ErrNameTaken):
-		return fmt.Errorf("%s is taken; choose another name", name)
-	case err != nil:
-		l.log.Error("claim name", "err", err)
-		return errors.New("the name could not be saved; try again")
-	}
-	l.name = name
-	if id := l.id(); id != 0 {
-		l.srv.live.rename(id, name)
-	}
-	return nil
-}
-
-// Cheat implements tui.Lobby: every cheat is logged with the fingerprint.
-func (l *lobby) Cheat(what string) { l.log.Warn("cheat used", "cheat", what, "name", l.name) }

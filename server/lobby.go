@@ -1,0 +1,202 @@
+package server
+
+// This file: sessionLobby, one session's window on the server's lobby
+// (tui.Lobby on top of server/lobby), and the delivery of lobby events to the
+// session's Bubble Tea program.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/log/v2"
+
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/lobby"
+	"github.com/grotto-game/grotto/store"
+)
+
+// takeOverDeadline is how long a take-over waits for the key's other session
+// to save and leave.
+const takeOverDeadline = 10 * time.Second
+
+// sessionLobby is one session's window on the server (tui.Lobby) and the
+// notifier of its slot (lobby.Notifier).
+type sessionLobby struct {
+	srv *Server
+	fp  string
+	log *log.Logger
+
+	mu   sync.Mutex
+	prog *tea.Program // the session's program, once built
+	slot lobby.Slot   // the session's slot, once claimed
+}
+
+// setProgram makes p the program that hears this session's lobby events.
+func (l *sessionLobby) setProgram(p *tea.Program) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.prog = p
+}
+
+// setSlot records the slot the session claimed.
+func (l *sessionLobby) setSlot(s lobby.Slot) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.slot = s
+}
+
+// held returns the session's slot, nil before it claimed one.
+func (l *sessionLobby) held() lobby.Slot {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.slot
+}
+
+// id returns the session's slot id, 0 before it claimed one.
+func (l *sessionLobby) id() uint64 {
+	if s := l.held(); s != nil {
+		return s.ID()
+	}
+	return 0
+}
+
+// release gives up the session's slot, if it holds one.
+func (l *sessionLobby) release() {
+	if s := l.held(); s != nil {
+		s.Release()
+	}
+}
+
+// Notify implements lobby.Notifier: each event becomes the program's message.
+// Send does not block on a program that has ended, but does until one has
+// started: hence the goroutine, so that one stuck session never holds up the
+// lobby or the others.
+func (l *sessionLobby) Notify(e lobby.Event) {
+	var msg tea.Msg
+	switch e {
+	case lobby.ShutDown:
+		msg = tui.ShutdownMsg{}
+	case lobby.TakenOver:
+		msg = tui.TakenOverMsg{}
+	case lobby.WatchersChanged:
+		msg = tui.WatchersMsg{}
+	case lobby.IdleCheck:
+		msg = tui.IdleCheckMsg{}
+	default:
+		return
+	}
+	l.mu.Lock()
+	p := l.prog
+	l.mu.Unlock()
+	if p != nil {
+		go p.Send(msg)
+	}
+}
+
+// liveGame is how the UI lists a lobby game.
+func liveGame(g lobby.Game) tui.LiveGame {
+	return tui.LiveGame{ID: g.ID, Name: g.Name, Depth: g.Depth, Turn: g.Turn, LastInput: g.LastInput, Watchers: g.Watchers}
+}
+
+// liveGames converts a lobby listing for the UI and `who`.
+func liveGames(gs []lobby.Game) []tui.LiveGame {
+	out := make([]tui.LiveGame, len(gs))
+	for i, g := range gs {
+		out[i] = liveGame(g)
+	}
+	return out
+}
+
+// Games implements tui.Lobby.
+func (l *sessionLobby) Games() []tui.LiveGame {
+	self := l.id()
+	var out []tui.LiveGame
+	for _, g := range l.srv.live.Games() {
+		if g.ID != self {
+			out = append(out, liveGame(g))
+		}
+	}
+	return out
+}
+
+// Mine implements tui.Lobby.
+func (l *sessionLobby) Mine() (tui.LiveGame, bool) {
+	g, ok := l.srv.live.OfKey(l.fp)
+	return liveGame(g), ok
+}
+
+// Watchers implements tui.Lobby.
+func (l *sessionLobby) Watchers() int {
+	if s := l.held(); s != nil {
+		return s.Watchers()
+	}
+	return 0
+}
+
+// Watch implements tui.Lobby.
+func (l *sessionLobby) Watch(id uint64) (<-chan []byte, func(), bool) { return l.srv.live.Watch(id) }
+
+// Publish implements tui.Lobby: it renews the slot (the last input `who`
+// shows) and hands the frame to its watchers.
+func (l *sessionLobby) Publish(depth, turn int, frame []byte) {
+	if s := l.held(); s != nil {
+		s.Renew(time.Now())
+		s.Publish(depth, turn, frame)
+	}
+}
+
+// TakeOver implements tui.Lobby: the key's other session saves and leaves,
+// then this one becomes the key's live session (lobby/takeover.go).
+func (l *sessionLobby) TakeOver() error {
+	s := l.held()
+	if s == nil {
+		return lobby.ErrReleased
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), takeOverDeadline)
+	defer cancel()
+	if err := s.TakeOver(ctx, l.storedName); err != nil {
+		return err
+	}
+	l.log.Info("took over the key's other session")
+	return nil
+}
+
+// storedName returns the name the key's stored profile holds, "" when it has
+// claimed none or the profile cannot be read: the one place a listed name
+// comes from (never the SSH user name, which is only a suggestion).
+func (l *sessionLobby) storedName() string {
+	if p, err := l.srv.store.Profile(l.fp); err == nil {
+		return p.Name
+	}
+	return ""
+}
+
+// ClaimName implements tui.Lobby: the store claims the name first, and only
+// a name it accepted is listed.
+func (l *sessionLobby) ClaimName(name string) error {
+	if !tui.ValidName(name) {
+		return errors.New("a name is 1 to 16 letters, digits, - or _")
+	}
+	err := l.srv.store.ClaimName(l.fp, name, time.Now())
+	switch {
+	case errors.Is(err, store.ErrNameTaken):
+		return fmt.Errorf("%s is taken; choose another name", name)
+	case err != nil:
+		l.log.Error("claim name", "err", err)
+		return errors.New("the name could not be saved; try again")
+	}
+	if s := l.held(); s != nil {
+		s.Rename(name)
+	}
+	return nil
+}
+
+// Cheat implements tui.Lobby: every cheat is logged with the fingerprint
+// (the logger carries it) and the name the key is listed under.
+func (l *sessionLobby) Cheat(what string) {
+	l.log.Warn("cheat used", "cheat", what, "name", l.storedName())
+}

@@ -1,0 +1,69 @@
+package lobby
+
+// This file: the keepalive and idle sweep over every slot.
+
+import "time"
+
+// keepAliveMisses is how many keepalives in a row a connection may leave
+// unanswered before the sweep closes it.
+const keepAliveMisses = 3
+
+// Sweep implements Lobby.
+func (m *Memory) Sweep(keepAlive, idle time.Duration, stop <-chan struct{}) {
+	if keepAlive <= 0 {
+		keepAlive = 30 * time.Second
+	}
+	ka := time.NewTicker(keepAlive)
+	defer ka.Stop()
+	var idleC <-chan time.Time
+	if idle > 0 {
+		t := time.NewTicker(min(time.Minute, idle))
+		defer t.Stop()
+		idleC = t.C
+	}
+	for {
+		select {
+		case <-stop:
+			return
+		case <-ka.C:
+			m.keepAlive()
+		case <-idleC:
+			m.mu.Lock()
+			told := make([]*slot, 0, len(m.slots))
+			for _, s := range m.slots {
+				told = append(told, s)
+			}
+			m.mu.Unlock()
+			for _, s := range told {
+				s.notify(IdleCheck)
+			}
+		}
+	}
+}
+
+// keepAlive sends every slot's connection a keepalive request, each in its
+// own goroutine (a client that does not answer holds up no one), and closes
+// the connections that left keepAliveMisses in a row unanswered.
+func (m *Memory) keepAlive() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.slots {
+		if s.conn == nil {
+			continue
+		}
+		if s.missed >= keepAliveMisses {
+			go s.conn.Close()
+			continue
+		}
+		s.missed++
+		go func(s *slot, c Conn) {
+			if _, _, err := c.SendRequest("keepalive@openssh.com", true, nil); err != nil {
+				c.Close()
+				return
+			}
+			m.mu.Lock()
+			s.missed = 0
+			m.mu.Unlock()
+		}(s, s.conn)
+	}
+}

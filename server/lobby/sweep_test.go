@@ -1,0 +1,117 @@
+package lobby
+
+import (
+	"errors"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeConn answers keepalives, or never does (silent).
+type fakeConn struct {
+	silent   bool
+	requests chan string
+	mu       sync.Mutex
+	closed   chan struct{}
+	isClosed bool
+}
+
+func newConn(silent bool) *fakeConn {
+	return &fakeConn{silent: silent, requests: make(chan string, 1000), closed: make(chan struct{})}
+}
+
+func (c *fakeConn) SendRequest(name string, wantReply bool, payload []byte) (bool, []byte, error) {
+	select {
+	case c.requests <- name:
+	default:
+	}
+	if c.silent {
+		<-c.closed // an unanswered request ends when the connection closes
+		return false, nil, errors.New("closed")
+	}
+	return true, nil, nil
+}
+
+func (c *fakeConn) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.isClosed {
+		c.isClosed = true
+		close(c.closed)
+	}
+	return nil
+}
+
+func TestAConnectionLeavingThreeKeepalivesUnansweredIsClosed(t *testing.T) {
+	m := NewMemory(nil)
+	silent := newConn(true)
+	s, _ := m.Claim(Holder{Key: "SHA256:silent", Conn: silent})
+	defer s.Release()
+	for range keepAliveMisses {
+		m.keepAlive()
+	}
+	for range keepAliveMisses {
+		<-silent.requests
+	}
+	select {
+	case <-silent.closed:
+		t.Fatalf("closed after %d unanswered keepalives, before the next round", keepAliveMisses)
+	default:
+	}
+	m.keepAlive()
+	<-silent.closed // the test times out if the round does not close it
+}
+
+func TestAConnectionThatAnswersIsNeverClosed(t *testing.T) {
+	m := NewMemory(nil)
+	answering := newConn(false)
+	s, _ := m.Claim(Holder{Key: "SHA256:answering", Conn: answering})
+	defer s.Release()
+	for range 2 * keepAliveMisses {
+		m.keepAlive()
+		<-answering.requests
+		for missed := 1; missed != 0; { // until the answer is counted
+			m.mu.Lock()
+			missed = s.(*slot).missed
+			m.mu.Unlock()
+			runtime.Gosched()
+		}
+	}
+	select {
+	case <-answering.closed:
+		t.Error("a connection that answers every keepalive was closed")
+	default:
+	}
+}
+
+func TestTheSweepSendsKeepalivesUntilStopped(t *testing.T) {
+	m := NewMemory(nil)
+	c := newConn(false)
+	s, _ := m.Claim(Holder{Key: "SHA256:a", Conn: c})
+	defer s.Release()
+	stop := make(chan struct{})
+	ended := make(chan struct{})
+	go func() { m.Sweep(time.Millisecond, 0, stop); close(ended) }()
+	if name := <-c.requests; name != "keepalive@openssh.com" {
+		t.Errorf("request %q", name)
+	}
+	close(stop)
+	<-ended
+}
+
+func TestTheSweepAsksEverySlotWhetherItIsIdle(t *testing.T) {
+	m := NewMemory(nil)
+	pe, se := newEvents(), newEvents()
+	m.Claim(Holder{Key: "SHA256:a", Notifier: pe})
+	m.Spectate(Holder{Key: "SHA256:a", Notifier: se})
+	stop := make(chan struct{})
+	defer close(stop)
+	go m.Sweep(time.Hour, time.Millisecond, stop)
+	if e := pe.next(); e != IdleCheck {
+		t.Errorf("player told %v", e)
+	}
+	if e := se.next(); e != IdleCheck {
+		t.Errorf("spectator told %v", e)
+	}
+}

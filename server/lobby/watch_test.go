@@ -1,0 +1,67 @@
+package lobby
+
+import (
+	"testing"
+)
+
+func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T) {
+	m := NewMemory(nil)
+	s, _ := m.Claim(Holder{Key: "SHA256:a", Name: "alice"})
+	frames, stop, ok := m.Watch(s.ID())
+	if !ok {
+		t.Fatal("cannot watch a live slot")
+	}
+	defer stop()
+	for i := range 1000 { // the watcher reads nothing meanwhile
+		s.Publish(1, i, []byte{byte(i)})
+	}
+	if f := <-frames; f[0] != byte(999%256) {
+		t.Errorf("watcher got frame %d, want the newest", f[0])
+	}
+	if got := m.Games()[0]; got.Turn != 999 || got.Depth != 1 || got.Watchers != 1 || got.Name != "alice" {
+		t.Errorf("list = %+v", got)
+	}
+	s.Release()
+	if _, open := <-frames; open {
+		t.Error("the watcher's channel stays open after the player left")
+	}
+	stop() // after the release: nothing to close twice
+}
+
+func TestANewWatcherStartsWithTheLatestFrame(t *testing.T) {
+	m := NewMemory(nil)
+	s, _ := m.Claim(Holder{Key: "SHA256:a"})
+	s.Publish(2, 7, []byte("turn 7"))
+	frames, stop, _ := m.Watch(s.ID())
+	defer stop()
+	if f := <-frames; string(f) != "turn 7" {
+		t.Errorf("first frame %q, want the latest published", f)
+	}
+}
+
+func TestThePlayerIsToldWhenWatchersComeAndGo(t *testing.T) {
+	m := NewMemory(nil)
+	told := newEvents()
+	s, _ := m.Claim(Holder{Key: "SHA256:a", Notifier: told})
+	_, stop, _ := m.Watch(s.ID())
+	if e := told.next(); e != WatchersChanged || s.Watchers() != 1 {
+		t.Errorf("after a watcher came: told %v, %d watching", e, s.Watchers())
+	}
+	stop()
+	stop() // a second stop is no second departure
+	if e := told.next(); e != WatchersChanged || s.Watchers() != 0 {
+		t.Errorf("after it left: told %v, %d watching", e, s.Watchers())
+	}
+	if len(told) != 0 {
+		t.Errorf("told %v after a second stop", <-told)
+	}
+}
+
+func TestNobodyWatchesAGoneSlot(t *testing.T) {
+	m := NewMemory(nil)
+	s, _ := m.Claim(Holder{Key: "SHA256:a"})
+	s.Release()
+	if _, _, ok := m.Watch(s.ID()); ok {
+		t.Error("watching a released slot succeeded")
+	}
+}
