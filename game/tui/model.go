@@ -106,6 +106,7 @@ type mouseHandler interface {
 type Model struct {
 	p     Player
 	th    *theme
+	keys  keyMaps
 	w, h  int
 	scr   screen
 	game  *game.Game // the game in progress, nil on the title screen before one starts
@@ -140,7 +141,7 @@ func New(p Player) *Model {
 	if p.Lobby == nil {
 		p.Lobby = nopLobby{}
 	}
-	m := &Model{p: p, th: newTheme(colorprofile.ANSI256), w: 80, h: 24}
+	m := &Model{p: p, th: newTheme(colorprofile.ANSI256), keys: newKeyMaps(), w: 80, h: 24}
 	switch {
 	case p.Conflict:
 		m.scr = &conflictScreen{}

@@ -30,78 +30,52 @@ type overlay struct {
 
 func newPlay() *playScreen { return &playScreen{} }
 
-// directions maps movement keys to steps: arrows, vi-keys (hjklyubn) and the
-// number pad (digits, or keypad keys where the terminal reports them).
-func direction(key string) (dx, dy int, ok bool) {
-	switch key {
-	case "up", "k", "8", "kp8", "kpup":
-		return 0, -1, true
-	case "down", "j", "2", "kp2", "kpdown":
-		return 0, 1, true
-	case "left", "h", "4", "kp4", "kpleft":
-		return -1, 0, true
-	case "right", "l", "6", "kp6", "kpright":
-		return 1, 0, true
-	case "y", "7", "kp7", "home", "kphome":
-		return -1, -1, true
-	case "u", "9", "kp9", "pgup", "kppgup":
-		return 1, -1, true
-	case "b", "1", "kp1", "end", "kpend":
-		return -1, 1, true
-	case "n", "3", "kp3", "pgdown", "kppgdown":
-		return 1, 1, true
-	}
-	return 0, 0, false
-}
-
 func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	key := k.String()
-	var cmd game.Command
-	if dx, dy, ok := direction(key); ok {
-		cmd = game.Move(dx, dy)
-	} else {
-		switch key {
-		case ".", "5", "kp5", "kpbegin", "begin", "space":
-			cmd = game.Wait()
-		case ">":
-			cmd = game.Descend()
-		case "\\":
-			if !m.admin() {
-				s.note = "Unknown command."
-				return s, nil
-			}
-			return &cheatScreen{back: s}, nil
-		case "<":
-			if m.game.Tile(m.game.Player().Pos) == world.UpStairs {
-				s.note = "Rubble blocks the way back up. The only way out is down."
-			} else {
-				s.note = "There are no stairs up here."
-			}
-			return s, nil
-		case "g", ",":
-			cmd = game.PickUp()
-		case "i":
-			return newInventory(s, verbUse), nil
-		case "q":
-			return newInventory(s, verbQuaff), nil
-		case "d":
-			return newInventory(s, verbDrop), nil
-		case "t":
-			return newInventory(s, verbThrow), nil
-		case "/", ";":
-			return newTargeting(m, s, targetLook, 0, "Look around.", nil), nil
-		case "?":
-			return &helpScreen{back: s}, nil
-		case "v":
-			return newLogScreen(m, s), nil
-		case "S":
-			return s, m.saveAndLeave()
-		default:
-			s.note = fmt.Sprintf("Unknown command %q. Press ? for help.", key)
-			return s, nil
-		}
+	b, bk, ok := m.keys.play.find(key)
+	switch {
+	case !ok:
+		s.note = fmt.Sprintf("Unknown command %q. Press ? for help.", key)
+		return s, nil
+	case b.admin && !m.admin():
+		s.note = "Unknown command."
+		return s, nil
 	}
-	return s.apply(m, cmd)
+	switch bk.act {
+	case actMove:
+		return s.apply(m, game.Move(bk.dir.X, bk.dir.Y))
+	case actWait:
+		return s.apply(m, game.Wait())
+	case actDescend:
+		return s.apply(m, game.Descend())
+	case actPickUp:
+		return s.apply(m, game.PickUp())
+	case actAscend:
+		if m.game.Tile(m.game.Player().Pos) == world.UpStairs {
+			s.note = "Rubble blocks the way back up. The only way out is down."
+		} else {
+			s.note = "There are no stairs up here."
+		}
+	case actCheat:
+		return &cheatScreen{back: s}, nil
+	case actUse:
+		return newInventory(s, verbUse), nil
+	case actQuaff:
+		return newInventory(s, verbQuaff), nil
+	case actDrop:
+		return newInventory(s, verbDrop), nil
+	case actThrow:
+		return newInventory(s, verbThrow), nil
+	case actLook:
+		return newTargeting(m, s, targetLook, 0, "Look around.", nil), nil
+	case actHelp:
+		return &helpScreen{back: s}, nil
+	case actLog:
+		return newLogScreen(m, s), nil
+	case actSave:
+		return s, m.saveAndLeave()
+	}
+	return s, nil
 }
 
 // apply sends cmd to the game and shows what came of it: a grey note when it

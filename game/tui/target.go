@@ -57,9 +57,10 @@ func closestVisibleMonster(g *game.Game, from world.Pos) world.Pos {
 	return best
 }
 
-// step returns how far a key moves the cursor: the direction, times 5 with
-// Shift (or a capital vi-key), 10 with Ctrl, 20 with Alt.
-func step(k tea.KeyPressMsg) (dx, dy int, ok bool) {
+// step returns how far a key moves the cursor: its aiming step (the
+// movement keys), times 5 with Shift (or a capital vi-key), 10 with Ctrl, 20
+// with Alt.
+func step(aim keyMap, k tea.KeyPressMsg) (world.Pos, bool) {
 	key := tea.Key{Code: k.Code}.String()
 	mult := 1
 	if k.Code >= 'A' && k.Code <= 'Z' {
@@ -74,20 +75,24 @@ func step(k tea.KeyPressMsg) (dx, dy int, ok bool) {
 	case k.Mod.Contains(tea.ModShift):
 		mult = 5
 	}
-	dx, dy, ok = direction(key)
-	return dx * mult, dy * mult, ok
+	if _, bk, ok := aim.find(key); ok && bk.act == actAim {
+		return world.Pos{X: bk.dir.X * mult, Y: bk.dir.Y * mult}, true
+	}
+	return world.Pos{}, false
 }
 
 func (t *targetScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
-	switch k.String() {
-	case "esc", "q":
-		return t.back, nil
-	case "enter", ".", "5", "kp5", "kpenter", "space":
-		return t.confirm(m)
+	if _, bk, ok := m.keys.aim.find(k.String()); ok {
+		switch bk.act {
+		case actCancel:
+			return t.back, nil
+		case actFire:
+			return t.confirm(m)
+		}
 	}
-	if dx, dy, ok := step(k); ok {
+	if d, ok := step(m.keys.aim, k); ok {
 		t.byMouse = false
-		t.moveTo(m, t.cursor.Add(dx, dy))
+		t.moveTo(m, t.cursor.Add(d.X, d.Y))
 	}
 	return t, nil
 }
