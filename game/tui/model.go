@@ -95,6 +95,13 @@ type asyncHandler interface {
 	async(m *Model, msg tea.Msg) (screen, tea.Cmd)
 }
 
+// settler is a screen with state that follows the model's size or game: a
+// camera, a scroll position. Update settles the screen after every message,
+// so that views only draw.
+type settler interface {
+	settle(m *Model)
+}
+
 // mouseHandler is a screen that takes the mouse (only targeting does, so that
 // elsewhere the terminal's own text selection keeps working).
 type mouseHandler interface {
@@ -166,8 +173,10 @@ func (m *Model) Init() tea.Cmd {
 // would outlive the program by up to its period).
 type IdleCheckMsg struct{}
 
-// Update implements tea.Model.
+// Update implements tea.Model. After every message it settles the screen it
+// ends on (camera, scroll positions), so View only draws.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer m.settle()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = min(msg.Width, MaxWidth), min(msg.Height, MaxHeight)
@@ -214,7 +223,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// View implements tea.Model.
+// settle brings the screen's camera and scroll positions up to date with the
+// game and the size.
+func (m *Model) settle() {
+	if s, ok := m.scr.(settler); ok {
+		s.settle(m)
+	}
+}
+
+// View implements tea.Model. It changes nothing: drawing twice draws the same.
 func (m *Model) View() tea.View {
 	var s string
 	if m.w < MinWidth || m.h < MinHeight {

@@ -17,15 +17,14 @@ import (
 type playScreen struct {
 	cam  camera
 	note string  // a grey line: why the last command did not happen
-	occ  []int16 // per map tile: index into marks, or -1; reused between frames
+	occ  []int16 // per map tile: index into marks, or -1; sized by follow, reused by every frame
 }
 
 // overlay is what a targeting screen draws over the map: the cursor and the
 // tiles an area effect would hit.
 type overlay struct {
-	cursor     world.Pos
-	area       []world.Pos
-	holdCamera bool // the cursor follows the mouse: keep the map still under it
+	cursor world.Pos
+	area   []world.Pos
 }
 
 func newPlay() *playScreen { return &playScreen{} }
@@ -128,25 +127,42 @@ func (m *Model) layout() (mapRows, msgRows int) {
 	return m.h - 1 - msgRows, msgRows
 }
 
-func (s *playScreen) view(m *Model) string { return s.render(m, nil) }
+func (s *playScreen) view(m *Model) string { return s.render(m, m.game, nil, s.note) }
 
-// render draws the play screen, with a targeting overlay when ov is not nil.
-func (s *playScreen) render(m *Model, ov *overlay) string {
-	g := m.game
+// settle moves the camera to keep the player in view.
+func (s *playScreen) settle(m *Model) { s.follow(m, m.game, m.game.Player().Pos) }
+
+// follow moves the camera to keep p of g's map in view at the model's size. Only
+// Update moves it (through settle), so a view draws what the last Update
+// left and drawing twice draws the same.
+func (s *playScreen) follow(m *Model, g *game.Game, p world.Pos) {
+	if m.w < MinWidth || m.h < MinHeight {
+		return // the map is not drawn at this size
+	}
+	mapRows, _ := m.layout()
+	mw, mh := g.Size()
+	s.cam.follow(p, m.w, mapRows, mw, mh)
+	if len(s.occ) != mw*mh {
+		s.occ = noMarks(mw * mh)
+	}
+}
+
+// render draws game g on the play screen with note as its grey line, and a
+// targeting overlay when ov is not nil.
+func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) string {
 	mapRows, msgRows := m.layout()
 	var b strings.Builder
 	b.Grow(m.w * m.h * 4)
-	s.drawMap(m, &b, mapRows, ov)
-	b.WriteString(m.statusLine())
+	s.drawMap(m, g, &b, mapRows, ov)
+	b.WriteString(m.statusLine(g))
 	b.WriteByte('\n')
-	s.drawMessages(m, &b, g, msgRows)
+	drawMessages(m, &b, g, msgRows, note)
 	return b.String()
 }
 
-// statusLine is "HP: cur/max  Depth: n  Turn: n  Kills: n" and a help hint,
-// shortened on narrow terminals so that numbers are never cut.
-func (m *Model) statusLine() string {
-	g := m.game
+// statusLine is g's "HP: cur/max  Depth: n  Turn: n  Kills: n" and a help
+// hint, shortened on narrow terminals so that numbers are never cut.
+func (m *Model) statusLine(g *game.Game) string {
 	p := g.Player()
 	hp := m.th.hpGood
 	if p.HP*3 <= p.MaxHP {
@@ -192,8 +208,8 @@ func (m *Model) statusLine() string {
 	return hp.Render(left) + m.th.status.Render(fit(rest, m.w-len(left)))
 }
 
-// drawMessages writes the newest rows messages, oldest first, and the note.
-func (s *playScreen) drawMessages(m *Model, b *strings.Builder, g *game.Game, rows int) {
+// drawMessages writes g's newest rows messages, oldest first, and the note.
+func drawMessages(m *Model, b *strings.Builder, g *game.Game, rows int, note string) {
 	// Collect newest first, each message word-wrapped to the width, then
 	// write the last rows lines oldest first.
 	lines := make([]string, 0, rows)
@@ -203,8 +219,8 @@ func (s *playScreen) drawMessages(m *Model, b *strings.Builder, g *game.Game, ro
 			lines = append(lines, st.Render(truncate(wrapped[i], m.w)))
 		}
 	}
-	if s.note != "" {
-		add(s.note, m.th.impossible)
+	if note != "" {
+		add(note, m.th.impossible)
 	}
 	for i := g.LogLen() - 1; i >= 0 && len(lines) < rows; i-- {
 		msg := g.Message(i)

@@ -49,6 +49,13 @@ func newLogScreen(m *Model, back screen) *logScreen {
 
 func (l *logScreen) rows(m *Model) int { return max(1, m.h-3) }
 
+// firstShown is the first message to show: l.top, kept so that the screen
+// is full when it can be.
+func (l *logScreen) firstShown(m *Model) int { return max(0, min(l.top, m.game.LogLen()-l.rows(m))) }
+
+// settle keeps the scroll position within the log at the model's size.
+func (l *logScreen) settle(m *Model) { l.top = l.firstShown(m) }
+
 func (l *logScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	rows, n := l.rows(m), m.game.LogLen()
 	switch k.String() {
@@ -67,21 +74,19 @@ func (l *logScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	case "end", "G":
 		l.top = n
 	}
-	l.top = max(0, min(l.top, n-rows))
 	return l, nil
 }
 
 func (l *logScreen) view(m *Model) string {
 	th := m.th
-	rows, n := l.rows(m), m.game.LogLen()
-	l.top = max(0, min(l.top, n-rows))
+	rows, n, top := l.rows(m), m.game.LogLen(), l.firstShown(m)
 	var b strings.Builder
-	b.WriteString(th.title.Render(fmt.Sprintf("Message log (%d-%d of %d)", min(n, l.top+1), min(n, l.top+rows), n)) + "\n")
-	for i := l.top; i < n && i < l.top+rows; i++ {
+	b.WriteString(th.title.Render(fmt.Sprintf("Message log (%d-%d of %d)", min(n, top+1), min(n, top+rows), n)) + "\n")
+	for i := top; i < n && i < top+rows; i++ {
 		msg := m.game.Message(i)
 		b.WriteString(th.msgStyle(msg.Kind).Render(truncate(fmt.Sprintf("%5d  %s", msg.Turn, msgText(msg)), m.w)) + "\n")
 	}
-	for i := n - l.top; i < rows; i++ {
+	for i := n - top; i < rows; i++ {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n" + th.dim.Render(truncate("↑/↓ scroll · PgUp/PgDn page · Home/End · Esc back", m.w)))

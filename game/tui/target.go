@@ -34,6 +34,7 @@ type targetScreen struct {
 }
 
 func newTargeting(m *Model, back *playScreen, mode targetMode, radius int, prompt string, act func(world.Pos) game.Command) *targetScreen {
+	back.note = "" // the prompt takes its line; back in play it is spent
 	t := &targetScreen{back: back, mode: mode, radius: radius, prompt: prompt, act: act}
 	t.cursor = m.game.Player().Pos
 	if mode != targetLook {
@@ -128,7 +129,7 @@ func (t *targetScreen) mouse(m *Model, msg tea.MouseMsg) (screen, tea.Cmd) {
 }
 
 func (t *targetScreen) view(m *Model) string {
-	ov := &overlay{cursor: t.cursor, holdCamera: t.byMouse}
+	ov := &overlay{cursor: t.cursor}
 	if t.mode == targetArea {
 		w, h := m.game.Size()
 		ov.area = game.BlastArea(w, h, t.cursor, t.radius)
@@ -142,9 +143,15 @@ func (t *targetScreen) view(m *Model) string {
 	if names := m.game.Describe(t.cursor); len(names) > 0 {
 		line += " " + capitalizeFirst(strings.Join(names, ", ")) + "."
 	}
-	t.back.note = line
-	defer func() { t.back.note = "" }()
-	return t.back.render(m, ov)
+	return t.back.render(m, m.game, ov, line)
+}
+
+// settle moves the camera to keep the cursor in view, unless the cursor
+// follows the mouse: then the map holds still under the pointer.
+func (t *targetScreen) settle(m *Model) {
+	if !t.byMouse {
+		t.back.follow(m, m.game, t.cursor)
+	}
 }
 
 func capitalizeFirst(s string) string {
