@@ -67,8 +67,7 @@ func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows
 		}
 		if pass == 0 {
 			for _, it := range g.Items() {
-				fg, basic := itemFG(it.Kind)
-				put(it.Pos, mark{it.Kind.Glyph(), fg, basic, false})
+				put(it.Pos, itemMark(m.p.Data, it.Kind))
 			}
 		}
 	}

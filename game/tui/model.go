@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -55,6 +56,10 @@ type Player struct {
 	// is the first failure) and when a save succeeds again (err is nil), so
 	// the host's log shows a full disk while players are told on screen.
 	SaveTrouble func(err error)
+	// Data is the game data the map draws items with (items.json: glyph
+	// and colour), the tables the games are made from; nil means
+	// content.Default().
+	Data *content.Tables
 	// NoJournal turns off the per-turn journal: turns are then saved only on
 	// a level change, on leaving and every SnapshotEvery turns, so a crash
 	// can lose up to that many. For measuring what durability costs.
@@ -147,6 +152,9 @@ func New(p Player) *Model {
 	}
 	if p.Lobby == nil {
 		p.Lobby = nopLobby{}
+	}
+	if p.Data == nil {
+		p.Data = content.Default()
 	}
 	m := &Model{p: p, th: newTheme(colorprofile.ANSI256), keys: newKeyMaps(), w: 80, h: 24}
 	switch {
