@@ -47,30 +47,7 @@ func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows
 	if len(occ) != mw*mh {
 		occ = noMarks(mw * mh) // drawn before any Update: not kept
 	}
-	var marks []mark
-	var touched []int
-	put := func(p world.Pos, mk mark) {
-		if g.Visible(p) {
-			i := p.Y*mw + p.X
-			occ[i] = int16(len(marks))
-			marks = append(marks, mk)
-			touched = append(touched, i)
-		}
-	}
-	actors := g.Actors()
-	for pass := range 2 { // remains, then items, then the living on top
-		for _, a := range actors {
-			if a.Corpse == (pass == 0) {
-				fg, basic := actorFG(a)
-				put(a.Pos, mark{a.Glyph, fg, basic, a.Kind == "player" || a.Kind == "troll"})
-			}
-		}
-		if pass == 0 {
-			for _, it := range g.Items() {
-				put(it.Pos, itemMark(m.p.Data, it.Kind))
-			}
-		}
-	}
+	marks, touched := placeMarks(g, m.p.Data, occ)
 	var hl []bool
 	if ov != nil {
 		hl = make([]bool, mw*mh)
@@ -133,6 +110,36 @@ func noMarks(n int) []int16 {
 		occ[i] = -1
 	}
 	return occ
+}
+
+// placeMarks lists what stands on the tiles in view, remains below items
+// below the living, and points occ (per tile of g's map) at the top one.
+// touched lists the tiles of occ it set, to clear after drawing.
+func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, touched []int) {
+	mw, _ := g.Size()
+	put := func(p world.Pos, mk mark) {
+		if g.Visible(p) {
+			i := p.Y*mw + p.X
+			occ[i] = int16(len(marks))
+			marks = append(marks, mk)
+			touched = append(touched, i)
+		}
+	}
+	actors := g.Actors()
+	for pass := range 2 { // remains, then items, then the living on top
+		for _, a := range actors {
+			if a.Corpse == (pass == 0) {
+				fg, basic := actorFG(a)
+				put(a.Pos, mark{a.Glyph, fg, basic, a.Kind == "player" || a.Kind == "troll"})
+			}
+		}
+		if pass == 0 {
+			for _, it := range g.Items() {
+				put(it.Pos, itemMark(data, it.Kind))
+			}
+		}
+	}
+	return marks, touched
 }
 
 // cell returns the look of map tile p: what stands there if in view, else
