@@ -49,14 +49,6 @@ func (k ItemKind) Potion() bool {
 	return k == HealthPotion || k == PoisonPotion || k == WarriorPotion
 }
 
-// Glyph is k's map symbol: '!' for potions, '?' for scrolls.
-func (k ItemKind) Glyph() rune {
-	if k.Potion() {
-		return '!'
-	}
-	return '?'
-}
-
 // Targeting says what using an item asks of the player first.
 type Targeting uint8
 

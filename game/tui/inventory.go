@@ -81,6 +81,21 @@ func (s *inventoryScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) 
 // rows is how many items fit on screen at once.
 func (s *inventoryScreen) rows(m *Model) int { return max(1, m.h-8) }
 
+// firstShown is the first of n listed items to show: s.top, kept so that
+// the screen is full when it can be.
+func (s *inventoryScreen) firstShown(m *Model, n int) int { return max(0, min(s.top, n-s.rows(m))) }
+
+// settle keeps the scroll position within the list at the model's size.
+func (s *inventoryScreen) settle(m *Model) {
+	n := 0
+	for _, it := range m.game.Inventory() {
+		if s.verb.accepts(it.Kind) {
+			n++
+		}
+	}
+	s.top = s.firstShown(m, n)
+}
+
 func (s *inventoryScreen) view(m *Model) string {
 	th := m.th
 	width := max(10, min(m.w-4, 44)) // text width inside the box
@@ -94,8 +109,7 @@ func (s *inventoryScreen) view(m *Model) string {
 			listed = append(listed, th.heading.Render(fmt.Sprintf("(%c) ", 'a'+i))+st.Render(truncate(string(it.Kind), width-4)))
 		}
 	}
-	rows := s.rows(m)
-	s.top = max(0, min(s.top, len(listed)-rows))
+	rows, top := s.rows(m), s.firstShown(m, len(listed))
 	var b strings.Builder
 	b.WriteString(th.title.Render(truncate(s.verb.title(), width)) + "\n")
 	switch {
@@ -103,15 +117,15 @@ func (s *inventoryScreen) view(m *Model) string {
 		b.WriteString(th.dim.Render("You carry no potions.") + "\n")
 	case len(listed) == 0:
 		b.WriteString(th.dim.Render("Your pack is empty.") + "\n")
-	case s.top > 0:
+	case top > 0:
 		b.WriteString(th.dim.Render("  ↑ more") + "\n")
 	default:
 		b.WriteString("\n")
 	}
-	for _, l := range listed[s.top:min(len(listed), s.top+rows)] {
+	for _, l := range listed[top:min(len(listed), top+rows)] {
 		b.WriteString(l + "\n")
 	}
-	if s.top+rows < len(listed) {
+	if top+rows < len(listed) {
 		b.WriteString(th.dim.Render("  ↓ more") + "\n")
 	}
 	if s.note != "" {

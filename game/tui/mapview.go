@@ -38,47 +38,16 @@ type mark struct {
 	bold  bool
 }
 
-// drawMap writes mapRows lines of the map as seen through the camera.
-func (s *playScreen) drawMap(m *Model, b *strings.Builder, mapRows int, ov *overlay) {
-	g := m.game
+// drawMap writes mapRows lines of g's map as seen through the camera, which
+// it does not move. s.occ (sized by follow) is scratch space, left as it was
+// found.
+func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows int, ov *overlay) {
 	mw, mh := g.Size()
-	switch {
-	case ov == nil:
-		s.cam.follow(g.Player().Pos, m.w, mapRows, mw, mh)
-	case !ov.holdCamera:
-		s.cam.follow(ov.cursor, m.w, mapRows, mw, mh)
+	occ := s.occ
+	if len(occ) != mw*mh {
+		occ = noMarks(mw * mh) // drawn before any Update: not kept
 	}
-	if len(s.occ) != mw*mh {
-		s.occ = make([]int16, mw*mh)
-		for i := range s.occ {
-			s.occ[i] = -1
-		}
-	}
-	var marks []mark
-	var touched []int
-	put := func(p world.Pos, mk mark) {
-		if g.Visible(p) {
-			i := p.Y*mw + p.X
-			s.occ[i] = int16(len(marks))
-			marks = append(marks, mk)
-			touched = append(touched, i)
-		}
-	}
-	actors := g.Actors()
-	for pass := range 2 { // remains, then items, then the living on top
-		for _, a := range actors {
-			if a.Corpse == (pass == 0) {
-				fg, basic := actorFG(a)
-				put(a.Pos, mark{a.Glyph, fg, basic, a.Kind == "player" || a.Kind == "troll"})
-			}
-		}
-		if pass == 0 {
-			for _, it := range g.Items() {
-				fg, basic := itemFG(it.Kind)
-				put(it.Pos, mark{it.Kind.Glyph(), fg, basic, false})
-			}
-		}
-	}
+	marks, touched := placeMarks(g, m.p.Data, occ)
 	var hl []bool
 	if ov != nil {
 		hl = make([]bool, mw*mh)
@@ -93,7 +62,7 @@ func (s *playScreen) drawMap(m *Model, b *strings.Builder, mapRows int, ov *over
 			p := world.Pos{X: s.cam.x + col, Y: s.cam.y + row}
 			var l cellLook
 			if p.X >= 0 && p.Y >= 0 && p.X < mw && p.Y < mh {
-				l = s.cell(g, p, marks, cave)
+				l = cell(g, p, occ, marks, cave)
 				if ov != nil {
 					switch {
 					case p == ov.cursor:
@@ -130,15 +99,54 @@ func (s *playScreen) drawMap(m *Model, b *strings.Builder, mapRows int, ov *over
 		b.WriteByte('\n')
 	}
 	for _, i := range touched {
-		s.occ[i] = -1
+		occ[i] = -1
 	}
+}
+
+// noMarks returns an occupancy buffer of n tiles with nothing on them.
+func noMarks(n int) []int16 {
+	occ := make([]int16, n)
+	for i := range occ {
+		occ[i] = -1
+	}
+	return occ
+}
+
+// placeMarks lists what stands on the tiles in view, remains below items
+// below the living, and points occ (per tile of g's map) at the top one.
+// touched lists the tiles of occ it set, to clear after drawing.
+func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, touched []int) {
+	mw, _ := g.Size()
+	put := func(p world.Pos, mk mark) {
+		if g.Visible(p) {
+			i := p.Y*mw + p.X
+			occ[i] = int16(len(marks))
+			marks = append(marks, mk)
+			touched = append(touched, i)
+		}
+	}
+	actors := g.Actors()
+	for pass := range 2 { // remains, then items, then the living on top
+		for _, a := range actors {
+			if a.Corpse == (pass == 0) {
+				fg, basic := actorFG(a)
+				put(a.Pos, mark{a.Glyph, fg, basic, a.Kind == "player" || a.Kind == "troll"})
+			}
+		}
+		if pass == 0 {
+			for _, it := range g.Items() {
+				put(it.Pos, itemMark(data, it.Kind))
+			}
+		}
+	}
+	return marks, touched
 }
 
 // cell returns the look of map tile p: what stands there if in view, else
 // the tile, lit (in view) or greyscale (remembered), or blank (never seen).
-func (s *playScreen) cell(g *game.Game, p world.Pos, marks []mark, cave bool) cellLook {
+func cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave bool) cellLook {
 	mw, _ := g.Size()
-	if i := s.occ[p.Y*mw+p.X]; i >= 0 {
+	if i := occ[p.Y*mw+p.X]; i >= 0 {
 		mk := marks[i]
 		return cellLook{ch: mk.ch, fg: mk.fg, basic: mk.basic, bold: mk.bold, set: true}
 	}

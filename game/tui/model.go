@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 )
 
 // Terminal size in cells: below the minimum the screen asks to be
@@ -51,6 +52,10 @@ type Player struct {
 	// IdleTimeout ends the session, saving the game, after this long without
 	// a key; 0 means never.
 	IdleTimeout time.Duration
+	// Data is the game data the map draws items with (items.json: glyph
+	// and colour), the tables the games are made from; nil means
+	// content.Default().
+	Data *content.Tables
 }
 
 // Play is one player's games as the UI needs them; server/session's
@@ -134,6 +139,13 @@ type asyncHandler interface {
 	async(m *Model, msg tea.Msg) (screen, tea.Cmd)
 }
 
+// settler is a screen with state that follows the model's size or game: a
+// camera, a scroll position. Update settles the screen after every message,
+// so that views only draw.
+type settler interface {
+	settle(m *Model)
+}
+
 // mouseHandler is a screen that takes the mouse (only targeting does, so that
 // elsewhere the terminal's own text selection keeps working).
 type mouseHandler interface {
@@ -145,6 +157,7 @@ type mouseHandler interface {
 type Model struct {
 	p        Player
 	th       *theme
+	keys     keyMaps
 	w, h     int
 	scr      screen
 	game     *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
@@ -161,7 +174,10 @@ func New(p Player) *Model {
 	if p.Lobby == nil {
 		p.Lobby = nopLobby{}
 	}
-	m := &Model{p: p, th: newTheme(colorprofile.ANSI256), w: 80, h: 24}
+	if p.Data == nil {
+		p.Data = content.Default()
+	}
+	m := &Model{p: p, th: newTheme(colorprofile.ANSI256), keys: newKeyMaps(), w: 80, h: 24}
 	switch {
 	case p.Conflict:
 		m.scr = &conflictScreen{}
@@ -186,8 +202,10 @@ func (m *Model) Init() tea.Cmd {
 // would outlive the program by up to its period).
 type IdleCheckMsg struct{}
 
-// Update implements tea.Model.
+// Update implements tea.Model. After every message it settles the screen it
+// ends on (camera, scroll positions), so View only draws.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer m.settle()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = min(msg.Width, MaxWidth), min(msg.Height, MaxHeight)
@@ -234,7 +252,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// View implements tea.Model.
+// settle brings the screen's camera and scroll positions up to date with the
+// game and the size.
+func (m *Model) settle() {
+	if s, ok := m.scr.(settler); ok {
+		s.settle(m)
+	}
+}
+
+// View implements tea.Model. It changes nothing: drawing twice draws the same.
 func (m *Model) View() tea.View {
 	var s string
 	if m.w < MinWidth || m.h < MinHeight {

@@ -17,91 +17,64 @@ import (
 type playScreen struct {
 	cam  camera
 	note string  // a grey line: why the last command did not happen
-	occ  []int16 // per map tile: index into marks, or -1; reused between frames
+	occ  []int16 // per map tile: index into marks, or -1; sized by follow, reused by every frame
 }
 
 // overlay is what a targeting screen draws over the map: the cursor and the
 // tiles an area effect would hit.
 type overlay struct {
-	cursor     world.Pos
-	area       []world.Pos
-	holdCamera bool // the cursor follows the mouse: keep the map still under it
+	cursor world.Pos
+	area   []world.Pos
 }
 
 func newPlay() *playScreen { return &playScreen{} }
 
-// directions maps movement keys to steps: arrows, vi-keys (hjklyubn) and the
-// number pad (digits, or keypad keys where the terminal reports them).
-func direction(key string) (dx, dy int, ok bool) {
-	switch key {
-	case "up", "k", "8", "kp8", "kpup":
-		return 0, -1, true
-	case "down", "j", "2", "kp2", "kpdown":
-		return 0, 1, true
-	case "left", "h", "4", "kp4", "kpleft":
-		return -1, 0, true
-	case "right", "l", "6", "kp6", "kpright":
-		return 1, 0, true
-	case "y", "7", "kp7", "home", "kphome":
-		return -1, -1, true
-	case "u", "9", "kp9", "pgup", "kppgup":
-		return 1, -1, true
-	case "b", "1", "kp1", "end", "kpend":
-		return -1, 1, true
-	case "n", "3", "kp3", "pgdown", "kppgdown":
-		return 1, 1, true
-	}
-	return 0, 0, false
-}
-
 func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	key := k.String()
-	var cmd game.Command
-	if dx, dy, ok := direction(key); ok {
-		cmd = game.Move(dx, dy)
-	} else {
-		switch key {
-		case ".", "5", "kp5", "kpbegin", "begin", "space":
-			cmd = game.Wait()
-		case ">":
-			cmd = game.Descend()
-		case "\\":
-			if !m.admin() {
-				s.note = "Unknown command."
-				return s, nil
-			}
-			return &cheatScreen{back: s}, nil
-		case "<":
-			if m.game.Tile(m.game.Player().Pos) == world.UpStairs {
-				s.note = "Rubble blocks the way back up. The only way out is down."
-			} else {
-				s.note = "There are no stairs up here."
-			}
-			return s, nil
-		case "g", ",":
-			cmd = game.PickUp()
-		case "i":
-			return newInventory(s, verbUse), nil
-		case "q":
-			return newInventory(s, verbQuaff), nil
-		case "d":
-			return newInventory(s, verbDrop), nil
-		case "t":
-			return newInventory(s, verbThrow), nil
-		case "/", ";":
-			return newTargeting(m, s, targetLook, 0, "Look around.", nil), nil
-		case "?":
-			return &helpScreen{back: s}, nil
-		case "v":
-			return newLogScreen(m, s), nil
-		case "S":
-			return s, m.saveAndLeave()
-		default:
-			s.note = fmt.Sprintf("Unknown command %q. Press ? for help.", key)
-			return s, nil
-		}
+	b, bk, ok := m.keys.play.find(key)
+	switch {
+	case !ok:
+		s.note = fmt.Sprintf("Unknown command %q. Press ? for help.", key)
+		return s, nil
+	case b.admin && !m.admin():
+		s.note = "Unknown command."
+		return s, nil
 	}
-	return s.apply(m, cmd)
+	switch bk.act {
+	case actMove:
+		return s.apply(m, game.Move(bk.dir.X, bk.dir.Y))
+	case actWait:
+		return s.apply(m, game.Wait())
+	case actDescend:
+		return s.apply(m, game.Descend())
+	case actPickUp:
+		return s.apply(m, game.PickUp())
+	case actAscend:
+		if m.game.Tile(m.game.Player().Pos) == world.UpStairs {
+			s.note = "Rubble blocks the way back up. The only way out is down."
+		} else {
+			s.note = "There are no stairs up here."
+		}
+	case actCheat:
+		return &cheatScreen{back: s}, nil
+	case actUse:
+		return newInventory(s, verbUse), nil
+	case actQuaff:
+		return newInventory(s, verbQuaff), nil
+	case actDrop:
+		return newInventory(s, verbDrop), nil
+	case actThrow:
+		return newInventory(s, verbThrow), nil
+	case actLook:
+		return newTargeting(m, s, targetLook, 0, "Look around.", nil), nil
+	case actHelp:
+		return &helpScreen{back: s}, nil
+	case actLog:
+		return newLogScreen(m, s), nil
+	case actSave:
+		return s, m.saveAndLeave()
+	}
+	return s, nil
 }
 
 // apply sends cmd to the game and shows what came of it: a grey note when it
@@ -136,25 +109,42 @@ func (m *Model) layout() (mapRows, msgRows int) {
 	return m.h - 1 - msgRows, msgRows
 }
 
-func (s *playScreen) view(m *Model) string { return s.render(m, nil) }
+func (s *playScreen) view(m *Model) string { return s.render(m, m.game, nil, s.note) }
 
-// render draws the play screen, with a targeting overlay when ov is not nil.
-func (s *playScreen) render(m *Model, ov *overlay) string {
-	g := m.game
+// settle moves the camera to keep the player in view.
+func (s *playScreen) settle(m *Model) { s.follow(m, m.game, m.game.Player().Pos) }
+
+// follow moves the camera to keep p of g's map in view at the model's size. Only
+// Update moves it (through settle), so a view draws what the last Update
+// left and drawing twice draws the same.
+func (s *playScreen) follow(m *Model, g *game.Game, p world.Pos) {
+	if m.w < MinWidth || m.h < MinHeight {
+		return // the map is not drawn at this size
+	}
+	mapRows, _ := m.layout()
+	mw, mh := g.Size()
+	s.cam.follow(p, m.w, mapRows, mw, mh)
+	if len(s.occ) != mw*mh {
+		s.occ = noMarks(mw * mh)
+	}
+}
+
+// render draws game g on the play screen with note as its grey line, and a
+// targeting overlay when ov is not nil.
+func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) string {
 	mapRows, msgRows := m.layout()
 	var b strings.Builder
 	b.Grow(m.w * m.h * 4)
-	s.drawMap(m, &b, mapRows, ov)
-	b.WriteString(m.statusLine())
+	s.drawMap(m, g, &b, mapRows, ov)
+	b.WriteString(m.statusLine(g))
 	b.WriteByte('\n')
-	s.drawMessages(m, &b, g, msgRows)
+	drawMessages(m, &b, g, msgRows, note)
 	return b.String()
 }
 
-// statusLine is "HP: cur/max  Depth: n  Turn: n  Kills: n" and a help hint,
-// shortened on narrow terminals so that numbers are never cut.
-func (m *Model) statusLine() string {
-	g := m.game
+// statusLine is g's "HP: cur/max  Depth: n  Turn: n  Kills: n" and a help
+// hint, shortened on narrow terminals so that numbers are never cut.
+func (m *Model) statusLine(g *game.Game) string {
 	p := g.Player()
 	hp := m.th.hpGood
 	if p.HP*3 <= p.MaxHP {
@@ -200,8 +190,8 @@ func (m *Model) statusLine() string {
 	return hp.Render(left) + m.th.status.Render(fit(rest, m.w-len(left)))
 }
 
-// drawMessages writes the newest rows messages, oldest first, and the note.
-func (s *playScreen) drawMessages(m *Model, b *strings.Builder, g *game.Game, rows int) {
+// drawMessages writes g's newest rows messages, oldest first, and the note.
+func drawMessages(m *Model, b *strings.Builder, g *game.Game, rows int, note string) {
 	// Collect newest first, each message word-wrapped to the width, then
 	// write the last rows lines oldest first.
 	lines := make([]string, 0, rows)
@@ -211,8 +201,8 @@ func (s *playScreen) drawMessages(m *Model, b *strings.Builder, g *game.Game, ro
 			lines = append(lines, st.Render(truncate(wrapped[i], m.w)))
 		}
 	}
-	if s.note != "" {
-		add(s.note, m.th.impossible)
+	if note != "" {
+		add(note, m.th.impossible)
 	}
 	for i := g.LogLen() - 1; i >= 0 && len(lines) < rows; i-- {
 		msg := g.Message(i)

@@ -10,34 +10,26 @@ import (
 
 // This file holds the small screens: help, message-log history and game over.
 
-// helpScreen lists the keys; any key returns to the game.
+// helpScreen lists the keys of the play and aiming key maps, each binding
+// on one line (the cheat menu's only for admins); any key returns to the game.
 type helpScreen struct{ back screen }
 
 func (h *helpScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) { return h.back, nil }
 
 func (h *helpScreen) view(m *Model) string {
 	th := m.th
-	rows := [][2]string{
-		{"arrows, h j k l", "move or attack (bump into a monster)"},
-		{"y u b n", "move diagonally"},
-		{"numpad 1-9", "move (5 waits)"},
-		{". or 5", "wait a turn"},
-		{">", "take the stairs down"},
-		{"g or ,", "pick up the item here"},
-		{"i / q", "use an item / quaff a potion"},
-		{"d / t", "drop / throw an item"},
-		{"/ or ;", "look around (cursor; Esc leaves)"},
-		{"aiming", "move the cursor; Shift x5, Ctrl x10, Alt x20"},
-		{"", "Enter, . or a click fires; Esc cancels"},
-		{"v", "message log"},
-		{"?", "this help"},
-		{"S or Ctrl+C", "save and leave (come back with the same key)"},
-	}
 	var b strings.Builder
-	b.WriteString(th.title.Render("Keys") + "\n\n")
-	for _, r := range rows {
-		b.WriteString(th.heading.Render(fmt.Sprintf("%-16s", r[0])) + th.text.Render(r[1]) + "\n")
+	list := func(km keyMap) {
+		for _, r := range km {
+			if !r.admin || m.admin() {
+				b.WriteString(th.heading.Render(fmt.Sprintf("%-16s", r.label)) + th.text.Render(r.help) + "\n")
+			}
+		}
 	}
+	b.WriteString(th.title.Render("Keys") + "\n\n")
+	list(m.keys.play)
+	b.WriteString("\n" + th.title.Render("While aiming (throw, use, look)") + "\n")
+	list(m.keys.aim)
 	b.WriteString("\n" + th.text.Render("o orc, T troll, % remains, ! potion, ? scroll, > stairs down.") + "\n")
 	b.WriteString("\n" + th.dim.Render("Press any key to return."))
 	return m.center(b.String())
@@ -57,6 +49,13 @@ func newLogScreen(m *Model, back screen) *logScreen {
 
 func (l *logScreen) rows(m *Model) int { return max(1, m.h-3) }
 
+// firstShown is the first message to show: l.top, kept so that the screen
+// is full when it can be.
+func (l *logScreen) firstShown(m *Model) int { return max(0, min(l.top, m.game.LogLen()-l.rows(m))) }
+
+// settle keeps the scroll position within the log at the model's size.
+func (l *logScreen) settle(m *Model) { l.top = l.firstShown(m) }
+
 func (l *logScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	rows, n := l.rows(m), m.game.LogLen()
 	switch k.String() {
@@ -75,21 +74,19 @@ func (l *logScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	case "end", "G":
 		l.top = n
 	}
-	l.top = max(0, min(l.top, n-rows))
 	return l, nil
 }
 
 func (l *logScreen) view(m *Model) string {
 	th := m.th
-	rows, n := l.rows(m), m.game.LogLen()
-	l.top = max(0, min(l.top, n-rows))
+	rows, n, top := l.rows(m), m.game.LogLen(), l.firstShown(m)
 	var b strings.Builder
-	b.WriteString(th.title.Render(fmt.Sprintf("Message log (%d-%d of %d)", min(n, l.top+1), min(n, l.top+rows), n)) + "\n")
-	for i := l.top; i < n && i < l.top+rows; i++ {
+	b.WriteString(th.title.Render(fmt.Sprintf("Message log (%d-%d of %d)", min(n, top+1), min(n, top+rows), n)) + "\n")
+	for i := top; i < n && i < top+rows; i++ {
 		msg := m.game.Message(i)
 		b.WriteString(th.msgStyle(msg.Kind).Render(truncate(fmt.Sprintf("%5d  %s", msg.Turn, msgText(msg)), m.w)) + "\n")
 	}
-	for i := n - l.top; i < rows; i++ {
+	for i := n - top; i < rows; i++ {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n" + th.dim.Render(truncate("↑/↓ scroll · PgUp/PgDn page · Home/End · Esc back", m.w)))

@@ -351,17 +351,21 @@ func (w *watchScreen) view(m *Model) string {
 		}
 		return m.center(m.th.dim.Render(msg) + "\n\n" + m.th.dim.Render("q to stop watching"))
 	}
-	own := m.game
-	m.game = w.g
-	defer func() { m.game = own }()
-	w.board.note = "Watching " + Inert(w.name) + " · q to stop"
+	note := "Watching " + Inert(w.name) + " · q to stop"
 	switch {
 	case w.g.Over() && w.g.Won():
-		w.board.note = Inert(w.name) + " escaped the grotto! · q to go back"
+		note = Inert(w.name) + " escaped the grotto! · q to go back"
 	case w.g.Over():
-		w.board.note = Inert(w.name) + " was " + w.g.Cause() + " · q to go back"
+		note = Inert(w.name) + " was " + w.g.Cause() + " · q to go back"
 	case w.ended:
-		w.board.note = Inert(w.name) + " has left the game · q to go back"
+		note = Inert(w.name) + " has left the game · q to go back"
 	}
-	return w.board.render(m, nil)
+	return w.board.render(m, w.g, nil, note)
+}
+
+// settle moves the watch camera to keep the watched player in view.
+func (w *watchScreen) settle(m *Model) {
+	if w.g != nil {
+		w.board.follow(m, w.g, w.g.Player().Pos)
+	}
 }

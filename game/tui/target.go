@@ -34,6 +34,7 @@ type targetScreen struct {
 }
 
 func newTargeting(m *Model, back *playScreen, mode targetMode, radius int, prompt string, act func(world.Pos) game.Command) *targetScreen {
+	back.note = "" // the prompt takes its line; back in play it is spent
 	t := &targetScreen{back: back, mode: mode, radius: radius, prompt: prompt, act: act}
 	t.cursor = m.game.Player().Pos
 	if mode != targetLook {
@@ -57,9 +58,10 @@ func closestVisibleMonster(g *game.Game, from world.Pos) world.Pos {
 	return best
 }
 
-// step returns how far a key moves the cursor: the direction, times 5 with
-// Shift (or a capital vi-key), 10 with Ctrl, 20 with Alt.
-func step(k tea.KeyPressMsg) (dx, dy int, ok bool) {
+// step returns how far a key moves the cursor: its aiming step (the
+// movement keys), times 5 with Shift (or a capital vi-key), 10 with Ctrl, 20
+// with Alt.
+func step(aim keyMap, k tea.KeyPressMsg) (world.Pos, bool) {
 	key := tea.Key{Code: k.Code}.String()
 	mult := 1
 	if k.Code >= 'A' && k.Code <= 'Z' {
@@ -74,20 +76,24 @@ func step(k tea.KeyPressMsg) (dx, dy int, ok bool) {
 	case k.Mod.Contains(tea.ModShift):
 		mult = 5
 	}
-	dx, dy, ok = direction(key)
-	return dx * mult, dy * mult, ok
+	if _, bk, ok := aim.find(key); ok && bk.act == actAim {
+		return world.Pos{X: bk.dir.X * mult, Y: bk.dir.Y * mult}, true
+	}
+	return world.Pos{}, false
 }
 
 func (t *targetScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
-	switch k.String() {
-	case "esc", "q":
-		return t.back, nil
-	case "enter", ".", "5", "kp5", "kpenter", "space":
-		return t.confirm(m)
+	if _, bk, ok := m.keys.aim.find(k.String()); ok {
+		switch bk.act {
+		case actCancel:
+			return t.back, nil
+		case actFire:
+			return t.confirm(m)
+		}
 	}
-	if dx, dy, ok := step(k); ok {
+	if d, ok := step(m.keys.aim, k); ok {
 		t.byMouse = false
-		t.moveTo(m, t.cursor.Add(dx, dy))
+		t.moveTo(m, t.cursor.Add(d.X, d.Y))
 	}
 	return t, nil
 }
@@ -123,7 +129,7 @@ func (t *targetScreen) mouse(m *Model, msg tea.MouseMsg) (screen, tea.Cmd) {
 }
 
 func (t *targetScreen) view(m *Model) string {
-	ov := &overlay{cursor: t.cursor, holdCamera: t.byMouse}
+	ov := &overlay{cursor: t.cursor}
 	if t.mode == targetArea {
 		w, h := m.game.Size()
 		ov.area = game.BlastArea(w, h, t.cursor, t.radius)
@@ -137,9 +143,15 @@ func (t *targetScreen) view(m *Model) string {
 	if names := m.game.Describe(t.cursor); len(names) > 0 {
 		line += " " + capitalizeFirst(strings.Join(names, ", ")) + "."
 	}
-	t.back.note = line
-	defer func() { t.back.note = "" }()
-	return t.back.render(m, ov)
+	return t.back.render(m, m.game, ov, line)
+}
+
+// settle moves the camera to keep the cursor in view, unless the cursor
+// follows the mouse: then the map holds still under the pointer.
+func (t *targetScreen) settle(m *Model) {
+	if !t.byMouse {
+		t.back.follow(m, m.game, t.cursor)
+	}
 }
 
 func capitalizeFirst(s string) string {

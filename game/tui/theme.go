@@ -166,12 +166,13 @@ func actorFG(a game.Actor) (content.RGB, ansi.BasicColor) {
 	return content.RGB{R: 255, G: 255}, ansi.BrightYellow
 }
 
-// itemFG returns an item's colour from the data.
-func itemFG(k game.ItemKind) (content.RGB, ansi.BasicColor) {
-	if it, ok := content.Default().Item(string(k)); ok {
-		return it.FG, nearestBasic(it.FG)
+// itemMark is how the map draws an item of kind k: its glyph and colour
+// from the data (items.json), or a yellow '*' for a kind the data lacks.
+func itemMark(data *content.Tables, k game.ItemKind) mark {
+	if it, ok := data.Item(string(k)); ok {
+		return mark{ch: it.Glyph, fg: it.FG, basic: nearestBasic(it.FG)}
 	}
-	return content.RGB{R: 255, G: 255}, ansi.BrightYellow
+	return mark{ch: '*', fg: content.RGB{R: 255, G: 255}, basic: ansi.BrightYellow}
 }
 
 // nearestBasic picks a bright basic colour for a data colour by which

@@ -47,7 +47,35 @@ func newPlayer(t testing.TB, st store.Store, fp, name string, seed uint64) Playe
 	}
 	play := session.New(session.Config{Fingerprint: fp, Saves: st, Scores: st, Profiles: st, Quarantine: st,
 		NewSeed: func() uint64 { return seed }, Now: func() time.Time { return testNow }})
-	return Player{Name: name, Play: play, Board: board{st}, Now: func() time.Time { return testNow }}
+	return Player{Name: name, Play: &testPlay{play, st, fp}, Board: board{st}, Now: func() time.Time { return testNow }}
+}
+
+// testPlay is a real session that a test can hand a prepared game.
+type testPlay struct {
+	*session.Session
+	st store.Store
+	fp string
+}
+
+// adopt makes g the game m plays, as a resumed save: it is stored as the
+// player's save, opened and continued through the session.
+func adopt(t testing.TB, m *Model, g *game.Game) {
+	t.Helper()
+	tp := m.p.Play.(*testPlay)
+	blob, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tp.st.PutSave(tp.fp, blob); err != nil {
+		t.Fatal(err)
+	}
+	if g, _, err := tp.Open(); err != nil || g == nil {
+		t.Fatalf("open the adopted game: %v", err)
+	}
+	if err := tp.Continue(); err != nil {
+		t.Fatal(err)
+	}
+	m.game = tp.Game()
 }
 
 // board reads the score table from a store.
@@ -493,7 +521,7 @@ func TestAFullPackFitsEveryTerminalSize(t *testing.T) {
 	for i := range game.InventorySize {
 		pack = append(pack, game.ItemKinds()[i%len(game.ItemKinds())])
 	}
-	m.game = withPack(t, m.game, pack)
+	adopt(t, m, withPack(t, m.game, pack))
 	for _, size := range [][2]int{{40, 12}, {80, 24}, {100, 30}} {
 		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		press(m, "i")

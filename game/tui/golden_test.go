@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/grotto-game/grotto/game"
+)
+
+// update rewrites the golden screens: go test ./game/tui -run Golden -update
+var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt from the screens drawn now")
+
+// goldenModel is the one place golden screens get a model: a fixed player,
+// seed (247) and clock, an empty store, a w x h terminal, then keys pressed
+// in order (named as press names them).
+func goldenModel(t *testing.T, w, h int, keys ...string) *Model {
+	t.Helper()
+	m := New(newPlayer(t, openStore(t), "SHA256:golden", "golden", 247))
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	for _, k := range keys {
+		press(m, k)
+	}
+	return m
+}
+
+// checkGolden compares the screen, without colours, with
+// testdata/golden/name.txt, or rewrites that file under -update.
+func checkGolden(t *testing.T, name string, m *Model) {
+	t.Helper()
+	compareGolden(t, name, plain(m))
+}
+
+// highlights draws which cells of the map rows have a background, as
+// colours alone show the area an effect would hit: X for the cursor
+// (reverse video), * for a highlighted tile, . for any other cell.
+func highlights(t *testing.T, m *Model) string {
+	emu := cells(t, m)
+	mapRows, _ := m.layout()
+	var b strings.Builder
+	for y := range mapRows {
+		for x := range m.w {
+			c := emu.CellAt(x, y)
+			switch {
+			case c != nil && c.Style.Attrs&uv.AttrReverse != 0:
+				b.WriteByte('X')
+			case c != nil && c.Style.Bg != nil:
+				b.WriteByte('*')
+			default:
+				b.WriteByte('.')
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// compareGolden compares got with testdata/golden/name.txt, or rewrites
+// that file under -update.
+func compareGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".txt")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (write it with: go test ./game/tui -run Golden -update)", err)
+	}
+	if got == string(want) {
+		return
+	}
+	g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(g), len(w)) {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			t.Errorf("%s differs from the golden screen first at line %d:\ngot  %q\nwant %q\nwhole screen:\n%s", path, i+1, gl, wl, got)
+			return
+		}
+	}
+}
+
+func TestGoldenScreens(t *testing.T) {
+	aimFireball := func(t *testing.T, m *Model) {
+		walkTo(t, m, game.FireballScroll)
+		for _, k := range []string{"g", "i", "a", "l", "L"} { // the area, 6 tiles east
+			press(m, k)
+		}
+	}
+	cases := []struct {
+		name string
+		w, h int
+		keys []string
+		then func(t *testing.T, m *Model)
+	}{
+		{name: "title", w: 80, h: 24},
+		{name: "play-80x24", w: 80, h: 24, keys: []string{"enter", "l", "l", "j", "."}},
+		{name: "play-40x12", w: 40, h: 12, keys: []string{"enter", "l", "l", "j", "."}},
+		{name: "help", w: 80, h: 24, keys: []string{"enter", "?"}},
+		{name: "inventory", w: 80, h: 24, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
+			walkTo(t, m, game.FireballScroll)
+			press(m, "g")
+			press(m, "i")
+		}},
+		{name: "targeting-fireball", w: 80, h: 24, keys: []string{"enter"}, then: aimFireball},
+		{name: "game-over", w: 80, h: 24, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
+			for i := 0; i < 20000 && !m.game.Over(); i++ {
+				press(m, towardStairs(m))
+			}
+			if !m.game.Over() {
+				t.Fatal("no end in 20000 turns of diving")
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := goldenModel(t, c.w, c.h, c.keys...)
+			if c.then != nil {
+				c.then(t, m)
+			}
+			checkGolden(t, c.name, m)
+			if _, aiming := m.scr.(*targetScreen); aiming {
+				compareGolden(t, c.name+"-highlights", highlights(t, m))
+			}
+		})
+	}
+}
