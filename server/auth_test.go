@@ -28,7 +28,7 @@ func TestIdentityIsTheFingerprintOfTheSessionsKey(t *testing.T) {
 	key := newKey(t)
 	for _, tc := range []struct{ user, suggested string }{
 		{"alice", "alice"},
-		{"not a name", ""},       // a space: not suggested, the player types a name
+		{"not a name", ""},        // a space: not suggested, the player types a name
 		{"seventeen-letters", ""}, // too long
 		{"-", "-"},
 	} {
