@@ -143,6 +143,9 @@ func main() {
 // memory per idle session (measured in docs/performance.md).
 const gcPercent = 50
 
+// run is grotto with its arguments (without the program name) and returns
+// the exit code: 0 after a clean stop or --help, 1 when the server cannot
+// start or a game could not be saved, 2 for a bad configuration.
 func run(args []string) int {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
@@ -160,29 +163,44 @@ func run(args []string) int {
 		return 2
 	}
 	cfg.Logger = logger
-	db, data, err := open(cfg, lockTimeout)
-	if errors.Is(err, store.ErrDamaged) {
-		logger.Error("cannot start: the database file is damaged; restore it from a backup (`bbolt check FILE` lists the damage; grotto compact cannot repair it)", "err", err)
-		return 1
-	}
+	srv, err := start(cfg)
 	if err != nil {
-		logger.Error("cannot start", "err", err)
-		return 1
-	}
-	srv, err := server.New(cfg, db, data)
-	if err != nil {
-		db.Close()
-		logger.Error("cannot start", "err", err)
-		return 1
-	}
-	if err := srv.Listen(); err != nil {
-		logger.Error("cannot start", "err", err)
-		srv.Shutdown(context.Background())
+		if errors.Is(err, store.ErrDamaged) {
+			logger.Error("cannot start: the database file is damaged; restore it from a backup (`bbolt check FILE` lists the damage; grotto compact cannot repair it)", "err", err)
+		} else {
+			logger.Error("cannot start", "err", err)
+		}
 		return 1
 	}
 	if cfg.Pprof != "" { // on loopback: Validate checked
 		go func() { logger.Warn("pprof", "err", http.ListenAndServe(cfg.Pprof, nil)) }()
 	}
+	return serve(srv, logger)
+}
+
+// start opens the game data and the database (open), builds the server on
+// them and binds its address. On error nothing is left open.
+func start(cfg server.Config) (*server.Server, error) {
+	db, data, err := open(cfg, lockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := server.New(cfg, db, data)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := srv.Listen(); err != nil {
+		srv.Shutdown(context.Background())
+		return nil, err
+	}
+	return srv, nil
+}
+
+// serve runs srv until SIGINT or SIGTERM, re-reading the admins on SIGHUP,
+// then shuts it down within shutdownTimeout. It returns the exit code: 0
+// when every game is saved, 1 otherwise or if the server stopped by itself.
+func serve(srv *server.Server, logger *log.Logger) int {
 	// One signal handler for the whole process; each Bubble Tea program runs
 	// without its own (tea.WithoutSignalHandler).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
