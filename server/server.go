@@ -2,6 +2,13 @@
 // middleware chain, public-key identity, the registry of live sessions, and
 // graceful shutdown. It knows nothing of the game's rules: each session gets a
 // tui.Model and the server only saves it when the session ends.
+//
+// Files by concern: config.go (Config and its Validate), chain.go (the
+// middleware, in order), auth.go (keys and identity), pty.go (the terminal
+// check), limits.go (abuse limits and their middleware), conns.go
+// (connections per address), requests.go (session requests), input*.go (a
+// session's keys), commands.go (scores, who, quarantine), registry.go (live
+// sessions), server.go (New, serving, the session, shutdown).
 package server
 
 import (
