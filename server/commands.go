@@ -102,12 +102,6 @@ func (c crlf) Write(p []byte) (int, error) {
 	return len(p), err
 }
 
-// isAdmin reports whether the session's key is an admin's now.
-func (s *Server) isAdmin(sess ssh.Session) bool {
-	id, ok := sess.Context().Value(ctxIdentity).(identity)
-	return ok && s.admins.Load().Contains(id.fp)
-}
-
 // writeQuarantine prints the games set aside as damaged: when, whose, why,
 // what was kept, and the record's key.
 func writeQuarantine(w io.Writer, qs []store.Quarantined) {

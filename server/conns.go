@@ -189,15 +189,6 @@ func (c *connState) authenticated() {
 	}
 }
 
-// acceptKey is the server's public-key handler: every key is welcome (it
-// is the player's identity), and the deadline for a session starts.
-func acceptKey(ctx ssh.Context, _ ssh.PublicKey) bool {
-	if cs, ok := ctx.Value(ctxConn).(*connState); ok {
-		cs.authenticated()
-	}
-	return true
-}
-
 // expire is the deadline's end: it reports whether no session is running,
 // and if so marks the connection expired, in the same critical section, so
 // that a session cannot start between the check and the close.

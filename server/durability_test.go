@@ -12,6 +12,7 @@ import (
 	"charm.land/log/v2"
 
 	"github.com/grotto-game/grotto/internal/sshtest"
+	"github.com/grotto-game/grotto/store"
 )
 
 // BenchmarkDurability measures, side by side in one run, what making every
@@ -27,7 +28,7 @@ func BenchmarkDurability(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			lim := DefaultLimits()
 			lim.ConnPer10s = 100000
-			srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: b.TempDir(), Logger: log.New(io.Discard), Limits: lim, NoJournal: !journal,
+			srv, err := newServer(b, Config{Listen: "127.0.0.1:0", DataDir: b.TempDir(), Logger: log.New(io.Discard), Limits: lim, NoJournal: !journal,
 				NewSeed: func() uint64 { return 7 }}) // a start room no monster sees: nobody dies mid-run
 			if err != nil {
 				b.Fatal(err)
@@ -52,7 +53,7 @@ func BenchmarkDurability(b *testing.B) {
 				clients[i] = c
 			}
 			for b.Loop() {
-				commits0, began := srv.store.JournalCommits(), time.Now()
+				commits0, began := srv.store.(*store.Bolt).JournalCommits(), time.Now()
 				var mu sync.Mutex
 				var lat []time.Duration
 				var wg sync.WaitGroup
@@ -78,7 +79,7 @@ func BenchmarkDurability(b *testing.B) {
 				slices.Sort(lat)
 				b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 				b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-				b.ReportMetric(float64(srv.store.JournalCommits()-commits0)/elapsed.Seconds(), "fsyncs/s")
+				b.ReportMetric(float64(srv.store.(*store.Bolt).JournalCommits()-commits0)/elapsed.Seconds(), "fsyncs/s")
 				b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "turns/s")
 			}
 		})

@@ -2,10 +2,11 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -16,6 +17,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/keys"
@@ -23,6 +25,29 @@ import (
 )
 
 const waitLong = 10 * time.Second
+
+// newServer opens the store in cfg.DataDir and loads the game data as
+// cmd/grotto does, and builds a server on them with New; on error the
+// store is closed again.
+func newServer(tb testing.TB, cfg Config) (*Server, error) {
+	tb.Helper()
+	data, err := content.Load()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(cfg.DataDir, DBFile), time.Second)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := New(cfg, db, data)
+	if err != nil {
+		db.Close()
+	}
+	return srv, err
+}
 
 // serve runs a real grotto server with cfg on a free loopback port, filling
 // in a temp data dir, a silent logger and limits that let tests connect
@@ -38,7 +63,7 @@ func serve(t *testing.T, cfg Config) (*Server, string) {
 		cfg.Limits = DefaultLimits()
 		cfg.Limits.ConnPer10s = 10000
 	}
-	srv, err := New(cfg)
+	srv, err := newServer(t, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +295,7 @@ func TestSaveAndLeaveWithS(t *testing.T) {
 }
 
 func TestShutdownSavesEveryGameAndTellsEachPlayer(t *testing.T) {
-	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
+	srv, err := newServer(t, Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,23 +345,10 @@ func TestShutdownSavesEveryGameAndTellsEachPlayer(t *testing.T) {
 	}
 }
 
-func TestSecondServerOnTheSameDataDirStopsWithAClearError(t *testing.T) {
-	dir := t.TempDir()
-	a, err := New(Config{Listen: "127.0.0.1:0", DataDir: dir, Logger: log.New(io.Discard)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Shutdown(context.Background())
-	_, err = New(Config{Listen: "127.0.0.1:0", DataDir: dir, Logger: log.New(io.Discard), LockTimeout: 200 * time.Millisecond})
-	if !errors.Is(err, store.ErrLocked) || !strings.Contains(err.Error(), DBFile) {
-		t.Fatalf("err = %v, want ErrLocked naming %s", err, DBFile)
-	}
-}
-
 func TestHostKeyIsCreatedOnceAndReused(t *testing.T) {
 	dir := t.TempDir()
 	fingerprint := func() string {
-		srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: dir, Logger: log.New(io.Discard)})
+		srv, err := newServer(t, Config{Listen: "127.0.0.1:0", DataDir: dir, Logger: log.New(io.Discard)})
 		if err != nil {
 			t.Fatal(err)
 		}

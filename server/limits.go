@@ -1,7 +1,12 @@
+// The abuse limits of a server, their defaults, and the middleware that
+// enforces the session-level ones: the per-address session rate, the
+// session cap, and the typing rate. Connection-level limits are in
+// conns.go, request-level ones in requests.go.
 package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync/atomic"
@@ -9,29 +14,38 @@ import (
 
 	"charm.land/ssh"
 	"charm.land/wish/v2"
+	"charm.land/wish/v2/ratelimiter"
 	"golang.org/x/time/rate"
 )
 
 // Limits are the abuse limits of a server. The defaults suit a household
 // or a LAN party behind one address and stop a flood.
+//
+// A zero field means its default (DefaultLimits), field by field, except
+// where the field says 0 turns the limit off: IdleTimeout, MaxConnsPerAddr
+// and SessionOpenTimeout, whose flags document "0 for never" or "0 for no
+// cap".
 type Limits struct {
 	// IdleTimeout ends a session that sent no key for this long, saving
 	// the game and saying goodbye. 0 means none.
 	IdleTimeout time.Duration
 	// HandshakeTimeout closes connections that have not finished the SSH
-	// handshake in time.
+	// handshake in time. 0 means the default.
 	HandshakeTimeout time.Duration
 	// KeepAlive is how often the server checks that a client is still
-	// there; a client that misses 3 in a row is disconnected.
+	// there; a client that misses 3 in a row is disconnected. 0 means the
+	// default.
 	KeepAlive time.Duration
 	// MaxSessions caps concurrent sessions; more are refused with a reason.
+	// 0 means the default.
 	MaxSessions int
 	// ConnPer10s is how many new sessions one IP address may open in 10
-	// seconds (a bucket of that size, refilled evenly).
+	// seconds (a bucket of that size, refilled evenly). 0 means the
+	// default.
 	ConnPer10s int
 	// InputBytesPerSec caps what one session may type (and paste), in bytes
 	// per second, with a burst of 8 times that; a flood is slowed, not fed
-	// to the game.
+	// to the game. 0 means the default.
 	InputBytesPerSec int
 	// MaxConnsPerAddr caps the connections one address (an IPv4 address,
 	// an IPv6 /64) may hold at once, with or without a session; more are
@@ -49,17 +63,81 @@ func DefaultLimits() Limits {
 		MaxSessions: 3000, ConnPer10s: 20, InputBytesPerSec: 4096, MaxConnsPerAddr: 100, SessionOpenTimeout: 30 * time.Second}
 }
 
-// capSessions refuses sessions beyond the cap with a one-line reason.
-func (s *Server) capSessions(next ssh.Handler) ssh.Handler {
-	var open atomic.Int64
-	return func(sess ssh.Session) {
-		if n := open.Add(1); s.cfg.Limits.MaxSessions > 0 && n > int64(s.cfg.Limits.MaxSessions) {
-			open.Add(-1)
-			wish.Fatalln(sess, fmt.Sprintf("grotto is full (%d sessions); please try again later.\r", s.cfg.Limits.MaxSessions))
-			return
+// withDefaults returns l with each zero field that has a default set to
+// its DefaultLimits value. IdleTimeout, MaxConnsPerAddr and
+// SessionOpenTimeout keep 0, which turns them off.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	orDefault := func(p *int, def int) {
+		if *p == 0 {
+			*p = def
 		}
-		defer open.Add(-1)
-		next(sess)
+	}
+	orDefaultDuration := func(p *time.Duration, def time.Duration) {
+		if *p == 0 {
+			*p = def
+		}
+	}
+	orDefaultDuration(&l.HandshakeTimeout, d.HandshakeTimeout)
+	orDefaultDuration(&l.KeepAlive, d.KeepAlive)
+	orDefault(&l.MaxSessions, d.MaxSessions)
+	orDefault(&l.ConnPer10s, d.ConnPer10s)
+	orDefault(&l.InputBytesPerSec, d.InputBytesPerSec)
+	return l
+}
+
+// validate says which limit is out of its range, naming its flag: the caps
+// and rates must be at least 1, the timeouts and the per-address cap not
+// negative (0 turns them off), the handshake timeout and keepalive
+// interval positive.
+func (l Limits) validate() error {
+	for _, c := range []struct {
+		flag string
+		n    int
+	}{{"--max-sessions", l.MaxSessions}, {"--conn-rate", l.ConnPer10s}, {"--input-rate", l.InputBytesPerSec}} {
+		if c.n < 1 {
+			return fmt.Errorf("%s must be at least 1, not %d", c.flag, c.n)
+		}
+	}
+	if l.MaxConnsPerAddr < 0 {
+		return fmt.Errorf("--max-conns-per-addr must not be negative (0 turns it off), not %d", l.MaxConnsPerAddr)
+	}
+	for _, c := range []struct {
+		flag string
+		d    time.Duration
+	}{{"--idle-timeout", l.IdleTimeout}, {"--session-open-timeout", l.SessionOpenTimeout}} {
+		if c.d < 0 {
+			return fmt.Errorf("%s must not be negative (0 turns it off), not %v", c.flag, c.d)
+		}
+	}
+	if l.HandshakeTimeout <= 0 || l.KeepAlive <= 0 {
+		return errors.New("the handshake timeout and the keepalive interval must be positive")
+	}
+	return nil
+}
+
+// rateLimit refuses a session beyond perTenSeconds new sessions from one IP
+// address in 10 seconds (a bucket of that size, refilled evenly), with
+// wish's "rate limit exceeded" line; it remembers up to 10,000 addresses.
+func rateLimit(perTenSeconds int) wish.Middleware {
+	n := max(1, perTenSeconds)
+	return ratelimiter.Middleware(ratelimiter.NewRateLimiter(rate.Limit(float64(n)/10), n, 10000))
+}
+
+// capSessions refuses sessions beyond limit at once with a one-line reason
+// naming the limit; limit < 1 means no cap.
+func capSessions(limit int) wish.Middleware {
+	return func(next ssh.Handler) ssh.Handler {
+		var open atomic.Int64
+		return func(sess ssh.Session) {
+			if n := open.Add(1); limit > 0 && n > int64(limit) {
+				open.Add(-1)
+				wish.Fatalln(sess, fmt.Sprintf("grotto is full (%d sessions); please try again later.\r", limit))
+				return
+			}
+			defer open.Add(-1)
+			next(sess)
+		}
 	}
 }
 

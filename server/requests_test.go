@@ -249,7 +249,7 @@ func BenchmarkAPlayersKeyDuringAResizeFlood(b *testing.B) {
 			name = "flood"
 		}
 		b.Run(name, func(b *testing.B) {
-			srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: b.TempDir(), Logger: log.New(io.Discard),
+			srv, err := newServer(b, Config{Listen: "127.0.0.1:0", DataDir: b.TempDir(), Logger: log.New(io.Discard),
 				Limits: Limits{IdleTimeout: time.Hour, HandshakeTimeout: 20 * time.Second, KeepAlive: 30 * time.Second,
 					MaxSessions: 100, ConnPer10s: 10000, InputBytesPerSec: 1 << 20}})
 			if err != nil {

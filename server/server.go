@@ -1,8 +1,14 @@
 // Package server is grotto's SSH front door: the wish server and its
 // middleware chain, public-key identity, the live sessions (through
-// server/lobby), and graceful shutdown. It knows nothing of the game's
-// rules: each session gets a tui.Model and the server only saves it when
-// the session ends.
+// server/lobby), and graceful shutdown. It knows nothing of the game's rules: each session gets a
+// tui.Model and the server only saves it when the session ends.
+//
+// Files by concern: config.go (Config and its Validate), chain.go (the
+// middleware, in order), auth.go (keys and identity), pty.go (the terminal
+// check), limits.go (abuse limits and their middleware), conns.go
+// (connections per address), requests.go (session requests), input*.go (a
+// session's keys), commands.go (scores, who, quarantine), lobby.go (each
+// session's window on server/lobby), server.go (New, serving, the session, shutdown).
 package server
 
 import (
@@ -21,11 +27,6 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	"charm.land/wish/v2/bubbletea"
-	"charm.land/wish/v2/logging"
-	"charm.land/wish/v2/ratelimiter"
-	rm "charm.land/wish/v2/recover"
-	gossh "golang.org/x/crypto/ssh"
-	"golang.org/x/time/rate"
 
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
@@ -34,33 +35,6 @@ import (
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
 )
-
-// Config is what a host sets. Zero values are not defaults: cmd/grotto fills
-// them in.
-type Config struct {
-	Listen    string // TCP address, e.g. ":23234"
-	DataDir   string // holds the database (grotto.db) and the host key (host_ed25519)
-	AdminKeys string // authorized_keys file naming admins; "" for none
-	Logger    *log.Logger
-	// LockTimeout is how long to wait for the database file's lock before
-	// giving up (another grotto on the same data dir). 0 means 2 s.
-	LockTimeout time.Duration
-	// NewSeed, if set, seeds every new game (tests use it); nil means random.
-	NewSeed func() uint64
-	// Limits are the abuse limits; the zero value means DefaultLimits.
-	Limits Limits
-	// FPS is the most frames a session draws per second (Bubble Tea's
-	// renderer ticks at this rate even when idle); 0 means DefaultFPS.
-	FPS int
-	// NoJournal saves games only on level changes, on leaving and every
-	// 100 turns instead of making every turn durable (see tui.Player).
-	NoJournal bool
-}
-
-// DefaultFPS is the frame rate of a session: a key is answered within one
-// frame (33 ms), and 2,000 idle sessions tick half as often as at Bubble
-// Tea's default 60.
-const DefaultFPS = 30
 
 // Files inside the data dir.
 const (
@@ -73,7 +47,8 @@ type Server struct {
 	cfg    Config
 	log    *log.Logger
 	ssh    *ssh.Server
-	store  *store.Bolt
+	store  Database
+	data   *content.Tables // the game's tables (monsters, items, spawns), as the host loaded them
 	admins atomic.Pointer[keys.AdminSet]
 	live   lobby.Lobby // the live games (lobby.go adapts it for each session)
 	ln     net.Listener
@@ -87,45 +62,37 @@ type Server struct {
 // file is still the one it opened (see store.ErrFileGone).
 const FileCheckEvery = 2 * time.Second
 
-// New opens the store, loads or creates the host key, and builds the SSH
-// server; it does not listen yet. Errors name the file at fault: a database
-// locked by another process (store.ErrLocked), a file that is not a grotto
-// database (store.ErrNotDatabase), an unreadable admin-keys file.
-func New(cfg Config) (*Server, error) {
-	if cfg.Logger == nil {
-		cfg.Logger = log.New(os.Stderr)
+// Database is what a server needs of its store: every role, Close (at
+// Shutdown), and CheckFile, which returns store.ErrFileGone once the file
+// the store opened is no longer at its path. *store.Bolt implements it; a
+// store without a file of its own (PostgreSQL, later) returns nil.
+type Database interface {
+	store.Store
+	CheckFile() error
+}
+
+// New builds the SSH server on db and the game data, loading or creating
+// the host key in cfg.DataDir; it does not listen yet. It fills cfg's
+// defaults and validates it (Config.Validate). On success the server owns
+// db and Shutdown closes it; on error the caller still does. Errors: an
+// invalid cfg, a data dir that cannot be made, an unreadable admin-keys
+// file (naming it), a host key that cannot be made.
+func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	if cfg.LockTimeout == 0 {
-		cfg.LockTimeout = 2 * time.Second
-	}
-	if cfg.FPS <= 0 {
-		cfg.FPS = DefaultFPS
-	}
-	if cfg.Limits == (Limits{}) {
-		cfg.Limits = DefaultLimits()
-	}
-	if _, err := content.Load(); err != nil {
-		return nil, fmt.Errorf("game data: %w", err)
+	if db == nil || data == nil {
+		return nil, errors.New("server.New needs a database and the game data")
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, live: lobby.NewMemory(nil), conns: newAddrConns()}
+	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: lobby.NewMemory(nil), conns: newAddrConns()}
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
 		return nil, err
 	}
-	st, err := store.Open(filepath.Join(cfg.DataDir, DBFile), cfg.LockTimeout)
-	if err != nil {
-		return nil, err
-	}
-	s.store = st
-	stdlog := cfg.Logger.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
-	// Middleware runs outermost first: recover, logging, the per-IP rate
-	// limit, the session cap, identity, commands (scores, who), the PTY
-	// check, the session (lobby slot, save on exit), window sizes (clamped and
-	// coalesced, requests.go), then Bubble Tea. wish and
-	// recover apply the last listed first, hence the reversed list.
 	lim := cfg.Limits
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Listen),
@@ -148,20 +115,9 @@ func New(cfg Config) (*Server, error) {
 		wish.WithHostKeyPath(filepath.Join(cfg.DataDir, HostKeyFile)),
 		wish.WithPublicKeyAuth(acceptKey),
 		wish.WithKeyboardInteractiveAuth(explainKeys),
-		wish.WithMiddleware(rm.MiddlewareWithLogger(stdlog,
-			bubbletea.MiddlewareWithProgramHandler(programOf),
-			windowSizes,
-			s.sessionMiddleware,
-			requirePTY(portOf(cfg.Listen)),
-			s.commands,
-			identify,
-			s.capSessions,
-			ratelimiter.Middleware(ratelimiter.NewRateLimiter(rate.Limit(float64(max(1, lim.ConnPer10s))/10), max(1, lim.ConnPer10s), 10000)),
-			logging.StructuredMiddlewareWithLogger(cfg.Logger, log.InfoLevel),
-		)),
+		s.middleware(), // chain.go
 	)
 	if err != nil {
-		st.Close()
 		return nil, fmt.Errorf("ssh server: %w", err)
 	}
 	s.ssh = srv
@@ -291,66 +247,6 @@ const (
 	ctxConn    // the *connState of a connection (conns.go)
 )
 
-// identity is who a session is: read from the key it authenticated with.
-type identity struct {
-	fp   string
-	name string
-}
-
-// explainKeys refuses keyboard-interactive login, which clients try when they
-// have no key, and tells the person how to make one: OpenSSH prints the
-// instruction before "Permission denied".
-func explainKeys(ctx ssh.Context, challenge gossh.KeyboardInteractiveChallenge) bool {
-	if ctx.Value(ctxExplained) != nil {
-		return false // clients retry; say it once per connection
-	}
-	ctx.SetValue(ctxExplained, true)
-	challenge("", "grotto knows players by their SSH key, and your client offered none.\n"+
-		"Make one with: ssh-keygen -t ed25519   then connect again.\n", nil, nil)
-	return false
-}
-
-// identify takes the player's identity from the public key the session
-// authenticated with (never from a key merely offered in the handshake).
-func identify(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		k := sess.PublicKey()
-		if k == nil {
-			wish.Fatalln(sess, "grotto needs an SSH key. Make one with: ssh-keygen -t ed25519")
-			return
-		}
-		name := sess.User()
-		if !tui.ValidName(name) {
-			name = "" // suggested nothing: the player types a name
-		}
-		sess.Context().SetValue(ctxIdentity, identity{fp: keys.Fingerprint(k), name: name})
-		next(sess)
-	}
-}
-
-// requirePTY turns away clients without a terminal with a message, not a
-// hang; port is the one players connect to, for the suggested command.
-func requirePTY(port string) wish.Middleware {
-	return func(next ssh.Handler) ssh.Handler {
-		return func(sess ssh.Session) {
-			if _, _, ok := sess.Pty(); ok {
-				next(sess)
-				return
-			}
-			wish.Fatalln(sess, "grotto is a full-screen game and needs a terminal.\r\n"+
-				"Connect with a terminal, forcing one if your client did not ask: ssh -t -p "+port+" <host>\r")
-		}
-	}
-}
-
-// portOf returns the port of a listen address, or "23234".
-func portOf(addr string) string {
-	if _, port, err := net.SplitHostPort(addr); err == nil && port != "" && port != "0" {
-		return port
-	}
-	return "23234"
-}
-
 // inputOf is where a session's keys come from: the session itself for the
 // emulated PTY that charm's ssh gives by default, else the PTY's slave side
 // (as wish's bubbletea middleware reads it).
@@ -390,7 +286,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 					logger.Info("this player's game is saved again")
 				}
 			}})
-		player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store},
+		player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store}, Data: s.data,
 			IdleTimeout: s.cfg.Limits.IdleTimeout,
 			Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
 			Lobby:       lob, NeedName: isNew}

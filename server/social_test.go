@@ -195,7 +195,7 @@ func TestReloadingAdminsTakesEffectForNewSessions(t *testing.T) {
 
 func TestAMissingAdminFileStopsTheStartNamingIt(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-admins")
-	_, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), AdminKeys: missing, Logger: log.New(io.Discard)})
+	_, err := newServer(t, Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), AdminKeys: missing, Logger: log.New(io.Discard)})
 	if err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("err = %v, want one naming %s", err, missing)
 	}

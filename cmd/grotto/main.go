@@ -13,7 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	_ "net/http/pprof" // served only with --pprof, on loopback
 	"os"
@@ -26,52 +25,13 @@ import (
 
 	"charm.land/log/v2"
 
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/server"
 	"github.com/grotto-game/grotto/store"
 )
 
 // shutdownTimeout bounds a graceful stop: save everything and exit within it.
 const shutdownTimeout = 8 * time.Second
-
-// config is the host's settings: defaults, then environment, then flags.
-type config struct {
-	Listen    string
-	Data      string
-	AdminKeys string
-	Limits    server.Limits
-	FPS       int
-	Pprof     string
-}
-
-// validate makes paths absolute and says what is wrong.
-func (c *config) validate() error {
-	if c.Listen == "" {
-		return errors.New("--listen must not be empty")
-	}
-	if c.Data == "" {
-		return errors.New("--data must not be empty")
-	}
-	abs, err := filepath.Abs(c.Data)
-	if err != nil {
-		return fmt.Errorf("--data %s: %w", c.Data, err)
-	}
-	c.Data = abs
-	if c.FPS < 1 || c.FPS > 120 {
-		return errors.New("--fps must be between 1 and 120")
-	}
-	if c.Limits.MaxSessions < 1 || c.Limits.ConnPer10s < 1 || c.Limits.InputBytesPerSec < 1 || c.Limits.IdleTimeout < 0 {
-		return errors.New("--max-sessions, --conn-rate and --input-rate must be at least 1, --idle-timeout not negative")
-	}
-	if c.Limits.MaxConnsPerAddr < 0 || c.Limits.SessionOpenTimeout < 0 {
-		return errors.New("--max-conns-per-addr and --session-open-timeout must not be negative (0 turns them off)")
-	}
-	if c.AdminKeys != "" {
-		if c.AdminKeys, err = filepath.Abs(c.AdminKeys); err != nil {
-			return fmt.Errorf("--admin-keys: %w", err)
-		}
-	}
-	return nil
-}
 
 func envOr(key, def string) string {
 	if v, ok := os.LookupEnv(key); ok {
@@ -83,15 +43,15 @@ func envOr(key, def string) string {
 // parse reads the configuration from env and args (without the program
 // name). --help prints the usage on stdout (so `grotto --help | less`
 // works) and returns flag.ErrHelp; a bad flag prints it on stderr.
-func parse(args []string, stdout, stderr io.Writer) (config, error) {
+func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	if len(args) > 0 && args[0] == "serve" {
 		args = args[1:]
 	}
 	fs := flag.NewFlagSet("grotto", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var c config
+	var c server.Config
 	fs.StringVar(&c.Listen, "listen", envOr("GROTTO_LISTEN", ":23234"), "address to serve SSH on (env GROTTO_LISTEN)")
-	fs.StringVar(&c.Data, "data", envOr("GROTTO_DATA", "./grotto-data"), "directory for the database and the host key (env GROTTO_DATA)")
+	fs.StringVar(&c.DataDir, "data", envOr("GROTTO_DATA", "./grotto-data"), "directory for the database and the host key (env GROTTO_DATA)")
 	fs.StringVar(&c.AdminKeys, "admin-keys", envOr("GROTTO_ADMIN_KEYS", ""), "authorized_keys file listing admins' keys (env GROTTO_ADMIN_KEYS)")
 	c.Limits = server.DefaultLimits()
 	var err error
@@ -132,11 +92,7 @@ func parse(args []string, stdout, stderr io.Writer) (config, error) {
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(stderr)
-		port := "23234"
-		if _, p, err := net.SplitHostPort(c.Listen); err == nil && p != "" && p != "0" {
-			port = p
-		}
-		fmt.Fprintf(w, "\nPlayers connect with: ssh -p %s <host>\n", port)
+		fmt.Fprintf(w, "\nPlayers connect with: ssh -p %s <host>\n", server.PortOf(c.Listen))
 	}
 	fs.Usage = func() {} // printed below, on stdout for --help
 	if err := fs.Parse(args); err != nil {
@@ -151,7 +107,31 @@ func parse(args []string, stdout, stderr io.Writer) (config, error) {
 		usage(stderr)
 		return c, fmt.Errorf("unknown argument %q", fs.Arg(0))
 	}
-	return c, c.validate()
+	return c, c.Validate()
+}
+
+// lockTimeout is how long grotto waits for the database file's lock before
+// giving up (another grotto on the same data dir).
+const lockTimeout = 2 * time.Second
+
+// open loads the game data and opens the database in cfg.DataDir (made if
+// missing), waiting up to wait for its lock. Errors name the file at fault:
+// a database locked by another process (store.ErrLocked), a file that is
+// not a grotto database (store.ErrNotDatabase), a damaged one
+// (store.ErrDamaged).
+func open(cfg server.Config, wait time.Duration) (*store.Bolt, *content.Tables, error) {
+	data, err := content.Load()
+	if err != nil {
+		return nil, nil, fmt.Errorf("game data: %w", err)
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("data dir: %w", err)
+	}
+	db, err := store.Open(filepath.Join(cfg.DataDir, server.DBFile), wait)
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, data, nil
 }
 
 func main() {
@@ -163,6 +143,9 @@ func main() {
 // memory per idle session (measured in docs/performance.md).
 const gcPercent = 50
 
+// run is grotto with its arguments (without the program name) and returns
+// the exit code: 0 after a clean stop or --help, 1 when the server cannot
+// start or a game could not be saved, 2 for a bad configuration.
 func run(args []string) int {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
@@ -179,27 +162,45 @@ func run(args []string) int {
 		logger.Error("bad configuration", "err", err)
 		return 2
 	}
-	srv, err := server.New(server.Config{Listen: cfg.Listen, DataDir: cfg.Data, AdminKeys: cfg.AdminKeys, Logger: logger, Limits: cfg.Limits, FPS: cfg.FPS})
-	if errors.Is(err, store.ErrDamaged) {
-		logger.Error("cannot start: the database file is damaged; restore it from a backup (`bbolt check FILE` lists the damage; grotto compact cannot repair it)", "err", err)
-		return 1
-	}
+	cfg.Logger = logger
+	srv, err := start(cfg)
 	if err != nil {
-		logger.Error("cannot start", "err", err)
-		return 1
-	}
-	if err := srv.Listen(); err != nil {
-		logger.Error("cannot start", "err", err)
-		srv.Shutdown(context.Background())
-		return 1
-	}
-	if cfg.Pprof != "" {
-		if host, _, err := net.SplitHostPort(cfg.Pprof); err != nil || (host != "127.0.0.1" && host != "localhost" && host != "::1") {
-			logger.Error("--pprof must be a loopback address", "addr", cfg.Pprof)
-			return 2
+		if errors.Is(err, store.ErrDamaged) {
+			logger.Error("cannot start: the database file is damaged; restore it from a backup (`bbolt check FILE` lists the damage; grotto compact cannot repair it)", "err", err)
+		} else {
+			logger.Error("cannot start", "err", err)
 		}
+		return 1
+	}
+	if cfg.Pprof != "" { // on loopback: Validate checked
 		go func() { logger.Warn("pprof", "err", http.ListenAndServe(cfg.Pprof, nil)) }()
 	}
+	return serve(srv, logger)
+}
+
+// start opens the game data and the database (open), builds the server on
+// them and binds its address. On error nothing is left open.
+func start(cfg server.Config) (*server.Server, error) {
+	db, data, err := open(cfg, lockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := server.New(cfg, db, data)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := srv.Listen(); err != nil {
+		srv.Shutdown(context.Background())
+		return nil, err
+	}
+	return srv, nil
+}
+
+// serve runs srv until SIGINT or SIGTERM, re-reading the admins on SIGHUP,
+// then shuts it down within shutdownTimeout. It returns the exit code: 0
+// when every game is saved, 1 otherwise or if the server stopped by itself.
+func serve(srv *server.Server, logger *log.Logger) int {
 	// One signal handler for the whole process; each Bubble Tea program runs
 	// without its own (tea.WithoutSignalHandler).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -15,6 +15,8 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/internal/sshtest"
+	"github.com/grotto-game/grotto/server"
+	"github.com/grotto-game/grotto/store"
 )
 
 func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
@@ -24,13 +26,13 @@ func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Listen != "127.0.0.1:1" || c.Data != "/srv/grotto" || c.AdminKeys != "" {
+	if c.Listen != "127.0.0.1:1" || c.DataDir != "/srv/grotto" || c.AdminKeys != "" {
 		t.Errorf("config = %+v", c)
 	}
 	os.Unsetenv("GROTTO_LISTEN")
 	os.Unsetenv("GROTTO_DATA")
 	c, _ = parse(nil, &bytes.Buffer{}, &bytes.Buffer{})
-	if c.Listen != ":23234" || !filepath.IsAbs(c.Data) || filepath.Base(c.Data) != "grotto-data" {
+	if c.Listen != ":23234" || !filepath.IsAbs(c.DataDir) || filepath.Base(c.DataDir) != "grotto-data" {
 		t.Errorf("defaults = %+v", c)
 	}
 }
@@ -191,5 +193,49 @@ func TestHelpGoesToStdoutWithTheListenPort(t *testing.T) {
 	parse([]string{"--bogus"}, &out, &errs)
 	if out.Len() != 0 || !strings.Contains(errs.String(), "-listen") {
 		t.Errorf("a bad flag wrote %q to stdout; the usage belongs on stderr", out.String())
+	}
+}
+
+func TestASecondServerOnTheSameDataDirStopsNamingTheFile(t *testing.T) {
+	cfg := server.Config{DataDir: t.TempDir()}
+	db, _, err := open(cfg, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	_, _, err = open(cfg, 200*time.Millisecond)
+	if !errors.Is(err, store.ErrLocked) || !strings.Contains(err.Error(), filepath.Join(cfg.DataDir, server.DBFile)) {
+		t.Fatalf("err = %v, want ErrLocked naming %s", err, server.DBFile)
+	}
+}
+
+func TestABadSettingIsRefusedBeforeAnythingIsOpened(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a profiler off loopback", []string{"--pprof", "0.0.0.0:6060"}, "--pprof"},
+		{"a profiler with no port", []string{"--pprof", "localhost"}, "--pprof"},
+		{"a negative limit", []string{"--max-conns-per-addr", "-1"}, "--max-conns-per-addr"},
+		{"a listen address without a port", []string{"--listen", "localhost"}, "--listen"},
+		{"a frame rate of 0", []string{"--fps", "0"}, "--fps"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := filepath.Join(t.TempDir(), "data")
+			_, err := parse(append(tc.args, "--data", data), &bytes.Buffer{}, &bytes.Buffer{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want one naming %s", err, tc.want)
+			}
+			if code := run(append(tc.args, "--data", data)); code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if _, err := os.Stat(data); err == nil {
+				t.Error("the data dir was made for a configuration that was refused")
+			}
+		})
+	}
+	if _, err := parse([]string{"--pprof", "127.0.0.1:6060"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Errorf("a loopback --pprof was refused: %v", err)
 	}
 }

@@ -1,0 +1,52 @@
+// The middleware chain every session runs through, in one place.
+package server
+
+import (
+	"slices"
+
+	"charm.land/log/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/bubbletea"
+	"charm.land/wish/v2/logging"
+	rm "charm.land/wish/v2/recover"
+)
+
+// middleware returns the session middleware, listed outermost first.
+// Before any of it runs, connections are admitted (conns.go), keys are
+// accepted (auth.go) and session requests are filtered (requests.go).
+func (s *Server) middleware() ssh.Option {
+	outermostFirst := []wish.Middleware{
+		// Logging first, so every session is logged with its duration,
+		// refused ones too.
+		logging.StructuredMiddlewareWithLogger(s.log, log.InfoLevel),
+		// The per-address session rate before anything costs work.
+		rateLimit(s.cfg.Limits.ConnPer10s),
+		// The session cap counts every session past the rate limit,
+		// commands included.
+		capSessions(s.cfg.Limits.MaxSessions),
+		// Identity before anything that needs to know who: commands
+		// (quarantine is for admins) and the session.
+		identify,
+		// Commands (scores, who, quarantine) need no terminal: before the
+		// PTY check.
+		s.commands,
+		// The game needs a terminal: a friendly message without one.
+		requirePTY(PortOf(s.cfg.Listen)),
+		// The player's session: profile, model and program, the lobby slot,
+		// the save when the program ends (server.go).
+		s.sessionMiddleware,
+		// Window sizes clamped and coalesced for the program that
+		// sessionMiddleware built (requests.go).
+		windowSizes,
+		// Bubble Tea runs that program, innermost.
+		bubbletea.MiddlewareWithProgramHandler(programOf),
+	}
+	// wish and recover apply the last listed first, hence the reversal.
+	// recover wraps the whole chain: a panic anywhere in it ends that
+	// session only, logged with its stack, never the process.
+	chain := slices.Clone(outermostFirst)
+	slices.Reverse(chain)
+	stdlog := s.log.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
+	return wish.WithMiddleware(rm.MiddlewareWithLogger(stdlog, chain...))
+}

@@ -1,0 +1,104 @@
+package server
+
+import (
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/log/v2"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/lobby"
+	"github.com/grotto-game/grotto/store"
+)
+
+// commandsOn serves identify and the commands of a server on db alone
+// (wish's testsession), with admin, if not nil, as its only admin.
+func commandsOn(t *testing.T, db Database, admin gossh.Signer) string {
+	t.Helper()
+	s := &Server{log: log.New(io.Discard), store: db, live: lobby.NewMemory(nil)}
+	admins := keys.AdminSet{}
+	if admin != nil {
+		var err error
+		if admins, err = keys.ParseAuthorizedKeys(gossh.MarshalAuthorizedKey(admin.PublicKey())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.admins.Store(&admins)
+	return unit(t, identify, s.commands)
+}
+
+// tempDB opens a bbolt store in a temp dir, closed at cleanup.
+func tempDB(t *testing.T) *store.Bolt {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), DBFile), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestCommandsAnswerAsBefore(t *testing.T) {
+	db := tempDB(t)
+	admin := newKey(t)
+	addr := commandsOn(t, db, admin)
+	if _, err := db.FinishGame("fp-of-ada", store.Score{Name: "ada", Points: 1234, Depth: 3, Turns: 456, Cause: "an orc",
+		Date: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, cmd string
+		key       gossh.Signer
+		status    int
+		want      string // in stdout for status 0, in stderr otherwise
+	}{
+		{"scores lists the table", "scores", nil, 0, "1     ada   1234   3      456    an orc  2026-01-02"},
+		{"who says no one plays", "who", nil, 0, "No one is playing."},
+		{"an unknown command is named", "dance now", nil, 1, `grotto: unknown command "dance now"; try`},
+		{"quarantine is unknown to a player", "quarantine", nil, 1, `unknown command "quarantine"`},
+		{"quarantine lists nothing for an admin", "quarantine", admin, 0, "Nothing is quarantined."},
+		{"no command goes on to the game", "", nil, 0, reached},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			key := tc.key
+			if key == nil {
+				key = newKey(t)
+			}
+			out, errs, status := run(t, login(t, addr, "x", key), tc.cmd)
+			got := out
+			if tc.status != 0 {
+				got = errs
+			}
+			if status != tc.status || !strings.Contains(got, tc.want) {
+				t.Errorf("%q: status %d, stdout %q, stderr %q; want status %d and %q", tc.cmd, status, out, errs, tc.status, tc.want)
+			}
+		})
+	}
+}
+
+// refusingDB is a database whose reads of scores and quarantine fail.
+type refusingDB struct{ Database }
+
+func (refusingDB) TopScores(int) ([]store.Score, error) { return nil, errors.New("disk on fire") }
+func (refusingDB) Quarantined(string) ([]store.Quarantined, error) {
+	return nil, errors.New("disk on fire")
+}
+
+func TestACommandWhoseReadFailsSaysSoAndExitsOne(t *testing.T) {
+	admin := newKey(t)
+	addr := commandsOn(t, refusingDB{tempDB(t)}, admin)
+	for cmd, want := range map[string]string{
+		"scores":     "grotto: the scores cannot be read right now",
+		"quarantine": "grotto: the quarantine cannot be read right now",
+	} {
+		out, errs, status := run(t, login(t, addr, "x", admin), cmd)
+		if status != 1 || !strings.Contains(errs, want) || strings.Contains(errs, "fire") {
+			t.Errorf("%s failing: status %d, %q %q; want %q and no detail", cmd, status, out, errs, want)
+		}
+	}
+}
