@@ -112,7 +112,7 @@ func (s *state) validate() error {
 		return fmt.Errorf("%d items in a %d-slot inventory", len(s.Inventory), InventorySize)
 	}
 	for _, it := range append(slices.Clone(s.Items), s.Inventory...) {
-		if !slices.Contains(ItemKinds(), it.Kind) {
+		if !it.Kind.Known() {
 			return fmt.Errorf("unknown item %q", it.Kind)
 		}
 	}
