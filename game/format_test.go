@@ -7,6 +7,8 @@ import (
 	"flag"
 	"math/rand/v2"
 	"os"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/grotto-game/grotto/game/world"
@@ -189,5 +191,33 @@ func TestTheCheckedInSaveDecodesToItsGame(t *testing.T) {
 	}
 	if g.Kills() != 3 || g.Player().HP != 26 {
 		t.Errorf("after a wait: kills %d, HP %d; want the poisoned orc dead (3 kills) and 26 HP", g.Kills(), g.Player().HP)
+	}
+}
+
+// TestEverySavedFieldNamesItsKey walks the save body's types: a field
+// without an explicit json key would be saved under its Go name, and a
+// rename would then change the format.
+func TestEverySavedFieldNamesItsKey(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type)
+	walk = func(ty reflect.Type) {
+		for ty.Kind() == reflect.Pointer || ty.Kind() == reflect.Slice {
+			ty = ty.Elem()
+		}
+		if ty.Kind() != reflect.Struct || seen[ty] {
+			return
+		}
+		seen[ty] = true
+		for f := range ty.Fields() {
+			if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name == "" || name == "-" {
+				t.Errorf("%s.%s has no json key", ty.Name(), f.Name)
+			}
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeFor[saveBody]())
+	walk(reflect.TypeFor[commandJSON]())
+	if len(seen) < 8 {
+		t.Errorf("walked %d types, want the body's 8 at least", len(seen))
 	}
 }

@@ -6,27 +6,25 @@ package game
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/grotto-game/grotto/game/world"
 )
 
 // commandJSON is a Command in the journal: short field names, zero fields
 // left out.
 type commandJSON struct {
-	A  Action    `json:"a"`
-	DX int       `json:"dx,omitempty"`
-	DY int       `json:"dy,omitempty"`
-	I  int       `json:"i,omitempty"`
-	T  world.Pos `json:"t,omitzero"`
-	C  Cheat     `json:"c,omitempty"`
-	K  ItemKind  `json:"k,omitempty"`
+	A  Action   `json:"a"`
+	DX int      `json:"dx,omitempty"`
+	DY int      `json:"dy,omitempty"`
+	I  int      `json:"i,omitempty"`
+	T  savePos  `json:"t,omitzero"`
+	C  Cheat    `json:"c,omitempty"`
+	K  ItemKind `json:"k,omitempty"`
 }
 
 // EncodeCommand returns c as a journal entry (a few dozen bytes of JSON),
 // keeping only the fields its action reads (see Normalized).
 func EncodeCommand(c Command) []byte {
 	c = c.Normalized()
-	b, _ := json.Marshal(commandJSON{A: c.Action, DX: c.DX, DY: c.DY, I: c.Item, T: c.Target, C: c.Cheat, K: c.Kind})
+	b, _ := json.Marshal(commandJSON{A: c.Action, DX: c.DX, DY: c.DY, I: c.Item, T: toSavePos(c.Target), C: c.Cheat, K: c.Kind})
 	return b
 }
 
@@ -57,7 +55,7 @@ func DecodeCommand(b []byte) (Command, error) {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return Command{}, fmt.Errorf("%w: journal entry: %v", ErrCorruptSave, err)
 	}
-	return Command{Action: j.A, DX: j.DX, DY: j.DY, Item: j.I, Target: j.T, Cheat: j.C, Kind: j.K}, nil
+	return Command{Action: j.A, DX: j.DX, DY: j.DY, Item: j.I, Target: j.T.pos(), Cheat: j.C, Kind: j.K}, nil
 }
 
 // Replay applies journaled commands to g in order. Every command in a
