@@ -93,7 +93,7 @@ func sign(n int) int { return min(1, max(-1, n)) }
 const fixturePath = "testdata/depth2.save"
 
 func TestTheFixtureGameEncodesToTheCheckedInSave(t *testing.T) {
-	g := New(fixtureSeed)
+	g := New(fixtureSeed, testData)
 	playFixture(g)
 	got, err := g.Encode()
 	if err != nil {
@@ -122,7 +122,7 @@ func TestPlaysFromFixedSeedsEncodeToPinnedBytes(t *testing.T) {
 		"220e60d18a0ab6730e7df5adeaf17479678d655362ee82fdc8308d7e3de0e637",
 		"53c0fdf7cd245b465dd163be937d253a268f0fefcf81ed1a3488318da540be00",
 	} {
-		g := New(uint64(seed))
+		g := New(uint64(seed), testData)
 		play(g, randomCommands(uint64(seed), 600))
 		blob, err := g.Encode()
 		if err != nil {
@@ -143,7 +143,7 @@ func TestTheCheckedInSaveDecodesToItsGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := Decode(blob)
+	g, err := Decode(blob, testData)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ package game
 import (
 	"math/rand/v2"
 
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 )
 
@@ -51,13 +52,17 @@ type Game struct {
 	vis   []bool     // W x H: what the player sees now (see updateFOV)
 	dist  *world.DistanceMap
 	light *lighting // derived each turn on dark levels; never saved
+	data  *content.Tables
 }
 
-// New starts a game from seed on depth 1. The same seed and the same commands
-// always give the same game.
-func New(seed uint64) *Game {
+// New starts a game from seed on depth 1, with the monsters, items and spawn
+// tables of data, which must not be nil and should have passed CheckData
+// (LoadData does both; tests may pass content.Default()). The game keeps
+// data and never changes it. The same seed, data and commands always give
+// the same game.
+func New(seed uint64, data *content.Tables) *Game {
 	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
-	g := &Game{pcg: pcg, rng: rand.New(pcg)}
+	g := &Game{pcg: pcg, rng: rand.New(pcg), data: data}
 	g.s.Seed = seed
 	g.s.Actors = []Actor{newPlayer(world.Pos{})}
 	g.enterLevel(1)

@@ -59,7 +59,7 @@ const MaxItemsPerRoom = 2
 // every spawn region but the player's, on free walkable tiles, chosen by the
 // data's spawn tables for the depth.
 func (g *Game) spawn(lvl mapgen.Level) {
-	tables := content.Default()
+	tables := g.data
 	for _, r := range lvl.Regions {
 		if len(r) == 0 || slices.Contains(r, lvl.Start) {
 			continue // the starting region stays quiet

@@ -9,6 +9,8 @@ import (
 	"hash/crc32"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/grotto-game/grotto/game/content"
 )
 
 // SaveVersion is the version of the save format written by Encode. Decode
@@ -46,10 +48,12 @@ func (g *Game) Encode() ([]byte, error) {
 	return append(out, body...), nil
 }
 
-// Decode restores a game from a blob made by Encode. It returns an error
-// wrapping ErrCorruptSave or ErrSaveVersion, and never panics, whatever the
-// bytes.
-func Decode(blob []byte) (*Game, error) {
+// Decode restores a game from a blob made by Encode, to play with data (not
+// nil; the tables the game was made with, or a later version of them: a save
+// holds its monsters' stats, and data gives what is not saved, such as the
+// light a monster carries). It returns an error wrapping ErrCorruptSave or
+// ErrSaveVersion, and never panics, whatever the bytes.
+func Decode(blob []byte, data *content.Tables) (*Game, error) {
 	if len(blob) < 10 || !bytes.Equal(blob[:4], saveMagic[:]) {
 		return nil, fmt.Errorf("%w: not a grotto save", ErrCorruptSave)
 	}
@@ -72,7 +76,7 @@ func Decode(blob []byte) (*Game, error) {
 	if err := pcg.UnmarshalBinary(snap.RNG); err != nil {
 		return nil, fmt.Errorf("%w: rng: %v", ErrCorruptSave, err)
 	}
-	g := &Game{s: s, pcg: pcg, rng: rand.New(pcg)}
+	g := &Game{s: s, pcg: pcg, rng: rand.New(pcg), data: data}
 	g.buffers()
 	g.updateFOV()
 	return g, nil

@@ -16,6 +16,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/keys"
@@ -185,7 +186,7 @@ func TestPlayerMovesLeavesAndResumesAtTheSameTurnAndPlace(t *testing.T) {
 	for {
 		blob, err := srv.Store().Save(fp)
 		if err == nil {
-			if g, err := game.Decode(blob); err == nil && g.Turn() == atoi(wantTurn) {
+			if g, err := game.Decode(blob, content.Default()); err == nil && g.Turn() == atoi(wantTurn) {
 				break
 			}
 		}
@@ -314,7 +315,7 @@ func TestShutdownSavesEveryGameAndTellsEachPlayer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("player %d: %v", i, err)
 		}
-		if g, err := game.Decode(blob); err != nil || g.Turn() < 1 {
+		if g, err := game.Decode(blob, content.Default()); err != nil || g.Turn() < 1 {
 			t.Errorf("player %d: save %v at turn %d", i, err, g.Turn())
 		}
 	}
@@ -449,7 +450,7 @@ func fireballSeed(t *testing.T) (uint64, []string) {
 	keyOf := map[world.Pos]string{{X: 0, Y: -1}: "k", {X: 0, Y: 1}: "j", {X: -1, Y: 0}: "h", {X: 1, Y: 0}: "l",
 		{X: -1, Y: -1}: "y", {X: 1, Y: -1}: "u", {X: -1, Y: 1}: "b", {X: 1, Y: 1}: "n"}
 	for seed := uint64(1); seed < 5000; seed++ {
-		g := game.New(seed)
+		g := game.New(seed, content.Default())
 		w, h := g.Size()
 		lvl := world.NewMap(w, h)
 		for y := range h {

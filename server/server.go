@@ -27,7 +27,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
 
-	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/store"
@@ -102,7 +102,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Limits == (Limits{}) {
 		cfg.Limits = DefaultLimits()
 	}
-	if _, err := content.Load(); err != nil {
+	if _, err := game.LoadData(); err != nil {
 		return nil, fmt.Errorf("game data: %w", err)
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/grotto-game/grotto/game/mapgen"
 )
 
 //go:embed data/*.json
@@ -107,7 +105,7 @@ func (t *Tables) Item(id string) (Item, bool) {
 	return Item{}, false
 }
 
-// Load reads and checks the embedded data files.
+// Load reads and checks the embedded data files (see Parse).
 func Load() (*Tables, error) {
 	read := func(name string) []byte {
 		b, _ := files.ReadFile("data/" + name)
@@ -116,8 +114,9 @@ func Load() (*Tables, error) {
 	return Parse(read("monsters.json"), read("items.json"), read("spawns.json"))
 }
 
-// Default returns the embedded tables. It panics if they are bad; a server
-// calls Load at start to fail cleanly first.
+// Default returns the embedded tables, loaded once: a convenience for tests.
+// It panics if they are bad; a server calls game.LoadData at start to fail
+// cleanly instead, and passes its tables to the games it makes.
 var Default = sync.OnceValue(func() *Tables {
 	t, err := Load()
 	if err != nil {
@@ -164,8 +163,10 @@ type spawnsJSON struct {
 	Items    []spawnJSON `json:"items"`
 }
 
-// Parse checks and converts the three data files. Errors name the file and
-// the entry (by index and id).
+// Parse checks and converts the three data files: each entry's fields, and
+// that every spawn row names an entry. Errors name the file and the entry
+// (by index and id). Whether the tables fit the game's depths and item
+// rules is package game's check (game.CheckData).
 func Parse(monsters, items, spawns []byte) (*Tables, error) {
 	t := &Tables{}
 	var ms []monsterJSON
@@ -213,20 +214,6 @@ func Parse(monsters, items, spawns []byte) (*Tables, error) {
 	}
 	if t.ItemSpawns, err = spawnTable(sp.Items, "items", func(id string) bool { _, ok := t.Item(id); return ok }); err != nil {
 		return nil, err
-	}
-	for d := 1; d <= mapgen.LastDepth; d++ {
-		for _, table := range []struct {
-			name string
-			rows []Spawn
-		}{{"monsters", t.MonsterSpawns}, {"items", t.ItemSpawns}} {
-			total := 0
-			for _, r := range table.rows {
-				total += r.WeightAt(d)
-			}
-			if total == 0 {
-				return nil, fmt.Errorf("spawns.json: no %s can spawn on depth %d", table.name, d)
-			}
-		}
 	}
 	return t, nil
 }

@@ -362,7 +362,7 @@ func (m *Model) loadSave() (*game.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := game.Decode(blob)
+	g, err := game.Decode(blob, gameData())
 	if err != nil {
 		return nil, err
 	}

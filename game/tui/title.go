@@ -115,7 +115,7 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 // startNew begins a fresh game and saves it at once, so that even a game
 // abandoned on its first turn is resumed, not lost.
 func (m *Model) startNew() screen {
-	m.game, m.saved, m.behind, m.unrecorded = game.New(m.p.NewSeed()), false, false, false
+	m.game, m.saved, m.behind, m.unrecorded = game.New(m.p.NewSeed(), gameData()), false, false, false
 	p := newPlay()
 	if err := m.Persist(); err != nil {
 		p.note = notSaved(err)

@@ -505,7 +505,7 @@ func withPack(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Game {
 	body, _ := json.Marshal(snap)
 	out := append(append([]byte(nil), blob[:10]...), body...)
 	binary.BigEndian.PutUint32(out[6:], crc32.ChecksumIEEE(body))
-	g2, err := game.Decode(out)
+	g2, err := game.Decode(out, gameData())
 	if err != nil {
 		t.Fatal(err)
 	}
