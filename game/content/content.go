@@ -188,21 +188,14 @@ func Parse(monsters, items, spawns []byte) (*Tables, error) {
 		return nil, fmt.Errorf("items.json: %w", err)
 	}
 	for i, it := range is {
-		g, err := glyph(it.Glyph)
-		if err == nil && it.ID == "" {
-			err = errors.New("id is empty")
-		}
-		var fg RGB
-		if err == nil {
-			fg, err = hexColor(it.FG)
-		}
+		item, err := it.convert()
 		if err != nil {
 			return nil, fmt.Errorf("items.json: entry %d (%q): %w", i, it.ID, err)
 		}
 		if _, dup := t.Item(it.ID); dup {
 			return nil, fmt.Errorf("items.json: entry %d (%q): id used twice", i, it.ID)
 		}
-		t.Items = append(t.Items, Item{ID: it.ID, Glyph: g, FG: fg})
+		t.Items = append(t.Items, item)
 	}
 	var sp spawnsJSON
 	if err := strict(spawns, &sp); err != nil {
@@ -259,6 +252,21 @@ func (m monsterJSON) convert() (Monster, error) {
 		mon.Light = &Light{Range: m.Light.Range, Color: c}
 	}
 	return mon, nil
+}
+
+func (it itemJSON) convert() (Item, error) {
+	g, err := glyph(it.Glyph)
+	if err != nil {
+		return Item{}, err
+	}
+	if it.ID == "" {
+		return Item{}, errors.New("id is empty")
+	}
+	fg, err := hexColor(it.FG)
+	if err != nil {
+		return Item{}, err
+	}
+	return Item{ID: it.ID, Glyph: g, FG: fg}, nil
 }
 
 func spawnTable(rows []spawnJSON, kind string, known func(string) bool) ([]Spawn, error) {
