@@ -20,8 +20,9 @@ const (
 // FOVRadius is how far the player sees, in tiles.
 const FOVRadius = 8
 
-// state is everything a save holds. Derived buffers (FOV, distances) live in
-// Game and are rebuilt on load.
+// state is everything a save holds (saved as saveState, savebody.go, whose
+// tags fix the format: renaming a field here changes no save). Derived
+// buffers (FOV, distances) live in Game and are rebuilt on load.
 type state struct {
 	Seed      uint64
 	Depth     int    // 1 for the first level, one more per staircase taken

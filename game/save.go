@@ -30,8 +30,8 @@ var ErrSaveVersion = errors.New("save format version unknown")
 
 // Encode returns the game as a save blob: 4 bytes magic, 2 bytes version,
 // 4 bytes CRC-32 (IEEE) of the body, then the JSON body (saveBody, in
-// savebody.go). Restoring it with
-// Decode gives a game that plays on exactly as this one would.
+// savebody.go). Restoring it with Decode gives a game that plays on exactly
+// as this one would.
 func (g *Game) Encode() ([]byte, error) {
 	rng, err := g.pcg.MarshalBinary()
 	if err != nil {
