@@ -49,7 +49,7 @@ func (g *Game) cheat(c Command) (Result, error) {
 		g.s.God = !g.s.God
 		g.logf(MsgStatus, fmt.Sprintf("(cheat) God mode %s.", map[bool]string{true: "on", false: "off"}[g.s.God]))
 	case CheatCreate:
-		if !validKind(c.Kind) {
+		if !c.Kind.Known() {
 			return Result{}, &Impossible{"No such item."}
 		}
 		if len(g.s.Inventory) >= InventorySize {
@@ -62,13 +62,4 @@ func (g *Game) cheat(c Command) (Result, error) {
 	}
 	g.s.Cheated = true
 	return Result{}, nil
-}
-
-func validKind(k ItemKind) bool {
-	for _, v := range ItemKinds() {
-		if v == k {
-			return true
-		}
-	}
-	return false
 }

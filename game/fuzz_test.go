@@ -9,7 +9,7 @@ import (
 // FuzzDecode: whatever the bytes, Decode returns a game or an error, never
 // panics, and a game it returns plays on.
 func FuzzDecode(f *testing.F) {
-	g := New(3)
+	g := New(3, testData)
 	play(g, randomCommands(3, 50))
 	good, _ := g.Encode()
 	f.Add(good)
@@ -17,7 +17,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("GRTO\x00\x01\x00\x00\x00\x00{}"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, blob []byte) {
-		g, err := Decode(blob)
+		g, err := Decode(blob, testData)
 		if err != nil {
 			return
 		}
@@ -37,7 +37,7 @@ func FuzzCommands(f *testing.F) {
 	f.Add(uint8(ActCheat), 0, 0, 0, 0, 0, uint8(CheatCreate), "dragon")
 	f.Add(uint8(ActUse), 0, 0, -1, 1<<30, 1<<30, uint8(0), "")
 	f.Fuzz(func(t *testing.T, action uint8, dx, dy, item, tx, ty int, cheat uint8, kind string) {
-		g := New(5)
+		g := New(5, testData)
 		give(g, HealthPotion, FireballScroll, ConfusionScroll, PoisonPotion)
 		c := Command{Action: Action(action), DX: dx, DY: dy, Item: item, Target: world.Pos{X: tx, Y: ty}, Cheat: Cheat(cheat), Kind: ItemKind(kind)}
 		before, _ := g.Encode()

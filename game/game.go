@@ -6,10 +6,8 @@ package game
 
 import (
 	"math/rand/v2"
-	"slices"
 
 	"github.com/grotto-game/grotto/game/content"
-	"github.com/grotto-game/grotto/game/mapgen"
 	"github.com/grotto-game/grotto/game/world"
 )
 
@@ -22,8 +20,9 @@ const (
 // FOVRadius is how far the player sees, in tiles.
 const FOVRadius = 8
 
-// state is everything a save holds. Derived buffers (FOV, distances) live in
-// Game and are rebuilt on load.
+// state is everything a save holds (saved as saveState, savebody.go, whose
+// tags fix the format: renaming a field here changes no save). Derived
+// buffers (FOV, distances) live in Game and are rebuilt on load.
 type state struct {
 	Seed      uint64
 	Depth     int    // 1 for the first level, one more per staircase taken
@@ -54,105 +53,22 @@ type Game struct {
 	vis   []bool     // W x H: what the player sees now (see updateFOV)
 	dist  *world.DistanceMap
 	light *lighting // derived each turn on dark levels; never saved
+	data  *content.Tables
 }
 
-// New starts a game from seed on depth 1. The same seed and the same commands
-// always give the same game.
-func New(seed uint64) *Game {
+// New starts a game from seed on depth 1, with the monsters, items and spawn
+// tables of data, which must not be nil and should have passed CheckData
+// (LoadData does both; tests may pass content.Default()). The game keeps
+// data and never changes it. The same seed, data and commands always give
+// the same game.
+func New(seed uint64, data *content.Tables) *Game {
 	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
-	g := &Game{pcg: pcg, rng: rand.New(pcg)}
+	g := &Game{pcg: pcg, rng: rand.New(pcg), data: data}
 	g.s.Seed = seed
 	g.s.Actors = []Actor{newPlayer(world.Pos{})}
 	g.enterLevel(1)
 	g.logf(MsgWelcome, "Hello, adventurer, and welcome to the grotto!")
 	return g
-}
-
-// enterLevel builds depth's level with its builder chain, places the player
-// at its start, spawns its monsters and items and computes the first FOV.
-// Remains of the old level are dropped.
-func (g *Game) enterLevel(depth int) {
-	lvl := mapgen.ForDepth(depth, g.rng).Build(g.rng, MapWidth, MapHeight)
-	g.s.Depth = depth
-	g.s.Map = lvl.Map
-	g.s.Level = lvl.Name
-	g.s.Dark = !lvl.Outdoors
-	player := g.s.Actors[0]
-	player.Pos = lvl.Start
-	g.s.Actors = append(g.s.Actors[:0], player)
-	g.s.Items = g.s.Items[:0]
-	g.spawn(lvl)
-	g.buffers()
-	g.updateFOV()
-}
-
-// buffers allocates the derived per-level buffers for the current map: once
-// per level, never per turn.
-func (g *Game) buffers() {
-	g.fov = world.NewFOV(g.s.Map.W, g.s.Map.H)
-	g.vis = make([]bool, g.s.Map.W*g.s.Map.H)
-	g.dist = world.NewDistanceMap(g.s.Map.W, g.s.Map.H)
-	g.light = nil // made on the first dark level: most levels never need it
-	if g.s.Dark {
-		g.light = newLighting(g.s.Map.W, g.s.Map.H)
-	}
-}
-
-// maxMonstersPerRoom grows with depth (python-tcod tutorial part 12, toned
-// down: cave levels have more, smaller spawn regions than rooms).
-func maxMonstersPerRoom(depth int) int {
-	if depth >= 4 {
-		return 3
-	}
-	return 2
-}
-
-// MaxItemsPerRoom is how many items a spawn region may hold (0 to this, evenly).
-const MaxItemsPerRoom = 2
-
-// spawn puts 0..maxMonstersPerRoom monsters and 0..MaxItemsPerRoom items in
-// every spawn region but the player's, on free walkable tiles, chosen by the
-// data's spawn tables for the depth.
-func (g *Game) spawn(lvl mapgen.Level) {
-	tables := content.Default()
-	for _, r := range lvl.Regions {
-		if len(r) == 0 || slices.Contains(r, lvl.Start) {
-			continue // the starting region stays quiet
-		}
-		for range g.rng.IntN(maxMonstersPerRoom(g.s.Depth) + 1) {
-			p := r[g.rng.IntN(len(r))]
-			id := pickSpawn(g.rng, tables.MonsterSpawns, g.s.Depth)
-			if k, ok := tables.Monster(id); ok && g.s.Map.At(p).Walkable() && g.blockerAt(p) == nil && p != lvl.Exit {
-				g.s.Actors = append(g.s.Actors, newMonster(k, p))
-			}
-		}
-		for range g.rng.IntN(MaxItemsPerRoom + 1) {
-			p := r[g.rng.IntN(len(r))]
-			id := pickSpawn(g.rng, tables.ItemSpawns, g.s.Depth)
-			if g.s.Map.At(p).Walkable() && len(g.itemsAt(p)) == 0 && p != lvl.Exit {
-				g.s.Items = append(g.s.Items, Item{Kind: ItemKind(id), Pos: p})
-			}
-		}
-	}
-}
-
-// pickSpawn draws an id from a spawn table by its weights at depth; the
-// tables are checked to have some weight at every depth.
-func pickSpawn(rng *rand.Rand, table []content.Spawn, depth int) string {
-	total := 0
-	for _, s := range table {
-		total += s.WeightAt(depth)
-	}
-	if total == 0 {
-		return ""
-	}
-	roll := rng.IntN(total)
-	for _, s := range table {
-		if roll -= s.WeightAt(depth); roll < 0 {
-			return s.ID
-		}
-	}
-	return ""
 }
 
 // FOV radii in tiles. On lit levels the player sees FOVRadius; on dark

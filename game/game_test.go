@@ -26,7 +26,7 @@ func stairs(t testing.TB, g *Game) world.Pos {
 func TestEveryLevelConnectsStartToStairs(t *testing.T) {
 	d := world.NewDistanceMap(MapWidth, MapHeight)
 	for seed := range uint64(500) {
-		g := New(seed)
+		g := New(seed, testData)
 		d.Compute(g.s.Map, g.Player().Pos, world.Unreached)
 		if s := stairs(t, g); d.At(s) == world.Unreached {
 			t.Fatalf("seed %d: stairs at %v unreachable from start %v", seed, s, g.Player().Pos)
@@ -52,7 +52,7 @@ func TestDamageIsPowerMinusDefenseNeverNegative(t *testing.T) {
 // arena returns a game whose level is an open 10x10 room with the player at
 // (2,2) and one monster of kind at (3,2).
 func arena(kind string) *Game {
-	g := New(1)
+	g := New(1, testData)
 	m := world.NewMap(MapWidth, MapHeight)
 	for y := 1; y < 11; y++ {
 		for x := 1; x < 11; x++ {
@@ -157,7 +157,7 @@ func TestImpossibleCommandsCostNoTurn(t *testing.T) {
 }
 
 func TestDescendBuildsADeeperLevel(t *testing.T) {
-	g := New(42)
+	g := New(42, testData)
 	g.s.Actors[0].Pos = stairs(t, g)
 	res, err := g.Apply(Descend())
 	if err != nil || !res.Descended || g.Depth() != 2 {
@@ -196,7 +196,7 @@ func play(g *Game, cmds []Command) {
 func TestSameSeedAndCommandsGiveTheSameGame(t *testing.T) {
 	for seed := range uint64(20) {
 		cmds := randomCommands(seed, 400)
-		a, b := New(seed), New(seed)
+		a, b := New(seed, testData), New(seed, testData)
 		play(a, cmds)
 		play(b, cmds)
 		ea, _ := a.Encode()
@@ -205,7 +205,7 @@ func TestSameSeedAndCommandsGiveTheSameGame(t *testing.T) {
 			t.Fatalf("seed %d: two plays of the same commands differ", seed)
 		}
 	}
-	a, b := New(1), New(2)
+	a, b := New(1, testData), New(2, testData)
 	ea, _ := a.Encode()
 	eb, _ := b.Encode()
 	if bytes.Equal(ea, eb) {
@@ -216,16 +216,16 @@ func TestSameSeedAndCommandsGiveTheSameGame(t *testing.T) {
 func TestSaveLoadPlaysOnIdentically(t *testing.T) {
 	for seed := range uint64(10) {
 		cmds := randomCommands(seed, 600)
-		whole := New(seed)
+		whole := New(seed, testData)
 		play(whole, cmds)
 
-		half := New(seed)
+		half := New(seed, testData)
 		play(half, cmds[:300])
 		blob, err := half.Encode()
 		if err != nil {
 			t.Fatal(err)
 		}
-		loaded, err := Decode(blob)
+		loaded, err := Decode(blob, testData)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -243,7 +243,7 @@ func TestSaveLoadPlaysOnIdentically(t *testing.T) {
 }
 
 func TestDecodeRefusesDamagedSaves(t *testing.T) {
-	blob, _ := New(5).Encode()
+	blob, _ := New(5, testData).Encode()
 	flipped := bytes.Clone(blob)
 	flipped[len(flipped)/2] ^= 0x40
 	future := bytes.Clone(blob)
@@ -251,11 +251,11 @@ func TestDecodeRefusesDamagedSaves(t *testing.T) {
 	for name, b := range map[string][]byte{
 		"empty": nil, "truncated": blob[:len(blob)/2], "bit flip": flipped, "garbage": []byte("hello world, not a save"),
 	} {
-		if _, err := Decode(b); !errors.Is(err, ErrCorruptSave) {
+		if _, err := Decode(b, testData); !errors.Is(err, ErrCorruptSave) {
 			t.Errorf("%s: err = %v, want ErrCorruptSave", name, err)
 		}
 	}
-	if _, err := Decode(future); !errors.Is(err, ErrSaveVersion) {
+	if _, err := Decode(future, testData); !errors.Is(err, ErrSaveVersion) {
 		t.Errorf("future version: err = %v, want ErrSaveVersion", err)
 	}
 }
@@ -264,17 +264,17 @@ func BenchmarkNewLevel(b *testing.B) {
 	var seed uint64
 	for b.Loop() {
 		seed++
-		New(seed)
+		New(seed, testData)
 	}
 }
 
 func BenchmarkTurn(b *testing.B) {
-	g := New(9)
+	g := New(9, testData)
 	cmds := randomCommands(9, 1000)
 	i := 0
 	for b.Loop() {
 		if g.Over() {
-			g = New(9)
+			g = New(9, testData)
 		}
 		g.Apply(cmds[i%len(cmds)])
 		i++
@@ -282,11 +282,11 @@ func BenchmarkTurn(b *testing.B) {
 }
 
 func BenchmarkSaveEncodeDecode(b *testing.B) {
-	g := New(9)
+	g := New(9, testData)
 	play(g, randomCommands(9, 300))
 	for b.Loop() {
 		blob, _ := g.Encode()
-		if _, err := Decode(blob); err != nil {
+		if _, err := Decode(blob, testData); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -294,7 +294,7 @@ func BenchmarkSaveEncodeDecode(b *testing.B) {
 
 func TestAJournalReplayedOnItsSnapshotGivesTheSameGame(t *testing.T) {
 	for seed := range uint64(10) {
-		g := New(seed)
+		g := New(seed, testData)
 		snap, _ := g.Encode()
 		var journal [][]byte
 		for _, c := range randomCommands(seed, 500) {
@@ -302,7 +302,7 @@ func TestAJournalReplayedOnItsSnapshotGivesTheSameGame(t *testing.T) {
 				journal = append(journal, EncodeCommand(c))
 			}
 		}
-		h, err := Decode(snap)
+		h, err := Decode(snap, testData)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +326,7 @@ func TestAJournalReplayedOnItsSnapshotGivesTheSameGame(t *testing.T) {
 }
 
 func TestAJournalThatDoesNotFitItsSaveIsCorrupt(t *testing.T) {
-	g := New(1)
+	g := New(1, testData)
 	err := g.Replay([]Command{Descend()}) // not on the stairs: this never happened
 	if !errors.Is(err, ErrCorruptSave) {
 		t.Errorf("err = %v, want ErrCorruptSave", err)
@@ -339,7 +339,7 @@ func TestAJournalThatDoesNotFitItsSaveIsCorrupt(t *testing.T) {
 // BenchmarkTurnWith30Monsters is one turn with 30 hostile monsters in view
 // chasing the player round a pillar: AI, distance map, FOV and effects.
 func BenchmarkTurnWith30Monsters(b *testing.B) {
-	g := New(1)
+	g := New(1, testData)
 	m := world.NewMap(MapWidth, MapHeight)
 	for y := 1; y < 20; y++ {
 		for x := 1; x < 40; x++ {

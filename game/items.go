@@ -1,5 +1,10 @@
 package game
 
+// This file is the item rules: one table entry per kind of item, saying how
+// it looks, what using it asks for and does, and what it does when thrown.
+// A new item is one entry here plus its line in content/data/items.json.
+// The actions on the pack that read the table are in inventory.go.
+
 import (
 	"fmt"
 
@@ -39,16 +44,6 @@ const (
 	FireballScroll  ItemKind = "fireball scroll"
 )
 
-// ItemKinds lists every item kind in a fixed order (menus, tests).
-func ItemKinds() []ItemKind {
-	return []ItemKind{HealthPotion, PoisonPotion, WarriorPotion, LightningScroll, ConfusionScroll, FireballScroll}
-}
-
-// Potion reports whether k is quaffed (and shatters when thrown).
-func (k ItemKind) Potion() bool {
-	return k == HealthPotion || k == PoisonPotion || k == WarriorPotion
-}
-
 // Targeting says what using an item asks of the player first.
 type Targeting uint8
 
@@ -59,13 +54,105 @@ const (
 	TargetArea                    // a visible tile and a radius round it (fireball)
 )
 
+// itemRule is everything the game does with one kind of item. What it
+// looks like (glyph, colour) and where it spawns are data, in items.json
+// (game/content): the map draws the data's glyph.
+type itemRule struct {
+	kind   ItemKind
+	potion bool      // quaffed; shatters when thrown, giving splash to whom it hits
+	target Targeting // what using it asks of the player first
+	radius int       // for TargetArea: tiles (Euclidean) round the target
+	// use applies the item for the player, aimed at target where it needs
+	// one. It returns an *Impossible, having changed nothing, when the item
+	// cannot be used now; the caller then keeps it in the pack.
+	use func(g *Game, target world.Pos) error
+	// splash gives a thrown potion's effect to the actor it shattered over;
+	// nil for items that are not potions (they hit for ThrowDamage instead).
+	splash func(g *Game, a *Actor)
+}
+
+// itemRules is the table of item rules, in the order of ItemKinds (menus).
+var itemRules = []itemRule{
+	{kind: HealthPotion, potion: true,
+		use: func(g *Game, _ world.Pos) error {
+			p := g.player()
+			if p.HP >= p.MaxHP {
+				return &Impossible{"Your health is already full."}
+			}
+			healed := g.heal(p, HealAmount)
+			g.logf(MsgHeal, fmt.Sprintf("You consume the health potion, and recover %d HP!", healed))
+			return nil
+		},
+		splash: func(g *Game, a *Actor) {
+			if g.heal(a, HealAmount) > 0 {
+				g.logf(MsgStatus, fmt.Sprintf("%s %s healthier.", capitalize(the(a)), verb(a, "look", "looks")))
+			} else {
+				g.logf(MsgStatus, fmt.Sprintf("%s %s no different.", capitalize(the(a)), verb(a, "look", "looks")))
+			}
+		}},
+	{kind: PoisonPotion, potion: true,
+		use: func(g *Game, _ world.Pos) error {
+			g.logf(MsgStatus, "You drink the poison potion. You feel sick.")
+			g.addEffect(g.player(), EffectPoison, PoisonTurns)
+			return nil
+		},
+		splash: func(g *Game, a *Actor) {
+			g.logf(MsgStatus, fmt.Sprintf("The %s looks sick.", a.Name))
+			g.addEffect(a, EffectPoison, PoisonTurns)
+		}},
+	{kind: WarriorPotion, potion: true,
+		use: func(g *Game, _ world.Pos) error {
+			g.logf(MsgStatus, "You drink the warrior's potion. You feel stronger!")
+			g.addEffect(g.player(), EffectWarrior, WarriorTurns)
+			return nil
+		},
+		splash: func(g *Game, a *Actor) {
+			g.logf(MsgStatus, fmt.Sprintf("The %s looks stronger.", a.Name))
+			g.addEffect(a, EffectWarrior, WarriorTurns)
+		}},
+	{kind: LightningScroll,
+		use: func(g *Game, _ world.Pos) error { return g.lightning() }},
+	{kind: ConfusionScroll, target: TargetSingle,
+		use: func(g *Game, target world.Pos) error { return g.confuse(target) }},
+	{kind: FireballScroll, target: TargetArea, radius: FireballRadius,
+		use: func(g *Game, target world.Pos) error { return g.fireball(target) }},
+}
+
+// ruleOf returns k's rule, or false for a kind the game does not know.
+func ruleOf(k ItemKind) (*itemRule, bool) {
+	for i := range itemRules {
+		if itemRules[i].kind == k {
+			return &itemRules[i], true
+		}
+	}
+	return nil, false
+}
+
+// ItemKinds lists every item kind in a fixed order (menus, tests).
+func ItemKinds() []ItemKind {
+	out := make([]ItemKind, len(itemRules))
+	for i, r := range itemRules {
+		out[i] = r.kind
+	}
+	return out
+}
+
+// Known reports whether k is an item this version of the game has rules for.
+func (k ItemKind) Known() bool {
+	_, ok := ruleOf(k)
+	return ok
+}
+
+// Potion reports whether k is quaffed (and shatters when thrown).
+func (k ItemKind) Potion() bool {
+	r, ok := ruleOf(k)
+	return ok && r.potion
+}
+
 // Targeting returns what using k needs, and for an area its radius in tiles.
 func (k ItemKind) Targeting() (Targeting, int) {
-	switch k {
-	case ConfusionScroll:
-		return TargetSingle, 0
-	case FireballScroll:
-		return TargetArea, FireballRadius
+	if r, ok := ruleOf(k); ok {
+		return r.target, r.radius
 	}
 	return TargetNone, 0
 }
@@ -90,100 +177,6 @@ func BlastArea(w, h int, c world.Pos, r int) []world.Pos {
 		}
 	}
 	return out
-}
-
-// itemsAt returns the indexes of the floor items at p, oldest first.
-func (g *Game) itemsAt(p world.Pos) []int {
-	var out []int
-	for i, it := range g.s.Items {
-		if it.Pos == p {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// pickUp moves the newest item under the player into the inventory.
-func (g *Game) pickUp() error {
-	here := g.itemsAt(g.player().Pos)
-	if len(here) == 0 {
-		return &Impossible{"There is nothing here to pick up."}
-	}
-	if len(g.s.Inventory) >= InventorySize {
-		return &Impossible{"Your inventory is full."}
-	}
-	i := here[len(here)-1]
-	it := g.s.Items[i]
-	g.s.Items = append(g.s.Items[:i], g.s.Items[i+1:]...)
-	g.s.Inventory = append(g.s.Inventory, it)
-	g.logf(MsgInfo, "You picked up the "+string(it.Kind)+"!")
-	return nil
-}
-
-// takeFromInventory removes and returns inventory slot i.
-func (g *Game) takeFromInventory(i int) Item {
-	it := g.s.Inventory[i]
-	g.s.Inventory = append(g.s.Inventory[:i], g.s.Inventory[i+1:]...)
-	return it
-}
-
-func (g *Game) checkSlot(i int) error {
-	if i < 0 || i >= len(g.s.Inventory) {
-		return &Impossible{"Invalid entry."}
-	}
-	return nil
-}
-
-// drop puts inventory slot i on the floor under the player.
-func (g *Game) drop(i int) error {
-	if err := g.checkSlot(i); err != nil {
-		return err
-	}
-	it := g.takeFromInventory(i)
-	it.Pos = g.player().Pos
-	g.s.Items = append(g.s.Items, it)
-	g.logf(MsgInfo, "You dropped the "+string(it.Kind)+".")
-	return nil
-}
-
-// use applies inventory slot i, aimed at target where the item needs one.
-// An item whose use is refused stays in the inventory and costs no turn.
-func (g *Game) use(i int, target world.Pos) error {
-	if err := g.checkSlot(i); err != nil {
-		return err
-	}
-	p := g.player()
-	kind := g.s.Inventory[i].Kind
-	switch kind {
-	case HealthPotion:
-		if p.HP >= p.MaxHP {
-			return &Impossible{"Your health is already full."}
-		}
-		healed := g.heal(p, HealAmount)
-		g.logf(MsgHeal, fmt.Sprintf("You consume the health potion, and recover %d HP!", healed))
-	case PoisonPotion:
-		g.logf(MsgStatus, "You drink the poison potion. You feel sick.")
-		g.addEffect(p, EffectPoison, PoisonTurns)
-	case WarriorPotion:
-		g.logf(MsgStatus, "You drink the warrior's potion. You feel stronger!")
-		g.addEffect(p, EffectWarrior, WarriorTurns)
-	case LightningScroll:
-		if err := g.lightning(); err != nil {
-			return err
-		}
-	case ConfusionScroll:
-		if err := g.confuse(target); err != nil {
-			return err
-		}
-	case FireballScroll:
-		if err := g.fireball(target); err != nil {
-			return err
-		}
-	default:
-		return &Impossible{"You cannot use that."}
-	}
-	g.takeFromInventory(i)
-	return nil
 }
 
 // heal restores up to n HP to a, never above max, returning how many.
@@ -214,16 +207,6 @@ func (g *Game) lightning() error {
 	}
 	g.logf(MsgPlayerHit, fmt.Sprintf("A lightning bolt strikes the %s with a loud thunder, for %d damage!", target.Name, LightningDamage))
 	g.hurt(target, LightningDamage, "a lightning bolt", true)
-	return nil
-}
-
-// livingAt returns the living actor at p, or nil.
-func (g *Game) livingAt(p world.Pos) *Actor {
-	for i := range g.s.Actors {
-		if a := &g.s.Actors[i]; a.Alive() && a.Pos == p {
-			return a
-		}
-	}
 	return nil
 }
 
@@ -274,75 +257,4 @@ func (g *Game) blast(c world.Pos, r, dmg int) bool {
 		g.hurt(a, dmg, "a fireball", true)
 	}
 	return len(hit) > 0
-}
-
-// throw throws inventory slot i at target, a visible tile within ThrowRange.
-// The item flies in a straight line and stops at the first living actor in
-// its way or before the first tile it cannot pass (a wall, a pillar, deep
-// water). A potion shatters there and gives its effect to the actor it hit;
-// anything else does ThrowDamage to it and falls to the floor.
-func (g *Game) throw(i int, target world.Pos) error {
-	if err := g.checkSlot(i); err != nil {
-		return err
-	}
-	p := g.player()
-	switch {
-	case !g.visible(target):
-		return &Impossible{"You cannot throw at a place you cannot see."}
-	case target == p.Pos:
-		return &Impossible{"You cannot throw at yourself."}
-	case target.Chebyshev(p.Pos) > ThrowRange:
-		return &Impossible{"That is too far to throw."}
-	}
-	at, a := p.Pos, (*Actor)(nil)
-	for _, q := range world.Line(p.Pos, target) {
-		if a = g.livingAt(q); a != nil {
-			at = q
-			break
-		}
-		if !g.s.Map.At(q).Walkable() {
-			break
-		}
-		at = q
-	}
-	if at == p.Pos {
-		return &Impossible{"There is no room to throw that way."}
-	}
-	it := g.takeFromInventory(i)
-	if it.Kind.Potion() {
-		if a == nil {
-			g.logf(MsgInfo, fmt.Sprintf("The %s shatters on the floor.", it.Kind))
-			return nil
-		}
-		g.logf(MsgInfo, fmt.Sprintf("The %s shatters over %s!", it.Kind, the(a)))
-		g.potionOn(a, it.Kind)
-		return nil
-	}
-	it.Pos = at
-	g.s.Items = append(g.s.Items, it)
-	if a == nil {
-		g.logf(MsgInfo, fmt.Sprintf("The %s lands on the floor.", it.Kind))
-		return nil
-	}
-	g.logf(MsgPlayerHit, fmt.Sprintf("The %s hits the %s for %d damage.", it.Kind, a.Name, ThrowDamage))
-	g.hurt(a, ThrowDamage, "a thrown "+string(it.Kind), true)
-	return nil
-}
-
-// potionOn gives a thrown potion's effect to a.
-func (g *Game) potionOn(a *Actor, k ItemKind) {
-	switch k {
-	case HealthPotion:
-		if g.heal(a, HealAmount) > 0 {
-			g.logf(MsgStatus, fmt.Sprintf("%s %s healthier.", capitalize(the(a)), verb(a, "look", "looks")))
-		} else {
-			g.logf(MsgStatus, fmt.Sprintf("%s %s no different.", capitalize(the(a)), verb(a, "look", "looks")))
-		}
-	case PoisonPotion:
-		g.logf(MsgStatus, fmt.Sprintf("The %s looks sick.", a.Name))
-		g.addEffect(a, EffectPoison, PoisonTurns)
-	case WarriorPotion:
-		g.logf(MsgStatus, fmt.Sprintf("The %s looks stronger.", a.Name))
-		g.addEffect(a, EffectWarrior, WarriorTurns)
-	}
 }

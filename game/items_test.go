@@ -280,7 +280,7 @@ func countItems(g *Game) map[ItemKind]int {
 
 func TestNoItemIsLostOrDuplicatedByPickUpDropThrowSaveLoad(t *testing.T) {
 	for seed := range uint64(30) {
-		g := New(seed)
+		g := New(seed, testData)
 		// Walk over the level picking up, dropping and throwing scrolls;
 		// only reading or quaffing may make an item disappear.
 		want := countItems(g)
@@ -304,7 +304,7 @@ func TestNoItemIsLostOrDuplicatedByPickUpDropThrowSaveLoad(t *testing.T) {
 			if i == 200 {
 				blob, _ := g.Encode()
 				var err error
-				if g, err = Decode(blob); err != nil {
+				if g, err = Decode(blob, testData); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -331,7 +331,7 @@ func TestEffectsSurviveSaveAndLoadMidway(t *testing.T) {
 		mustApply(t, g, Wait())
 	}
 	blob, _ := g.Encode()
-	h, err := Decode(blob)
+	h, err := Decode(blob, testData)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +350,7 @@ func TestItemsSpawnWithTheTutorialWeightsOnDepth1(t *testing.T) {
 	n := map[ItemKind]int{}
 	total := 0
 	for seed := range uint64(300) {
-		for _, it := range New(seed).Items() {
+		for _, it := range New(seed, testData).Items() {
 			n[it.Kind]++
 			total++
 		}
@@ -391,7 +391,7 @@ func TestAThrownItemStopsBeforeAWallAndHitsTheFirstMonsterInItsWay(t *testing.T)
 }
 
 func TestEffectsTickOnTheTurnTheStairsTake(t *testing.T) {
-	g := New(42)
+	g := New(42, testData)
 	g.s.Actors[0].Pos = stairs(t, g)
 	give(g, PoisonPotion)
 	mustApply(t, g, Use(0, world.Pos{}))

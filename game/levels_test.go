@@ -21,7 +21,7 @@ func TestSpawnTablesNeverPlaceAnythingOutsideItsDepths(t *testing.T) {
 	}
 	for depth := 1; depth <= mapgen.LastDepth; depth++ {
 		for seed := range uint64(500) {
-			g := New(seed)
+			g := New(seed, testData)
 			if depth > 1 {
 				g.enterLevel(depth)
 			}
@@ -126,7 +126,7 @@ func TestBatsFleeThePlayer(t *testing.T) {
 }
 
 func TestTheLastStairsWinTheGame(t *testing.T) {
-	g := New(3)
+	g := New(3, testData)
 	g.enterLevel(mapgen.LastDepth)
 	for i, tile := range g.s.Map.Tiles {
 		if tile == world.DownStairs {
@@ -146,7 +146,7 @@ func TestTheLastStairsWinTheGame(t *testing.T) {
 }
 
 func TestLevelsFollowTheDepthPlan(t *testing.T) {
-	g := New(11)
+	g := New(11, testData)
 	for depth, want := range []string{1: "Rooms and Corridors", 2: "Caves", 3: "Limestone Caverns"} {
 		if depth == 0 {
 			continue

@@ -3,7 +3,6 @@ package game
 import (
 	"math"
 
-	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 )
 
@@ -35,7 +34,7 @@ func (g *Game) updateLight() {
 	l := g.light
 	clear(l.rgb)
 	clear(l.others)
-	tables := content.Default()
+	tables := g.data
 	for _, a := range g.s.Actors {
 		if !a.Alive() {
 			continue

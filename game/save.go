@@ -9,6 +9,8 @@ import (
 	"hash/crc32"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/grotto-game/grotto/game/content"
 )
 
 // SaveVersion is the version of the save format written by Encode. Decode
@@ -26,21 +28,16 @@ var ErrCorruptSave = errors.New("save is corrupt")
 // format version this build does not know.
 var ErrSaveVersion = errors.New("save format version unknown")
 
-// snapshot is the JSON body of a save: the state plus the RNG.
-type snapshot struct {
-	State state
-	RNG   []byte // math/rand/v2 PCG state (MarshalBinary)
-}
-
 // Encode returns the game as a save blob: 4 bytes magic, 2 bytes version,
-// 4 bytes CRC-32 (IEEE) of the body, then the JSON body. Restoring it with
-// Decode gives a game that plays on exactly as this one would.
+// 4 bytes CRC-32 (IEEE) of the body, then the JSON body (saveBody, in
+// savebody.go). Restoring it with Decode gives a game that plays on exactly
+// as this one would.
 func (g *Game) Encode() ([]byte, error) {
 	rng, err := g.pcg.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("encode rng: %w", err)
 	}
-	body, err := json.Marshal(snapshot{State: g.s, RNG: rng})
+	body, err := json.Marshal(saveBody{State: g.s.toSave(), RNG: rng})
 	if err != nil {
 		return nil, fmt.Errorf("encode game: %w", err)
 	}
@@ -51,10 +48,12 @@ func (g *Game) Encode() ([]byte, error) {
 	return append(out, body...), nil
 }
 
-// Decode restores a game from a blob made by Encode. It returns an error
-// wrapping ErrCorruptSave or ErrSaveVersion, and never panics, whatever the
-// bytes.
-func Decode(blob []byte) (*Game, error) {
+// Decode restores a game from a blob made by Encode, to play with data (not
+// nil; the tables the game was made with, or a later version of them: a save
+// holds its monsters' stats, and data gives what is not saved, such as the
+// light a monster carries). It returns an error wrapping ErrCorruptSave or
+// ErrSaveVersion, and never panics, whatever the bytes.
+func Decode(blob []byte, data *content.Tables) (*Game, error) {
 	if len(blob) < 10 || !bytes.Equal(blob[:4], saveMagic[:]) {
 		return nil, fmt.Errorf("%w: not a grotto save", ErrCorruptSave)
 	}
@@ -65,18 +64,19 @@ func Decode(blob []byte) (*Game, error) {
 	if crc32.ChecksumIEEE(body) != binary.BigEndian.Uint32(blob[6:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorruptSave)
 	}
-	var snap snapshot
+	var snap saveBody
 	if err := json.Unmarshal(body, &snap); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorruptSave, err)
 	}
-	if err := snap.State.validate(); err != nil {
+	s := snap.State.state()
+	if err := s.validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorruptSave, err)
 	}
 	pcg := &rand.PCG{}
 	if err := pcg.UnmarshalBinary(snap.RNG); err != nil {
 		return nil, fmt.Errorf("%w: rng: %v", ErrCorruptSave, err)
 	}
-	g := &Game{s: snap.State, pcg: pcg, rng: rand.New(pcg)}
+	g := &Game{s: s, pcg: pcg, rng: rand.New(pcg), data: data}
 	g.buffers()
 	g.updateFOV()
 	return g, nil
@@ -112,7 +112,7 @@ func (s *state) validate() error {
 		return fmt.Errorf("%d items in a %d-slot inventory", len(s.Inventory), InventorySize)
 	}
 	for _, it := range append(slices.Clone(s.Items), s.Inventory...) {
-		if !slices.Contains(ItemKinds(), it.Kind) {
+		if !it.Kind.Known() {
 			return fmt.Errorf("unknown item %q", it.Kind)
 		}
 	}

@@ -31,7 +31,7 @@ const waitLong = 10 * time.Second
 // store is closed again.
 func newServer(tb testing.TB, cfg Config) (*Server, error) {
 	tb.Helper()
-	data, err := content.Load()
+	data, err := game.LoadData()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestPlayerMovesLeavesAndResumesAtTheSameTurnAndPlace(t *testing.T) {
 	for {
 		blob, err := srv.Store().Save(fp)
 		if err == nil {
-			if g, err := game.Decode(blob); err == nil && g.Turn() == atoi(wantTurn) {
+			if g, err := game.Decode(blob, content.Default()); err == nil && g.Turn() == atoi(wantTurn) {
 				break
 			}
 		}
@@ -339,7 +339,7 @@ func TestShutdownSavesEveryGameAndTellsEachPlayer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("player %d: %v", i, err)
 		}
-		if g, err := game.Decode(blob); err != nil || g.Turn() < 1 {
+		if g, err := game.Decode(blob, content.Default()); err != nil || g.Turn() < 1 {
 			t.Errorf("player %d: save %v at turn %d", i, err, g.Turn())
 		}
 	}
@@ -461,7 +461,7 @@ func fireballSeed(t *testing.T) (uint64, []string) {
 	keyOf := map[world.Pos]string{{X: 0, Y: -1}: "k", {X: 0, Y: 1}: "j", {X: -1, Y: 0}: "h", {X: 1, Y: 0}: "l",
 		{X: -1, Y: -1}: "y", {X: 1, Y: -1}: "u", {X: -1, Y: 1}: "b", {X: 1, Y: 1}: "n"}
 	for seed := uint64(1); seed < 5000; seed++ {
-		g := game.New(seed)
+		g := game.New(seed, content.Default())
 		w, h := g.Size()
 		lvl := world.NewMap(w, h)
 		for y := range h {

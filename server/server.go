@@ -277,7 +277,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			return
 		}
 		lob := &sessionLobby{srv: s, fp: id.fp, log: logger}
-		play := session.New(session.Config{Fingerprint: id.fp, Saves: s.store, Scores: s.store,
+		play := session.New(session.Config{Fingerprint: id.fp, Data: s.data, Saves: s.store, Scores: s.store,
 			Profiles: s.store, Quarantine: s.store, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
 			Trouble: func(err error) {
 				if err != nil {

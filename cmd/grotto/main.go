@@ -25,6 +25,7 @@ import (
 
 	"charm.land/log/v2"
 
+	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/server"
 	"github.com/grotto-game/grotto/store"
@@ -120,7 +121,7 @@ const lockTimeout = 2 * time.Second
 // not a grotto database (store.ErrNotDatabase), a damaged one
 // (store.ErrDamaged).
 func open(cfg server.Config, wait time.Duration) (*store.Bolt, *content.Tables, error) {
-	data, err := content.Load()
+	data, err := game.LoadData()
 	if err != nil {
 		return nil, nil, fmt.Errorf("game data: %w", err)
 	}

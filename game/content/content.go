@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/grotto-game/grotto/game/mapgen"
 )
 
 //go:embed data/*.json
@@ -107,7 +105,7 @@ func (t *Tables) Item(id string) (Item, bool) {
 	return Item{}, false
 }
 
-// Load reads and checks the embedded data files.
+// Load reads and checks the embedded data files (see Parse).
 func Load() (*Tables, error) {
 	read := func(name string) []byte {
 		b, _ := files.ReadFile("data/" + name)
@@ -116,8 +114,9 @@ func Load() (*Tables, error) {
 	return Parse(read("monsters.json"), read("items.json"), read("spawns.json"))
 }
 
-// Default returns the embedded tables. It panics if they are bad; a server
-// calls Load at start to fail cleanly first.
+// Default returns the embedded tables, loaded once: a convenience for tests.
+// It panics if they are bad; a server calls game.LoadData at start to fail
+// cleanly instead, and passes its tables to the games it makes.
 var Default = sync.OnceValue(func() *Tables {
 	t, err := Load()
 	if err != nil {
@@ -164,8 +163,10 @@ type spawnsJSON struct {
 	Items    []spawnJSON `json:"items"`
 }
 
-// Parse checks and converts the three data files. Errors name the file and
-// the entry (by index and id).
+// Parse checks and converts the three data files: each entry's fields, and
+// that every spawn row names an entry. Errors name the file and the entry
+// (by index and id). Whether the tables fit the game's depths and item
+// rules is package game's check (game.CheckData).
 func Parse(monsters, items, spawns []byte) (*Tables, error) {
 	t := &Tables{}
 	var ms []monsterJSON
@@ -187,21 +188,14 @@ func Parse(monsters, items, spawns []byte) (*Tables, error) {
 		return nil, fmt.Errorf("items.json: %w", err)
 	}
 	for i, it := range is {
-		g, err := glyph(it.Glyph)
-		if err == nil && it.ID == "" {
-			err = errors.New("id is empty")
-		}
-		var fg RGB
-		if err == nil {
-			fg, err = hexColor(it.FG)
-		}
+		item, err := it.convert()
 		if err != nil {
 			return nil, fmt.Errorf("items.json: entry %d (%q): %w", i, it.ID, err)
 		}
 		if _, dup := t.Item(it.ID); dup {
 			return nil, fmt.Errorf("items.json: entry %d (%q): id used twice", i, it.ID)
 		}
-		t.Items = append(t.Items, Item{ID: it.ID, Glyph: g, FG: fg})
+		t.Items = append(t.Items, item)
 	}
 	var sp spawnsJSON
 	if err := strict(spawns, &sp); err != nil {
@@ -213,20 +207,6 @@ func Parse(monsters, items, spawns []byte) (*Tables, error) {
 	}
 	if t.ItemSpawns, err = spawnTable(sp.Items, "items", func(id string) bool { _, ok := t.Item(id); return ok }); err != nil {
 		return nil, err
-	}
-	for d := 1; d <= mapgen.LastDepth; d++ {
-		for _, table := range []struct {
-			name string
-			rows []Spawn
-		}{{"monsters", t.MonsterSpawns}, {"items", t.ItemSpawns}} {
-			total := 0
-			for _, r := range table.rows {
-				total += r.WeightAt(d)
-			}
-			if total == 0 {
-				return nil, fmt.Errorf("spawns.json: no %s can spawn on depth %d", table.name, d)
-			}
-		}
 	}
 	return t, nil
 }
@@ -272,6 +252,21 @@ func (m monsterJSON) convert() (Monster, error) {
 		mon.Light = &Light{Range: m.Light.Range, Color: c}
 	}
 	return mon, nil
+}
+
+func (it itemJSON) convert() (Item, error) {
+	g, err := glyph(it.Glyph)
+	if err != nil {
+		return Item{}, err
+	}
+	if it.ID == "" {
+		return Item{}, errors.New("id is empty")
+	}
+	fg, err := hexColor(it.FG)
+	if err != nil {
+		return Item{}, err
+	}
+	return Item{ID: it.ID, Glyph: g, FG: fg}, nil
 }
 
 func spawnTable(rows []spawnJSON, kind string, known func(string) bool) ([]Spawn, error) {

@@ -34,7 +34,7 @@ func withFloorItems(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Gam
 	body, _ := json.Marshal(snap)
 	out := append(append([]byte(nil), blob[:10]...), body...)
 	binary.BigEndian.PutUint32(out[6:], crc32.ChecksumIEEE(body))
-	g2, err := game.Decode(out)
+	g2, err := game.Decode(out, content.Default())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 )
 
@@ -86,7 +87,7 @@ func openPlay(t *testing.T) (*Model, []byte) {
 // restart puts m back on the play screen of the game encoded in blob.
 func restart(t *testing.T, m *Model, blob []byte) {
 	t.Helper()
-	g, err := game.Decode(blob)
+	g, err := game.Decode(blob, content.Default())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,7 +129,7 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, 
 	for pass := range 2 { // remains, then items, then the living on top
 		for _, a := range actors {
 			if a.Corpse == (pass == 0) {
-				fg, basic := actorFG(a)
+				fg, basic := actorFG(data, a)
 				put(a.Pos, mark{a.Glyph, fg, basic, a.Kind == "player" || a.Kind == "troll"})
 			}
 		}

@@ -320,7 +320,7 @@ func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
 func (w *watchScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case frameMsg:
-		if g, err := game.Decode(msg); err == nil {
+		if g, err := game.Decode(msg, m.p.Data); err == nil {
 			w.g = g
 		}
 		return w, waitFrame(w.frames)

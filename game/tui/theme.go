@@ -153,14 +153,14 @@ func lit(c content.RGB, r, g, b float64) content.RGB {
 
 // actorFG returns an actor's colour: white for the player, dark red for
 // remains, else its colour in the data.
-func actorFG(a game.Actor) (content.RGB, ansi.BasicColor) {
+func actorFG(data *content.Tables, a game.Actor) (content.RGB, ansi.BasicColor) {
 	switch {
 	case a.Kind == "player":
 		return content.RGB{R: 255, G: 255, B: 255}, ansi.BrightWhite
 	case a.Corpse:
 		return content.RGB{R: 191}, ansi.Red
 	}
-	if k, ok := content.Default().Monster(a.Kind); ok {
+	if k, ok := data.Monster(a.Kind); ok {
 		return k.FG, nearestBasic(k.FG)
 	}
 	return content.RGB{R: 255, G: 255}, ansi.BrightYellow

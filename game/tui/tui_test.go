@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
@@ -562,7 +563,7 @@ func withPack(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Game {
 	body, _ := json.Marshal(snap)
 	out := append(append([]byte(nil), blob[:10]...), body...)
 	binary.BigEndian.PutUint32(out[6:], crc32.ChecksumIEEE(body))
-	g2, err := game.Decode(out)
+	g2, err := game.Decode(out, content.Default())
 	if err != nil {
 		t.Fatal(err)
 	}

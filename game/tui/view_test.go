@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 )
 
 // screenState prints everything a screen holds (and the play screen under
@@ -76,7 +77,7 @@ func TestViewsOnlyDraw(t *testing.T) {
 			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		}},
 		{"watching another game", func(t *testing.T, m *Model) {
-			other := game.New(99)
+			other := game.New(99, content.Default())
 			blob, err := other.Encode()
 			if err != nil {
 				t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -47,7 +48,7 @@ func ageDB(t *testing.T, path string, n int) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	blob, err := game.New(1).Encode()
+	blob, err := game.New(1, content.Default()).Encode()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/store"
 )
@@ -86,7 +87,7 @@ func TestKill9MidPlayNeverLosesATurnAPlayerSaw(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: no save after the last kill: %v", pl.name, err)
 		}
-		if _, err := game.Decode(blob); err != nil {
+		if _, err := game.Decode(blob, content.Default()); err != nil {
 			t.Errorf("%s: save after kill -9: %v", pl.name, err)
 		}
 	}
@@ -140,7 +141,7 @@ func TestSIGTERMWith50SessionsSavesAllAndExitsZero(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", pl.name, err)
 		}
-		g, err := game.Decode(blob)
+		g, err := game.Decode(blob, content.Default())
 		if err != nil || g.Turn() != pl.shown {
 			t.Errorf("%s: saved at turn %v (%v), screen showed %d", pl.name, g.Turn(), err, pl.shown)
 		}

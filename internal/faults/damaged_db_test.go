@@ -18,6 +18,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -30,7 +31,7 @@ func populate(t *testing.T, path string, n int) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	blob, err := game.New(7).Encode()
+	blob, err := game.New(7, content.Default()).Encode()
 	if err != nil {
 		t.Fatal(err)
 	}

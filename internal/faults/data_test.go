@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -17,7 +18,7 @@ func TestDamagedSavesAreSetAsideAndTheirPlayersStartAfresh(t *testing.T) {
 	}
 	dir := t.TempDir()
 	players := newPlayers(t, 5)
-	good, _ := game.New(1).Encode()
+	good, _ := game.New(1, content.Default()).Encode()
 	truncated := good[:len(good)/2]
 	flipped := append([]byte(nil), good...)
 	flipped[len(flipped)/3] ^= 0x20

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -33,6 +34,10 @@ type Config struct {
 	// Fingerprint is the player's SSH key fingerprint: the identity every
 	// record is keyed by.
 	Fingerprint string
+	// Data is the game data (monsters, items, spawn tables) every game is
+	// made and decoded with, as game.LoadData returned it; nil means
+	// content.Default().
+	Data *content.Tables
 	// Saves keeps the snapshot and journal of the game in progress.
 	Saves store.Saves
 	// Scores records finished games.
@@ -95,6 +100,9 @@ func New(cfg Config) *Session {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Data == nil {
+		cfg.Data = content.Default()
 	}
 	return &Session{cfg: cfg}
 }
@@ -160,7 +168,7 @@ func (s *Session) Continue() error {
 // that even a game abandoned on its first turn is resumed, not lost. The
 // game starts even when the save fails; the error (an *Error) says so.
 func (s *Session) Start() error {
-	s.game, s.saved = game.New(s.cfg.NewSeed()), nil
+	s.game, s.saved = game.New(s.cfg.NewSeed(), s.cfg.Data), nil
 	s.synced, s.behind, s.unrecorded, s.rank, s.journal = false, false, false, 0, 0
 	return s.Save()
 }
@@ -301,7 +309,7 @@ func (s *Session) load() (*game.Game, uint64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	g, err := game.Decode(blob)
+	g, err := game.Decode(blob, s.cfg.Data)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 	"github.com/grotto-game/grotto/store"
 )
@@ -109,7 +110,7 @@ func resume(t *testing.T, st store.Store) *game.Game {
 // clone returns a copy of g, to try a command on.
 func clone(t *testing.T, g *game.Game) *game.Game {
 	t.Helper()
-	c, err := game.Decode(encode(t, g))
+	c, err := game.Decode(encode(t, g), content.Default())
 	if err != nil {
 		t.Fatal(err)
 	}

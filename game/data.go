@@ -1,0 +1,57 @@
+package game
+
+// This file is the game data a game is played with: what the rules need of
+// package content's tables, and the loader that checks it.
+
+import (
+	"fmt"
+
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/mapgen"
+)
+
+// LoadData reads the embedded data files (content.Load) and checks that they
+// fit this game's rules (CheckData). A server calls it once at start and
+// passes the tables to every New and Decode.
+func LoadData() (*content.Tables, error) {
+	t, err := content.Load()
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckData(t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// CheckData reports, as an error naming the data file, what in t the rules
+// cannot play: a depth from 1 to mapgen.LastDepth where no monster or no item
+// can spawn, an item in items.json without a rule in items.go, or a rule
+// without its items.json entry (its look).
+func CheckData(t *content.Tables) error {
+	for d := 1; d <= mapgen.LastDepth; d++ {
+		for _, table := range []struct {
+			name string
+			rows []content.Spawn
+		}{{"monsters", t.MonsterSpawns}, {"items", t.ItemSpawns}} {
+			total := 0
+			for _, r := range table.rows {
+				total += r.WeightAt(d)
+			}
+			if total == 0 {
+				return fmt.Errorf("spawns.json: no %s can spawn on depth %d", table.name, d)
+			}
+		}
+	}
+	for i, it := range t.Items {
+		if !ItemKind(it.ID).Known() {
+			return fmt.Errorf("items.json: entry %d (%q): no item rule has this id", i, it.ID)
+		}
+	}
+	for _, k := range ItemKinds() {
+		if _, ok := t.Item(string(k)); !ok {
+			return fmt.Errorf("items.json: no entry for %q, which has an item rule", k)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,44 @@
+package game
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/grotto-game/grotto/game/content"
+)
+
+// testData is the embedded data, which the game's tests play with.
+var testData = content.Default()
+
+func TestTheEmbeddedDataFitsTheRules(t *testing.T) {
+	if _, err := LoadData(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDataTheRulesCannotPlayIsRefusedByName(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		change func(*content.Tables)
+		want   string
+	}{
+		{"no items below depth 5", func(t *content.Tables) {
+			for i := range t.ItemSpawns {
+				t.ItemSpawns[i].MaxDepth = min(t.ItemSpawns[i].MaxDepth, 5)
+			}
+		}, "spawns.json: no items can spawn on depth 6"},
+		{"an item without rules", func(t *content.Tables) {
+			t.Items = append(t.Items, content.Item{ID: "wand of wonder", Glyph: '/'})
+		}, `items.json: entry 6 ("wand of wonder"): no item rule`},
+		{"a rule without data", func(t *content.Tables) { t.Items = t.Items[1:] }, `no entry for "health potion"`},
+	} {
+		tb, err := content.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.change(tb)
+		if err := CheckData(tb); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package game
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// The save format is pinned two ways: a save file written by the code of
+// issue 10 (testdata/depth2.save) must decode to known values and encode back
+// to the same bytes, and games played from fixed seeds and commands must
+// encode to the same bytes (by SHA-256) as they did then. A restructuring of
+// the core that changes either changes what players' saves mean.
+
+var updateSave = flag.Bool("update-save", false, "rewrite testdata/depth2.save from the current code")
+
+const fixtureSeed = 17
+
+// playFixture plays the checked-in save's game: every item kind made by
+// cheats, the cheat stairs to depth 2, a walk with a poison potion thrown at
+// the first monster in sight, then the warrior's potion and a rest, about 50
+// turns in all. Its choices read only the game's public view, so the same
+// code and the same seed always give the same game.
+func playFixture(g *Game) {
+	for _, k := range ItemKinds() {
+		g.Apply(CheatCommand(CheatCreate, k))
+	}
+	g.Apply(CheatCommand(CheatCreate, HealthPotion))
+	g.Apply(CheatCommand(CheatTeleport, ""))
+	rng := rand.New(rand.NewPCG(fixtureSeed, 7))
+	slot := func(k ItemKind) int {
+		for i, it := range g.Inventory() {
+			if it.Kind == k {
+				return i
+			}
+		}
+		return -1
+	}
+	for tries := 0; g.Turn() < 42 && tries < 500 && !g.Over(); tries++ {
+		if i := slot(PoisonPotion); i >= 0 && g.Turn() >= 32 {
+			thrown := false
+			for _, a := range g.Actors()[1:] {
+				if a.Alive() && g.Visible(a.Pos) && a.Pos.Chebyshev(g.Player().Pos) <= ThrowRange {
+					_, err := g.Apply(Throw(i, a.Pos))
+					thrown = err == nil
+					break
+				}
+			}
+			if thrown {
+				continue
+			}
+		}
+		if c, ok := towardClosest(g); ok && rng.IntN(4) > 0 {
+			if _, err := g.Apply(c); err == nil {
+				continue
+			}
+		}
+		d := world.Directions8[rng.IntN(8)]
+		g.Apply(Move(d.X, d.Y))
+	}
+	g.Apply(Use(slot(WarriorPotion), world.Pos{}))
+	for g.Turn() < 50 && !g.Over() {
+		g.Apply(Wait())
+	}
+}
+
+// towardClosest returns a step toward the closest living monster, by
+// straight-line sign, if there is one.
+func towardClosest(g *Game) (Command, bool) {
+	p := g.Player().Pos
+	best, found := 0, world.Pos{}
+	for _, a := range g.Actors()[1:] {
+		if d := a.Pos.Chebyshev(p); a.Alive() && (best == 0 || d < best) {
+			best, found = d, a.Pos
+		}
+	}
+	if best == 0 {
+		return Command{}, false
+	}
+	return Move(sign(found.X-p.X), sign(found.Y-p.Y)), true
+}
+
+func sign(n int) int { return min(1, max(-1, n)) }
+
+const fixturePath = "testdata/depth2.save"
+
+func TestTheFixtureGameEncodesToTheCheckedInSave(t *testing.T) {
+	g := New(fixtureSeed, testData)
+	playFixture(g)
+	got, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *updateSave {
+		if err := os.WriteFile(fixturePath, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(fixturePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the same seed and commands now encode to %d bytes that differ from %s (%d bytes)", len(got), fixturePath, len(want))
+	}
+}
+
+// TestPlaysFromFixedSeedsEncodeToPinnedBytes pins whole games played by
+// randomCommands: hashes computed on the code before issue 11's restructuring.
+func TestPlaysFromFixedSeedsEncodeToPinnedBytes(t *testing.T) {
+	for seed, want := range []string{
+		"b74e7e66d17ddf9149d6b45d585a9534eced35f5ed49ae0e795dad344ce4d599",
+		"f3c1e4db6c9c07652e58d81d91924e8af5a8b1b9d0d26cffeb3482d6821a50e4",
+		"220e60d18a0ab6730e7df5adeaf17479678d655362ee82fdc8308d7e3de0e637",
+		"53c0fdf7cd245b465dd163be937d253a268f0fefcf81ed1a3488318da540be00",
+	} {
+		g := New(uint64(seed), testData)
+		play(g, randomCommands(uint64(seed), 600))
+		blob, err := g.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(blob)
+		if got := hex.EncodeToString(sum[:]); got != want {
+			t.Errorf("seed %d: save SHA-256 %s, pinned %s (depth %d, turn %d)", seed, got, want, g.Depth(), g.Turn())
+		}
+	}
+}
+
+// TestTheCheckedInSaveDecodesToItsGame reads a save of issue 10's format and
+// checks what a player would see of it, then that encoding it again gives
+// the same bytes.
+func TestTheCheckedInSaveDecodesToItsGame(t *testing.T) {
+	blob, err := os.ReadFile(fixturePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Decode(blob, testData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.Player()
+	if g.Seed() != fixtureSeed || g.Turn() != 50 || g.Depth() != 2 || g.LevelName() != "Caves" || g.Kills() != 2 || !g.Cheated() || g.Over() {
+		t.Errorf("seed %d turn %d depth %d level %q kills %d cheated %v over %v, want 17, 50, 2, Caves, 2, true, false",
+			g.Seed(), g.Turn(), g.Depth(), g.LevelName(), g.Kills(), g.Cheated(), g.Over())
+	}
+	if p.Pos != (world.Pos{X: 45, Y: 33}) || p.HP != 26 || p.MaxHP != 30 || p.Power != 10 || p.Defense != 7 {
+		t.Errorf("player at %v with %d/%d HP, power %d, defense %d; want (45,33), 26/30, 10, 7 (the warrior's +5)", p.Pos, p.HP, p.MaxHP, p.Power, p.Defense)
+	}
+	if len(p.Effects) != 1 || p.Effects[0] != (Effect{Kind: EffectWarrior, TurnsLeft: 12}) {
+		t.Errorf("player effects %+v, want strong for 12 turns", p.Effects)
+	}
+	inv := g.Inventory()
+	if len(inv) != 5 || inv[0].Kind != HealthPotion || inv[3].Kind != FireballScroll {
+		t.Errorf("inventory %+v, want 5 items, a health potion first and a fireball scroll fourth", inv)
+	}
+	if items := g.Items(); len(items) != 13 || items[0] != (Item{Kind: HealthPotion, Pos: world.Pos{X: 4, Y: 9}}) {
+		t.Errorf("%d floor items, the first %+v; want 13, a health potion at (4,9)", len(items), items[0])
+	}
+	var orc *Actor
+	for _, a := range g.Actors() {
+		if a.Alive() && a.Has(EffectPoison) {
+			orc = &a
+		}
+	}
+	if orc == nil || orc.Kind != "orc" || orc.Pos != (world.Pos{X: 44, Y: 34}) || orc.HP != 1 || orc.Effects[0].TurnsLeft != 11 {
+		t.Errorf("poisoned monster %+v, want an orc at (44,34) with 1 HP, poisoned for 11 more turns", orc)
+	}
+	if m := g.Message(g.LogLen() - 1); m.Turn != 50 || m.Text != "The orc attacks you but does no damage." {
+		t.Errorf("last message %+v", m)
+	}
+	again, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, blob) {
+		t.Error("decoding and encoding the checked-in save changed its bytes")
+	}
+	// The game plays on from it: the poison finishes the orc this turn, and
+	// it counts as the player's kill.
+	if _, err := g.Apply(Wait()); err != nil {
+		t.Fatal(err)
+	}
+	if g.Kills() != 3 || g.Player().HP != 26 {
+		t.Errorf("after a wait: kills %d, HP %d; want the poisoned orc dead (3 kills) and 26 HP", g.Kills(), g.Player().HP)
+	}
+}
+
+// TestEverySavedFieldNamesItsKey walks the save body's types: a field
+// without an explicit json key would be saved under its Go name, and a
+// rename would then change the format.
+func TestEverySavedFieldNamesItsKey(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type)
+	walk = func(ty reflect.Type) {
+		for ty.Kind() == reflect.Pointer || ty.Kind() == reflect.Slice {
+			ty = ty.Elem()
+		}
+		if ty.Kind() != reflect.Struct || seen[ty] {
+			return
+		}
+		seen[ty] = true
+		for f := range ty.Fields() {
+			if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name == "" || name == "-" {
+				t.Errorf("%s.%s has no json key", ty.Name(), f.Name)
+			}
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeFor[saveBody]())
+	walk(reflect.TypeFor[commandJSON]())
+	if len(seen) < 8 {
+		t.Errorf("walked %d types, want the body's 8 at least", len(seen))
+	}
+}

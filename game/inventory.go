@@ -1,0 +1,154 @@
+package game
+
+// This file is what the player does with items: pick up, drop, use and
+// throw. What each kind of item does is its rule in items.go.
+
+import (
+	"fmt"
+
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// itemsAt returns the indexes of the floor items at p, oldest first.
+func (g *Game) itemsAt(p world.Pos) []int {
+	var out []int
+	for i, it := range g.s.Items {
+		if it.Pos == p {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// pickUp moves the newest item under the player into the inventory.
+func (g *Game) pickUp() error {
+	here := g.itemsAt(g.player().Pos)
+	if len(here) == 0 {
+		return &Impossible{"There is nothing here to pick up."}
+	}
+	if len(g.s.Inventory) >= InventorySize {
+		return &Impossible{"Your inventory is full."}
+	}
+	i := here[len(here)-1]
+	it := g.s.Items[i]
+	g.s.Items = append(g.s.Items[:i], g.s.Items[i+1:]...)
+	g.s.Inventory = append(g.s.Inventory, it)
+	g.logf(MsgInfo, "You picked up the "+string(it.Kind)+"!")
+	return nil
+}
+
+// takeFromInventory removes and returns inventory slot i.
+func (g *Game) takeFromInventory(i int) Item {
+	it := g.s.Inventory[i]
+	g.s.Inventory = append(g.s.Inventory[:i], g.s.Inventory[i+1:]...)
+	return it
+}
+
+func (g *Game) checkSlot(i int) error {
+	if i < 0 || i >= len(g.s.Inventory) {
+		return &Impossible{"Invalid entry."}
+	}
+	return nil
+}
+
+// drop puts inventory slot i on the floor under the player.
+func (g *Game) drop(i int) error {
+	if err := g.checkSlot(i); err != nil {
+		return err
+	}
+	it := g.takeFromInventory(i)
+	it.Pos = g.player().Pos
+	g.s.Items = append(g.s.Items, it)
+	g.logf(MsgInfo, "You dropped the "+string(it.Kind)+".")
+	return nil
+}
+
+// use applies inventory slot i by its rule, aimed at target where the item
+// needs one. An item whose use is refused stays in the inventory and costs
+// no turn.
+func (g *Game) use(i int, target world.Pos) error {
+	if err := g.checkSlot(i); err != nil {
+		return err
+	}
+	r, ok := ruleOf(g.s.Inventory[i].Kind)
+	if !ok || r.use == nil {
+		return &Impossible{"You cannot use that."}
+	}
+	if err := r.use(g, target); err != nil {
+		return err
+	}
+	g.takeFromInventory(i)
+	return nil
+}
+
+// livingAt returns the living actor at p, or nil.
+func (g *Game) livingAt(p world.Pos) *Actor {
+	for i := range g.s.Actors {
+		if a := &g.s.Actors[i]; a.Alive() && a.Pos == p {
+			return a
+		}
+	}
+	return nil
+}
+
+// throw throws inventory slot i at target, a visible tile within ThrowRange.
+// The item flies in a straight line and stops at the first living actor in
+// its way or before the first tile it cannot pass (a wall, a pillar, deep
+// water). A potion shatters there and gives its splash to the actor it hit;
+// anything else does ThrowDamage to it and falls to the floor.
+func (g *Game) throw(i int, target world.Pos) error {
+	if err := g.checkSlot(i); err != nil {
+		return err
+	}
+	p := g.player()
+	switch {
+	case !g.visible(target):
+		return &Impossible{"You cannot throw at a place you cannot see."}
+	case target == p.Pos:
+		return &Impossible{"You cannot throw at yourself."}
+	case target.Chebyshev(p.Pos) > ThrowRange:
+		return &Impossible{"That is too far to throw."}
+	}
+	at, a := g.flight(target)
+	if at == p.Pos {
+		return &Impossible{"There is no room to throw that way."}
+	}
+	it := g.takeFromInventory(i)
+	if r, ok := ruleOf(it.Kind); ok && r.potion {
+		if a == nil {
+			g.logf(MsgInfo, fmt.Sprintf("The %s shatters on the floor.", it.Kind))
+			return nil
+		}
+		g.logf(MsgInfo, fmt.Sprintf("The %s shatters over %s!", it.Kind, the(a)))
+		if r.splash != nil {
+			r.splash(g, a)
+		}
+		return nil
+	}
+	it.Pos = at
+	g.s.Items = append(g.s.Items, it)
+	if a == nil {
+		g.logf(MsgInfo, fmt.Sprintf("The %s lands on the floor.", it.Kind))
+		return nil
+	}
+	g.logf(MsgPlayerHit, fmt.Sprintf("The %s hits the %s for %d damage.", it.Kind, a.Name, ThrowDamage))
+	g.hurt(a, ThrowDamage, "a thrown "+string(it.Kind), true)
+	return nil
+}
+
+// flight follows a throw from the player toward target: it returns the tile
+// where the item stops and the living actor it hit there, or nil. The
+// player's own tile means it could not leave their hand.
+func (g *Game) flight(target world.Pos) (world.Pos, *Actor) {
+	at := g.player().Pos
+	for _, q := range world.Line(at, target) {
+		if a := g.livingAt(q); a != nil {
+			return q, a
+		}
+		if !g.s.Map.At(q).Walkable() {
+			break
+		}
+		at = q
+	}
+	return at, nil
+}

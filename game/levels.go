@@ -1,0 +1,132 @@
+package game
+
+// This file is level changes: building a depth and spawning what lives on
+// it, taking the stairs down, and escaping from the last depth.
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/mapgen"
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// enterLevel builds depth's level with its builder chain, places the player
+// at its start, spawns its monsters and items and computes the first FOV.
+// Remains of the old level are dropped.
+func (g *Game) enterLevel(depth int) {
+	lvl := mapgen.ForDepth(depth, g.rng).Build(g.rng, MapWidth, MapHeight)
+	g.s.Depth = depth
+	g.s.Map = lvl.Map
+	g.s.Level = lvl.Name
+	g.s.Dark = !lvl.Outdoors
+	player := g.s.Actors[0]
+	player.Pos = lvl.Start
+	g.s.Actors = append(g.s.Actors[:0], player)
+	g.s.Items = g.s.Items[:0]
+	g.spawn(lvl)
+	g.buffers()
+	g.updateFOV()
+}
+
+// buffers allocates the derived per-level buffers for the current map: once
+// per level, never per turn.
+func (g *Game) buffers() {
+	g.fov = world.NewFOV(g.s.Map.W, g.s.Map.H)
+	g.vis = make([]bool, g.s.Map.W*g.s.Map.H)
+	g.dist = world.NewDistanceMap(g.s.Map.W, g.s.Map.H)
+	g.light = nil // made on the first dark level: most levels never need it
+	if g.s.Dark {
+		g.light = newLighting(g.s.Map.W, g.s.Map.H)
+	}
+}
+
+// maxMonstersPerRoom grows with depth (python-tcod tutorial part 12, toned
+// down: cave levels have more, smaller spawn regions than rooms).
+func maxMonstersPerRoom(depth int) int {
+	if depth >= 4 {
+		return 3
+	}
+	return 2
+}
+
+// MaxItemsPerRoom is how many items a spawn region may hold (0 to this, evenly).
+const MaxItemsPerRoom = 2
+
+// spawn puts 0..maxMonstersPerRoom monsters and 0..MaxItemsPerRoom items in
+// every spawn region but the player's, on free walkable tiles, chosen by the
+// data's spawn tables for the depth.
+func (g *Game) spawn(lvl mapgen.Level) {
+	tables := g.data
+	for _, r := range lvl.Regions {
+		if len(r) == 0 || slices.Contains(r, lvl.Start) {
+			continue // the starting region stays quiet
+		}
+		for range g.rng.IntN(maxMonstersPerRoom(g.s.Depth) + 1) {
+			p := r[g.rng.IntN(len(r))]
+			id := pickSpawn(g.rng, tables.MonsterSpawns, g.s.Depth)
+			if k, ok := tables.Monster(id); ok && g.s.Map.At(p).Walkable() && g.blockerAt(p) == nil && p != lvl.Exit {
+				g.s.Actors = append(g.s.Actors, newMonster(k, p))
+			}
+		}
+		for range g.rng.IntN(MaxItemsPerRoom + 1) {
+			p := r[g.rng.IntN(len(r))]
+			id := pickSpawn(g.rng, tables.ItemSpawns, g.s.Depth)
+			if g.s.Map.At(p).Walkable() && len(g.itemsAt(p)) == 0 && p != lvl.Exit {
+				g.s.Items = append(g.s.Items, Item{Kind: ItemKind(id), Pos: p})
+			}
+		}
+	}
+}
+
+// pickSpawn draws an id from a spawn table by its weights at depth; the
+// tables are checked to have some weight at every depth.
+func pickSpawn(rng *rand.Rand, table []content.Spawn, depth int) string {
+	total := 0
+	for _, s := range table {
+		total += s.WeightAt(depth)
+	}
+	if total == 0 {
+		return ""
+	}
+	roll := rng.IntN(total)
+	for _, s := range table {
+		if roll -= s.WeightAt(depth); roll < 0 {
+			return s.ID
+		}
+	}
+	return ""
+}
+
+// takeStairs spends a turn going down the stairs, or out of the grotto
+// from the last depth.
+func (g *Game) takeStairs() Result {
+	g.s.Turn++
+	if g.s.Depth >= mapgen.LastDepth {
+		g.escape()
+		return Result{Won: true}
+	}
+	g.descend()
+	g.tickEffects() // the stairs take a turn like any action
+	return Result{Descended: true, Died: g.s.Over}
+}
+
+// escape ends the game in victory: the last level's stairs lead out.
+func (g *Game) escape() {
+	g.s.Over, g.s.Won = true, true
+	g.s.Cause = "escaped the grotto"
+	g.logf(MsgDescend, "You climb the last stairs and step out of the grotto into daylight. You have won!")
+}
+
+// descend builds the next depth and lets the player rest on the stairs,
+// recovering half their maximum HP (python-tcod tutorial part 11).
+func (g *Game) descend() {
+	g.enterLevel(g.s.Depth + 1)
+	p := g.player()
+	heal := min(p.MaxHP/2, p.MaxHP-p.HP)
+	p.HP += heal
+	g.logf(MsgDescend, "You take a moment to rest, and recover your strength.")
+	g.logf(MsgDescend, "You descend to depth "+fmt.Sprint(g.s.Depth)+": "+g.s.Level+".")
+}

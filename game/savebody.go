@@ -1,0 +1,162 @@
+package game
+
+// This file is the save body's format: tagged structs that say exactly what
+// a save's JSON holds, kept apart from the in-memory types so that renaming
+// or adding a Go field cannot change a save. The keys are the Go field names
+// that version 1 saves were first written with (before the body had its own
+// types), so saves from then still load; testdata/depth2.save pins them.
+
+import "github.com/grotto-game/grotto/game/world"
+
+// saveBody is the JSON body of a version-1 save: the state plus the RNG.
+type saveBody struct {
+	State saveState `json:"State"`
+	RNG   []byte    `json:"RNG"` // math/rand/v2 PCG state (MarshalBinary), base64 in JSON
+}
+
+// saveState is state as saved; see state for the meaning of each field.
+type saveState struct {
+	Seed      uint64        `json:"Seed"`
+	Depth     int           `json:"Depth"`
+	Level     string        `json:"Level"`
+	Dark      bool          `json:"Dark"`
+	Turn      int           `json:"Turn"`
+	Kills     int           `json:"Kills"`
+	Map       *saveMap      `json:"Map"`
+	Actors    []saveActor   `json:"Actors"`
+	Items     []saveItem    `json:"Items"`
+	Inventory []saveItem    `json:"Inventory"`
+	Log       []saveMessage `json:"Log"`
+	Over      bool          `json:"Over"`
+	Won       bool          `json:"Won"`
+	Cheated   bool          `json:"Cheated"`
+	God       bool          `json:"God"`
+	Cause     string        `json:"Cause"`
+	XPEarned  int           `json:"XPEarned"`
+}
+
+// saveMap is a world.Map as saved: W x H tiles, row-major.
+type saveMap struct {
+	W        int    `json:"W"`
+	H        int    `json:"H"`
+	Tiles    []byte `json:"Tiles"` // world.Tile values, base64 in JSON
+	Explored []bool `json:"Explored"`
+}
+
+// savePos is a world.Pos as saved (and journaled), in tiles.
+type savePos struct {
+	X int `json:"X"`
+	Y int `json:"Y"`
+}
+
+// saveActor is an Actor as saved.
+type saveActor struct {
+	Kind    string       `json:"Kind"`
+	Name    string       `json:"Name"`
+	Glyph   rune         `json:"Glyph"` // a number: the code point
+	Pos     savePos      `json:"Pos"`
+	HP      int          `json:"HP"`
+	MaxHP   int          `json:"MaxHP"`
+	Power   int          `json:"Power"`
+	Defense int          `json:"Defense"`
+	XP      int          `json:"XP"`
+	Vision  int          `json:"Vision"`
+	Blocks  bool         `json:"Blocks"`
+	AI      uint8        `json:"AI"` // an AI value
+	Corpse  bool         `json:"Corpse"`
+	Effects []saveEffect `json:"Effects"`
+}
+
+// saveEffect is an Effect as saved.
+type saveEffect struct {
+	Kind      string `json:"Kind"` // an EffectKind value
+	TurnsLeft int    `json:"TurnsLeft"`
+}
+
+// saveItem is an Item as saved.
+type saveItem struct {
+	Kind string  `json:"Kind"` // an ItemKind value
+	Pos  savePos `json:"Pos"`
+}
+
+// saveMessage is a Message as saved.
+type saveMessage struct {
+	Text  string `json:"Text"`
+	Kind  uint8  `json:"Kind"` // a MsgKind value
+	Count int    `json:"Count"`
+	Turn  int    `json:"Turn"`
+}
+
+// convert maps in through f, keeping nil apart from empty: a save's null
+// and [] must both come back as they were, so that a decoded save encodes
+// to the same bytes.
+func convert[T, U any](in []T, f func(T) U) []U {
+	if in == nil {
+		return nil
+	}
+	out := make([]U, len(in))
+	for i, v := range in {
+		out[i] = f(v)
+	}
+	return out
+}
+
+func toSavePos(p world.Pos) savePos { return savePos{X: p.X, Y: p.Y} }
+func (p savePos) pos() world.Pos    { return world.Pos{X: p.X, Y: p.Y} }
+func toSaveItem(it Item) saveItem   { return saveItem{Kind: string(it.Kind), Pos: toSavePos(it.Pos)} }
+func (it saveItem) item() Item      { return Item{Kind: ItemKind(it.Kind), Pos: it.Pos.pos()} }
+func toSaveEffect(e Effect) saveEffect {
+	return saveEffect{Kind: string(e.Kind), TurnsLeft: e.TurnsLeft}
+}
+func (e saveEffect) effect() Effect { return Effect{Kind: EffectKind(e.Kind), TurnsLeft: e.TurnsLeft} }
+
+func toSaveMessage(m Message) saveMessage {
+	return saveMessage{Text: m.Text, Kind: uint8(m.Kind), Count: m.Count, Turn: m.Turn}
+}
+
+func (m saveMessage) message() Message {
+	return Message{Text: m.Text, Kind: MsgKind(m.Kind), Count: m.Count, Turn: m.Turn}
+}
+
+func toSaveActor(a Actor) saveActor {
+	return saveActor{Kind: a.Kind, Name: a.Name, Glyph: a.Glyph, Pos: toSavePos(a.Pos), HP: a.HP, MaxHP: a.MaxHP,
+		Power: a.Power, Defense: a.Defense, XP: a.XP, Vision: a.Vision, Blocks: a.Blocks, AI: uint8(a.AI),
+		Corpse: a.Corpse, Effects: convert(a.Effects, toSaveEffect)}
+}
+
+func (a saveActor) actor() Actor {
+	return Actor{Kind: a.Kind, Name: a.Name, Glyph: a.Glyph, Pos: a.Pos.pos(), HP: a.HP, MaxHP: a.MaxHP,
+		Power: a.Power, Defense: a.Defense, XP: a.XP, Vision: a.Vision, Blocks: a.Blocks, AI: AI(a.AI),
+		Corpse: a.Corpse, Effects: convert(a.Effects, saveEffect.effect)}
+}
+
+func toSaveMap(m *world.Map) *saveMap {
+	if m == nil {
+		return nil
+	}
+	return &saveMap{W: m.W, H: m.H, Tiles: convert(m.Tiles, func(t world.Tile) byte { return byte(t) }), Explored: m.Explored}
+}
+
+func (m *saveMap) worldMap() *world.Map {
+	if m == nil {
+		return nil
+	}
+	return &world.Map{W: m.W, H: m.H, Tiles: convert(m.Tiles, func(b byte) world.Tile { return world.Tile(b) }), Explored: m.Explored}
+}
+
+// toSave returns s in its saved form. The result shares Explored with s, so
+// it is only for encoding at once.
+func (s *state) toSave() saveState {
+	return saveState{Seed: s.Seed, Depth: s.Depth, Level: s.Level, Dark: s.Dark, Turn: s.Turn, Kills: s.Kills,
+		Map: toSaveMap(s.Map), Actors: convert(s.Actors, toSaveActor), Items: convert(s.Items, toSaveItem),
+		Inventory: convert(s.Inventory, toSaveItem), Log: convert(s.Log, toSaveMessage), Over: s.Over, Won: s.Won,
+		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned}
+}
+
+// state returns the in-memory state of a decoded save (not yet validated).
+func (s *saveState) state() state {
+	return state{Seed: s.Seed, Depth: s.Depth, Level: s.Level, Dark: s.Dark, Turn: s.Turn, Kills: s.Kills,
+		Map: s.Map.worldMap(), Actors: convert(s.Actors, saveActor.actor), Items: convert(s.Items, saveItem.item),
+		Inventory: convert(s.Inventory, saveItem.item), Log: convert(s.Log, saveMessage.message), Over: s.Over, Won: s.Won,
+		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned}
+}

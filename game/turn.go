@@ -1,0 +1,121 @@
+package game
+
+// This file is the turn loop: one Apply is the player's command and, if it
+// took time, every other actor's turn, the effects' tick and the new FOV.
+
+import (
+	"github.com/grotto-game/grotto/game/mapgen"
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// Apply carries out one player command and, if it took time, one full turn:
+// every monster acts and the FOV is recomputed. An impossible command returns
+// an *Impossible error and leaves the game exactly as it was.
+func (g *Game) Apply(c Command) (Result, error) {
+	if g.s.Over {
+		return Result{}, ErrGameOver
+	}
+	switch c.Action {
+	case ActDescend:
+		if g.s.Map.At(g.player().Pos) != world.DownStairs {
+			return Result{}, &Impossible{"There are no stairs here."}
+		}
+		return g.takeStairs(), nil
+	case ActCheat:
+		return g.cheat(c)
+	}
+	if err := g.act(c); err != nil {
+		return Result{}, err
+	}
+	g.endTurn()
+	return Result{Died: g.s.Over}, nil
+}
+
+// act carries out the player's part of a command that takes one ordinary
+// turn, counting the turn. A refusal returns an *Impossible error having
+// changed nothing.
+func (g *Game) act(c Command) error {
+	switch c.Action {
+	case ActMove:
+		return g.move(c.DX, c.DY)
+	case ActWait:
+		g.s.Turn++
+		return nil
+	case ActPickUp, ActUse, ActDrop, ActThrow:
+		return g.itemAction(c)
+	}
+	return &Impossible{"Unknown command."}
+}
+
+// move steps the player by (dx, dy), each in -1..1, or attacks the actor
+// blocking that tile.
+func (g *Game) move(dx, dy int) error {
+	if dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0) {
+		return &Impossible{"You cannot move like that."}
+	}
+	p := g.player()
+	to := p.Pos.Add(dx, dy)
+	target := g.blockerAt(to)
+	if target == nil && !g.s.Map.At(to).Walkable() {
+		return &Impossible{"That way is blocked."}
+	}
+	g.s.Turn++
+	if target != nil {
+		g.attack(p, target)
+	} else {
+		p.Pos = to
+		g.describeFloor()
+	}
+	return nil
+}
+
+// itemAction picks up, uses, drops or throws. Each checks everything before
+// changing anything, so a refusal leaves the game as it was; the turn is
+// counted only on success.
+func (g *Game) itemAction(c Command) error {
+	turn := g.s.Turn
+	g.s.Turn++ // messages of this action belong to the new turn
+	var err error
+	switch c.Action {
+	case ActPickUp:
+		err = g.pickUp()
+	case ActUse:
+		err = g.use(c.Item, c.Target)
+	case ActDrop:
+		err = g.drop(c.Item)
+	case ActThrow:
+		err = g.throw(c.Item, c.Target)
+	}
+	if err != nil {
+		g.s.Turn = turn
+	}
+	return err
+}
+
+// endTurn runs the rest of the world's turn after the player acted: the FOV
+// from the player's new place, every monster, then the effects' tick.
+func (g *Game) endTurn() {
+	g.updateFOV()
+	g.monstersAct()
+	g.tickEffects()
+	if g.s.Dark {
+		g.updateFOV() // monsters' lights moved; on lit levels sight depends on the player alone
+	}
+}
+
+func (g *Game) player() *Actor { return &g.s.Actors[0] }
+
+// describeFloor tells the player what lies where they stepped.
+func (g *Game) describeFloor() {
+	p := g.player().Pos
+	for _, i := range g.itemsAt(p) {
+		g.logf(MsgInfo, "You see "+withArticle(string(g.s.Items[i].Kind))+" here.")
+	}
+	switch {
+	case g.s.Map.At(p) != world.DownStairs:
+	case g.s.Depth >= mapgen.LastDepth:
+		g.logf(MsgInfo, "These stairs lead up and out of the grotto. Press > to escape.")
+	default:
+		g.logf(MsgInfo, "There are stairs down here.")
+	}
+}
