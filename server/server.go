@@ -277,61 +277,22 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			return
 		}
 		lob := &sessionLobby{srv: s, fp: id.fp, log: logger}
-		play := session.New(session.Config{Fingerprint: id.fp, Data: s.data, Saves: s.store, Scores: s.store,
-			Profiles: s.store, Quarantine: s.store, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
-			Trouble: func(err error) {
-				if err != nil {
-					logger.Error("a write of this player's game failed; it is retried every turn and the player is told", "err", err)
-				} else {
-					logger.Info("this player's game is saved again")
-				}
-			}})
+		play := s.newPlay(id.fp, logger)
 		player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store}, Data: s.data,
 			IdleTimeout: s.cfg.Limits.IdleTimeout,
 			Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
 			Lobby:       lob, NeedName: isNew}
-		opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
-			sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger))
-		if pty, _, ok := sess.Pty(); ok {
-			// A client may claim any size; Bubble Tea allocates a screen of
-			// it. The request filter (requests.go) already clamped the
-			// pty-req and clamps every window-change; this keeps the first
-			// size safe on its own too.
-			opts = append(opts, tea.WithWindowSize(min(max(pty.Window.Width, 0), tui.MaxWidth), min(max(pty.Window.Height, 0), tui.MaxHeight)))
+		// The slot is listed under the stored profile's name only: a key
+		// that has claimed none is unnamed (name is then just the name
+		// screen's suggestion).
+		listed := name
+		if isNew {
+			listed = ""
 		}
-
-		var model *tui.Model
-		var prog *tea.Program
-		conn, _ := sess.Context().Value(ssh.ContextKeyConn).(lobby.Conn) // for keepalives
-		for {
-			model = tui.New(player)
-			prog = tea.NewProgram(model, opts...)
-			lob.setProgram(prog)
-			// The slot is listed under the stored profile's name only: a
-			// key that has claimed none is unnamed (name is then just the
-			// name screen's suggestion).
-			h := lobby.Holder{Key: id.fp, Notifier: lob, Conn: conn}
-			if !isNew {
-				h.Name = name
-			}
-			var slot lobby.Slot
-			var err error
-			if player.Conflict {
-				slot, err = s.live.Spectate(h)
-			} else {
-				slot, err = s.live.Claim(h)
-			}
-			if errors.Is(err, lobby.ErrAlreadyPlaying) {
-				logger.Info("key already playing: offering take over or watch")
-				player.Conflict = true
-				continue // rebuild the model on the choice screen
-			}
-			if err != nil {
-				wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
-				return
-			}
-			lob.setSlot(slot)
-			break
+		model, prog, err := s.claim(sess, lob, player, listed, logger)
+		if err != nil {
+			wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
+			return
 		}
 		defer lob.release() // once the game is saved (below), never before
 		sess.Context().SetValue(ctxProgram, prog)
@@ -345,29 +306,92 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		if err != nil {
 			s.unsaved.Add(1)
 			logger.Error("could not save game at end of session", "err", err)
-			wish.Println(sess, "Your game could not be saved: "+err.Error()+"\r")
+			wish.Println(sess, "Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.\r")
 			sess.Exit(1)
 			return
 		}
-		switch model.Exit() {
-		case tui.ExitSaved:
-			wish.Println(sess, "Your game is saved. Come back with the same key to carry on.\r")
-		case tui.ExitShutdown:
-			if hadGame {
-				wish.Println(sess, "The server is restarting. Your game is saved; reconnect in a moment.\r")
-			} else {
-				wish.Println(sess, "The server is restarting. Please reconnect in a moment.\r")
-			}
-		case tui.ExitTakenOver:
-			wish.Println(sess, "Your key connected from another session and took over; anything you were playing is saved and continues there.\r")
-		case tui.ExitQuit:
-			wish.Println(sess, "Farewell.\r")
-		case tui.ExitIdle:
-			wish.Println(sess, fmt.Sprintf("You were idle for %v; your game is saved. Goodbye.\r", s.cfg.Limits.IdleTimeout))
+		if bye := s.goodbye(model.Exit(), hadGame); bye != "" {
+			wish.Println(sess, bye+"\r")
 		}
 		logger.Info("session ended", "exit", model.Exit())
 		sess.Exit(0)
 	}
+}
+
+// newPlay returns the session layer of key fp: its games, kept durable in
+// the server's store, write trouble logged.
+func (s *Server) newPlay(fp string, logger *log.Logger) *session.Session {
+	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: s.store, Scores: s.store,
+		Profiles: s.store, Quarantine: s.store, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
+		Trouble: func(err error) {
+			if err != nil {
+				logger.Error("a write of this player's game failed; it is retried every turn and the player is told", "err", err)
+			} else {
+				logger.Info("this player's game is saved again")
+			}
+		}})
+}
+
+// claim builds the session's model and program and claims its lobby slot,
+// listed under listed: the key's player slot, or, when the key already
+// plays elsewhere, a spectator slot with the model on the choice screen
+// (take over or watch). It returns the lobby's error (lobby.ErrClosing)
+// when no slot can be had.
+func (s *Server) claim(sess ssh.Session, lob *sessionLobby, player tui.Player, listed string, logger *log.Logger) (*tui.Model, *tea.Program, error) {
+	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
+		sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger))
+	if pty, _, ok := sess.Pty(); ok {
+		// A client may claim any size; Bubble Tea allocates a screen of
+		// it. The request filter (requests.go) already clamped the
+		// pty-req and clamps every window-change; this keeps the first
+		// size safe on its own too.
+		opts = append(opts, tea.WithWindowSize(min(max(pty.Window.Width, 0), tui.MaxWidth), min(max(pty.Window.Height, 0), tui.MaxHeight)))
+	}
+	conn, _ := sess.Context().Value(ssh.ContextKeyConn).(lobby.Conn) // for keepalives
+	for {
+		model := tui.New(player)
+		prog := tea.NewProgram(model, opts...)
+		lob.setProgram(prog)
+		h := lobby.Holder{Key: lob.fp, Name: listed, Notifier: lob, Conn: conn}
+		var slot lobby.Slot
+		var err error
+		if player.Conflict {
+			slot, err = s.live.Spectate(h)
+		} else {
+			slot, err = s.live.Claim(h)
+		}
+		if errors.Is(err, lobby.ErrAlreadyPlaying) {
+			logger.Info("key already playing: offering take over or watch")
+			player.Conflict = true
+			continue // rebuild the model on the choice screen
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		lob.setSlot(slot)
+		return model, prog, nil
+	}
+}
+
+// goodbye is the line a player reads once their session has ended and the
+// game (if any) is saved; "" when the client went away.
+func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
+	switch exit {
+	case tui.ExitSaved:
+		return "Your game is saved. Come back with the same key to carry on."
+	case tui.ExitShutdown:
+		if hadGame {
+			return "The server is restarting. Your game is saved; reconnect in a moment."
+		}
+		return "The server is restarting. Please reconnect in a moment."
+	case tui.ExitTakenOver:
+		return "Your key connected from another session and took over; anything you were playing is saved and continues there."
+	case tui.ExitQuit:
+		return "Farewell."
+	case tui.ExitIdle:
+		return fmt.Sprintf("You were idle for %v; your game is saved. Goodbye.", s.cfg.Limits.IdleTimeout)
+	}
+	return ""
 }
 
 // touchProfile records the visit of a returning player and returns their

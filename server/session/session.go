@@ -208,9 +208,9 @@ func (s *Session) Do(c game.Command) (game.Result, error) {
 			// (never the turn before), so the next Open records it.
 			s.unrecorded = true
 			if serr := s.record(c); serr != nil {
-				return res, &Error{Player: "the server could not record it, nor save it (" + why(serr) + ")", Err: errors.Join(err, serr)}
+				return res, &Error{Player: "the server could not record it, nor save it (" + Why(serr) + ")", Err: errors.Join(err, serr)}
 			}
-			return res, &Error{Player: "the server could not record it (" + why(err) + "); it will try again next time", Err: err}
+			return res, &Error{Player: "the server could not record it (" + Why(err) + "); it will try again next time", Err: err}
 		}
 	case res.Descended: // a new level: a snapshot rather than a journal entry
 		if err := s.Save(); err != nil {
@@ -283,12 +283,12 @@ func (s *Session) record(c game.Command) error {
 // durable: the turn is kept in memory and saving is retried each turn, so
 // only the turns shown with this note can be lost, and only to a crash.
 func notSaved(err error) *Error {
-	return &Error{Player: "Not saved: " + why(err) + ". A crash now would lose this turn; saving is retried every turn.", Err: err}
+	return &Error{Player: "Not saved: " + Why(err) + ". A crash now would lose this turn; saving is retried every turn.", Err: err}
 }
 
-// why names the cause of a failed write in a player's words, not the
-// host's file paths.
-func why(err error) string {
+// Why names the cause of a failed write in a player's words, not the
+// host's file paths: "the server's disk is full".
+func Why(err error) string {
 	switch {
 	case errors.Is(err, store.ErrFileGone):
 		return "the server's database file is gone"
