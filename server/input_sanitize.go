@@ -203,167 +203,254 @@ func (s *sanitizer) step(out []byte, b byte, now time.Time) []byte {
 }
 
 // unit reads one byte at time now, appending to out whatever unit it
-// completes.
+// completes. It hands b to the reader of the kind of unit under way; a
+// unit that b cannot continue is dropped and b read afresh (again). How
+// long a unit may stay unfinished is unitDeadline's: escWait (50 ms) after
+// a lone ESC, seqWait (2 s) after the start of any other.
 func (s *sanitizer) unit(out []byte, b byte, now time.Time) []byte {
 	switch s.state {
 	case sGround:
-		switch {
-		case b == 0x1b:
-			s.begin(sEsc, b, now)
-		case b < 0x80: // a character, a control key, Backspace (DEL)
-			out = append(out, b)
-		case b >= 0xc2 && b <= 0xf4: // starts a UTF-8 character
-			s.begin(sUTF8, b, now)
-			switch {
-			case b < 0xe0:
-				s.need = 1
-			case b < 0xf0:
-				s.need = 2
-			default:
-				s.need = 3
-			}
-		default: // a stray continuation byte, a raw C1 control (0x80-0x9f), or no UTF-8 at all
-		}
+		return s.ground(out, b, now)
 	case sUTF8:
-		if b&0xc0 != 0x80 {
-			s.reset()
-			return s.unit(out, b, now)
-		}
-		s.seq = append(s.seq, b)
-		if s.need--; s.need == 0 {
-			if utf8.Valid(s.seq) { // no overlong forms or surrogates
-				out = append(out, s.seq...)
-			}
-			s.reset()
-		}
+		return s.utf8Rest(out, b, now)
 	case sEsc:
-		switch {
-		case b == '[' || b == 'P':
-			s.seq, s.state, s.dcs = append(s.seq, b), sCSI, b == 'P'
-		case b == ']' || b == '_' || b == '^' || b == 'X':
-			s.seq, s.state, s.osc = append(s.seq, b), sString, b == ']'
-		case b == 'O':
-			s.seq, s.state = append(s.seq, b), sSS3
-		case b == 0x1b: // the first was the Esc key
-			out = append(out, escKey...)
-			s.begin(sEsc, b, now)
-		case b >= 0x20 && b <= 0x2f:
-			// Alt with space or one of !"#$%&'()*+,-./ : x/ansi's
-			// DecodeSequence reads ESC and these as the start of a longer
-			// escape sequence that would swallow the next unit (and an ESC SP [
-			// there reaches its parameter bug), so they are dropped.
-			s.reset()
-		case b >= 0x80: // Alt with a non-ASCII character: the Esc key, then it
-			out = append(out, escKey...)
-			s.reset()
-			return s.unit(out, b, now)
-		default: // Alt with a key: ESC and one byte, complete for both decoders
-			out = s.emit(out, b)
-		}
+		return s.escape(out, b, now)
 	case sCSI:
-		s.seq = append(s.seq, b)
-		switch {
-		case b >= 0x30 && b <= 0x3f: // parameter bytes
-			private := b >= '<' && b <= '?'
-			switch {
-			case s.inter, private && len(s.seq) != 3: // after an intermediate, or a private marker not first
-				s.state = sCSIIgnore
-			case b == ';' || b == ':':
-				if s.params++; s.params >= maxCSIParams {
-					s.state = sCSIIgnore
-				}
-			case s.params == 0 && !private:
-				s.params = 1
-			}
-		case b >= 0x20 && b <= 0x2f: // intermediate bytes
-			s.inter = true
-		case b >= 0x40 && b <= 0x7e: // the final byte
-			switch {
-			case s.dcs:
-				s.state = sString
-			case b == 'M' && len(s.seq) == 3:
-				// ESC [ M: an X10 mouse report, 3 more bytes ultraviolet
-				// reads whatever they are.
-				s.state, s.need = sX10, 3
-			default:
-				return s.flush(out)
-			}
-		default: // a control or non-ASCII byte cancels the sequence
-			s.reset()
-			return s.unit(out, b, now)
-		}
-		if s.state == sCSI && len(s.seq) >= maxCSIBytes {
-			s.state = sCSIIgnore
-		}
+		return s.csi(out, b, now)
 	case sCSIIgnore:
-		switch {
-		case b >= 0x20 && b <= 0x3f:
-		case b >= 0x40 && b <= 0x7e:
-			if s.dcs {
-				s.state, s.discard = sString, true
-				s.seq = s.seq[:0]
-				return out
-			}
-			s.reset()
-		default:
-			s.reset()
-			return s.unit(out, b, now)
-		}
+		return s.csiIgnored(out, b, now)
 	case sX10:
-		if b < 0x20 { // not a mouse report after all: drop it, read b afresh
-			s.reset()
-			return s.unit(out, b, now)
-		}
-		s.seq = append(s.seq, b)
-		if s.need--; s.need == 0 {
-			if b := s.seq[3:]; b[0] < 0x80 && b[1] < 0x80 && b[2] < 0x80 {
-				out = append(out, s.seq...)
-			} // else a report past column or row 95: dropped, SGR reports have no limit
-			s.reset()
-		}
+		return s.x10(out, b, now)
 	case sSS3:
-		switch {
-		case b >= '0' && b <= '9' && len(s.seq) < 5:
-			s.seq = append(s.seq, b)
-		case b >= 0x21 && b <= 0x7e:
-			out = s.emit(out, b)
-		default:
-			s.reset()
-			return s.unit(out, b, now)
-		}
+		return s.ss3(out, b, now)
 	case sString:
-		switch {
-		case b == 0x1b:
-			s.state = sStringEsc
-		case b == 0x07 && s.osc:
-			if !s.discard {
-				return s.emit(out, b)
-			}
-			s.reset()
-		case b == 0x18 || b == 0x1a: // CAN and SUB cancel a string
-			s.reset()
-		case b >= 0x20 && b <= 0x7e && !s.discard:
-			if len(s.seq)+3 > maxStringBytes {
-				s.discard, s.seq = true, s.seq[:0]
-			} else {
-				s.seq = append(s.seq, b)
-			}
-		default: // a control or non-ASCII byte: no terminal replies with these
-			s.discard, s.seq = true, s.seq[:0]
-		}
+		return s.stringBody(out, b)
 	case sStringEsc:
-		if b == '\\' {
-			if !s.discard {
-				out = append(append(out, s.seq...), 0x1b, '\\')
-			}
-			s.reset()
-			return out
-		}
-		// ESC and anything else cancel the string and begin anew.
-		s.begin(sEsc, 0x1b, now)
-		return s.unit(out, b, now)
+		return s.stringEsc(out, b, now)
 	}
 	return out
+}
+
+// again drops the unit held and reads b afresh, from the ground state.
+func (s *sanitizer) again(out []byte, b byte, now time.Time) []byte {
+	s.reset()
+	return s.unit(out, b, now)
+}
+
+// ground reads b between units. It passes an ASCII byte (a character, a
+// control key, Backspace as DEL) at once, 1 byte; begins an escape
+// sequence at ESC and a UTF-8 character at its lead byte (0xc2-0xf4, 2 to
+// 4 bytes in all); and drops a stray continuation byte, a raw C1 control
+// (0x80-0x9f) or a byte that is no UTF-8 at all.
+func (s *sanitizer) ground(out []byte, b byte, now time.Time) []byte {
+	switch {
+	case b == 0x1b:
+		s.begin(sEsc, b, now)
+	case b < 0x80:
+		out = append(out, b)
+	case b >= 0xc2 && b <= 0xf4:
+		s.begin(sUTF8, b, now)
+		switch {
+		case b < 0xe0:
+			s.need = 1
+		case b < 0xf0:
+			s.need = 2
+		default:
+			s.need = 3
+		}
+	}
+	return out
+}
+
+// utf8Rest reads b in a multi-byte UTF-8 character: it passes the
+// character (2 to 4 bytes) once its last continuation byte arrives if it is
+// valid UTF-8 (no overlong form, no surrogate), drops it if not, and drops
+// it and reads b afresh if b is no continuation byte.
+func (s *sanitizer) utf8Rest(out []byte, b byte, now time.Time) []byte {
+	if b&0xc0 != 0x80 {
+		return s.again(out, b, now)
+	}
+	s.seq = append(s.seq, b)
+	if s.need--; s.need == 0 {
+		if utf8.Valid(s.seq) {
+			out = append(out, s.seq...)
+		}
+		s.reset()
+	}
+	return out
+}
+
+// escape reads b after an ESC. ESC [ and ESC P begin a CSI and a DCS
+// header, ESC ] _ ^ X an OSC, APC, PM or SOS string, ESC O an SS3. It
+// passes Alt with an ASCII key as the 2 bytes ESC and the key; writes the
+// Esc key (escKey) for an ESC followed by another ESC (which begins anew)
+// or by a non-ASCII byte (read afresh); and drops Alt with space or one of
+// !"#$%&'()*+,-./ (0x20-0x2f).
+func (s *sanitizer) escape(out []byte, b byte, now time.Time) []byte {
+	switch {
+	case b == '[' || b == 'P':
+		s.seq, s.state, s.dcs = append(s.seq, b), sCSI, b == 'P'
+	case b == ']' || b == '_' || b == '^' || b == 'X':
+		s.seq, s.state, s.osc = append(s.seq, b), sString, b == ']'
+	case b == 'O':
+		s.seq, s.state = append(s.seq, b), sSS3
+	case b == 0x1b: // the first was the Esc key
+		out = append(out, escKey...)
+		s.begin(sEsc, b, now)
+	case b >= 0x20 && b <= 0x2f:
+		// x/ansi's DecodeSequence reads ESC and these as the start of a
+		// longer escape sequence that would swallow the next unit (and an
+		// ESC SP [ there reaches its parameter bug), so they are dropped.
+		s.reset()
+	case b >= 0x80: // Alt with a non-ASCII character: the Esc key, then it
+		out = append(out, escKey...)
+		return s.again(out, b, now)
+	default: // Alt with a key: ESC and one byte, complete for both decoders
+		out = s.emit(out, b)
+	}
+	return out
+}
+
+// csi reads b in a CSI (ESC [) or a DCS header (ESC P). It passes a CSI
+// whole at its final byte (0x40-0x7e) if it has at most maxCSIBytes (64)
+// bytes, a private marker (< = > ?) only first, no parameter byte after an
+// intermediate byte, and no separator (; or :) that brings the parameters
+// begun to maxCSIParams (16): 15 parameters pass, 16 do not. One that
+// breaks these is ignored to its end (sCSIIgnore). A DCS header's final
+// byte begins its string; ESC [ M begins an X10 mouse report. A control or
+// non-ASCII byte drops the sequence and is read afresh.
+func (s *sanitizer) csi(out []byte, b byte, now time.Time) []byte {
+	s.seq = append(s.seq, b)
+	switch {
+	case b >= 0x30 && b <= 0x3f: // parameter bytes
+		private := b >= '<' && b <= '?'
+		switch {
+		case s.inter, private && len(s.seq) != 3: // after an intermediate, or a private marker not first
+			s.state = sCSIIgnore
+		case b == ';' || b == ':':
+			if s.params++; s.params >= maxCSIParams {
+				s.state = sCSIIgnore
+			}
+		case s.params == 0 && !private:
+			s.params = 1
+		}
+	case b >= 0x20 && b <= 0x2f: // intermediate bytes
+		s.inter = true
+	case b >= 0x40 && b <= 0x7e: // the final byte
+		switch {
+		case s.dcs:
+			s.state = sString
+		case b == 'M' && len(s.seq) == 3:
+			// ESC [ M: an X10 mouse report, 3 more bytes ultraviolet
+			// reads whatever they are.
+			s.state, s.need = sX10, 3
+		default:
+			return s.flush(out)
+		}
+	default:
+		return s.again(out, b, now)
+	}
+	if s.state == sCSI && len(s.seq) >= maxCSIBytes {
+		s.state = sCSIIgnore
+	}
+	return out
+}
+
+// csiIgnored reads b in a malformed or too long CSI or DCS header, which
+// passes nothing: it reads parameter and intermediate bytes (0x20-0x3f) to
+// the final byte (0x40-0x7e), which ends a CSI and begins a DCS's string,
+// to be dropped whole. Any other byte ends it and is read afresh.
+func (s *sanitizer) csiIgnored(out []byte, b byte, now time.Time) []byte {
+	switch {
+	case b >= 0x20 && b <= 0x3f:
+	case b >= 0x40 && b <= 0x7e:
+		if s.dcs {
+			s.state, s.discard = sString, true
+			s.seq = s.seq[:0]
+			return out
+		}
+		s.reset()
+	default:
+		return s.again(out, b, now)
+	}
+	return out
+}
+
+// x10 reads b in the 3 bytes of an X10 mouse report after ESC [ M. It
+// passes the 6-byte report if all 3 are ASCII, and drops one past column or
+// row 95 (SGR reports have no such limit). A control byte (< 0x20) shows it
+// was no mouse report: the sequence is dropped and b read afresh.
+func (s *sanitizer) x10(out []byte, b byte, now time.Time) []byte {
+	if b < 0x20 {
+		return s.again(out, b, now)
+	}
+	s.seq = append(s.seq, b)
+	if s.need--; s.need == 0 {
+		if b := s.seq[3:]; b[0] < 0x80 && b[1] < 0x80 && b[2] < 0x80 {
+			out = append(out, s.seq...)
+		}
+		s.reset()
+	}
+	return out
+}
+
+// ss3 reads b after ESC O: it passes ESC O, up to 3 digits and one
+// character (0x21-0x7e, a fourth digit among them), 6 bytes at most. Any
+// other byte drops the sequence and is read afresh.
+func (s *sanitizer) ss3(out []byte, b byte, now time.Time) []byte {
+	switch {
+	case b >= '0' && b <= '9' && len(s.seq) < 5:
+		s.seq = append(s.seq, b)
+	case b >= 0x21 && b <= 0x7e:
+		out = s.emit(out, b)
+	default:
+		return s.again(out, b, now)
+	}
+	return out
+}
+
+// stringBody reads b in an OSC, DCS, APC, PM or SOS string. Printable
+// ASCII is held up to maxStringBytes (4000 bytes with the terminator);
+// an ESC may begin its terminator (stringEsc); BEL ends an OSC and passes
+// it; CAN and SUB cancel the string. A longer string, or one with a control
+// or non-ASCII byte (no terminal replies with these), is dropped whole at
+// its end.
+func (s *sanitizer) stringBody(out []byte, b byte) []byte {
+	switch {
+	case b == 0x1b:
+		s.state = sStringEsc
+	case b == 0x07 && s.osc:
+		if !s.discard {
+			return s.emit(out, b)
+		}
+		s.reset()
+	case b == 0x18 || b == 0x1a:
+		s.reset()
+	case b >= 0x20 && b <= 0x7e && !s.discard:
+		if len(s.seq)+3 > maxStringBytes {
+			s.discard, s.seq = true, s.seq[:0]
+		} else {
+			s.seq = append(s.seq, b)
+		}
+	default:
+		s.discard, s.seq = true, s.seq[:0]
+	}
+	return out
+}
+
+// stringEsc reads b after an ESC in a string: a \ ends the string (ST) and
+// passes it with ESC \, unless it is to be dropped; anything else cancels
+// the string, and the ESC begins a sequence anew with b.
+func (s *sanitizer) stringEsc(out []byte, b byte, now time.Time) []byte {
+	if b == '\\' {
+		if !s.discard {
+			out = append(append(out, s.seq...), 0x1b, '\\')
+		}
+		s.reset()
+		return out
+	}
+	s.begin(sEsc, 0x1b, now)
+	return s.unit(out, b, now)
 }
 
 // pasteMarker returns pasteStart or pasteEnd for a unit that ultraviolet

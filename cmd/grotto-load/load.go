@@ -193,14 +193,47 @@ func percentile(d []time.Duration, p float64) float64 {
 	return float64(d[min(len(d)-1, int(float64(len(d))*p))].Microseconds()) / 1000
 }
 
-// run puts the workload on t and measures it.
+// run puts the workload on t and measures it, in three phases that each
+// fill in their figures of the result: open the sessions, hold them idle
+// (if o.idle), then press keys (if o.rate and o.duration).
 func run(t *target, o options, log func(string, ...any)) result {
 	r := result{Target: t.name, Sessions: o.sessions}
 	rss0, _ := rssBytes(t.pid)
-	sessions := make([]*session, o.sessions)
-	var firstFrame atomic.Int64
-	var failed atomic.Int64
 	began := time.Now()
+	live, failed, firstFrame := openSessions(t, o, log)
+	r.HandshakesPerSec = float64(o.sessions) / time.Since(began).Seconds()
+	defer func() {
+		for _, s := range live {
+			s.c.Close()
+		}
+	}()
+	r.Failed = failed
+	if len(live) == 0 {
+		return r
+	}
+	r.FirstFrameBytes = float64(firstFrame) / float64(len(live))
+	measureMemory(t, len(live), rss0, &r)
+	log("%s: %d sessions open (%d failed) in %v", t.name, len(live), r.Failed, time.Since(began).Round(time.Millisecond))
+	if o.idle > 0 {
+		measureIdle(t, o.idle, len(live), &r, log)
+	}
+	if o.rate <= 0 || o.duration <= 0 {
+		return r
+	}
+	pressKeys(t, o, live, log).report(&r, o)
+	if rss, err := rssBytes(t.pid); err == nil {
+		r.RSSMiB = float64(rss) / (1 << 20) // after the keys
+	}
+	return r
+}
+
+// openSessions opens o.sessions sessions, o.dial at a time, and gets each
+// to play. It returns those that got there, in the order they were asked
+// for, how many did not (each logged), and the bytes of their first play
+// frames added up.
+func openSessions(t *target, o options, log func(string, ...any)) (live []*session, failed int, firstFrame int64) {
+	sessions := make([]*session, o.sessions)
+	var frames, fails atomic.Int64
 	sem := make(chan struct{}, max(1, o.dial))
 	var wg sync.WaitGroup
 	for i := range sessions {
@@ -209,140 +242,179 @@ func run(t *target, o options, log func(string, ...any)) result {
 			defer func() { <-sem }()
 			s, ff, err := connect(t, i)
 			if err != nil {
-				failed.Add(1)
+				fails.Add(1)
 				log("%s: session %d: %v", t.name, i, err)
 				return
 			}
-			firstFrame.Add(ff)
+			frames.Add(ff)
 			sessions[i] = s
 		})
 	}
 	wg.Wait()
-	r.HandshakesPerSec = float64(o.sessions) / time.Since(began).Seconds()
-	live := slices.DeleteFunc(slices.Clone(sessions), func(s *session) bool { return s == nil })
-	defer func() {
-		for _, s := range live {
-			s.c.Close()
-		}
-	}()
-	r.Failed = int(failed.Load())
-	if len(live) == 0 {
-		return r
-	}
-	r.FirstFrameBytes = float64(firstFrame.Load()) / float64(len(live))
-	time.Sleep(time.Second) // let start-up work settle
-	rss1, _ := rssBytes(t.pid)
-	r.RSSPerSessionKiB = float64(rss1-rss0) / 1024 / float64(len(live))
-	r.RSSMiB = float64(rss1) / (1 << 20)
-	log("%s: %d sessions open (%d failed) in %v", t.name, len(live), r.Failed, time.Since(began).Round(time.Millisecond))
+	live = slices.DeleteFunc(slices.Clone(sessions), func(s *session) bool { return s == nil })
+	return live, int(fails.Load()), frames.Load()
+}
 
-	if o.idle > 0 {
-		m := startCPU(t.pid)
-		time.Sleep(o.idle)
-		cpu, wall := m.stop()
-		r.IdleCPUPerSession = cpu / wall * 1000 / float64(len(live))
-		log("%s: idle %v: %.3f cores", t.name, o.idle, cpu/wall)
+// measureMemory lets start-up work settle for a second, then sets
+// r.RSSMiB to the server's resident memory and r.RSSPerSessionKiB to its
+// growth over rss0 (bytes, read before the sessions opened) per session of
+// the n open.
+func measureMemory(t *target, n int, rss0 int64, r *result) {
+	time.Sleep(time.Second)
+	rss1, _ := rssBytes(t.pid)
+	r.RSSPerSessionKiB = float64(rss1-rss0) / 1024 / float64(n)
+	r.RSSMiB = float64(rss1) / (1 << 20)
+}
+
+// measureIdle holds the n open sessions idle for idle and sets
+// r.IdleCPUPerSession to the server's CPU over that time, in ms per second
+// per session.
+func measureIdle(t *target, idle time.Duration, n int, r *result, log func(string, ...any)) {
+	m := startCPU(t.pid)
+	time.Sleep(idle)
+	cpu, wall := m.stop()
+	r.IdleCPUPerSession = cpu / wall * 1000 / float64(n)
+	log("%s: idle %v: %.3f cores", t.name, idle, cpu/wall)
+}
+
+// keyPhase is what the key phase measured.
+type keyPhase struct {
+	lat       []time.Duration // key to frame (or echo), each key answered, sorted
+	first     []time.Duration // key to frame of each session's first key, sorted
+	firstByte []time.Duration // key to the first byte back, sorted
+	bytes     int64           // received by all sessions in the phase
+	cpu, wall float64         // the server's CPU seconds, and the seconds of the phase
+	period    time.Duration   // between one session's keys
+}
+
+// pressKeys has every live session press o.keys in turn at o.rate for
+// o.duration, each starting at its own offset within the first period so
+// that they are staggered, not in lockstep.
+func pressKeys(t *target, o options, live []*session, log func(string, ...any)) keyPhase {
+	bytes0 := readyForKeys(live)
+	var mu sync.Mutex
+	var k keyPhase
+	m := startCPU(t.pid)
+	deadline := time.Now().Add(o.duration)
+	period := time.Duration(float64(time.Second) / o.rate)
+	k.period = period
+	rng := rand.New(rand.NewPCG(uint64(len(live)), 7))
+	offsets := make([]time.Duration, len(live))
+	for i := range offsets {
+		offsets[i] = time.Duration(rng.Int64N(int64(period)))
 	}
-	if o.rate <= 0 || o.duration <= 0 {
-		return r
+	var wg sync.WaitGroup
+	for i, s := range live {
+		wg.Go(func() {
+			time.Sleep(offsets[i])
+			s.press(t, o.keys, period, deadline, log, func(n int, d time.Duration) {
+				mu.Lock()
+				k.lat = append(k.lat, d)
+				if n == 0 {
+					k.first = append(k.first, d) // the first key after the idle phase
+				}
+				mu.Unlock()
+			})
+		})
 	}
+	wg.Wait()
+	k.cpu, k.wall = m.stop()
+	k.collect(live, bytes0)
+	return k
+}
+
+// readyForKeys sets each live session's turn from its screen and forgets
+// its first-byte times, and returns the bytes all have received so far.
+func readyForKeys(live []*session) (received int64) {
 	for _, s := range live {
 		s.turn = turnOf(s.c.Screen())
 		s.mu.Lock()
 		s.firstByte = nil
 		s.mu.Unlock()
 	}
-	var mu sync.Mutex
-	var lat, first []time.Duration
-	bytes0 := int64(0)
 	for _, s := range live {
-		bytes0 += s.c.BytesReceived()
+		received += s.c.BytesReceived()
 	}
-	m := startCPU(t.pid)
-	deadline := time.Now().Add(o.duration)
-	period := time.Duration(float64(time.Second) / o.rate)
-	rng := rand.New(rand.NewPCG(uint64(len(live)), 7))
-	offsets := make([]time.Duration, len(live))
-	for i := range offsets {
-		offsets[i] = time.Duration(rng.Int64N(int64(period))) // staggered, not in lockstep
-	}
-	for i, s := range live {
-		wg.Go(func() {
-			time.Sleep(offsets[i])
-			for k := 0; time.Now().Before(deadline); k++ {
-				next := time.Now().Add(period)
-				key := string(o.keys[k%len(o.keys)])
-				t0 := time.Now()
-				select {
-				case <-s.answered:
-				default:
-				}
-				s.sentAt.Store(t0.UnixNano())
-				if err := s.c.Send(key); err != nil {
-					return
-				}
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				var err error
-				if t.kind == kindEcho {
-					select {
-					case <-s.answered:
-					case <-ctx.Done():
-						err = ctx.Err()
-					}
-				} else {
-					want := s.turn + 1
-					var screen string
-					screen, err = s.c.WaitFor(ctx, func(screen string) bool {
-						return turnOf(screen) >= want || strings.Contains(screen, "You died") || strings.Contains(screen, "You escaped")
-					})
-					s.turn = want
-					if err == nil && turnOf(screen) < want { // the game ended: a monster found this idle player
-						cancel()
-						return
-					}
-				}
-				cancel()
-				if err != nil {
-					log("%s: a key went unanswered: %v", t.name, err)
-					return
-				}
-				d := time.Since(t0)
-				mu.Lock()
-				lat = append(lat, d)
-				if k == 0 {
-					first = append(first, d) // the first key after the idle phase
-				}
-				mu.Unlock()
-				time.Sleep(time.Until(next))
-			}
-		})
-	}
-	wg.Wait()
-	cpu, wall := m.stop()
-	bytes1 := int64(0)
-	var fb []time.Duration
+	return received
+}
+
+// collect sets k.bytes to what the live sessions received after bytes0,
+// gathers their first-byte times, and sorts k's times.
+func (k *keyPhase) collect(live []*session, bytes0 int64) {
 	for _, s := range live {
-		bytes1 += s.c.BytesReceived()
+		k.bytes += s.c.BytesReceived()
 		s.mu.Lock()
-		fb = append(fb, s.firstByte...)
+		k.firstByte = append(k.firstByte, s.firstByte...)
 		s.mu.Unlock()
 	}
-	slices.Sort(lat)
-	slices.Sort(fb)
-	slices.Sort(first)
-	r.FirstKeyP99 = percentile(first, 0.99)
-	r.Keys = len(lat)
-	r.LatencyP50, r.LatencyP90, r.LatencyP99 = percentile(lat, 0.5), percentile(lat, 0.9), percentile(lat, 0.99)
-	r.LatencyMax = percentile(lat, 1)
-	r.FirstByteP50, r.FirstByteP99 = percentile(fb, 0.5), percentile(fb, 0.99)
+	k.bytes -= bytes0
+	slices.Sort(k.lat)
+	slices.Sort(k.firstByte)
+	slices.Sort(k.first)
+}
+
+// press presses keys in turn, one each period, until deadline, and calls
+// answered with the key's number (from 0) and its time to answer. It stops
+// early when a key goes unanswered (logged) or the game ends.
+func (s *session) press(t *target, keys string, period time.Duration, deadline time.Time, log func(string, ...any), answered func(n int, d time.Duration)) {
+	for n := 0; time.Now().Before(deadline); n++ {
+		next := time.Now().Add(period)
+		key := string(keys[n%len(keys)])
+		t0 := time.Now()
+		select {
+		case <-s.answered:
+		default:
+		}
+		s.sentAt.Store(t0.UnixNano())
+		if err := s.c.Send(key); err != nil {
+			return
+		}
+		over, err := s.await(t)
+		if over {
+			return
+		}
+		if err != nil {
+			log("%s: a key went unanswered: %v", t.name, err)
+			return
+		}
+		answered(n, time.Since(t0))
+		time.Sleep(time.Until(next))
+	}
+}
+
+// await waits up to 30 s for the answer to the key just sent: a byte from
+// an echo target, else a screen at the next turn. over reports a screen
+// that shows the game ended instead (a monster found this idle player).
+func (s *session) await(t *target) (over bool, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if t.kind == kindEcho {
+		select {
+		case <-s.answered:
+			return false, nil
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+	want := s.turn + 1
+	screen, err := s.c.WaitFor(ctx, func(screen string) bool {
+		return turnOf(screen) >= want || strings.Contains(screen, "You died") || strings.Contains(screen, "You escaped")
+	})
+	s.turn = want
+	return err == nil && turnOf(screen) < want, err
+}
+
+// report sets r's key-phase figures from k.
+func (k keyPhase) report(r *result, o options) {
+	r.FirstKeyP99 = percentile(k.first, 0.99)
+	r.Keys = len(k.lat)
+	r.LatencyP50, r.LatencyP90, r.LatencyP99 = percentile(k.lat, 0.5), percentile(k.lat, 0.9), percentile(k.lat, 0.99)
+	r.LatencyMax = percentile(k.lat, 1)
+	r.FirstByteP50, r.FirstByteP99 = percentile(k.firstByte, 0.5), percentile(k.firstByte, 0.99)
 	if r.Keys > 0 {
-		r.BytesPerKey = float64(bytes1-bytes0) / float64(r.Keys)
-		r.CPUPerKeyMs = cpu * 1000 / float64(r.Keys)
+		r.BytesPerKey = float64(k.bytes) / float64(r.Keys)
+		r.CPUPerKeyMs = k.cpu * 1000 / float64(r.Keys)
 	}
-	r.CPUCores = cpu / wall
-	r.TurnsPerSec = float64(r.Keys) / min(wall, o.duration.Seconds()+period.Seconds())
-	if rss, err := rssBytes(t.pid); err == nil {
-		r.RSSMiB = float64(rss) / (1 << 20)
-	}
-	return r
+	r.CPUCores = k.cpu / k.wall
+	r.TurnsPerSec = float64(r.Keys) / min(k.wall, o.duration.Seconds()+k.period.Seconds())
 }
