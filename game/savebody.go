@@ -109,7 +109,9 @@ func (p savePos) pos() world.Pos    { return world.Pos{X: p.X, Y: p.Y} }
 func toSaveItem(it Item) saveItem {
 	return saveItem{Kind: string(it.Kind), Pos: toSavePos(it.Pos), Worn: it.Worn}
 }
-func (it saveItem) item() Item { return Item{Kind: ItemKind(it.Kind), Pos: it.Pos.pos(), Worn: it.Worn} }
+func (it saveItem) item() Item {
+	return Item{Kind: ItemKind(it.Kind), Pos: it.Pos.pos(), Worn: it.Worn}
+}
 func toSaveEffect(e Effect) saveEffect {
 	return saveEffect{Kind: string(e.Kind), TurnsLeft: e.TurnsLeft}
 }
