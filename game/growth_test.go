@@ -43,7 +43,7 @@ func TestLevelsNeed350Then500Then650XP(t *testing.T) {
 		t.Fatal("a level-up at 349 XP")
 	}
 	g.s.Actors = append(g.s.Actors, newMonster(orc(), world.Pos{X: 3, Y: 2})) // over the first one's remains
-	killNeighbour(t, g) // 384
+	killNeighbour(t, g)                                                       // 384
 	if gr := g.Growth(); !gr.Pending || gr.XP != 384 {
 		t.Fatalf("at 384 XP: %+v, want a level-up waiting", gr)
 	}
