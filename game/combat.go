@@ -33,9 +33,9 @@ func capitalize(s string) string {
 }
 
 // attack makes a strike b (bump to attack), logging the hit and handling
-// death. Monsters can strike each other when confusion makes them stumble.
+// death. Power and defense include equipment (equipment.go). Monsters can strike each other when confusion makes them stumble.
 func (g *Game) attack(a, b *Actor) {
-	dmg := Damage(a.Power, b.Defense)
+	dmg := Damage(g.power(a), g.defense(b))
 	kind := MsgEnemyHit
 	if a.Kind == "player" {
 		kind = MsgPlayerHit
@@ -79,6 +79,7 @@ func (g *Game) die(b *Actor, cause string, byPlayer bool) {
 	if byPlayer {
 		g.s.Kills++
 		g.s.XPEarned += b.XP
+		g.gainXP(b.XP)
 	}
 	b.Corpse = true
 	b.Blocks = false

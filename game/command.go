@@ -19,6 +19,7 @@ const (
 	ActDrop                      // drop inventory slot Item
 	ActThrow                     // throw inventory slot Item at Target
 	ActCheat                     // an admin cheat (see Cheat)
+	ActLevelUp                   // spend a waiting level-up on Stat (growth.go); takes no turn
 )
 
 // Command is one player input to the core: a small value, so that a game is
@@ -30,6 +31,7 @@ type Command struct {
 	Target world.Pos // for ActUse of a targeted item and ActThrow: the tile aimed at
 	Cheat  Cheat     // for ActCheat
 	Kind   ItemKind  // for ActCheat CheatCreate: the item to make
+	Stat   Stat      // for ActLevelUp: what to raise
 }
 
 // Move returns the command to step (or bump-attack) by dx, dy tiles.

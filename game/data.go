@@ -26,8 +26,9 @@ func LoadData() (*content.Tables, error) {
 
 // CheckData reports, as an error naming the data file, what in t the rules
 // cannot play: a depth from 1 to mapgen.LastDepth where no monster or no item
-// can spawn, an item in items.json without a rule in items.go, or a rule
-// without its items.json entry (its look).
+// can spawn, an item in items.json without a rule in items.go, a rule
+// without its items.json entry (its look), or equipment without its "equip"
+// (or "equip" on an item that is not worn).
 func CheckData(t *content.Tables) error {
 	for d := 1; d <= mapgen.LastDepth; d++ {
 		for _, table := range []struct {
@@ -49,8 +50,14 @@ func CheckData(t *content.Tables) error {
 		}
 	}
 	for _, k := range ItemKinds() {
-		if _, ok := t.Item(string(k)); !ok {
+		it, ok := t.Item(string(k))
+		switch {
+		case !ok:
 			return fmt.Errorf("items.json: no entry for %q, which has an item rule", k)
+		case k.Wearable() && it.Equip == nil:
+			return fmt.Errorf("items.json: %q is equipment but has no \"equip\" (slot and bonuses)", k)
+		case !k.Wearable() && it.Equip != nil:
+			return fmt.Errorf("items.json: %q has \"equip\" but its rule is not equipment", k)
 		}
 	}
 	return nil

@@ -29,7 +29,17 @@ func TestDataTheRulesCannotPlayIsRefusedByName(t *testing.T) {
 		}, "spawns.json: no items can spawn on depth 6"},
 		{"an item without rules", func(t *content.Tables) {
 			t.Items = append(t.Items, content.Item{ID: "wand of wonder", Glyph: '/'})
-		}, `items.json: entry 6 ("wand of wonder"): no item rule`},
+		}, `("wand of wonder"): no item rule`},
+		{"equipment without its slot", func(t *content.Tables) {
+			for i := range t.Items {
+				if t.Items[i].ID == string(Sword) {
+					t.Items[i].Equip = nil
+				}
+			}
+		}, `"sword" is equipment but has no "equip"`},
+		{"a potion with a slot", func(t *content.Tables) {
+			t.Items[0].Equip = &content.Equip{Slot: content.SlotWeapon, Power: 9}
+		}, `"health potion" has "equip" but its rule is not equipment`},
 		{"a rule without data", func(t *content.Tables) { t.Items = t.Items[1:] }, `no entry for "health potion"`},
 	} {
 		tb, err := content.Load()

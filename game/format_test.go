@@ -8,9 +8,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 )
 
@@ -24,13 +26,16 @@ var updateSave = flag.Bool("update-save", false, "rewrite testdata/depth2.save f
 
 const fixtureSeed = 17
 
-// playFixture plays the checked-in save's game: every item kind made by
-// cheats, the cheat stairs to depth 2, a walk with a poison potion thrown at
+// fixtureKinds are the item kinds of issue 10, which the fixture makes.
+var fixtureKinds = []ItemKind{HealthPotion, PoisonPotion, WarriorPotion, LightningScroll, ConfusionScroll, FireballScroll}
+
+// playFixture plays the checked-in save's game: every item kind of issue 10
+// made by cheats, the cheat stairs to depth 2, a walk with a poison potion thrown at
 // the first monster in sight, then the warrior's potion and a rest, about 50
 // turns in all. Its choices read only the game's public view, so the same
 // code and the same seed always give the same game.
 func playFixture(g *Game) {
-	for _, k := range ItemKinds() {
+	for _, k := range fixtureKinds {
 		g.Apply(CheatCommand(CheatCreate, k))
 	}
 	g.Apply(CheatCommand(CheatCreate, HealthPotion))
@@ -92,10 +97,46 @@ func sign(n int) int { return min(1, max(-1, n)) }
 
 const fixturePath = "testdata/depth2.save"
 
+// fixtureData is the embedded data with issue 10's item spawns only (the
+// equipment of issue 12 changes which items a level rolls).
+func fixtureData() *content.Tables {
+	d := *testData
+	d.ItemSpawns = slices.DeleteFunc(slices.Clone(d.ItemSpawns), func(s content.Spawn) bool {
+		return !slices.Contains(fixtureKinds, ItemKind(s.ID))
+	})
+	return &d
+}
+
+// withoutGrowth returns g's save as issue 10's code would have written it:
+// without the experience its kills earned since issue 12 (the growth
+// fields and the "You gain N experience points." lines of the log).
+func withoutGrowth(t *testing.T, g *Game) []byte {
+	t.Helper()
+	g.s.XP, g.s.CharLevel = 0, 0
+	g.s.Log = slices.DeleteFunc(g.s.Log, func(m Message) bool {
+		return strings.HasPrefix(m.Text, "You gain ") && strings.HasSuffix(m.Text, " experience points.")
+	})
+	blob, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return blob
+}
+
+// TestTheFixtureGameEncodesToTheCheckedInSave: since issue 12 kills give
+// experience, which the save holds and the log tells, so the fixture game
+// no longer encodes to issue 10's bytes as it is, and equipment in the
+// spawn tables changes the items of depth 2. Played with issue 10's spawns
+// (fixtureData) and without its growth (withoutGrowth) it must encode to
+// them byte for byte: nothing else changed.
 func TestTheFixtureGameEncodesToTheCheckedInSave(t *testing.T) {
-	g := New(fixtureSeed, testData)
+	g := New(fixtureSeed, fixtureData())
 	playFixture(g)
-	got, err := g.Encode()
+	if gr := g.Growth(); gr.XP != 45 || gr.Level != 1 {
+		t.Errorf("the fixture game's growth is %+v, want 45 XP (a rat and an orc), level 1", gr)
+	}
+	got := withoutGrowth(t, g)
+	var err error
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +159,7 @@ func TestTheFixtureGameEncodesToTheCheckedInSave(t *testing.T) {
 func TestPlaysFromFixedSeedsEncodeToPinnedBytes(t *testing.T) {
 	for seed, want := range []string{
 		"b74e7e66d17ddf9149d6b45d585a9534eced35f5ed49ae0e795dad344ce4d599",
-		"f3c1e4db6c9c07652e58d81d91924e8af5a8b1b9d0d26cffeb3482d6821a50e4",
+		"b9ebe7ac5f77853ab01aae5d3f52fa14b91f383cf5b35462daa1e8a9c739467b", // issue 12: this play's kills give XP
 		"220e60d18a0ab6730e7df5adeaf17479678d655362ee82fdc8308d7e3de0e637",
 		"53c0fdf7cd245b465dd163be937d253a268f0fefcf81ed1a3488318da540be00",
 	} {
@@ -154,6 +195,10 @@ func TestTheCheckedInSaveDecodesToItsGame(t *testing.T) {
 	}
 	if p.Pos != (world.Pos{X: 45, Y: 33}) || p.HP != 26 || p.MaxHP != 30 || p.Power != 10 || p.Defense != 7 {
 		t.Errorf("player at %v with %d/%d HP, power %d, defense %d; want (45,33), 26/30, 10, 7 (the warrior's +5)", p.Pos, p.HP, p.MaxHP, p.Power, p.Defense)
+	}
+	if gr := g.Growth(); gr != (Growth{Level: 1, XP: 0, Next: 350}) || g.PlayerPower() != 10 || g.PlayerDefense() != 7 {
+		t.Errorf("growth %+v, fighting power %d, defense %d; want a save from before levels and equipment at level 1, 0/350 XP, nothing worn",
+			gr, g.PlayerPower(), g.PlayerDefense())
 	}
 	if len(p.Effects) != 1 || p.Effects[0] != (Effect{Kind: EffectWarrior, TurnsLeft: 12}) {
 		t.Errorf("player effects %+v, want strong for 12 turns", p.Effects)

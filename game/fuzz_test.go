@@ -36,10 +36,15 @@ func FuzzCommands(f *testing.F) {
 	f.Add(uint8(ActThrow), 0, 0, 3, 99, -5, uint8(0), "")
 	f.Add(uint8(ActCheat), 0, 0, 0, 0, 0, uint8(CheatCreate), "dragon")
 	f.Add(uint8(ActUse), 0, 0, -1, 1<<30, 1<<30, uint8(0), "")
+	f.Add(uint8(ActLevelUp), 1, 0, 0, 0, 0, uint8(StatPower), "")
+	f.Add(uint8(ActUse), 0, 0, 4, 0, 0, uint8(0), "")
 	f.Fuzz(func(t *testing.T, action uint8, dx, dy, item, tx, ty int, cheat uint8, kind string) {
 		g := New(5, testData)
-		give(g, HealthPotion, FireballScroll, ConfusionScroll, PoisonPotion)
-		c := Command{Action: Action(action), DX: dx, DY: dy, Item: item, Target: world.Pos{X: tx, Y: ty}, Cheat: Cheat(cheat), Kind: ItemKind(kind)}
+		give(g, HealthPotion, FireballScroll, ConfusionScroll, PoisonPotion, Dagger, ChainMail)
+		if dx&1 == 1 { // half the games wait on a level-up
+			g.s.XP = XPToNextLevel(1)
+		}
+		c := Command{Action: Action(action), DX: dx, DY: dy, Item: item, Target: world.Pos{X: tx, Y: ty}, Cheat: Cheat(cheat), Kind: ItemKind(kind), Stat: Stat(cheat)}
 		before, _ := g.Encode()
 		if _, err := g.Apply(c); err != nil {
 			if after, _ := g.Encode(); string(after) != string(before) {

@@ -41,6 +41,8 @@ type state struct {
 	God       bool   // god mode: the player takes no damage
 	Cause     string // how the game ended, e.g. "killed by an orc on depth 2"
 	XPEarned  int    // experience from kills, the main part of the score
+	CharLevel int    // the player's level (growth.go); 0, as in saves from before levels, means 1
+	XP        int    // the player's experience toward the next level
 }
 
 // Game is one player's game. It is not safe for concurrent use: one game

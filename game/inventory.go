@@ -37,8 +37,10 @@ func (g *Game) pickUp() error {
 	return nil
 }
 
-// takeFromInventory removes and returns inventory slot i.
+// takeFromInventory removes and returns inventory slot i, taking it off
+// first if it is worn (python-tcod part 13: dropping equipment unequips it).
 func (g *Game) takeFromInventory(i int) Item {
+	g.takeOff(i)
 	it := g.s.Inventory[i]
 	g.s.Inventory = append(g.s.Inventory[:i], g.s.Inventory[i+1:]...)
 	return it
@@ -64,13 +66,16 @@ func (g *Game) drop(i int) error {
 }
 
 // use applies inventory slot i by its rule, aimed at target where the item
-// needs one. An item whose use is refused stays in the inventory and costs
-// no turn.
+// needs one; equipment is put on or taken off instead, and stays. An item
+// whose use is refused stays in the inventory and costs no turn.
 func (g *Game) use(i int, target world.Pos) error {
 	if err := g.checkSlot(i); err != nil {
 		return err
 	}
 	r, ok := ruleOf(g.s.Inventory[i].Kind)
+	if ok && r.wear {
+		return g.toggleWear(i)
+	}
 	if !ok || r.use == nil {
 		return &Impossible{"You cannot use that."}
 	}

@@ -42,6 +42,10 @@ const (
 	LightningScroll ItemKind = "lightning scroll"
 	ConfusionScroll ItemKind = "confusion scroll"
 	FireballScroll  ItemKind = "fireball scroll"
+	Dagger          ItemKind = "dagger"         // weapon (python-tcod part 13: +2 power)
+	Sword           ItemKind = "sword"          // weapon (+4 power)
+	LeatherArmour   ItemKind = "leather armour" // armour (+1 defense)
+	ChainMail       ItemKind = "chain mail"     // armour (+3 defense)
 )
 
 // Targeting says what using an item asks of the player first.
@@ -62,6 +66,10 @@ type itemRule struct {
 	potion bool      // quaffed; shatters when thrown, giving splash to whom it hits
 	target Targeting // what using it asks of the player first
 	radius int       // for TargetArea: tiles (Euclidean) round the target
+	// wear marks equipment (python-tcod tutorial part 13): using it puts it
+	// on, or takes it off if worn, and it stays in the pack. Its slot and
+	// bonuses are data (items.json "equip"); wearing is in equipment.go.
+	wear bool
 	// use applies the item for the player, aimed at target where it needs
 	// one. It returns an *Impossible, having changed nothing, when the item
 	// cannot be used now; the caller then keeps it in the pack.
@@ -116,6 +124,10 @@ var itemRules = []itemRule{
 		use: func(g *Game, target world.Pos) error { return g.confuse(target) }},
 	{kind: FireballScroll, target: TargetArea, radius: FireballRadius,
 		use: func(g *Game, target world.Pos) error { return g.fireball(target) }},
+	{kind: Dagger, wear: true},
+	{kind: Sword, wear: true},
+	{kind: LeatherArmour, wear: true},
+	{kind: ChainMail, wear: true},
 }
 
 // ruleOf returns k's rule, or false for a kind the game does not know.
@@ -149,6 +161,12 @@ func (k ItemKind) Potion() bool {
 	return ok && r.potion
 }
 
+// Wearable reports whether k is equipment: worn in a slot, not used up.
+func (k ItemKind) Wearable() bool {
+	r, ok := ruleOf(k)
+	return ok && r.wear
+}
+
 // Targeting returns what using k needs, and for an area its radius in tiles.
 func (k ItemKind) Targeting() (Targeting, int) {
 	if r, ok := ruleOf(k); ok {
@@ -161,6 +179,7 @@ func (k ItemKind) Targeting() (Targeting, int) {
 type Item struct {
 	Kind ItemKind
 	Pos  world.Pos
+	Worn bool // carried equipment the player wears (equipment.go); never set on the floor
 }
 
 // BlastArea returns the tiles an area effect of radius r centred on c covers:

@@ -18,13 +18,14 @@ type commandJSON struct {
 	T  savePos  `json:"t,omitzero"`
 	C  Cheat    `json:"c,omitempty"`
 	K  ItemKind `json:"k,omitempty"`
+	S  Stat     `json:"s,omitempty"`
 }
 
 // EncodeCommand returns c as a journal entry (a few dozen bytes of JSON),
 // keeping only the fields its action reads (see Normalized).
 func EncodeCommand(c Command) []byte {
 	c = c.Normalized()
-	b, _ := json.Marshal(commandJSON{A: c.Action, DX: c.DX, DY: c.DY, I: c.Item, T: toSavePos(c.Target), C: c.Cheat, K: c.Kind})
+	b, _ := json.Marshal(commandJSON{A: c.Action, DX: c.DX, DY: c.DY, I: c.Item, T: toSavePos(c.Target), C: c.Cheat, K: c.Kind, S: c.Stat})
 	return b
 }
 
@@ -39,6 +40,8 @@ func (c Command) Normalized() Command {
 		n.Item, n.Target = c.Item, c.Target
 	case ActDrop:
 		n.Item = c.Item
+	case ActLevelUp:
+		n.Stat = c.Stat
 	case ActCheat:
 		n.Cheat = c.Cheat
 		if c.Cheat == CheatCreate {
@@ -55,7 +58,7 @@ func DecodeCommand(b []byte) (Command, error) {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return Command{}, fmt.Errorf("%w: journal entry: %v", ErrCorruptSave, err)
 	}
-	return Command{Action: j.A, DX: j.DX, DY: j.DY, Item: j.I, Target: j.T.pos(), Cheat: j.C, Kind: j.K}, nil
+	return Command{Action: j.A, DX: j.DX, DY: j.DY, Item: j.I, Target: j.T.pos(), Cheat: j.C, Kind: j.K, Stat: j.S}, nil
 }
 
 // Replay applies journaled commands to g in order. Every command in a

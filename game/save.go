@@ -77,6 +77,9 @@ func Decode(blob []byte, data *content.Tables) (*Game, error) {
 		return nil, fmt.Errorf("%w: rng: %v", ErrCorruptSave, err)
 	}
 	g := &Game{s: s, pcg: pcg, rng: rand.New(pcg), data: data}
+	if err := g.checkWorn(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorruptSave, err)
+	}
 	g.buffers()
 	g.updateFOV()
 	return g, nil
@@ -97,6 +100,8 @@ func (s *state) validate() error {
 		return errors.New("no player")
 	case s.Depth < 1 || s.Turn < 0:
 		return fmt.Errorf("depth %d, turn %d", s.Depth, s.Turn)
+	case s.CharLevel < 0 || s.XP < 0:
+		return fmt.Errorf("character level %d, XP %d", s.CharLevel, s.XP)
 	}
 	for _, t := range m.Tiles {
 		if !t.Valid() {
@@ -119,6 +124,14 @@ func (s *state) validate() error {
 	for _, it := range s.Items {
 		if !m.In(it.Pos) {
 			return fmt.Errorf("%s outside the map", it.Kind)
+		}
+		if it.Worn {
+			return fmt.Errorf("%s worn on the floor", it.Kind)
+		}
+	}
+	for _, it := range s.Inventory {
+		if it.Worn && !it.Kind.Wearable() {
+			return fmt.Errorf("%s worn, but it is not equipment", it.Kind)
 		}
 	}
 	return nil

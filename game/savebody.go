@@ -33,6 +33,8 @@ type saveState struct {
 	God       bool          `json:"God"`
 	Cause     string        `json:"Cause"`
 	XPEarned  int           `json:"XPEarned"`
+	CharLevel int           `json:"CharLevel,omitempty"` // 0 or absent: level 1 (saves from before levels)
+	XP        int           `json:"PlayerXP,omitempty"`  // absent in saves from before levels
 }
 
 // saveMap is a world.Map as saved: W x H tiles, row-major.
@@ -77,6 +79,7 @@ type saveEffect struct {
 type saveItem struct {
 	Kind string  `json:"Kind"` // an ItemKind value
 	Pos  savePos `json:"Pos"`
+	Worn bool    `json:"Worn,omitempty"` // absent in saves from before equipment
 }
 
 // saveMessage is a Message as saved.
@@ -103,8 +106,12 @@ func convert[T, U any](in []T, f func(T) U) []U {
 
 func toSavePos(p world.Pos) savePos { return savePos{X: p.X, Y: p.Y} }
 func (p savePos) pos() world.Pos    { return world.Pos{X: p.X, Y: p.Y} }
-func toSaveItem(it Item) saveItem   { return saveItem{Kind: string(it.Kind), Pos: toSavePos(it.Pos)} }
-func (it saveItem) item() Item      { return Item{Kind: ItemKind(it.Kind), Pos: it.Pos.pos()} }
+func toSaveItem(it Item) saveItem {
+	return saveItem{Kind: string(it.Kind), Pos: toSavePos(it.Pos), Worn: it.Worn}
+}
+func (it saveItem) item() Item {
+	return Item{Kind: ItemKind(it.Kind), Pos: it.Pos.pos(), Worn: it.Worn}
+}
 func toSaveEffect(e Effect) saveEffect {
 	return saveEffect{Kind: string(e.Kind), TurnsLeft: e.TurnsLeft}
 }
@@ -150,7 +157,8 @@ func (s *state) toSave() saveState {
 	return saveState{Seed: s.Seed, Depth: s.Depth, Level: s.Level, Dark: s.Dark, Turn: s.Turn, Kills: s.Kills,
 		Map: toSaveMap(s.Map), Actors: convert(s.Actors, toSaveActor), Items: convert(s.Items, toSaveItem),
 		Inventory: convert(s.Inventory, toSaveItem), Log: convert(s.Log, toSaveMessage), Over: s.Over, Won: s.Won,
-		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned}
+		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
+		CharLevel: s.CharLevel, XP: s.XP}
 }
 
 // state returns the in-memory state of a decoded save (not yet validated).
@@ -158,5 +166,6 @@ func (s *saveState) state() state {
 	return state{Seed: s.Seed, Depth: s.Depth, Level: s.Level, Dark: s.Dark, Turn: s.Turn, Kills: s.Kills,
 		Map: s.Map.worldMap(), Actors: convert(s.Actors, saveActor.actor), Items: convert(s.Items, saveItem.item),
 		Inventory: convert(s.Inventory, saveItem.item), Log: convert(s.Log, saveMessage.message), Over: s.Over, Won: s.Won,
-		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned}
+		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
+		CharLevel: s.CharLevel, XP: s.XP}
 }

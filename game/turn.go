@@ -10,10 +10,18 @@ import (
 
 // Apply carries out one player command and, if it took time, one full turn:
 // every monster acts and the FOV is recomputed. An impossible command returns
-// an *Impossible error and leaves the game exactly as it was.
+// an *Impossible error and leaves the game exactly as it was. While a
+// level-up waits for its choice (Growth().Pending), every command but
+// LevelUp is impossible.
 func (g *Game) Apply(c Command) (Result, error) {
 	if g.s.Over {
 		return Result{}, ErrGameOver
+	}
+	switch {
+	case c.Action == ActLevelUp:
+		return g.levelUp(c.Stat)
+	case g.levelUpPending():
+		return Result{}, &Impossible{"Choose what your new level raises first."}
 	}
 	switch c.Action {
 	case ActDescend:

@@ -49,11 +49,29 @@ type Monster struct {
 	Light   *Light // a light it carries or gives off, or nil
 }
 
-// Item is the look of one item kind; its rules are in package game.
+// Item is the look of one item kind, and for equipment what wearing it
+// gives; its rules are in package game.
 type Item struct {
 	ID    string
 	Glyph rune
 	FG    RGB
+	Equip *Equip // what wearing it gives; nil for items that are not worn
+}
+
+// The equipment slots an Equip can name (python-tcod tutorial part 13:
+// a weapon and an armour slot, one item in each).
+const (
+	SlotWeapon = "weapon"
+	SlotArmour = "armour"
+)
+
+// Equip is what wearing an item gives (python-tcod tutorial part 13,
+// Equippable): the slot it is worn in and its bonuses, each ≥ 0, added to
+// the wearer's power and defense while it is worn.
+type Equip struct {
+	Slot    string // SlotWeapon or SlotArmour
+	Power   int    // added to the wearer's power
+	Defense int    // added to the wearer's defense
 }
 
 // Spawn is one row of a spawn table: at depth d (MinDepth ≤ d ≤ MaxDepth)
@@ -145,9 +163,16 @@ type monsterJSON struct {
 }
 
 type itemJSON struct {
-	ID    string `json:"id"`
-	Glyph string `json:"glyph"`
-	FG    string `json:"fg"`
+	ID    string     `json:"id"`
+	Glyph string     `json:"glyph"`
+	FG    string     `json:"fg"`
+	Equip *equipJSON `json:"equip"`
+}
+
+type equipJSON struct {
+	Slot    string `json:"slot"`
+	Power   int    `json:"power"`
+	Defense int    `json:"defense"`
 }
 
 type spawnJSON struct {
@@ -266,7 +291,17 @@ func (it itemJSON) convert() (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	return Item{ID: it.ID, Glyph: g, FG: fg}, nil
+	item := Item{ID: it.ID, Glyph: g, FG: fg}
+	if e := it.Equip; e != nil {
+		switch {
+		case e.Slot != SlotWeapon && e.Slot != SlotArmour:
+			return Item{}, fmt.Errorf("equip slot %q is not %q or %q", e.Slot, SlotWeapon, SlotArmour)
+		case e.Power < 0 || e.Defense < 0:
+			return Item{}, errors.New("equip power and defense must not be negative")
+		}
+		item.Equip = &Equip{Slot: e.Slot, Power: e.Power, Defense: e.Defense}
+	}
+	return item, nil
 }
 
 func spawnTable(rows []spawnJSON, kind string, known func(string) bool) ([]Spawn, error) {

@@ -41,6 +41,30 @@ func TestCavernsBringBatsSpidersAndCubesButNoWolvesOrRats(t *testing.T) {
 	}
 }
 
+// TestEquipmentIsDataAndComesDeeper: the tutorial's bonuses (python-tcod
+// part 13) are in items.json, and the spawn tables bring the dagger and
+// leather armour from depth 2, the sword from 4 and chain mail from 5.
+func TestEquipmentIsDataAndComesDeeper(t *testing.T) {
+	tb := Default()
+	for id, want := range map[string]Equip{
+		"dagger": {SlotWeapon, 2, 0}, "sword": {SlotWeapon, 4, 0},
+		"leather armour": {SlotArmour, 0, 1}, "chain mail": {SlotArmour, 0, 3},
+	} {
+		if it, ok := tb.Item(id); !ok || it.Equip == nil || *it.Equip != want {
+			t.Errorf("%s: %+v, want %+v", id, it.Equip, want)
+		}
+	}
+	from := map[string]int{}
+	for _, s := range tb.ItemSpawns {
+		from[s.ID] = s.MinDepth
+	}
+	for id, want := range map[string]int{"dagger": 2, "leather armour": 2, "sword": 4, "chain mail": 5} {
+		if from[id] != want {
+			t.Errorf("%s spawns from depth %d, want %d", id, from[id], want)
+		}
+	}
+}
+
 func TestSpawnWeightAddsDepthOnlyWhenAsked(t *testing.T) {
 	s := Spawn{Weight: 10, MinDepth: 2, MaxDepth: 4, AddDepth: true}
 	for d, want := range map[int]int{1: 0, 2: 12, 4: 14, 5: 0} {
@@ -63,6 +87,8 @@ func TestBadDataNamesTheFileAndTheEntry(t *testing.T) {
 		{"unknown ai", strings.Replace(string(monsters), `"ai": "herbivore"`, `"ai": "sleepy"`, 1), string(items), string(spawns), `monsters.json: entry 5 ("bat"): ai "sleepy"`},
 		{"typo in a field", strings.Replace(string(monsters), `"vision"`, `"visoin"`, 1), string(items), string(spawns), `monsters.json: json: unknown field "visoin"`},
 		{"spawn of nothing", string(monsters), string(items), strings.Replace(string(spawns), `{"id": "bat"`, `{"id": "dragon"`, 1), `spawns.json: monsters entry 5 ("dragon"): no monster entry`},
+		{"unknown slot", string(monsters), strings.Replace(string(items), `"slot": "weapon", "power": 4`, `"slot": "hat", "power": 4`, 1), string(spawns), `items.json: entry 7 ("sword"): equip slot "hat"`},
+		{"negative bonus", string(monsters), strings.Replace(string(items), `"defense": 3`, `"defense": -3`, 1), string(spawns), `items.json: entry 9 ("chain mail"): equip power and defense must not be negative`},
 		{"upside-down depths", string(monsters), string(items), strings.Replace(string(spawns), `"min_depth": 3, "max_depth": 3`, `"min_depth": 3, "max_depth": 1`, 1), `spawns.json: monsters entry 5 ("bat"): depths 3..1`},
 	} {
 		_, err := Parse([]byte(c.monsters), []byte(c.items), []byte(c.spawns))

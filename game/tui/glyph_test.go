@@ -13,7 +13,8 @@ import (
 )
 
 // withFloorItems returns g with one item of each kind lying on the tiles
-// round the player, made the way a save would carry them.
+// round the player (the eight next to them, then two steps away), made the
+// way a save would carry them.
 func withFloorItems(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Game {
 	t.Helper()
 	blob, err := g.Encode()
@@ -27,7 +28,8 @@ func withFloorItems(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Gam
 	me := g.Player().Pos
 	var items []map[string]any
 	for i, k := range kinds {
-		p := me.Add(world.Directions8[i].X, world.Directions8[i].Y)
+		d := world.Directions8[i%8]
+		p := me.Add(d.X*(1+i/8), d.Y*(1+i/8))
 		items = append(items, map[string]any{"Kind": string(k), "Pos": map[string]any{"X": p.X, "Y": p.Y}})
 	}
 	snap["State"].(map[string]any)["Items"] = items

@@ -120,6 +120,8 @@ func TestGoldenScreens(t *testing.T) {
 			press(m, "i")
 		}},
 		{name: "targeting-fireball", w: 80, h: 24, keys: []string{"enter"}, then: aimFireball},
+		{name: "level-up", w: 80, h: 24, keys: []string{"enter"}, then: waitingLevelUp},
+		{name: "level-up-40x12", w: 40, h: 12, keys: []string{"enter"}, then: waitingLevelUp},
 		{name: "game-over", w: 80, h: 24, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
 			for i := 0; i < 20000 && !m.game.Over(); i++ {
 				press(m, towardStairs(m))

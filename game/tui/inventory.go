@@ -106,7 +106,7 @@ func (s *inventoryScreen) view(m *Model) string {
 			if it.Kind.Potion() {
 				st = th.potion
 			}
-			listed = append(listed, th.heading.Render(fmt.Sprintf("(%c) ", 'a'+i))+st.Render(truncate(string(it.Kind), width-4)))
+			listed = append(listed, th.heading.Render(fmt.Sprintf("(%c) ", 'a'+i))+st.Render(truncate(itemLabel(m.game, it), width-4)))
 		}
 	}
 	rows, top := s.rows(m), s.firstShown(m, len(listed))

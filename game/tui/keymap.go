@@ -104,7 +104,7 @@ func newKeyMaps() keyMaps {
 		{label: ". 5 or Space", help: "wait a turn", keys: []boundKey{one(".", actWait), one("5", actWait), one("begin", actWait), one("space", actWait)}},
 		{label: "> or <", help: "take the stairs down (there is no way back up)", keys: []boundKey{one(">", actDescend), one("<", actAscend)}},
 		{label: "g or ,", help: "pick up the item here", keys: []boundKey{one("g", actPickUp), one(",", actPickUp)}},
-		{label: "i / q", help: "use an item / quaff a potion", keys: []boundKey{one("i", actUse), one("q", actQuaff)}},
+		{label: "i / q", help: "use or wear an item / quaff a potion", keys: []boundKey{one("i", actUse), one("q", actQuaff)}},
 		{label: "d / t", help: "drop / throw an item", keys: []boundKey{one("d", actDrop), one("t", actThrow)}},
 		{label: "/ or ;", help: "look around (cursor; Esc leaves)", keys: []boundKey{one("/", actLook), one(";", actLook)}},
 		{label: "v", help: "message log", keys: []boundKey{one("v", actLog)}},

@@ -30,6 +30,9 @@ type overlay struct {
 func newPlay() *playScreen { return &playScreen{} }
 
 func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	if next := m.afterTurn(s); next != s { // a level-up waits: nothing else plays
+		return next, nil
+	}
 	key := k.String()
 	b, bk, ok := m.keys.play.find(key)
 	switch {
@@ -97,7 +100,7 @@ func (s *playScreen) apply(m *Model, cmd game.Command) (screen, tea.Cmd) {
 	if err != nil {
 		s.note = err.Error() // the turn happened but is not durable
 	}
-	return s, nil
+	return m.afterTurn(s), nil
 }
 
 // layout returns the rows given to the map and to messages at the model's size.
@@ -142,8 +145,9 @@ func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) st
 	return b.String()
 }
 
-// statusLine is g's "HP: cur/max  Depth: n  Turn: n  Kills: n" and a help
-// hint, shortened on narrow terminals so that numbers are never cut.
+// statusLine is g's "HP: cur/max  Depth: n  Lv: n  XP: n/next  Atk: n
+// Def: n  Turn: n  Kills: n" and a help hint, shortened on narrow terminals
+// so that numbers are never cut.
 func (m *Model) statusLine(g *game.Game) string {
 	p := g.Player()
 	hp := m.th.hpGood
@@ -151,25 +155,32 @@ func (m *Model) statusLine(g *game.Game) string {
 		hp = m.th.hpLow
 	}
 	left := fmt.Sprintf("HP: %d/%d", p.HP, p.MaxHP)
-	rest := fmt.Sprintf("  Depth: %d  Turn: %d  Kills: %d", g.Depth(), g.Turn(), g.Kills())
-	if name := g.LevelName(); name != "" && m.w >= 100 {
-		rest = fmt.Sprintf("  Depth: %d (%s)  Turn: %d  Kills: %d", g.Depth(), name, g.Turn(), g.Kills())
+	wide := func(stats bool) string { // stats: attack and defense too
+		rest := fmt.Sprintf("  Depth: %d%s  Turn: %d  Kills: %d", g.Depth(), growthWide(g, stats), g.Turn(), g.Kills())
+		if name := g.LevelName(); name != "" && m.w >= 100 {
+			rest = fmt.Sprintf("  Depth: %d (%s)%s  Turn: %d  Kills: %d", g.Depth(), name, growthWide(g, stats), g.Turn(), g.Kills())
+		}
+		for _, e := range p.Effects {
+			rest += fmt.Sprintf("  %s %d", effectLabel(e.Kind), e.TurnsLeft)
+		}
+		if g.Cheated() {
+			rest += "  CHEAT"
+		}
+		if m.p.Play.Behind() {
+			rest += "  NOT SAVED"
+		}
+		if m.watchers > 0 {
+			rest += fmt.Sprintf("  watched by %d", m.watchers)
+		}
+		return rest
 	}
-	for _, e := range p.Effects {
-		rest += fmt.Sprintf("  %s %d", effectLabel(e.Kind), e.TurnsLeft)
-	}
-	if g.Cheated() {
-		rest += "  CHEAT"
-	}
-	if m.p.Play.Behind() {
-		rest += "  NOT SAVED"
-	}
-	if m.watchers > 0 {
-		rest += fmt.Sprintf("  watched by %d", m.watchers)
+	rest := wide(true)
+	if len(left)+len(rest) > m.w {
+		rest = wide(false)
 	}
 	if len(left)+len(rest) > m.w {
 		left = fmt.Sprintf("HP %d/%d", p.HP, p.MaxHP)
-		rest = fmt.Sprintf(" D%d T%d K%d", g.Depth(), g.Turn(), g.Kills())
+		rest = fmt.Sprintf(" D%d%s T%d K%d", g.Depth(), growthNarrow(g), g.Turn(), g.Kills())
 		for _, e := range p.Effects {
 			rest += fmt.Sprintf(" %c%d", effectLabel(e.Kind)[0], e.TurnsLeft)
 		}

@@ -100,7 +100,7 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 		}
 		m.game = m.p.Play.Game()
 		m.publish()
-		return newPlay(), nil
+		return m.afterTurn(newPlay()), nil
 	case itemWatch:
 		return &watchListScreen{back: t, games: m.p.Lobby.Games()}, nil
 	case itemNew:

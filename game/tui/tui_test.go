@@ -146,11 +146,11 @@ func TestTinyTerminalAsksToEnlarge(t *testing.T) {
 	m := newModel(t, openStore(t), 7)
 	press(m, "enter")
 	m.Update(tea.WindowSizeMsg{Width: 39, Height: 20})
-	if s := plain(m); !strings.Contains(s, "enlarge") || strings.Contains(s, "Turn:") {
+	if s := plain(m); !strings.Contains(s, "enlarge") || strings.Contains(s, "HP") {
 		t.Fatalf("39 columns should ask to enlarge:\n%s", s)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
-	if s := plain(m); !strings.Contains(s, "Turn:") {
+	if s := plain(m); !strings.Contains(s, "HP 30/30 D1 L1 XP0/350 T0 K0") { // the status line, in its narrow form
 		t.Fatalf("40x12 should play:\n%s", s)
 	}
 	if lines := strings.Count(m.View().Content, "\n") + 1; lines != 12 {

@@ -1,0 +1,114 @@
+package tui
+
+// This file is what the player sees of character growth and equipment: the
+// status line's level, XP, attack and defense, the inventory's "(in hand)" and
+// "(worn)", and the level-up screen (python-tcod tutorial part 11,
+// LevelUpEventHandler): when the player's XP reaches the next level, the
+// game waits for a choice of +20 max HP, +1 power or +1 defense. The screen
+// cannot be left without choosing (Ctrl+C still saves and leaves; the choice
+// waits in the save), and the choice is a journaled game.LevelUp command.
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/grotto-game/grotto/game"
+)
+
+// levelUpScreen asks which attribute the new level raises.
+type levelUpScreen struct {
+	back *playScreen
+	note string
+}
+
+// afterTurn returns the screen to show after a command on play screen p:
+// the level-up screen while a level-up waits for its choice, else p.
+func (m *Model) afterTurn(p *playScreen) screen {
+	if m.game != nil && !m.game.Over() && m.game.Growth().Pending {
+		return &levelUpScreen{back: p}
+	}
+	return p
+}
+
+// levelUpChoices are the choices in the order and with the keys of the
+// tutorial: a) Constitution, b) Strength, c) Agility.
+var levelUpChoices = [...]struct {
+	key  string
+	stat game.Stat
+}{{"a", game.StatHP}, {"b", game.StatPower}, {"c", game.StatDefense}}
+
+func (s *levelUpScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	for _, c := range levelUpChoices {
+		if k.String() == c.key {
+			next, cmd := s.back.apply(m, game.LevelUp(c.stat))
+			if p, ok := next.(*playScreen); ok && p.note != "" && m.game.Growth().Pending {
+				s.note = p.note // refused or not durable: say so here, still choosing
+				p.note = ""
+				return s, cmd
+			}
+			return next, cmd
+		}
+	}
+	s.note = "Invalid entry. Choose a, b or c."
+	return s, nil
+}
+
+func (s *levelUpScreen) view(m *Model) string {
+	th := m.th
+	g := m.game
+	gr, p := g.Growth(), g.Player()
+	width := max(10, min(m.w-4, 44)) // text width inside the box
+	line := func(st lipgloss.Style, text string) string {
+		return st.Render(truncate(text, width)) + "\n"
+	}
+	var b strings.Builder
+	b.WriteString(line(th.title, "Level Up"))
+	b.WriteString(line(th.text, fmt.Sprintf("Congratulations! You reach level %d!", gr.Level+1)))
+	b.WriteString(line(th.text, "Select an attribute to increase."))
+	b.WriteString("\n")
+	for i, text := range []string{
+		fmt.Sprintf("Constitution (+%d HP, from %d)", game.LevelUpHP, p.MaxHP),
+		fmt.Sprintf("Strength (+%d attack, from %d)", game.LevelUpPower, g.PlayerPower()),
+		fmt.Sprintf("Agility (+%d defense, from %d)", game.LevelUpDefense, g.PlayerDefense()),
+	} {
+		b.WriteString(th.heading.Render(fmt.Sprintf("(%s) ", levelUpChoices[i].key)) + th.text.Render(truncate(text, width-4)) + "\n")
+	}
+	if s.note != "" {
+		b.WriteString(line(th.impossible, s.note))
+	}
+	b.WriteString(th.dim.Render(truncate("a, b or c chooses", width)))
+	return m.center(th.box.Render(b.String()))
+}
+
+// growthWide is the status line's level and experience, and with stats the
+// fighting attack and defense (equipment included):
+// "  Lv: 2  XP: 40/500  Atk: 9  Def: 3".
+func growthWide(g *game.Game, stats bool) string {
+	gr := g.Growth()
+	s := fmt.Sprintf("  Lv: %d  XP: %d/%d", gr.Level, gr.XP, gr.Next)
+	if stats {
+		s += fmt.Sprintf("  Atk: %d  Def: %d", g.PlayerPower(), g.PlayerDefense())
+	}
+	return s
+}
+
+// growthNarrow is growthWide for narrow terminals: " L2 XP40/500".
+func growthNarrow(g *game.Game) string {
+	gr := g.Growth()
+	return fmt.Sprintf(" L%d XP%d/%d", gr.Level, gr.XP, gr.Next)
+}
+
+// itemLabel is how the inventory names a carried item: its kind, and for
+// worn equipment where it is worn (python-tcod part 13 marks it "(E)").
+func itemLabel(g *game.Game, it game.Item) string {
+	if !it.Worn {
+		return string(it.Kind)
+	}
+	if slot, _, _, _ := g.EquipOf(it.Kind); slot == game.SlotWeapon {
+		return string(it.Kind) + " (in hand)"
+	}
+	return string(it.Kind) + " (worn)"
+}
