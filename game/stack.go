@@ -4,7 +4,7 @@ package game
 // health potions are one line, "3 health potions", under one letter. It is
 // a view over the inventory's list, which stays one item per slot (saves,
 // commands and the 26-item limit are unchanged): a command on a stack
-// addresses its first slot, so using, dropping or throwing from a stack
+// addresses one of its slots, so using, dropping or throwing from a stack
 // takes one item.
 
 // Stack is a group of items in the pack that stack: the same kind, held the
@@ -15,8 +15,10 @@ type Stack struct {
 }
 
 // Slot returns the inventory slot a command on the stack addresses: its
-// first.
-func (s Stack) Slot() int { return s.Slots[0] }
+// last, so that taking one leaves every stack where it was in the list
+// (stacks are ordered by their first item) and no letter changes while a
+// stack lasts.
+func (s Stack) Slot() int { return s.Slots[len(s.Slots)-1] }
 
 // Count returns how many items the stack holds.
 func (s Stack) Count() int { return len(s.Slots) }
