@@ -244,3 +244,17 @@ func TestAKeyStopsATripAndDoesNothingElse(t *testing.T) {
 		t.Error("the key after a stop did nothing")
 	}
 }
+
+func TestATripStopsWhenHPDrops(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	adopt(t, m, withPack(t, withoutMonsters(t, m.game), []game.ItemKind{game.PoisonPotion}))
+	press(m, "q")
+	press(m, "a") // poisoned: a point of HP each turn, no message
+	hp, turn := m.game.Player().HP, m.game.Turn()
+	press(m, "x")
+	drive(t, m)
+	if n := note(m); n != "You stop: you are hurt." || m.game.Turn() != turn+1 || m.game.Player().HP >= hp {
+		t.Errorf("poisoned, x went %d turns, HP %d → %d, note %q; want one step and a stop", m.game.Turn()-turn, hp, m.game.Player().HP, n)
+	}
+}
