@@ -122,6 +122,20 @@ func TestGoldenScreens(t *testing.T) {
 		{name: "targeting-fireball", w: 80, h: 24, keys: []string{"enter"}, then: aimFireball},
 		{name: "level-up", w: 80, h: 24, keys: []string{"enter"}, then: waitingLevelUp},
 		{name: "level-up-40x12", w: 40, h: 12, keys: []string{"enter"}, then: waitingLevelUp},
+		{name: "explore-stopped", w: 80, h: 24, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
+			for range 50 { // explore until a monster comes into view
+				if _, seen := monsterInView(m.game); seen {
+					return
+				}
+				press(m, "x")
+				drive(t, m)
+			}
+			t.Fatal("no monster came into view")
+		}},
+		{name: "inventory-stacks-40x12", w: 40, h: 12, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
+			adopt(t, m, withPack(t, m.game, fullPack()))
+			press(m, "i")
+		}},
 		{name: "game-over", w: 80, h: 24, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
 			for i := 0; i < 20000 && !m.game.Over(); i++ {
 				press(m, towardStairs(m))

@@ -27,8 +27,11 @@ func (v verb) title() string {
 // accepts reports whether v lists items of kind k.
 func (v verb) accepts(k game.ItemKind) bool { return v != verbQuaff || k.Potion() }
 
-// inventoryScreen lists the items a verb accepts under their slot letters;
-// a letter picks one, Esc goes back.
+// inventoryScreen lists the stacks of the pack a verb accepts (identical
+// items in one line, "3 health potions", game.Stacks), each under its
+// letter: the stack's place in the pack, the same for every verb. A letter
+// picks one item of the stack (game.Stack.Slot), so a command takes one from
+// it; Esc goes back.
 type inventoryScreen struct {
 	back *playScreen
 	verb verb
@@ -52,14 +55,13 @@ func (s *inventoryScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) 
 		s.top += s.rows(m)
 		return s, nil
 	}
-	inv := m.game.Inventory()
+	stacks := m.game.Stacks()
 	r := []rune(key)
-	if len(r) != 1 || r[0] < 'a' || r[0] > 'z' || int(r[0]-'a') >= len(inv) || !s.verb.accepts(inv[r[0]-'a'].Kind) {
+	if len(r) != 1 || r[0] < 'a' || r[0] > 'z' || int(r[0]-'a') >= len(stacks) || !s.verb.accepts(stacks[r[0]-'a'].Kind) {
 		s.note = "Invalid entry."
 		return s, nil
 	}
-	slot := int(r[0] - 'a')
-	kind := inv[slot].Kind
+	slot, kind := stacks[r[0]-'a'].Slot(), stacks[r[0]-'a'].Kind
 	switch s.verb {
 	case verbDrop:
 		return s.back.apply(m, game.Drop(slot))
@@ -78,7 +80,7 @@ func (s *inventoryScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) 
 	return s.back.apply(m, game.Use(slot, world.Pos{}))
 }
 
-// rows is how many items fit on screen at once.
+// rows is how many stacks fit on screen at once.
 func (s *inventoryScreen) rows(m *Model) int { return max(1, m.h-8) }
 
 // firstShown is the first of n listed items to show: s.top, kept so that
@@ -88,7 +90,7 @@ func (s *inventoryScreen) firstShown(m *Model, n int) int { return max(0, min(s.
 // settle keeps the scroll position within the list at the model's size.
 func (s *inventoryScreen) settle(m *Model) {
 	n := 0
-	for _, it := range m.game.Inventory() {
+	for _, it := range m.game.Stacks() {
 		if s.verb.accepts(it.Kind) {
 			n++
 		}
@@ -100,13 +102,13 @@ func (s *inventoryScreen) view(m *Model) string {
 	th := m.th
 	width := max(10, min(m.w-4, 44)) // text width inside the box
 	var listed []string
-	for i, it := range m.game.Inventory() {
+	for i, it := range m.game.Stacks() {
 		if s.verb.accepts(it.Kind) {
 			st := th.scroll
 			if it.Kind.Potion() {
 				st = th.potion
 			}
-			listed = append(listed, th.heading.Render(fmt.Sprintf("(%c) ", 'a'+i))+st.Render(truncate(itemLabel(m.game, it), width-4)))
+			listed = append(listed, th.heading.Render(fmt.Sprintf("(%c) ", 'a'+i))+st.Render(truncate(stackLabel(m.game, it), width-4)))
 		}
 	}
 	rows, top := s.rows(m), s.firstShown(m, len(listed))
@@ -133,4 +135,30 @@ func (s *inventoryScreen) view(m *Model) string {
 	}
 	b.WriteString(th.dim.Render(truncate(fmt.Sprintf("%d/%d · letter chooses · Esc back", len(m.game.Inventory()), game.InventorySize), width)))
 	return m.center(th.box.Render(b.String()))
+}
+
+// stackName is how the pack names a stack: "fireball scroll" alone, "3
+// health potions" for more (English plurals: +es after s, x, z, ch, sh).
+// stackLabel is how the pack lists a stack: "3 health potions", or one
+// item with how it is worn ("dagger (in hand)").
+func stackLabel(g *game.Game, st game.Stack) string {
+	if st.Count() == 1 {
+		return itemLabel(g, g.Inventory()[st.Slot()])
+	}
+	return stackName(st)
+}
+
+func stackName(st game.Stack) string {
+	name := string(st.Kind)
+	if st.Count() == 1 {
+		return name
+	}
+	switch {
+	case strings.HasSuffix(name, "s"), strings.HasSuffix(name, "x"), strings.HasSuffix(name, "z"),
+		strings.HasSuffix(name, "ch"), strings.HasSuffix(name, "sh"):
+		name += "es"
+	default:
+		name += "s"
+	}
+	return fmt.Sprintf("%d %s", st.Count(), name)
 }

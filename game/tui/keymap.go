@@ -29,6 +29,8 @@ const (
 	actAim                       // aiming: move the cursor by dir (Shift ×5, Ctrl ×10, Alt ×20)
 	actFire                      // aiming: confirm the target
 	actCancel                    // aiming: leave at no cost
+	actTravel                    // walk to the down stairs seen (travel.go)
+	actExplore                   // walk to what is not explored yet (travel.go)
 )
 
 // boundKey is one key and what it does.
@@ -103,6 +105,7 @@ func newKeyMaps() keyMaps {
 		{label: "numpad 1-9", help: "move (5 waits)", keys: moves(actMove, numpad)},
 		{label: ". 5 or Space", help: "wait a turn", keys: []boundKey{one(".", actWait), one("5", actWait), one("begin", actWait), one("space", actWait)}},
 		{label: "> or <", help: "take the stairs down (there is no way back up)", keys: []boundKey{one(">", actDescend), one("<", actAscend)}},
+		{label: "_ / x", help: "travel to the stairs seen (also >) / explore", keys: []boundKey{one("_", actTravel), one("x", actExplore)}},
 		{label: "g or ,", help: "pick up the item here", keys: []boundKey{one("g", actPickUp), one(",", actPickUp)}},
 		{label: "i / q", help: "use or wear an item / quaff a potion", keys: []boundKey{one("i", actUse), one("q", actQuaff)}},
 		{label: "d / t", help: "drop / throw an item", keys: []boundKey{one("d", actDrop), one("t", actThrow)}},

@@ -114,8 +114,13 @@ func TestEveryPlayKeyDoesWhatItsHelpLineSays(t *testing.T) {
 				ok = g.Player().Pos == before.Add(k.dir.X, k.dir.Y) && g.Turn() == 1
 			case actWait:
 				ok = g.Player().Pos == before && g.Turn() == 1
-			case actDescend:
-				ok = note == "There are no stairs here." // the game's refusal: the key asked it to descend
+			case actDescend: // no stairs seen from the start: the game's refusal, the key asked it to descend
+				ok = note == "There are no stairs here."
+			case actTravel:
+				ok = note == "You have not seen any stairs down yet."
+			case actExplore:
+				p, _ := m.scr.(*playScreen)
+				ok = p != nil && p.trip != nil && g.Turn() == 1 && cmd != nil
 			case actAscend:
 				ok = note == "There are no stairs up here."
 			case actPickUp:

@@ -228,7 +228,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case WatchersMsg:
 		m.watchers = m.p.Lobby.Watchers()
 		m.publish()
-	case takeOverDone, frameMsg, watchEnded:
+	case takeOverDone, frameMsg, watchEnded, tripStep:
 		if h, ok := m.scr.(asyncHandler); ok { // else it is late news for a screen left behind
 			var cmd tea.Cmd
 			m.scr, cmd = h.async(m, msg)

@@ -15,9 +15,12 @@ import (
 
 // playScreen is the map, the status line and the latest messages.
 type playScreen struct {
-	cam  camera
-	note string  // a grey line: why the last command did not happen
-	occ  []int16 // per map tile: index into marks, or -1; sized by follow, reused by every frame
+	cam   camera
+	note  string            // a grey line: why the last command did not happen
+	occ   []int16           // per map tile: index into marks, or -1; sized by follow, reused by every frame
+	trip  *trip             // the travel or auto-explore under way, or nil (travel.go)
+	trips int               // trips begun, to tell a late step of an ended trip
+	seen  map[seenItem]bool // items seen, so that only new ones stop a trip
 }
 
 // overlay is what a targeting screen draws over the map: the cursor and the
@@ -30,6 +33,9 @@ type overlay struct {
 func newPlay() *playScreen { return &playScreen{} }
 
 func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	if s.trip != nil { // any key stops a trip, and does only that
+		return s.stopTrip("You stop.")
+	}
 	if next := m.afterTurn(s); next != s { // a level-up waits: nothing else plays
 		return next, nil
 	}
@@ -49,7 +55,11 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	case actWait:
 		return s.apply(m, game.Wait())
 	case actDescend:
-		return s.apply(m, game.Descend())
+		return s.travelOrDescend(m)
+	case actTravel:
+		return s.startTrip(m, game.ToStairs)
+	case actExplore:
+		return s.startTrip(m, game.ToUnexplored)
 	case actPickUp:
 		return s.apply(m, game.PickUp())
 	case actAscend:

@@ -23,16 +23,25 @@ func NewDistanceMap(w, h int) *DistanceMap {
 // left Unreached, which keeps the search small when only nearby tiles
 // matter. Diagonal steps cost 1, like orthogonal ones.
 func (d *DistanceMap) Compute(m *Map, goal Pos, limit int32) {
+	d.ComputeGoals(m, []Pos{goal}, limit)
+}
+
+// ComputeGoals is Compute from several goals at once: each tile gets its
+// distance to the nearest of them (Brogue's Dijkstra map with many sources,
+// what travel and auto-explore walk down). Goals outside m are ignored.
+func (d *DistanceMap) ComputeGoals(m *Map, goals []Pos, limit int32) {
 	for i := range d.dist {
 		d.dist[i] = Unreached
 	}
-	if !m.In(goal) {
-		return
-	}
 	d.queue = d.queue[:0]
 	// The queue holds packed positions (x | y<<16): no division per tile.
-	d.dist[m.Index(goal)] = 0
-	d.queue = append(d.queue, int32(goal.X|goal.Y<<16))
+	for _, goal := range goals {
+		if !m.In(goal) || d.dist[m.Index(goal)] == 0 {
+			continue
+		}
+		d.dist[m.Index(goal)] = 0
+		d.queue = append(d.queue, int32(goal.X|goal.Y<<16))
+	}
 	w, h := d.w, d.h
 	for head := 0; head < len(d.queue); head++ {
 		x, y := int(d.queue[head]&0xffff), int(d.queue[head]>>16)

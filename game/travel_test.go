@@ -1,0 +1,132 @@
+package game
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// sketch returns the map drawn by rows ('#' wall, '.' floor, '~' deep
+// water, '>' stairs, '@' floor where from is), every tile explored, and
+// from.
+func sketch(rows ...string) (*world.Map, world.Pos) {
+	m := world.NewMap(len(rows[0]), len(rows))
+	var from world.Pos
+	for y, row := range rows {
+		for x, c := range row {
+			p := world.Pos{X: x, Y: y}
+			m.Explored[m.Index(p)] = true
+			switch c {
+			case '.':
+				m.Set(p, world.Floor)
+			case '~':
+				m.Set(p, world.DeepWater)
+			case '>':
+				m.Set(p, world.DownStairs)
+			case '@':
+				m.Set(p, world.Floor)
+				from = p
+			}
+		}
+	}
+	return m, from
+}
+
+func TestTravelWalksTheShortestKnownWayRoundDeepWater(t *testing.T) {
+	known, from := sketch(
+		"##########",
+		"#@.......#",
+		"#~######.#",
+		"#>.......#",
+		"##########",
+	)
+	// Through the water the stairs are 2 steps away; round the wall 14:
+	// 6 east, 2 diagonals round the end, 6 west.
+	goals := Goals(known, ToStairs, from)
+	if len(goals) != 1 || goals[0] != (world.Pos{X: 1, Y: 3}) {
+		t.Fatalf("goals %v, want the stairs at (1,3)", goals)
+	}
+	step, steps, ok := Route(known, from, goals)
+	if !ok || steps != 14 || step != (world.Pos{X: 1}) {
+		t.Errorf("Route = %v, %d, %v; want a step east, 14 steps", step, steps, ok)
+	}
+	// Forget the only way round: no known way, however close the stairs.
+	known.Explored[known.Index(world.Pos{X: 8, Y: 2})] = false
+	known.Tiles[known.Index(world.Pos{X: 8, Y: 2})] = world.Wall // as KnownMap leaves an unseen tile
+	if _, _, ok := Route(known, from, Goals(known, ToStairs, from)); ok {
+		t.Error("travel found a way through a tile never seen")
+	}
+	// Exploring heads for the nearest tile next to it: (7,1), 6 steps.
+	if step, steps, ok := Route(known, from, Goals(known, ToUnexplored, from)); !ok || steps != 6 || step != (world.Pos{X: 1}) {
+		t.Errorf("explore Route = %v, %d, %v; want east, 6 steps", step, steps, ok)
+	}
+	if _, steps, ok := Route(known, world.Pos{X: 1, Y: 3}, Goals(known, ToStairs, world.Pos{X: 1, Y: 3})); !ok || steps != 0 {
+		t.Errorf("on the stairs: %d steps, ok %v; want 0, true", steps, ok)
+	}
+}
+
+func TestKnownMapHoldsOnlyWhatThePlayerHasSeen(t *testing.T) {
+	g := New(7, testData)
+	known := g.KnownMap()
+	seen, unseen := 0, 0
+	for y := range known.H {
+		for x := range known.W {
+			p := world.Pos{X: x, Y: y}
+			switch {
+			case g.Explored(p) && known.At(p) != g.Tile(p):
+				t.Fatalf("%v: seen as %v, is %v", p, known.At(p), g.Tile(p))
+			case g.Explored(p):
+				seen++
+			case known.At(p) != world.Wall:
+				t.Fatalf("%v never seen but known as %v", p, known.At(p))
+			default:
+				unseen++
+			}
+		}
+	}
+	if seen == 0 || unseen == 0 {
+		t.Errorf("%d tiles seen, %d not: a new game should have both", seen, unseen)
+	}
+}
+
+// TestExploringSeesEveryTileWithinReach walks auto-explore's steps on
+// levels emptied of monsters until it says there is nothing left: then
+// every tile a walk from the start reaches has been seen.
+func TestExploringSeesEveryTileWithinReach(t *testing.T) {
+	for seed := range uint64(8) {
+		g := New(seed, testData)
+		g.s.Actors = g.s.Actors[:1]
+		start := g.Player().Pos
+		turns := 0
+		for ; ; turns++ {
+			step, _, ok := g.TravelStep(ToUnexplored)
+			if !ok {
+				break
+			}
+			if turns > MapWidth*MapHeight {
+				t.Fatalf("seed %d: still exploring after %d turns", seed, turns)
+			}
+			if _, err := g.Apply(Move(step.X, step.Y)); err != nil {
+				t.Fatalf("seed %d turn %d: step %v: %v", seed, turns, step, err)
+			}
+		}
+		d := world.NewDistanceMap(MapWidth, MapHeight)
+		d.Compute(g.s.Map, start, world.Unreached)
+		var missed []string
+		for y := range MapHeight {
+			for x := range MapWidth {
+				if p := (world.Pos{X: x, Y: y}); d.At(p) != world.Unreached && !g.Explored(p) {
+					missed = append(missed, fmt.Sprint(p))
+				}
+			}
+		}
+		if len(missed) > 0 {
+			t.Errorf("seed %d: %d reachable tiles never seen after %d turns: %s", seed, len(missed), turns, strings.Join(missed, " "))
+		}
+		if _, _, ok := g.TravelStep(ToStairs); !ok {
+			t.Errorf("seed %d: explored everything but knows no way to the stairs", seed)
+		}
+	}
+}

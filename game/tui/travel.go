@@ -1,0 +1,196 @@
+package tui
+
+// This file is travel to the stairs (`_`, or `>` off them) and auto-explore
+// (`x`): a trip that walks the player one ordinary turn per Bubble Tea
+// message, each step a game.Move sent through the session (so journaled and
+// drawn), along the route game.TravelStep works out from what the player
+// knows. A trip stops at once when a monster comes into view, HP drops, a
+// new message appears (something picked up, seen underfoot, a blow), an item
+// comes into view, the destination is reached, or any key is pressed.
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// tripStepDelay is the pause between two steps of a trip: long enough for
+// each step to get its own frame (Bubble Tea draws at most 60 a second) and
+// for a key to stop the trip, short enough that 100 steps take 2 seconds
+// (DCSS's travel_delay is 20 ms too).
+const tripStepDelay = 20 * time.Millisecond
+
+// trip is a travel or an auto-explore under way: where it goes and what the
+// player saw after its last step, to notice what changed.
+type trip struct {
+	id   int              // which trip a tripStep message belongs to
+	dest game.Destination // the stairs, or the unexplored
+	hp   int              // the player's HP after the last step
+	logs int              // LogLen after the last step
+	last game.Message     // the newest message after the last step (repeats fold into it)
+}
+
+// seenItem is an item the player has seen on the play screen, on its depth.
+// The screen remembers them so that only an item never seen before stops a
+// trip, not one coming back into view (the memory is the session's, not
+// saved: after a resume each item may stop a trip once more).
+type seenItem struct {
+	depth int
+	item  game.Item
+}
+
+// tripStep asks for the next step of trip id; a step for a trip that has
+// ended is ignored.
+type tripStep struct{ id int }
+
+// verbOf names a destination's trip for the player.
+func verbOf(dest game.Destination) string {
+	if dest == game.ToUnexplored {
+		return "explore"
+	}
+	return "travel"
+}
+
+// startTrip begins a trip to dest and takes its first step, or says why it
+// cannot: a monster in view, no stairs known, nothing left to explore.
+func (s *playScreen) startTrip(m *Model, dest game.Destination) (screen, tea.Cmd) {
+	s.trip = nil
+	g := m.game
+	if a, ok := monsterInView(g); ok {
+		s.note = fmt.Sprintf("You cannot %s with the %s in view.", verbOf(dest), a.Name)
+		return s, nil
+	}
+	_, steps, ok := g.TravelStep(dest)
+	switch {
+	case !ok && dest == game.ToStairs:
+		s.note = "You have not seen any stairs down yet."
+		return s, nil
+	case !ok:
+		s.note = "Explored everything you can reach."
+		return s, nil
+	case steps == 0:
+		s.note = "You are on the stairs. Press > to go down."
+		return s, nil
+	}
+	s.trips++
+	s.trip = &trip{id: s.trips, dest: dest}
+	s.trip.observe(g)
+	s.seeItems(g) // what is on screen as the trip starts is no news
+	return s.stepTrip(m)
+}
+
+// async takes the next step of the trip under way.
+func (s *playScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
+	if st, ok := msg.(tripStep); ok && s.trip != nil && st.id == s.trip.id {
+		return s.stepTrip(m)
+	}
+	return s, nil
+}
+
+// stepTrip sends one step of the trip and, unless something stops it,
+// asks for the next.
+func (s *playScreen) stepTrip(m *Model) (screen, tea.Cmd) {
+	t, g := s.trip, m.game
+	step, steps, ok := g.TravelStep(t.dest)
+	switch {
+	case !ok && t.dest == game.ToUnexplored:
+		return s.stopTrip("Explored everything you can reach.")
+	case !ok:
+		return s.stopTrip("You no longer know a way to the stairs.")
+	case steps == 0:
+		return s.stopTrip("")
+	}
+	next, cmd := s.apply(m, game.Move(step.X, step.Y))
+	if next != s || s.note != "" { // the game ended, or the step was refused or not saved
+		s.trip = nil
+		return next, cmd
+	}
+	if why, stop := t.interrupted(g, s.seeItems(g)); stop {
+		return s.stopTrip(why)
+	}
+	if t.dest == game.ToStairs && steps == 1 {
+		return s.stopTrip("") // arrived: the game says "There are stairs down here."
+	}
+	id := t.id
+	return s, tea.Tick(tripStepDelay, func(time.Time) tea.Msg { return tripStep{id} })
+}
+
+// stopTrip ends the trip under way, with why as the grey note.
+func (s *playScreen) stopTrip(why string) (screen, tea.Cmd) {
+	s.trip = nil
+	s.note = why
+	return s, nil
+}
+
+// observe records what the player sees now, to compare after the next step.
+func (t *trip) observe(g *game.Game) {
+	p := g.Player()
+	t.hp, t.logs, t.last = p.HP, g.LogLen(), game.Message{}
+	if t.logs > 0 {
+		t.last = g.Message(t.logs - 1)
+	}
+}
+
+// seeItems remembers the items in view and returns those never seen before.
+func (s *playScreen) seeItems(g *game.Game) []game.Item {
+	if s.seen == nil {
+		s.seen = map[seenItem]bool{}
+	}
+	var fresh []game.Item
+	for _, it := range g.Items() {
+		k := seenItem{g.Depth(), it}
+		if g.Visible(it.Pos) && !s.seen[k] {
+			s.seen[k] = true
+			fresh = append(fresh, it)
+		}
+	}
+	return fresh
+}
+
+// interrupted reports whether what changed since the last step stops the
+// trip, with the note that says why ("" when a message in the log says it),
+// and records what the player sees now; fresh are the items in view never
+// seen before.
+func (t *trip) interrupted(g *game.Game, fresh []game.Item) (string, bool) {
+	before := *t
+	t.observe(g)
+	if a, ok := monsterInView(g); ok {
+		return fmt.Sprintf("You stop: the %s comes into view.", a.Name), true
+	}
+	if t.hp < before.hp {
+		return "You stop: you are hurt.", true
+	}
+	if t.logs != before.logs || t.last != before.last {
+		return "", true
+	}
+	if len(fresh) > 0 {
+		return fmt.Sprintf("You stop: you see the %s.", fresh[0].Kind), true
+	}
+	return "", false
+}
+
+// monsterInView returns the first living monster the player sees.
+func monsterInView(g *game.Game) (game.Actor, bool) {
+	for _, a := range g.Actors()[1:] {
+		if a.Alive() && g.Visible(a.Pos) {
+			return a, true
+		}
+	}
+	return game.Actor{}, false
+}
+
+// travelOrDescend is `>`: down the stairs underfoot, else travel to the
+// stairs seen; with none seen the game says there are no stairs here.
+func (s *playScreen) travelOrDescend(m *Model) (screen, tea.Cmd) {
+	g := m.game
+	if g.Tile(g.Player().Pos) != world.DownStairs {
+		if _, _, ok := g.TravelStep(game.ToStairs); ok {
+			return s.startTrip(m, game.ToStairs)
+		}
+	}
+	return s.apply(m, game.Descend())
+}

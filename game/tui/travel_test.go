@@ -1,0 +1,260 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"hash/crc32"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// withoutMonsters returns g with only the player left on the level, made
+// the way a save would carry it.
+func withoutMonsters(t *testing.T, g *game.Game) *game.Game {
+	t.Helper()
+	blob, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap map[string]any
+	if err := json.Unmarshal(blob[10:], &snap); err != nil {
+		t.Fatal(err)
+	}
+	st := snap["State"].(map[string]any)
+	st["Actors"] = st["Actors"].([]any)[:1]
+	body, _ := json.Marshal(snap)
+	out := append(append([]byte(nil), blob[:10]...), body...)
+	binary.BigEndian.PutUint32(out[6:], crc32.ChecksumIEEE(body))
+	g2, err := game.Decode(out, content.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g2
+}
+
+// drive delivers the steps of the trip under way, as the Bubble Tea
+// program would when each tick fires, until the trip stops; it returns how
+// many steps it delivered. Every step but the last must ask for the next.
+func drive(t *testing.T, m *Model) int {
+	t.Helper()
+	for n := 0; ; n++ {
+		s, ok := m.scr.(*playScreen)
+		if !ok || s.trip == nil {
+			return n
+		}
+		if n > 5000 {
+			t.Fatal("a trip went on for 5000 steps")
+		}
+		if _, cmd := m.Update(tripStep{s.trip.id}); cmd == nil && s.trip != nil {
+			t.Fatal("a trip goes on but asked for no next step")
+		}
+	}
+}
+
+// note is the play screen's grey line.
+func note(m *Model) string {
+	if s, ok := m.scr.(*playScreen); ok {
+		return s.note
+	}
+	return ""
+}
+
+// exploreAll presses x until auto-explore says it is done, delivering each
+// trip's steps, and returns how many times x was pressed.
+func exploreAll(t *testing.T, m *Model) int {
+	t.Helper()
+	items := 0
+	for presses := 1; presses < 200; presses++ {
+		press(m, "x")
+		drive(t, m)
+		if strings.HasPrefix(note(m), "You stop: you see the ") {
+			items++
+		}
+		if note(m) == "Explored everything you can reach." {
+			if items == 0 {
+				t.Error("no item coming into view ever stopped exploring")
+			}
+			return presses
+		}
+	}
+	t.Fatalf("still exploring after 200 presses of x; last note %q", note(m))
+	return 0
+}
+
+// stairsOf returns where g's down stairs are.
+func stairsOf(t *testing.T, g *game.Game) world.Pos {
+	w, h := g.Size()
+	for y := range h {
+		for x := range w {
+			if p := (world.Pos{X: x, Y: y}); g.Tile(p) == world.DownStairs {
+				return p
+			}
+		}
+	}
+	t.Fatal("no stairs on the level")
+	return world.Pos{}
+}
+
+func TestTravelWithNoStairsSeenSaysSo(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	if m.game.Explored(stairsOf(t, m.game)) {
+		t.Fatal("seed 7 shows the stairs at once; pick another seed")
+	}
+	press(m, "_")
+	if n := note(m); n != "You have not seen any stairs down yet." || m.game.Turn() != 0 {
+		t.Errorf("_ with no stairs seen: note %q, turn %d", n, m.game.Turn())
+	}
+	press(m, ">")
+	if n := note(m); n != "There are no stairs here." || m.game.Turn() != 0 {
+		t.Errorf("> with no stairs seen: note %q, turn %d", n, m.game.Turn())
+	}
+}
+
+func TestTravelTakesTheShortestKnownWalkToTheStairsAndEveryStepSurvivesACrash(t *testing.T) {
+	st := openStore(t)
+	m := newModel(t, st, 7)
+	press(m, "enter")
+	adopt(t, m, withoutMonsters(t, m.game))
+	exploreAll(t, m)
+	g := m.game
+	stairs := stairsOf(t, g)
+	if !g.Explored(stairs) || g.Player().Pos == stairs {
+		t.Fatalf("after exploring: stairs seen %v, player on them %v", g.Explored(stairs), g.Player().Pos == stairs)
+	}
+	known := g.KnownMap()
+	d := world.NewDistanceMap(known.W, known.H)
+	d.Compute(known, stairs, world.Unreached)
+	want := int(d.At(g.Player().Pos))
+	turn := g.Turn()
+	press(m, ">") // off the stairs, > travels too
+	steps := 1 + drive(t, m)
+	if g.Player().Pos != stairs || g.Turn()-turn != want {
+		t.Errorf("travel took %d turns (%d steps) to %v; want %d turns to the stairs at %v", g.Turn()-turn, steps, g.Player().Pos, want, stairs)
+	}
+	if s := plain(m); !strings.Contains(s, "There are stairs down here.") {
+		t.Errorf("no word of the stairs on arrival:\n%s", s)
+	}
+	// The server dies here: every step was journaled as it was drawn.
+	shown, _ := g.Encode()
+	m2 := newModel(t, st, 99)
+	press(m2, "enter")
+	if got, _ := m2.game.Encode(); !bytes.Equal(got, shown) {
+		t.Errorf("the resumed game differs from the screen at the crash (turn %d vs %d)", m2.game.Turn(), g.Turn())
+	}
+	press(m, ">")
+	if m.game.Depth() != 2 {
+		t.Error("> on the stairs after travel did not go down")
+	}
+}
+
+func TestExploringStopsWhenAMonsterComesIntoView(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	if _, seen := monsterInView(m.game); seen {
+		t.Fatal("seed 7 starts with a monster in view; pick another seed")
+	}
+	for range 100 {
+		press(m, "x")
+		drive(t, m)
+		if a, seen := monsterInView(m.game); seen {
+			if want := "You stop: the " + a.Name + " comes into view."; note(m) != want {
+				t.Errorf("stopped with note %q, want %q", note(m), want)
+			}
+			turn := m.game.Turn()
+			press(m, "x")
+			if n := note(m); !strings.HasPrefix(n, "You cannot explore with the ") || m.game.Turn() != turn {
+				t.Errorf("x with a monster in view: note %q, %d turns", n, m.game.Turn()-turn)
+			}
+			press(m, "_")
+			if n := note(m); !strings.HasPrefix(n, "You cannot travel with the ") && n != "You have not seen any stairs down yet." {
+				t.Errorf("_ with a monster in view: note %q", n)
+			}
+			return
+		}
+		if note(m) == "Explored everything you can reach." {
+			break
+		}
+	}
+	t.Fatal("explored seed 7 without meeting a monster")
+}
+
+func TestExploringSeesTheWholeLevelThenSaysSo(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	adopt(t, m, withoutMonsters(t, m.game))
+	start := m.game.Player().Pos
+	presses := exploreAll(t, m)
+	g := m.game
+	w, h := g.Size()
+	lvl := world.NewMap(w, h)
+	for y := range h {
+		for x := range w {
+			p := world.Pos{X: x, Y: y}
+			lvl.Set(p, g.Tile(p))
+		}
+	}
+	d := world.NewDistanceMap(w, h)
+	d.Compute(lvl, start, world.Unreached)
+	for y := range h {
+		for x := range w {
+			if p := (world.Pos{X: x, Y: y}); d.At(p) != world.Unreached && !g.Explored(p) {
+				t.Errorf("%v can be walked to but was never seen", p)
+			}
+		}
+	}
+	turn := g.Turn()
+	press(m, "x")
+	if note(m) != "Explored everything you can reach." || g.Turn() != turn {
+		t.Errorf("x on an explored level: note %q, %d turns", note(m), g.Turn()-turn)
+	}
+	t.Logf("seed 247 explored in %d turns, x pressed %d times", turn, presses)
+}
+
+func TestAKeyStopsATripAndDoesNothingElse(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	adopt(t, m, withoutMonsters(t, m.game))
+	press(m, "x")
+	s := m.scr.(*playScreen)
+	if s.trip == nil || m.game.Turn() != 1 {
+		t.Fatalf("x did not start exploring: turn %d, note %q", m.game.Turn(), s.note)
+	}
+	id := s.trip.id
+	m.Update(tripStep{id})
+	at, turn := m.game.Player().Pos, m.game.Turn()
+	press(m, "l")
+	if s.trip != nil || s.note != "You stop." || m.game.Turn() != turn || m.game.Player().Pos != at {
+		t.Errorf("l during a trip: trip %v, note %q, %d turns, moved %v", s.trip != nil, s.note, m.game.Turn()-turn, m.game.Player().Pos != at)
+	}
+	// The step the program had already asked for arrives late: it does nothing.
+	if _, cmd := m.Update(tripStep{id}); cmd != nil || m.game.Turn() != turn {
+		t.Errorf("a late step moved the player: %d turns", m.game.Turn()-turn)
+	}
+	// A key after the stop plays as usual.
+	m.Update(tea.KeyPressMsg{Code: 'l', Text: "l"})
+	if m.game.Turn() == turn && s.note == "" {
+		t.Error("the key after a stop did nothing")
+	}
+}
+
+func TestATripStopsWhenHPDrops(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	adopt(t, m, withPack(t, withoutMonsters(t, m.game), []game.ItemKind{game.PoisonPotion}))
+	press(m, "q")
+	press(m, "a") // poisoned: a point of HP each turn, no message
+	hp, turn := m.game.Player().HP, m.game.Turn()
+	press(m, "x")
+	drive(t, m)
+	if n := note(m); n != "You stop: you are hurt." || m.game.Turn() != turn+1 || m.game.Player().HP >= hp {
+		t.Errorf("poisoned, x went %d turns, HP %d → %d, note %q; want one step and a stop", m.game.Turn()-turn, hp, m.game.Player().HP, n)
+	}
+}
