@@ -78,7 +78,7 @@ func Decode(blob []byte, data *content.Tables) (*Game, error) {
 	}
 	g := &Game{s: s, pcg: pcg, rng: rand.New(pcg), data: data}
 	g.buffers()
-	g.updateFOV()
+	g.updateSight() // the save holds the memory of things as of its last turn
 	return g, nil
 }
 
@@ -121,5 +121,5 @@ func (s *state) validate() error {
 			return fmt.Errorf("%s outside the map", it.Kind)
 		}
 	}
-	return nil
+	return validateSeen(m, s.Seen)
 }
