@@ -21,10 +21,11 @@ const (
 	// 3:1 for large text and for graphical objects (success criteria 1.4.3
 	// and 1.4.11). Remembered tiles and things sit just above it.
 	minContrast = 3.0
-	// litContrast is the floor of a tile in view on a dark level, WCAG 2.x's
-	// 4.5:1 for text: what the player sees now stays brighter than what is
-	// remembered, however far the torch has faded.
-	litContrast = 4.5
+	// seenContrast is the floor of whatever is in view, WCAG 2.x's 4.5:1
+	// for text: what the player sees now stays brighter than what is
+	// remembered, however far the torch has faded, and a thing in view has
+	// room to be dimmed when it is remembered.
+	seenContrast = 4.5
 )
 
 // background is the colour the map is drawn on: the terminal's own
@@ -138,33 +139,36 @@ func (t *theme) readable(c content.RGB, ratio float64) content.RGB {
 	if t.basic {
 		return c
 	}
-	ok := func(c content.RGB) bool { return contrast(shown(t.profile, c, 0), background) >= ratio }
-	if ok(c) {
-		return c
-	}
 	k := readableKey{c, ratio}
 	if r, hit := t.readableCache[k]; hit {
 		return r
 	}
-	// The least s whose true colour is readable, then on up in small steps
-	// while the downsampled colour is not.
-	lo, hi := 0.0, 2.0
-	for range 24 {
-		mid := (lo + hi) / 2
-		if contrast(brighter(c, mid), background) >= ratio {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	s := hi
-	for !ok(brighter(c, s)) && s < 2 {
-		s = min(2, s+1.0/64)
-	}
-	r := brighter(c, s)
 	if t.readableCache == nil || len(t.readableCache) >= 1<<14 {
 		t.readableCache = make(map[readableKey]content.RGB)
 	}
+	ok := func(c content.RGB) bool { return contrast(shown(t.profile, c, 0), background) >= ratio }
+	if ok(c) {
+		t.readableCache[k] = c
+		return c
+	}
+	// The least s whose true colour is readable, then the least s from there
+	// whose colour as shown is (both by bisection; s = 2, white, always is).
+	least := func(lo float64, ok func(content.RGB) bool, steps int) float64 {
+		hi := 2.0
+		for range steps {
+			if mid := (lo + hi) / 2; ok(brighter(c, mid)) {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		return hi
+	}
+	s := least(0, func(c content.RGB) bool { return contrast(c, background) >= ratio }, 20)
+	if !ok(brighter(c, s)) {
+		s = least(s, ok, 10)
+	}
+	r := brighter(c, s)
 	t.readableCache[k] = r
 	return r
 }

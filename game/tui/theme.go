@@ -137,13 +137,13 @@ func lookOf(t world.Tile, cave bool) tileLook {
 }
 
 // remembered returns the look of a remembered tile's colour: a grey from
-// its brightness (ITU-R 601 luma), squeezed into 90..118 so that it is
-// dimmer than anything in view yet never under minContrast (90 is 3.1:1,
-// 118 is 4.6:1 on black); readable then lifts what the terminal's palette
-// would push under 3:1.
+// its brightness (ITU-R 601 luma), squeezed into 90..115 so that it is
+// dimmer than anything in view (at least seenContrast) yet never under
+// minContrast (90 is 3.1:1, 115 is 4.4:1 on black); readable then lifts
+// what the terminal's palette would push under 3:1.
 func (t *theme) remembered(c content.RGB) content.RGB {
 	luma := 0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)
-	v := uint8(90 + luma*28/255)
+	v := uint8(90 + luma*25/255)
 	return t.readable(content.RGB{R: v, G: v, B: v}, minContrast)
 }
 
@@ -161,8 +161,8 @@ func lit(c content.RGB, r, g, b float64) content.RGB {
 }
 
 // tileColour returns the colour a tile of look lk is drawn in: in view, lit
-// by light (r, g, b) on a dark level and then raised to litContrast, or at
-// full colour and at least minContrast elsewhere; remembered, in grey (see
+// by light (r, g, b) on a dark level or at full colour elsewhere, and at
+// least seenContrast; remembered, in grey (see
 // remembered), except the stairs, drawn light grey to be found again. On 16
 // colours: the look's basic colour in view, bright black remembered.
 func (t *theme) tileColour(lk tileLook, visible, dark bool, r, g, b float64) (content.RGB, ansi.BasicColor) {
@@ -172,9 +172,9 @@ func (t *theme) tileColour(lk tileLook, visible, dark bool, r, g, b float64) (co
 	case !visible:
 		return t.remembered(lk.fg), ansi.BrightBlack
 	case dark:
-		return t.readable(lit(lk.fg, r, g, b), litContrast), lk.basic
+		return t.readable(lit(lk.fg, r, g, b), seenContrast), lk.basic
 	}
-	return t.readable(lk.fg, minContrast), lk.basic
+	return t.readable(lk.fg, seenContrast), lk.basic
 }
 
 // thingDim is how much of its colour a remembered item or remains keeps.
@@ -182,15 +182,16 @@ const thingDim = 0.6
 
 // thingColour returns the colour an actor, item or remains of colour fg
 // (basic on 16 colours) is drawn in: as it is in view (things are not
-// darkened by light, as in bracket-lib's caverns, so they can be spotted),
-// or dimmed to thingDim when remembered; either way at least minContrast.
+// darkened by light, as in bracket-lib's caverns, so they can be spotted)
+// and at least seenContrast, or dimmed to thingDim when remembered and at
+// least minContrast.
 // A dark colour from the data (say a monster in #550000) is raised here,
 // at draw time, so data cannot make a glyph unreadable. On 16 colours a
 // remembered thing takes the normal (not bright) basic colour of its hue,
 // or bright black where that is blue or black (under 3:1 in xterm's palette).
 func (t *theme) thingColour(fg content.RGB, basic ansi.BasicColor, remembered bool) (content.RGB, ansi.BasicColor) {
 	if !remembered {
-		return t.readable(fg, minContrast), readableBasic(basic)
+		return t.readable(fg, seenContrast), readableBasic(basic)
 	}
 	dim := func(v uint8) uint8 { return uint8(float64(v) * thingDim) }
 	c := t.readable(content.RGB{R: dim(fg.R), G: dim(fg.G), B: dim(fg.B)}, minContrast)
