@@ -162,9 +162,9 @@ func lit(c content.RGB, r, g, b float64) content.RGB {
 
 // tileColour returns the colour a tile of look lk is drawn in: in view, lit
 // by light (r, g, b) on a dark level or at full colour elsewhere, and at
-// least seenContrast; remembered, in grey (see
-// remembered), except the stairs, drawn light grey to be found again. On 16
-// colours: the look's basic colour in view, bright black remembered.
+// least seenContrast; remembered, in grey (see remembered), except the
+// stairs, drawn light grey to be found again. On 16 colours: the look's
+// basic colour in view, bright black remembered.
 func (t *theme) tileColour(lk tileLook, visible, dark bool, r, g, b float64) (content.RGB, ansi.BasicColor) {
 	switch {
 	case !visible && (lk.ch == '>' || lk.ch == '<'):
@@ -184,11 +184,11 @@ const thingDim = 0.6
 // (basic on 16 colours) is drawn in: as it is in view (things are not
 // darkened by light, as in bracket-lib's caverns, so they can be spotted)
 // and at least seenContrast, or dimmed to thingDim when remembered and at
-// least minContrast.
-// A dark colour from the data (say a monster in #550000) is raised here,
-// at draw time, so data cannot make a glyph unreadable. On 16 colours a
-// remembered thing takes the normal (not bright) basic colour of its hue,
-// or bright black where that is blue or black (under 3:1 in xterm's palette).
+// least minContrast. A dark colour from the data (say a monster in
+// #550000) is raised here, at draw time, so data cannot make a glyph
+// unreadable. On 16 colours a remembered thing takes the normal (not
+// bright) basic colour of its hue, or bright black where that is blue or
+// black (under 3:1 in xterm's palette).
 func (t *theme) thingColour(fg content.RGB, basic ansi.BasicColor, remembered bool) (content.RGB, ansi.BasicColor) {
 	if !remembered {
 		return t.readable(fg, seenContrast), readableBasic(basic)
