@@ -3,8 +3,11 @@ package game
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"flag"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -97,6 +100,25 @@ func sign(n int) int { return min(1, max(-1, n)) }
 
 const fixturePath = "testdata/depth2.save"
 
+// withoutMemory returns blob re-encoded without the memory of things (the
+// Seen key, issue 12), as the code before it wrote the same game: the pins
+// below hold for every other byte. Memory has its own tests (memory_test.go).
+func withoutMemory(t *testing.T, blob []byte) []byte {
+	t.Helper()
+	var body saveBody
+	if err := json.Unmarshal(blob[10:], &body); err != nil {
+		t.Fatal(err)
+	}
+	body.State.Seen = nil
+	out, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := append([]byte(nil), blob[:10]...)
+	binary.BigEndian.PutUint32(head[6:], crc32.ChecksumIEEE(out))
+	return append(head, out...)
+}
+
 // fixtureData is the embedded data with issue 10's item spawns only (the
 // equipment of issue 12 changes which items a level rolls).
 func fixtureData() *content.Tables {
@@ -140,6 +162,10 @@ func TestTheFixtureGameEncodesToTheCheckedInSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(g.s.Seen) == 0 {
+		t.Error("the fixture game remembers nothing it saw; the pin below would not cover the memory's absence")
+	}
+	got = withoutMemory(t, got)
 	if *updateSave {
 		if err := os.WriteFile(fixturePath, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -169,7 +195,7 @@ func TestPlaysFromFixedSeedsEncodeToPinnedBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum := sha256.Sum256(blob)
+		sum := sha256.Sum256(withoutMemory(t, blob))
 		if got := hex.EncodeToString(sum[:]); got != want {
 			t.Errorf("seed %d: save SHA-256 %s, pinned %s (depth %d, turn %d)", seed, got, want, g.Depth(), g.Turn())
 		}

@@ -35,14 +35,15 @@ type state struct {
 	Items     []Item  // items lying on this level, oldest first
 	Inventory []Item  // the player's items, slot i is letter 'a'+i
 	Log       []Message
-	Over      bool   // the game has ended: the player died or escaped
-	Won       bool   // the player escaped the grotto
-	Cheated   bool   // an admin cheat was used: no place on the score table
-	God       bool   // god mode: the player takes no damage
-	Cause     string // how the game ended, e.g. "killed by an orc on depth 2"
-	XPEarned  int    // experience from kills, the main part of the score
-	CharLevel int    // the player's level (growth.go); 0, as in saves from before levels, means 1
-	XP        int    // the player's experience toward the next level
+	Over      bool       // the game has ended: the player died or escaped
+	Won       bool       // the player escaped the grotto
+	Cheated   bool       // an admin cheat was used: no place on the score table
+	God       bool       // god mode: the player takes no damage
+	Cause     string     // how the game ended, e.g. "killed by an orc on depth 2"
+	XPEarned  int        // experience from kills, the main part of the score
+	CharLevel int        // the player's level (growth.go); 0, as in saves from before levels, means 1
+	XP        int        // the player's experience toward the next level
+	Seen      []Sighting // things the player remembers on this level (memory.go)
 }
 
 // Game is one player's game. It is not safe for concurrent use: one game
@@ -73,25 +74,44 @@ func New(seed uint64, data *content.Tables) *Game {
 	return g
 }
 
-// FOV radii in tiles. On lit levels the player sees FOVRadius; on dark
-// levels the torch lights PlayerTorchRange, and beyond it the player still
-// sees, up to DarkSightRadius, whatever another light source lights (a
-// bandit's torch, a glowing cube).
+// FOV radii in tiles. On lit levels the player sees FOVRadius. On dark
+// levels the player's own sight is the torch, TorchSightRadius; beyond it the
+// player still sees, up to DarkSightRadius, whatever another light source
+// lights (a bandit's torch, a glowing cube).
 const DarkSightRadius = 20
 
-// updateFOV recomputes line of sight, light and what the player sees, and
-// adds what is seen to the explored memory.
+// TorchSightRadius is how far the player sees by their own torch on a dark
+// level, in tiles. The torch keeps the caverns chapter's range 8 and its
+// falloff (bracket-lib, "Lighting": light = (range − distance) / range), so
+// at 5 tiles it gives 3/8 of its light and at 6 only a quarter: what lies
+// further is too faint to make out by the torch alone. Five is also below
+// the unlit hunters' vision (spiders and bats see 6 tiles): in the dark they
+// see the player first, unless they carry a light of their own.
+const TorchSightRadius = 5
+
+// updateFOV recomputes line of sight, light and what the player sees, adds
+// what is seen to the explored memory, and remembers the things lying on the
+// tiles in view (see remember).
 func (g *Game) updateFOV() {
+	g.updateSight()
+	g.remember()
+}
+
+// updateSight recomputes line of sight, light and what the player sees, and
+// adds what is seen to the explored memory: within FOVRadius on lit levels;
+// on dark levels within TorchSightRadius, and up to DarkSightRadius where
+// another light source lights the tile.
+func (g *Game) updateSight() {
 	m := g.s.Map
 	o := g.s.Actors[0].Pos
-	r := FOVRadius
+	r, own := FOVRadius, FOVRadius
 	if g.s.Dark {
-		r = DarkSightRadius
+		r, own = DarkSightRadius, TorchSightRadius
 	}
 	g.fov.Compute(m, o, r)
 	g.updateLight()
 	clear(g.vis)
-	own := FOVRadius*FOVRadius + FOVRadius
+	ownSq := own*own + own // the same rounded disc as world.FOV's radius test
 	for y := max(0, o.Y-r); y <= min(m.H-1, o.Y+r); y++ {
 		for x := max(0, o.X-r); x <= min(m.W-1, o.X+r); x++ {
 			p := world.Pos{X: x, Y: y}
@@ -99,7 +119,7 @@ func (g *Game) updateFOV() {
 				continue
 			}
 			dx, dy := x-o.X, y-o.Y
-			if dx*dx+dy*dy <= own || g.s.Dark && g.light.byOthers(p) {
+			if dx*dx+dy*dy <= ownSq || g.s.Dark && g.light.byOthers(p) {
 				g.vis[y*m.W+x] = true
 				m.Explored[y*m.W+x] = true
 			}

@@ -26,6 +26,7 @@ func (g *Game) enterLevel(depth int) {
 	player.Pos = lvl.Start
 	g.s.Actors = append(g.s.Actors[:0], player)
 	g.s.Items = g.s.Items[:0]
+	g.s.Seen = nil // the memory of things is per level
 	g.spawn(lvl)
 	g.buffers()
 	g.updateFOV()

@@ -81,7 +81,7 @@ func Decode(blob []byte, data *content.Tables) (*Game, error) {
 		return nil, fmt.Errorf("%w: %v", ErrCorruptSave, err)
 	}
 	g.buffers()
-	g.updateFOV()
+	g.updateSight() // the save holds the memory of things as of its last turn
 	return g, nil
 }
 
@@ -134,5 +134,5 @@ func (s *state) validate() error {
 			return fmt.Errorf("%s worn, but it is not equipment", it.Kind)
 		}
 	}
-	return nil
+	return validateSeen(m, s.Seen)
 }

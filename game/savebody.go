@@ -16,25 +16,26 @@ type saveBody struct {
 
 // saveState is state as saved; see state for the meaning of each field.
 type saveState struct {
-	Seed      uint64        `json:"Seed"`
-	Depth     int           `json:"Depth"`
-	Level     string        `json:"Level"`
-	Dark      bool          `json:"Dark"`
-	Turn      int           `json:"Turn"`
-	Kills     int           `json:"Kills"`
-	Map       *saveMap      `json:"Map"`
-	Actors    []saveActor   `json:"Actors"`
-	Items     []saveItem    `json:"Items"`
-	Inventory []saveItem    `json:"Inventory"`
-	Log       []saveMessage `json:"Log"`
-	Over      bool          `json:"Over"`
-	Won       bool          `json:"Won"`
-	Cheated   bool          `json:"Cheated"`
-	God       bool          `json:"God"`
-	Cause     string        `json:"Cause"`
-	XPEarned  int           `json:"XPEarned"`
-	CharLevel int           `json:"CharLevel,omitempty"` // 0 or absent: level 1 (saves from before levels)
-	XP        int           `json:"PlayerXP,omitempty"`  // absent in saves from before levels
+	Seed      uint64         `json:"Seed"`
+	Depth     int            `json:"Depth"`
+	Level     string         `json:"Level"`
+	Dark      bool           `json:"Dark"`
+	Turn      int            `json:"Turn"`
+	Kills     int            `json:"Kills"`
+	Map       *saveMap       `json:"Map"`
+	Actors    []saveActor    `json:"Actors"`
+	Items     []saveItem     `json:"Items"`
+	Inventory []saveItem     `json:"Inventory"`
+	Log       []saveMessage  `json:"Log"`
+	Over      bool           `json:"Over"`
+	Won       bool           `json:"Won"`
+	Cheated   bool           `json:"Cheated"`
+	God       bool           `json:"God"`
+	Cause     string         `json:"Cause"`
+	XPEarned  int            `json:"XPEarned"`
+	CharLevel int            `json:"CharLevel,omitempty"` // 0 or absent: level 1 (saves from before levels)
+	XP        int            `json:"PlayerXP,omitempty"`  // absent in saves from before levels
+	Seen      []saveSighting `json:"Seen,omitempty"`      // issue 12; absent in older saves
 }
 
 // saveMap is a world.Map as saved: W x H tiles, row-major.
@@ -80,6 +81,22 @@ type saveItem struct {
 	Kind string  `json:"Kind"` // an ItemKind value
 	Pos  savePos `json:"Pos"`
 	Worn bool    `json:"Worn,omitempty"` // absent in saves from before equipment
+}
+
+// saveSighting is a Sighting as saved.
+type saveSighting struct {
+	Pos     savePos `json:"Pos"`
+	Item    string  `json:"Item,omitempty"` // an ItemKind value
+	Remains string  `json:"Remains,omitempty"`
+	Glyph   rune    `json:"Glyph,omitempty"` // a number: the code point
+}
+
+func toSaveSighting(s Sighting) saveSighting {
+	return saveSighting{Pos: toSavePos(s.Pos), Item: string(s.Item), Remains: s.Remains, Glyph: s.Glyph}
+}
+
+func (s saveSighting) sighting() Sighting {
+	return Sighting{Pos: s.Pos.pos(), Item: ItemKind(s.Item), Remains: s.Remains, Glyph: s.Glyph}
 }
 
 // saveMessage is a Message as saved.
@@ -158,7 +175,7 @@ func (s *state) toSave() saveState {
 		Map: toSaveMap(s.Map), Actors: convert(s.Actors, toSaveActor), Items: convert(s.Items, toSaveItem),
 		Inventory: convert(s.Inventory, toSaveItem), Log: convert(s.Log, toSaveMessage), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
-		CharLevel: s.CharLevel, XP: s.XP}
+		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, toSaveSighting)}
 }
 
 // state returns the in-memory state of a decoded save (not yet validated).
@@ -167,5 +184,5 @@ func (s *saveState) state() state {
 		Map: s.Map.worldMap(), Actors: convert(s.Actors, saveActor.actor), Items: convert(s.Items, saveItem.item),
 		Inventory: convert(s.Inventory, saveItem.item), Log: convert(s.Log, saveMessage.message), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
-		CharLevel: s.CharLevel, XP: s.XP}
+		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, saveSighting.sighting)}
 }

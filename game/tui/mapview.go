@@ -32,10 +32,11 @@ const (
 
 // mark is what stands on a tile this frame: an actor or an item.
 type mark struct {
-	ch    rune
-	fg    content.RGB
-	basic ansi.BasicColor
-	bold  bool
+	ch         rune
+	fg         content.RGB
+	basic      ansi.BasicColor
+	bold       bool
+	remembered bool // drawn dim: last seen there, not in view now
 }
 
 // drawMap writes mapRows lines of g's map as seen through the camera, which
@@ -62,7 +63,7 @@ func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows
 			p := world.Pos{X: s.cam.x + col, Y: s.cam.y + row}
 			var l cellLook
 			if p.X >= 0 && p.Y >= 0 && p.X < mw && p.Y < mh {
-				l = cell(g, p, occ, marks, cave)
+				l = m.th.cell(g, p, occ, marks, cave)
 				if ov != nil {
 					switch {
 					case p == ov.cursor:
@@ -113,16 +114,29 @@ func noMarks(n int) []int16 {
 }
 
 // placeMarks lists what stands on the tiles in view, remains below items
-// below the living, and points occ (per tile of g's map) at the top one.
-// touched lists the tiles of occ it set, to clear after drawing.
+// below the living, and the remains and items remembered on tiles out of
+// view (game.Remembered), and points occ (per tile of g's map) at the top
+// one. touched lists the tiles of occ it set, to clear after drawing.
 func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, touched []int) {
 	mw, _ := g.Size()
+	set := func(p world.Pos, mk mark) {
+		i := p.Y*mw + p.X
+		occ[i] = int16(len(marks))
+		marks = append(marks, mk)
+		touched = append(touched, i)
+	}
+	for _, s := range g.Remembered() { // remains before items on a tile
+		mk := itemMark(data, s.Item)
+		if s.Item == "" {
+			fg, basic := remainsFG()
+			mk = mark{ch: s.Glyph, fg: fg, basic: basic}
+		}
+		mk.remembered = true
+		set(s.Pos, mk)
+	}
 	put := func(p world.Pos, mk mark) {
 		if g.Visible(p) {
-			i := p.Y*mw + p.X
-			occ[i] = int16(len(marks))
-			marks = append(marks, mk)
-			touched = append(touched, i)
+			set(p, mk)
 		}
 	}
 	actors := g.Actors()
@@ -130,7 +144,7 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, 
 		for _, a := range actors {
 			if a.Corpse == (pass == 0) {
 				fg, basic := actorFG(data, a)
-				put(a.Pos, mark{a.Glyph, fg, basic, a.Kind == "player" || a.Kind == "troll"})
+				put(a.Pos, mark{ch: a.Glyph, fg: fg, basic: basic, bold: a.Kind == "player" || a.Kind == "troll"})
 			}
 		}
 		if pass == 0 {
@@ -142,35 +156,27 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, 
 	return marks, touched
 }
 
-// cell returns the look of map tile p: what stands there if in view, else
-// the tile, lit (in view) or greyscale (remembered), or blank (never seen).
-func cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave bool) cellLook {
+// cell returns the look of map tile p: what stands there if in view (or is
+// remembered there), else the tile, lit (in view) or remembered, or blank
+// (never seen). Colours come from tileColour and thingColour.
+func (t *theme) cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave bool) cellLook {
 	mw, _ := g.Size()
 	if i := occ[p.Y*mw+p.X]; i >= 0 {
 		mk := marks[i]
-		return cellLook{ch: mk.ch, fg: mk.fg, basic: mk.basic, bold: mk.bold, set: true}
+		fg, basic := t.thingColour(mk.fg, mk.basic, mk.remembered)
+		return cellLook{ch: mk.ch, fg: fg, basic: basic, bold: mk.bold, set: true}
 	}
 	visible := g.Visible(p)
 	if !visible && !g.Explored(p) {
 		return cellLook{}
 	}
-	t := lookOf(g.Tile(p), cave)
-	l := cellLook{ch: t.ch, fg: t.fg, basic: t.basic, bold: t.bold && visible, set: true}
-	switch {
-	case !visible && (t.ch == '>' || t.ch == '<'):
-		l.fg = content.RGB{R: 170, G: 170, B: 170} // remembered stairs: easy to find again
-		l.basic = ansi.White
-	case !visible:
-		l.fg = greyscale(t.fg)
-		l.basic = ansi.BrightBlack
-		if t.basic == ansi.Yellow || t.basic == ansi.White && !cave {
-			l.basic = ansi.Blue // remembered floor and walls on 16 colours
-		}
-	case cave:
-		r, gr, bl := g.Light(p)
-		l.fg = lit(t.fg, r, gr, bl)
+	lk := lookOf(g.Tile(p), cave)
+	var r, gr, bl float64
+	if visible && cave {
+		r, gr, bl = g.Light(p)
 	}
-	return l
+	fg, basic := t.tileColour(lk, visible, cave, r, gr, bl)
+	return cellLook{ch: lk.ch, fg: fg, basic: basic, bold: lk.bold && visible, set: true}
 }
 
 // writeSGR starts a cell's look afresh: reset, then colour, bold, background.

@@ -18,7 +18,10 @@ import (
 
 // theme is built once per session (no package-level mutable state).
 type theme struct {
-	basic bool // 16 colours or fewer: basic colours, no lighting
+	basic   bool                 // 16 colours or fewer: basic colours, no lighting
+	profile colorprofile.Profile // the terminal's, for readable (contrast.go)
+
+	readableCache map[readableKey]content.RGB // readable's answers: the map asks for few colours many times
 
 	msg        map[game.MsgKind]lipgloss.Style
 	impossible lipgloss.Style
@@ -43,7 +46,7 @@ func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 255
 // hand (and no lighting), because the nearest basic colour of a muted or
 // torch-lit tone is often a garish one.
 func newTheme(profile colorprofile.Profile) *theme {
-	t := &theme{basic: profile <= colorprofile.ANSI}
+	t := &theme{basic: profile <= colorprofile.ANSI, profile: profile}
 	t.chrome()
 	return t
 }
@@ -95,7 +98,8 @@ type tileLook struct {
 // lookOf returns the look of a tile, for ordinary levels or for the
 // caverns (bracket-lib, "Theming the caverns": walls ▒ light grey, gravel ;
 // grey, shallow water ░ cyan, deep water ▓ blue, stalactites ╨ and
-// stalagmites ╥, stairs cyan).
+// stalagmites ╥, stairs cyan). Deep water is a light blue (#285aff, 4.0:1
+// on black): pure blue is 2.4:1, under WCAG's 3:1.
 func lookOf(t world.Tile, cave bool) tileLook {
 	grey := func(v float64) content.RGB { c := uint8(v * 255); return content.RGB{R: c, G: c, B: c} }
 	switch t {
@@ -114,7 +118,7 @@ func lookOf(t world.Tile, cave bool) tileLook {
 	case world.ShallowWater:
 		return tileLook{'░', content.RGB{G: 255, B: 255}, ansi.Cyan, false}
 	case world.DeepWater:
-		return tileLook{'▓', content.RGB{B: 255}, ansi.Blue, false}
+		return tileLook{'▓', content.RGB{R: 40, G: 90, B: 255}, ansi.BrightBlue, false}
 	case world.Stalactite:
 		return tileLook{'╨', grey(0.5), ansi.White, false}
 	case world.Stalagmite:
@@ -132,23 +136,78 @@ func lookOf(t world.Tile, cave bool) tileLook {
 	return tileLook{'?', grey(1), ansi.BrightMagenta, false}
 }
 
-// greyscale returns the remembered look of a colour: its luminance, dimmed
-// well below anything in view but never so dark that it vanishes on black.
-func greyscale(c content.RGB) content.RGB {
-	v := uint8(max(40, (0.299*float64(c.R)+0.587*float64(c.G)+0.114*float64(c.B))*0.3))
-	return content.RGB{R: v, G: v, B: v}
+// remembered returns the look of a remembered tile's colour: a grey from
+// its brightness (ITU-R 601 luma), squeezed into 90..115 so that it is
+// dimmer than anything in view (at least seenContrast) yet never under
+// minContrast (90 is 3.1:1, 115 is 4.4:1 on black); readable then lifts
+// what the terminal's palette would push under 3:1.
+func (t *theme) remembered(c content.RGB) content.RGB {
+	luma := 0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)
+	v := uint8(90 + luma*25/255)
+	return t.readable(content.RGB{R: v, G: v, B: v}, minContrast)
 }
 
 // minLight is the least light a tile in view gets on a dark level: the torch
-// formula falls to 0 at the edge of its range, and a tile the player sees
-// must still stand out from the remembered ones (drawn at 30% grey). Light
-// l is drawn as minLight + (1 − minLight)·l of the tile's colour.
+// formula (bracket-lib, "Lighting": (range − distance) / range per source,
+// summed) falls to 0 at the edge of its range, and a tile the player sees
+// must keep its colour. Light l is drawn as minLight + (1 − minLight)·l of
+// the tile's colour, per channel, clamped to 255.
 const minLight = 0.5
 
 // lit multiplies a colour by a light level per channel, clamped to 0..255.
 func lit(c content.RGB, r, g, b float64) content.RGB {
 	ch := func(v uint8, l float64) uint8 { return uint8(min(255, float64(v)*(minLight+(1-minLight)*l))) }
 	return content.RGB{R: ch(c.R, r), G: ch(c.G, g), B: ch(c.B, b)}
+}
+
+// tileColour returns the colour a tile of look lk is drawn in: in view, lit
+// by light (r, g, b) on a dark level or at full colour elsewhere, and at
+// least seenContrast; remembered, in grey (see remembered), except the
+// stairs, drawn light grey to be found again. On 16 colours: the look's
+// basic colour in view, bright black remembered.
+func (t *theme) tileColour(lk tileLook, visible, dark bool, r, g, b float64) (content.RGB, ansi.BasicColor) {
+	switch {
+	case !visible && (lk.ch == '>' || lk.ch == '<'):
+		return content.RGB{R: 170, G: 170, B: 170}, ansi.White // remembered stairs: easy to find again
+	case !visible:
+		return t.remembered(lk.fg), ansi.BrightBlack
+	case dark:
+		return t.readable(lit(lk.fg, r, g, b), seenContrast), lk.basic
+	}
+	return t.readable(lk.fg, seenContrast), lk.basic
+}
+
+// thingDim is how much of its colour a remembered item or remains keeps.
+const thingDim = 0.6
+
+// thingColour returns the colour an actor, item or remains of colour fg
+// (basic on 16 colours) is drawn in: as it is in view (things are not
+// darkened by light, as in bracket-lib's caverns, so they can be spotted)
+// and at least seenContrast, or dimmed to thingDim when remembered and at
+// least minContrast. A dark colour from the data (say a monster in
+// #550000) is raised here, at draw time, so data cannot make a glyph
+// unreadable. On 16 colours a remembered thing takes the normal (not
+// bright) basic colour of its hue, or bright black where that is blue or
+// black (under 3:1 in xterm's palette).
+func (t *theme) thingColour(fg content.RGB, basic ansi.BasicColor, remembered bool) (content.RGB, ansi.BasicColor) {
+	if !remembered {
+		return t.readable(fg, seenContrast), readableBasic(basic)
+	}
+	dim := func(v uint8) uint8 { return uint8(float64(v) * thingDim) }
+	c := t.readable(content.RGB{R: dim(fg.R), G: dim(fg.G), B: dim(fg.B)}, minContrast)
+	if basic >= 8 {
+		basic -= 8
+	}
+	return c, readableBasic(basic)
+}
+
+// readableBasic returns b, or bright black for the basic colours under 3:1
+// on black in xterm's palette (black and blue).
+func readableBasic(b ansi.BasicColor) ansi.BasicColor {
+	if b == ansi.Black || b == ansi.Blue {
+		return ansi.BrightBlack
+	}
+	return b
 }
 
 // actorFG returns an actor's colour: white for the player, dark red for
@@ -158,13 +217,16 @@ func actorFG(data *content.Tables, a game.Actor) (content.RGB, ansi.BasicColor) 
 	case a.Kind == "player":
 		return content.RGB{R: 255, G: 255, B: 255}, ansi.BrightWhite
 	case a.Corpse:
-		return content.RGB{R: 191}, ansi.Red
+		return remainsFG()
 	}
 	if k, ok := data.Monster(a.Kind); ok {
 		return k.FG, nearestBasic(k.FG)
 	}
 	return content.RGB{R: 255, G: 255}, ansi.BrightYellow
 }
+
+// remainsFG returns the colour of remains: dark red.
+func remainsFG() (content.RGB, ansi.BasicColor) { return content.RGB{R: 191}, ansi.Red }
 
 // itemMark is how the map draws an item of kind k: its glyph and colour
 // from the data (items.json), or a yellow '*' for a kind the data lacks.
