@@ -47,7 +47,7 @@ func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows
 	if len(occ) != mw*mh {
 		occ = noMarks(mw * mh) // drawn before any Update: not kept
 	}
-	marks, touched := placeMarks(g, m.p.Data, occ)
+	marks, touched := placeMarks(g, m.p.Data, occ, m.ascii())
 	var hl []bool
 	if ov != nil {
 		hl = make([]bool, mw*mh)
@@ -62,7 +62,7 @@ func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows
 			p := world.Pos{X: s.cam.x + col, Y: s.cam.y + row}
 			var l cellLook
 			if p.X >= 0 && p.Y >= 0 && p.X < mw && p.Y < mh {
-				l = cell(g, p, occ, marks, cave)
+				l = cell(g, p, occ, marks, cave, m.ascii())
 				if ov != nil {
 					switch {
 					case p == ov.cursor:
@@ -114,10 +114,14 @@ func noMarks(n int) []int16 {
 
 // placeMarks lists what stands on the tiles in view, remains below items
 // below the living, and points occ (per tile of g's map) at the top one.
-// touched lists the tiles of occ it set, to clear after drawing.
-func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, touched []int) {
+// touched lists the tiles of occ it set, to clear after drawing. In ascii,
+// glyphs are those of the ASCII symbol set.
+func placeMarks(g *game.Game, data *content.Tables, occ []int16, ascii bool) (marks []mark, touched []int) {
 	mw, _ := g.Size()
-	put := func(p world.Pos, mk mark) {
+	put := func(p world.Pos, kind string, mk mark) { // kind: the monster or item kind, "" for remains
+		if ascii && kind != "" {
+			mk.ch = asciiMark(data, kind, mk.ch)
+		}
 		if g.Visible(p) {
 			i := p.Y*mw + p.X
 			occ[i] = int16(len(marks))
@@ -130,12 +134,16 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, 
 		for _, a := range actors {
 			if a.Corpse == (pass == 0) {
 				fg, basic := actorFG(data, a)
-				put(a.Pos, mark{a.Glyph, fg, basic, a.Kind == "player" || a.Kind == "troll"})
+				kind := a.Kind
+				if a.Corpse {
+					kind = ""
+				}
+				put(a.Pos, kind, mark{a.Glyph, fg, basic, a.Kind == "player" || a.Kind == "troll"})
 			}
 		}
 		if pass == 0 {
 			for _, it := range g.Items() {
-				put(it.Pos, itemMark(data, it.Kind))
+				put(it.Pos, string(it.Kind), itemMark(data, it.Kind))
 			}
 		}
 	}
@@ -144,7 +152,7 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, 
 
 // cell returns the look of map tile p: what stands there if in view, else
 // the tile, lit (in view) or greyscale (remembered), or blank (never seen).
-func cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave bool) cellLook {
+func cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave, ascii bool) cellLook {
 	mw, _ := g.Size()
 	if i := occ[p.Y*mw+p.X]; i >= 0 {
 		mk := marks[i]
@@ -155,6 +163,9 @@ func cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave bool) cellL
 		return cellLook{}
 	}
 	t := lookOf(g.Tile(p), cave)
+	if ascii {
+		t.ch = asciiTile(g.Tile(p))
+	}
 	l := cellLook{ch: t.ch, fg: t.fg, basic: t.basic, bold: t.bold && visible, set: true}
 	switch {
 	case !visible && (t.ch == '>' || t.ch == '<'):
