@@ -281,7 +281,8 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store}, Data: s.data,
 			IdleTimeout: s.cfg.Limits.IdleTimeout,
 			Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
-			Lobby:       lob, NeedName: isNew}
+			Lobby:       lob, NeedName: isNew,
+			Settings: s.settingsOf(id.fp), SaveSettings: s.saveSettings(id.fp, logger)}
 		// The slot is listed under the stored profile's name only: a key
 		// that has claimed none is unnamed (name is then just the name
 		// screen's suggestion).

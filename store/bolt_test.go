@@ -464,3 +464,22 @@ func BenchmarkJournalAppend(b *testing.B) {
 		})
 	}
 }
+
+func TestAProfileWrittenBeforeSettingsReadsWithTheDefaults(t *testing.T) {
+	b := newTest(t)
+	const fp = "SHA256:old"
+	// A profile record exactly as grotto wrote it before settings existed.
+	old := []byte("\x01" + `{"fp":"SHA256:old","name":"ann","created":"2026-11-01T10:00:00Z","last_seen":"2026-11-02T10:00:00Z"}`)
+	if err := b.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(playersBucket).Put([]byte(fp), old) }); err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.Profile(fp)
+	if err != nil || p.Name != "ann" || p.Settings != (Settings{}) {
+		t.Fatalf("old profile read as %+v (%v), want ann with default settings", p, err)
+	}
+	// Re-encoding a profile with default settings writes the old bytes.
+	rec, err := encodeProfile(p)
+	if err != nil || !bytes.Equal(rec, old) {
+		t.Errorf("default settings re-encode as %q (%v), want the old record %q", rec, err, old)
+	}
+}

@@ -25,6 +25,15 @@ type profileRecord struct {
 	Name        string    `json:"name"`
 	Created     time.Time `json:"created"`
 	LastSeen    time.Time `json:"last_seen"`
+	// Settings is absent in profiles written before settings existed
+	// (they decode to the defaults) and when every option is the default.
+	Settings *settingsRecord `json:"settings,omitempty"`
+}
+
+// settingsRecord is Settings' on-disk form.
+type settingsRecord struct {
+	Symbols string `json:"symbols,omitempty"`
+	Colour  string `json:"colour,omitempty"`
 }
 
 // scoreRecord is Score's on-disk form.
@@ -74,12 +83,16 @@ func recordBody(bucket, key, rec []byte, want byte) ([]byte, error) {
 }
 
 func encodeProfile(p Profile) ([]byte, error) {
-	return encodeJSON(profileV1, profileRecord{
+	r := profileRecord{
 		Fingerprint: p.Fingerprint,
 		Name:        p.Name,
 		Created:     p.Created.UTC(),
 		LastSeen:    p.LastSeen.UTC(),
-	})
+	}
+	if p.Settings != (Settings{}) {
+		r.Settings = &settingsRecord{Symbols: p.Settings.Symbols, Colour: p.Settings.Colour}
+	}
+	return encodeJSON(profileV1, r)
 }
 
 func decodeProfile(key, rec []byte) (Profile, error) {
@@ -87,7 +100,11 @@ func decodeProfile(key, rec []byte) (Profile, error) {
 	if err := decodeJSON(playersBucket, key, rec, profileV1, &r); err != nil {
 		return Profile{}, err
 	}
-	return Profile{Fingerprint: r.Fingerprint, Name: r.Name, Created: r.Created, LastSeen: r.LastSeen}, nil
+	p := Profile{Fingerprint: r.Fingerprint, Name: r.Name, Created: r.Created, LastSeen: r.LastSeen}
+	if r.Settings != nil {
+		p.Settings = Settings{Symbols: r.Settings.Symbols, Colour: r.Settings.Colour}
+	}
+	return p, nil
 }
 
 func encodeScore(s Score) ([]byte, error) {

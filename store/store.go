@@ -35,6 +35,20 @@ type Profile struct {
 	Name string
 	// Created is when the player first connected; LastSeen when they last did.
 	Created, LastSeen time.Time
+	// Settings are the options the player chose on the settings screen;
+	// the zero value means the defaults (a profile stored before settings
+	// existed reads so).
+	Settings Settings
+}
+
+// Settings are a player's display options, kept verbatim as the UI names
+// them (game/tui's Settings): the store does not interpret them, and ""
+// means the UI's default.
+type Settings struct {
+	// Symbols is the glyph set: "unicode" or "ascii".
+	Symbols string
+	// Colour is the colour depth: "auto", "16", "256", "truecolor" or "none".
+	Colour string
 }
 
 // Score is one finished game on the high-score table.

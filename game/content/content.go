@@ -39,6 +39,7 @@ type Monster struct {
 	ID      string // stable identifier, saved in games
 	Name    string // what messages call it, lower case
 	Glyph   rune
+	ASCII   rune // the glyph in the ASCII symbol set: Glyph when that is ASCII, else the data's "ascii"
 	FG      RGB
 	HP      int // hit points, > 0
 	Power   int // attack, ≥ 0
@@ -54,6 +55,7 @@ type Monster struct {
 type Item struct {
 	ID    string
 	Glyph rune
+	ASCII rune // the glyph in the ASCII symbol set: Glyph when that is ASCII, else the data's "ascii"
 	FG    RGB
 	Equip *Equip // what wearing it gives; nil for items that are not worn
 }
@@ -152,6 +154,7 @@ type monsterJSON struct {
 	ID      string     `json:"id"`
 	Name    string     `json:"name"`
 	Glyph   string     `json:"glyph"`
+	ASCII   string     `json:"ascii"` // required when glyph is not printable ASCII
 	FG      string     `json:"fg"`
 	HP      int        `json:"hp"`
 	Power   int        `json:"power"`
@@ -165,6 +168,7 @@ type monsterJSON struct {
 type itemJSON struct {
 	ID    string     `json:"id"`
 	Glyph string     `json:"glyph"`
+	ASCII string     `json:"ascii"` // required when glyph is not printable ASCII
 	FG    string     `json:"fg"`
 	Equip *equipJSON `json:"equip"`
 }
@@ -248,6 +252,10 @@ func (m monsterJSON) convert() (Monster, error) {
 	if err != nil {
 		return Monster{}, err
 	}
+	a, err := asciiGlyph(g, m.ASCII)
+	if err != nil {
+		return Monster{}, err
+	}
 	fg, err := hexColor(m.FG)
 	if err != nil {
 		return Monster{}, err
@@ -264,7 +272,7 @@ func (m monsterJSON) convert() (Monster, error) {
 	case AI(m.AI) != AIHostile && AI(m.AI) != AIHerbivore:
 		return Monster{}, fmt.Errorf("ai %q is not %q or %q", m.AI, AIHostile, AIHerbivore)
 	}
-	mon := Monster{ID: m.ID, Name: m.Name, Glyph: g, FG: fg, HP: m.HP, Power: m.Power, Defense: m.Defense,
+	mon := Monster{ID: m.ID, Name: m.Name, Glyph: g, ASCII: a, FG: fg, HP: m.HP, Power: m.Power, Defense: m.Defense,
 		Vision: m.Vision, AI: AI(m.AI), XP: m.XP}
 	if m.Light != nil {
 		c, err := hexColor(m.Light.Color)
@@ -284,6 +292,10 @@ func (it itemJSON) convert() (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
+	a, err := asciiGlyph(g, it.ASCII)
+	if err != nil {
+		return Item{}, err
+	}
 	if it.ID == "" {
 		return Item{}, errors.New("id is empty")
 	}
@@ -291,7 +303,7 @@ func (it itemJSON) convert() (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	item := Item{ID: it.ID, Glyph: g, FG: fg}
+	item := Item{ID: it.ID, Glyph: g, ASCII: a, FG: fg}
 	if e := it.Equip; e != nil {
 		switch {
 		case e.Slot != SlotWeapon && e.Slot != SlotArmour:
@@ -333,6 +345,25 @@ func glyph(s string) (rune, error) {
 	}
 	r, _ := utf8.DecodeRuneInString(s)
 	return r, nil
+}
+
+// asciiGlyph returns the glyph of g in the ASCII symbol set (for terminals
+// and fonts without box-drawing glyphs, as NetHack's symbol sets): g itself
+// when it is printable ASCII and the data gives none, else the data's
+// "ascii", which must be one printable ASCII character.
+func asciiGlyph(g rune, s string) (rune, error) {
+	printable := func(r rune) bool { return r > ' ' && r < 0x7f }
+	if s == "" {
+		if !printable(g) {
+			return 0, fmt.Errorf("glyph %q is not ASCII: give an \"ascii\" glyph for terminals without it", g)
+		}
+		return g, nil
+	}
+	a, err := glyph(s)
+	if err != nil || !printable(a) {
+		return 0, fmt.Errorf("ascii glyph %q must be one printable ASCII character", s)
+	}
+	return a, nil
 }
 
 func hexColor(s string) (RGB, error) {

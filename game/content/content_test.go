@@ -23,6 +23,23 @@ func TestEmbeddedDataLoads(t *testing.T) {
 	}
 }
 
+func TestEveryGlyphHasAnASCIIFallback(t *testing.T) {
+	d := Default()
+	for _, m := range d.Monsters {
+		if m.ASCII <= ' ' || m.ASCII >= 0x7f || (m.Glyph < 0x7f && m.ASCII != m.Glyph) {
+			t.Errorf("monster %s: glyph %q has ascii %q", m.ID, m.Glyph, m.ASCII)
+		}
+	}
+	for _, it := range d.Items {
+		if it.ASCII <= ' ' || it.ASCII >= 0x7f {
+			t.Errorf("item %s: glyph %q has ascii %q", it.ID, it.Glyph, it.ASCII)
+		}
+	}
+	if c, _ := d.Monster("cube"); c.ASCII != 'c' {
+		t.Errorf("the gelatinous cube is %q in ASCII, want 'c'", c.ASCII)
+	}
+}
+
 func TestCavernsBringBatsSpidersAndCubesButNoWolvesOrRats(t *testing.T) {
 	tb := Default()
 	at3 := map[string]int{}
@@ -89,6 +106,8 @@ func TestBadDataNamesTheFileAndTheEntry(t *testing.T) {
 		{"spawn of nothing", string(monsters), string(items), strings.Replace(string(spawns), `{"id": "bat"`, `{"id": "dragon"`, 1), `spawns.json: monsters entry 5 ("dragon"): no monster entry`},
 		{"unknown slot", string(monsters), strings.Replace(string(items), `"slot": "weapon", "power": 4`, `"slot": "hat", "power": 4`, 1), string(spawns), `items.json: entry 7 ("sword"): equip slot "hat"`},
 		{"negative bonus", string(monsters), strings.Replace(string(items), `"defense": 3`, `"defense": -3`, 1), string(spawns), `items.json: entry 9 ("chain mail"): equip power and defense must not be negative`},
+		{"a unicode glyph without an ascii one", strings.Replace(string(monsters), `"ascii": "c", `, ``, 1), string(items), string(spawns), `monsters.json: entry 7 ("cube"): glyph '▄' is not ASCII`},
+		{"an ascii glyph that is not ascii", string(monsters), strings.Replace(string(items), `"glyph": "!",`, `"glyph": "!", "ascii": "¡",`, 1), string(spawns), `items.json: entry 0 ("health potion"): ascii glyph "¡"`},
 		{"upside-down depths", string(monsters), string(items), strings.Replace(string(spawns), `"min_depth": 3, "max_depth": 3`, `"min_depth": 3, "max_depth": 1`, 1), `spawns.json: monsters entry 5 ("bat"): depths 3..1`},
 	} {
 		_, err := Parse([]byte(c.monsters), []byte(c.items), []byte(c.spawns))

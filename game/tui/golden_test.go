@@ -114,6 +114,11 @@ func TestGoldenScreens(t *testing.T) {
 		{name: "play-80x24", w: 80, h: 24, keys: []string{"enter", "l", "l", "j", "."}},
 		{name: "play-40x12", w: 40, h: 12, keys: []string{"enter", "l", "l", "j", "."}},
 		{name: "help", w: 80, h: 24, keys: []string{"enter", "?"}},
+		{name: "settings", w: 80, h: 24, keys: []string{"enter", "O"}},
+		{name: "play-caverns-ascii-80x24", w: 80, h: 24, keys: []string{"enter", "O", "l", "esc"}, then: func(t *testing.T, m *Model) {
+			adopt(t, m, caverns(t, 247))
+			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24}) // settles the camera on the player
+		}},
 		{name: "inventory", w: 80, h: 24, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
 			walkTo(t, m, game.FireballScroll)
 			press(m, "g")

@@ -26,6 +26,7 @@ const (
 	actHelp                      // the help screen
 	actSave                      // save and leave
 	actCheat                     // the admins' cheat menu
+	actOptions                   // the settings screen: symbols and colour
 	actAim                       // aiming: move the cursor by dir (Shift ×5, Ctrl ×10, Alt ×20)
 	actFire                      // aiming: confirm the target
 	actCancel                    // aiming: leave at no cost
@@ -112,6 +113,7 @@ func newKeyMaps() keyMaps {
 		{label: "/ or ;", help: "look around (cursor; Esc leaves)", keys: []boundKey{one("/", actLook), one(";", actLook)}},
 		{label: "v", help: "message log", keys: []boundKey{one("v", actLog)}},
 		{label: "?", help: "this help", keys: []boundKey{one("?", actHelp)}},
+		{label: "O", help: "settings: symbols and colour", keys: []boundKey{one("O", actOptions)}},
 		{label: "S or Ctrl+C", help: "save and leave (come back with the same key)", keys: []boundKey{one("S", actSave), one("ctrl+c", actSave)}},
 		{label: `\`, help: "cheat menu (admins)", keys: []boundKey{one(`\`, actCheat)}, admin: true},
 	}

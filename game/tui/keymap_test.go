@@ -144,6 +144,8 @@ func TestEveryPlayKeyDoesWhatItsHelpLineSays(t *testing.T) {
 				ok = cmd != nil && m.Exit() == ExitSaved
 			case actCheat:
 				_, ok = m.scr.(*cheatScreen)
+			case actOptions:
+				_, ok = m.scr.(*settingsScreen)
 			default:
 				t.Errorf("%q: no check for action %d; add one", k.name, k.act)
 				continue

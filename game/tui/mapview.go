@@ -48,7 +48,7 @@ func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows
 	if len(occ) != mw*mh {
 		occ = noMarks(mw * mh) // drawn before any Update: not kept
 	}
-	marks, touched := placeMarks(g, m.p.Data, occ)
+	marks, touched := placeMarks(g, m.p.Data, occ, m.ascii())
 	var hl []bool
 	if ov != nil {
 		hl = make([]bool, mw*mh)
@@ -63,7 +63,7 @@ func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows
 			p := world.Pos{X: s.cam.x + col, Y: s.cam.y + row}
 			var l cellLook
 			if p.X >= 0 && p.Y >= 0 && p.X < mw && p.Y < mh {
-				l = m.th.cell(g, p, occ, marks, cave)
+				l = m.th.cell(g, p, occ, marks, cave, m.ascii())
 				if ov != nil {
 					switch {
 					case p == ov.cursor:
@@ -116,10 +116,14 @@ func noMarks(n int) []int16 {
 // placeMarks lists what stands on the tiles in view, remains below items
 // below the living, and the remains and items remembered on tiles out of
 // view (game.Remembered), and points occ (per tile of g's map) at the top
-// one. touched lists the tiles of occ it set, to clear after drawing.
-func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, touched []int) {
+// one. touched lists the tiles of occ it set, to clear after drawing. In
+// ascii, glyphs are those of the ASCII symbol set.
+func placeMarks(g *game.Game, data *content.Tables, occ []int16, ascii bool) (marks []mark, touched []int) {
 	mw, _ := g.Size()
-	set := func(p world.Pos, mk mark) {
+	set := func(p world.Pos, kind string, mk mark) { // kind: the monster or item kind, "" for remains
+		if ascii && kind != "" {
+			mk.ch = asciiMark(data, kind, mk.ch)
+		}
 		i := p.Y*mw + p.X
 		occ[i] = int16(len(marks))
 		marks = append(marks, mk)
@@ -132,11 +136,11 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, 
 			mk = mark{ch: s.Glyph, fg: fg, basic: basic}
 		}
 		mk.remembered = true
-		set(s.Pos, mk)
+		set(s.Pos, string(s.Item), mk)
 	}
-	put := func(p world.Pos, mk mark) {
+	put := func(p world.Pos, kind string, mk mark) {
 		if g.Visible(p) {
-			set(p, mk)
+			set(p, kind, mk)
 		}
 	}
 	actors := g.Actors()
@@ -144,12 +148,16 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, 
 		for _, a := range actors {
 			if a.Corpse == (pass == 0) {
 				fg, basic := actorFG(data, a)
-				put(a.Pos, mark{ch: a.Glyph, fg: fg, basic: basic, bold: a.Kind == "player" || a.Kind == "troll"})
+				kind := a.Kind
+				if a.Corpse {
+					kind = ""
+				}
+				put(a.Pos, kind, mark{ch: a.Glyph, fg: fg, basic: basic, bold: a.Kind == "player" || a.Kind == "troll"})
 			}
 		}
 		if pass == 0 {
 			for _, it := range g.Items() {
-				put(it.Pos, itemMark(data, it.Kind))
+				put(it.Pos, string(it.Kind), itemMark(data, it.Kind))
 			}
 		}
 	}
@@ -158,8 +166,9 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16) (marks []mark, 
 
 // cell returns the look of map tile p: what stands there if in view (or is
 // remembered there), else the tile, lit (in view) or remembered, or blank
-// (never seen). Colours come from tileColour and thingColour.
-func (t *theme) cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave bool) cellLook {
+// (never seen). Colours come from tileColour and thingColour; in ascii the
+// tile's glyph is the ASCII symbol set's.
+func (t *theme) cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave, ascii bool) cellLook {
 	mw, _ := g.Size()
 	if i := occ[p.Y*mw+p.X]; i >= 0 {
 		mk := marks[i]
@@ -171,6 +180,9 @@ func (t *theme) cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave 
 		return cellLook{}
 	}
 	lk := lookOf(g.Tile(p), cave)
+	if ascii {
+		lk.ch = asciiTile(g.Tile(p))
+	}
 	var r, gr, bl float64
 	if visible && cave {
 		r, gr, bl = g.Light(p)

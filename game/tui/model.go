@@ -56,6 +56,13 @@ type Player struct {
 	// and colour), the tables the games are made from; nil means
 	// content.Default().
 	Data *content.Tables
+	// Settings are the player's options as their profile keeps them
+	// (symbols, colour); unknown values read as the defaults.
+	Settings Settings
+	// SaveSettings keeps the player's new settings in their profile; an
+	// error, said on the settings screen, leaves the choice in force for
+	// this session. nil means settings last only for the session.
+	SaveSettings func(Settings) error
 }
 
 // Play is one player's games as the UI needs them; server/session's
@@ -164,6 +171,9 @@ type Model struct {
 	exit     Exit
 	lastKey  time.Time
 	watchers int // how many watch this game
+	set      Settings
+	detected colorprofile.Profile   // the terminal's colour profile, as Bubble Tea reports it
+	forced   []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
 }
 
 // New returns the model for one session, starting on the title screen.
@@ -177,7 +187,8 @@ func New(p Player) *Model {
 	if p.Data == nil {
 		p.Data = content.Default()
 	}
-	m := &Model{p: p, th: newTheme(colorprofile.ANSI256), keys: newKeyMaps(), w: 80, h: 24}
+	m := &Model{p: p, keys: newKeyMaps(), w: 80, h: 24, set: p.Settings.normal(), detected: colorprofile.ANSI256}
+	m.th = newTheme(m.profile())
 	switch {
 	case p.Conflict:
 		m.scr = &conflictScreen{}
@@ -210,7 +221,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = min(msg.Width, MaxWidth), min(msg.Height, MaxHeight)
 	case tea.ColorProfileMsg:
-		m.th = newTheme(msg.Profile)
+		return m, m.profileReported(msg.Profile)
 	case IdleCheckMsg:
 		if m.p.IdleTimeout > 0 && m.p.Now().Sub(m.lastKey) >= m.p.IdleTimeout {
 			m.p.Play.Save() // the server saves again once the program has ended, and reports failure
@@ -268,7 +279,7 @@ func (m *Model) View() tea.View {
 	} else {
 		s = m.scr.view(m)
 	}
-	v := tea.NewView(s)
+	v := tea.NewView(m.finish(s))
 	v.AltScreen = true
 	if _, ok := m.scr.(mouseHandler); ok {
 		v.MouseMode = tea.MouseModeAllMotion

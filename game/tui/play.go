@@ -84,6 +84,8 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		return &helpScreen{back: s}, nil
 	case actLog:
 		return newLogScreen(m, s), nil
+	case actOptions:
+		return newSettings(s), nil
 	case actSave:
 		return s, m.saveAndLeave()
 	}

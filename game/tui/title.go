@@ -29,6 +29,7 @@ const (
 	itemContinue = "Continue"
 	itemNew      = "New game"
 	itemWatch    = "Watch a game"
+	itemSettings = "Settings"
 	itemQuit     = "Quit"
 )
 
@@ -53,7 +54,7 @@ func newTitle(m *Model, note string) *titleScreen {
 	if len(t.live) > 0 {
 		t.items = append(t.items, itemWatch)
 	}
-	t.items = append(t.items, itemQuit)
+	t.items = append(t.items, itemSettings, itemQuit)
 	m.publish()
 	return t
 }
@@ -83,6 +84,8 @@ func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		if len(t.live) > 0 {
 			return t.choose(m, itemWatch)
 		}
+	case "o", "O":
+		return t.choose(m, itemSettings)
 	case "q", "Q", "esc":
 		return t.choose(m, itemQuit)
 	case "enter", "space", " ":
@@ -103,6 +106,8 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 		return m.afterTurn(newPlay()), nil
 	case itemWatch:
 		return &watchListScreen{back: t, games: m.p.Lobby.Games()}, nil
+	case itemSettings:
+		return newSettings(t), nil
 	case itemNew:
 		if t.save != nil || t.saveErr != nil {
 			t.confirm = true

@@ -25,6 +25,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		test func(*testing.T, store.Store)
 	}{
 		{"a profile round-trips and an absent one is ErrNotFound", profiles},
+		{"a profile's settings round-trip and survive a name claim", settings},
 		{"a save is put, read, replaced and deleted", saves},
 		{"the journal keeps entries in order and a save drops it", journal},
 		{"concurrent journal appends of many players all land", concurrentJournal},
@@ -54,6 +55,29 @@ func profiles(t *testing.T, st store.Store) {
 	got, err := st.Profile("SHA256:a")
 	if err != nil || got.Name != p.Name || !got.Created.Equal(p.Created) || !got.LastSeen.Equal(p.LastSeen) {
 		t.Errorf("profile read back as %+v (%v), want %+v", got, err, p)
+	}
+}
+
+func settings(t *testing.T, st store.Store) {
+	p := store.Profile{Fingerprint: "SHA256:a", Name: "ann", Created: when, LastSeen: when}
+	if err := st.PutProfile(p); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Profile("SHA256:a"); err != nil || got.Settings != (store.Settings{}) {
+		t.Errorf("a profile put without settings read back with %+v (%v), want none", got.Settings, err)
+	}
+	p.Settings = store.Settings{Symbols: "ascii", Colour: "none"}
+	if err := st.PutProfile(p); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Profile("SHA256:a"); err != nil || got.Settings != p.Settings || got.Name != "ann" {
+		t.Errorf("profile read back as %+v (%v), want settings %+v", got, err, p.Settings)
+	}
+	if err := st.ClaimName("SHA256:a", "Annie", when.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Profile("SHA256:a"); err != nil || got.Settings != p.Settings {
+		t.Errorf("after a name claim the settings are %+v (%v), want %+v", got.Settings, err, p.Settings)
 	}
 }
 
