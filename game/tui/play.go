@@ -146,11 +146,11 @@ func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) st
 // hint, shortened on narrow terminals so that numbers are never cut.
 func (m *Model) statusLine(g *game.Game) string {
 	p := g.Player()
-	hp := m.th.hpGood
-	if p.HP*3 <= p.MaxHP {
-		hp = m.th.hpLow
+	hp, low := m.th.hpGood, ""
+	if game.LowHealth(p.HP, p.MaxHP) {
+		hp, low = m.th.hpLow, " LOW HP"
 	}
-	left := fmt.Sprintf("HP: %d/%d", p.HP, p.MaxHP)
+	left := fmt.Sprintf("HP: %d/%d%s", p.HP, p.MaxHP, low)
 	rest := fmt.Sprintf("  Depth: %d  Turn: %d  Kills: %d", g.Depth(), g.Turn(), g.Kills())
 	if name := g.LevelName(); name != "" && m.w >= 100 {
 		rest = fmt.Sprintf("  Depth: %d (%s)  Turn: %d  Kills: %d", g.Depth(), name, g.Turn(), g.Kills())
@@ -168,7 +168,7 @@ func (m *Model) statusLine(g *game.Game) string {
 		rest += fmt.Sprintf("  watched by %d", m.watchers)
 	}
 	if len(left)+len(rest) > m.w {
-		left = fmt.Sprintf("HP %d/%d", p.HP, p.MaxHP)
+		left = fmt.Sprintf("HP %d/%d%s", p.HP, p.MaxHP, strings.TrimSuffix(low, " HP"))
 		rest = fmt.Sprintf(" D%d T%d K%d", g.Depth(), g.Turn(), g.Kills())
 		for _, e := range p.Effects {
 			rest += fmt.Sprintf(" %c%d", effectLabel(e.Kind)[0], e.TurnsLeft)
