@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // TestKeysDoNothingWhileTheTerminalIsTooSmall: with the map hidden behind
@@ -102,5 +103,66 @@ func TestAFireballThatWouldBurnYouAsksTwice(t *testing.T) {
 	press(m, "enter")
 	if m.game.Player().HP != hp-game.FireballDamage {
 		t.Errorf("the confirming Enter did not fire: HP %d → %d", hp, m.game.Player().HP)
+	}
+}
+
+// TestTheCursorShowsWithoutColours: on a terminal without colours or
+// attributes (TERM=dumb: colour profile NoTTY, which drops even reverse
+// video) the look cursor is an X on the map, and the terminal's own
+// cursor stands on it on every terminal (issue 12).
+func TestTheCursorShowsWithoutColours(t *testing.T) {
+	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.Ascii} {
+		m := newModel(t, openStore(t), 247)
+		m.Update(tea.ColorProfileMsg{Profile: profile})
+		press(m, "enter")
+		press(m, "/")
+		press(m, "l")
+		ts := m.scr.(*targetScreen)
+		x, y := ts.cursor.X-ts.back.cam.x, ts.cursor.Y-ts.back.cam.y
+		lines := strings.Split(plain(m), "\n")
+		if got := []rune(lines[y])[x]; got != 'X' {
+			t.Errorf("%v: the cursor cell shows %q, want X:\n%s", profile, got, plain(m))
+		}
+		if c := m.View().Cursor; c == nil || c.X != x || c.Y != y {
+			t.Errorf("%v: terminal cursor %+v, want at %d,%d", profile, c, x, y)
+		}
+		press(m, "esc")
+		if m.View().Cursor != nil {
+			t.Errorf("%v: the terminal cursor stays after looking", profile)
+		}
+	}
+}
+
+// changingLobby is a lobby whose list of games a test can change.
+type changingLobby struct {
+	nopLobby
+	games *[]LiveGame
+}
+
+func (l changingLobby) Games() []LiveGame { return *l.games }
+
+// TestTheTitleListOfGamesHasHeadingsAndRefreshes: the "Playing now" list
+// names its columns, shows a session on the title screen as such (it was
+// "- -"), and follows the lobby on the periodic check the server sends
+// (issue 12).
+func TestTheTitleListOfGamesHasHeadingsAndRefreshes(t *testing.T) {
+	games := []LiveGame{{ID: 1, Name: "bob", Depth: 2, Turn: 40, LastInput: testNow}, {ID: 2, Name: "ann", LastInput: testNow}}
+	p := newPlayer(t, openStore(t), "SHA256:test", "tester", 1)
+	p.Lobby = changingLobby{games: &games}
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	s := plain(m)
+	for _, want := range []string{"name", "depth", "turn", "idle", "watchers", "on the title"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the list lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "- -") || strings.Contains(s, "-      -") {
+		t.Errorf("a session on the title is shown as dashes:\n%s", s)
+	}
+	games = append(games, LiveGame{ID: 3, Name: "cyd", Depth: 5, Turn: 900, LastInput: testNow})
+	m.Update(IdleCheckMsg{})
+	if s := plain(m); !strings.Contains(s, "cyd") {
+		t.Errorf("the list did not follow the lobby:\n%s", s)
 	}
 }

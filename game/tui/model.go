@@ -217,6 +217,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.exit = ExitIdle
 			return m, tea.Quit
 		}
+		if t, ok := m.scr.(*titleScreen); ok { // the periodic check also refreshes the list of live games
+			t.refreshLive(m)
+		}
 	case ShutdownMsg:
 		m.p.Play.Save()
 		m.exit = ExitShutdown
@@ -272,6 +275,9 @@ func (m *Model) View() tea.View {
 		s = m.scr.view(m)
 	}
 	v := tea.NewView(s)
+	if c, ok := m.scr.(cursorHolder); ok && !m.tooSmallNow() {
+		v.Cursor = c.terminalCursor(m)
+	}
 	v.AltScreen = true
 	if _, ok := m.scr.(mouseHandler); ok {
 		v.MouseMode = tea.MouseModeAllMotion

@@ -183,6 +183,24 @@ func (t *targetScreen) settle(m *Model) {
 	}
 }
 
+// cursorHolder is a screen that puts the terminal's own cursor somewhere:
+// targeting puts it on the cursor tile, so the tile shows on any terminal,
+// colours or none.
+type cursorHolder interface {
+	terminalCursor(m *Model) *tea.Cursor
+}
+
+// terminalCursor returns the terminal cursor on the targeting cursor's cell,
+// or nil when that tile is off the map rows.
+func (t *targetScreen) terminalCursor(m *Model) *tea.Cursor {
+	mapRows, _ := m.layout()
+	x, y := t.cursor.X-t.back.cam.x, t.cursor.Y-t.back.cam.y
+	if x < 0 || y < 0 || x >= m.w || y >= mapRows {
+		return nil
+	}
+	return tea.NewCursor(x, y)
+}
+
 func capitalizeFirst(s string) string {
 	if s == "" {
 		return s

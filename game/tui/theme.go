@@ -19,6 +19,7 @@ import (
 // theme is built once per session (no package-level mutable state).
 type theme struct {
 	basic bool // 16 colours or fewer: basic colours, no lighting
+	bare  bool // no colours (Ascii) or no attributes at all (NoTTY, e.g. TERM=dumb): overlays need marks, not colours
 
 	msg        map[game.MsgKind]lipgloss.Style
 	impossible lipgloss.Style
@@ -43,7 +44,7 @@ func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 255
 // hand (and no lighting), because the nearest basic colour of a muted or
 // torch-lit tone is often a garish one.
 func newTheme(profile colorprofile.Profile) *theme {
-	t := &theme{basic: profile <= colorprofile.ANSI}
+	t := &theme{basic: profile <= colorprofile.ANSI, bare: profile <= colorprofile.Ascii}
 	t.chrome()
 	return t
 }
