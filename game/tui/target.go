@@ -171,6 +171,11 @@ func (t *targetScreen) view(m *Model) string {
 	}
 	if names := m.game.Describe(t.cursor); len(names) > 0 {
 		line += " " + capitalizeFirst(strings.Join(names, ", ")) + "."
+	} else {
+		line += " You have not seen this place."
+	}
+	if why := m.game.Explain(t.cursor); why != "" && t.mode == targetLook {
+		line += " " + why
 	}
 	return t.back.render(m, m.game, ov, line)
 }

@@ -467,7 +467,7 @@ func TestLookModeNamesWhatIsUnderTheCursorAndCostsNoTurn(t *testing.T) {
 	if !ok || ts.cursor != m.game.Player().Pos {
 		t.Fatal("look mode should start with the cursor on the player")
 	}
-	if s := plain(m); !strings.Contains(s, "You.") {
+	if s := strings.Join(strings.Fields(plain(m)), " "); !strings.Contains(s, "You, floor. Bare ground you can walk on.") {
 		t.Errorf("look on the player should name you:\n%s", s)
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyRight, Mod: tea.ModCtrl})
