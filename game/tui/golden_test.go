@@ -114,6 +114,7 @@ func TestGoldenScreens(t *testing.T) {
 		{name: "play-80x24", w: 80, h: 24, keys: []string{"enter", "l", "l", "j", "."}},
 		{name: "play-40x12", w: 40, h: 12, keys: []string{"enter", "l", "l", "j", "."}},
 		{name: "help", w: 80, h: 24, keys: []string{"enter", "?"}},
+		{name: "help-end-40x12", w: 40, h: 12, keys: []string{"enter", "?", "end"}},
 		{name: "look-40x12", w: 40, h: 12, keys: []string{"enter", "/", "h"}},
 		{name: "inventory", w: 80, h: 24, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
 			walkTo(t, m, game.FireballScroll)

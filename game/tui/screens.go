@@ -7,33 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// This file holds the small screens: help and message-log history (the
-// game-over screen is in gameover.go).
-
-// helpScreen lists the keys of the play and aiming key maps, each binding
-// on one line (the cheat menu's only for admins); any key returns to the game.
-type helpScreen struct{ back screen }
-
-func (h *helpScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) { return h.back, nil }
-
-func (h *helpScreen) view(m *Model) string {
-	th := m.th
-	var b strings.Builder
-	list := func(km keyMap) {
-		for _, r := range km {
-			if !r.admin || m.admin() {
-				b.WriteString(th.heading.Render(fmt.Sprintf("%-16s", r.label)) + th.text.Render(r.help) + "\n")
-			}
-		}
-	}
-	b.WriteString(th.title.Render("Keys") + "\n\n")
-	list(m.keys.play)
-	b.WriteString("\n" + th.title.Render("While aiming (throw, use, look)") + "\n")
-	list(m.keys.aim)
-	b.WriteString("\n" + th.text.Render("o orc, T troll, % remains, ! potion, ? scroll, > stairs down.") + "\n")
-	b.WriteString("\n" + th.dim.Render("Press any key to return."))
-	return m.center(b.String())
-}
+// This file holds the message-log history screen (help is in help.go, the
+// game-over screen in gameover.go).
 
 // logScreen shows the whole message log, scrollable.
 type logScreen struct {
