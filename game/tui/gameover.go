@@ -6,6 +6,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,6 +40,7 @@ func (s *gameOverScreen) view(m *Model) string {
 	th := m.th
 	g := m.game
 	w := min(m.w, gameOverWidth)
+	compact := m.h < 20 // no blank lines or heading: room for messages
 	var top []string
 	add := func(st lipgloss.Style, text string) {
 		for _, l := range strings.Split(ansi.Wordwrap(text, w, ""), "\n") {
@@ -47,11 +49,15 @@ func (s *gameOverScreen) view(m *Model) string {
 	}
 	if g.Won() {
 		add(th.title, "You escaped the grotto!")
-		add(th.text, "")
+		if !compact {
+			add(th.text, "")
+		}
 		add(th.text, fmt.Sprintf("You climbed out into daylight after %d turns.", g.Turn()))
 	} else {
 		add(th.hpLow, "You died.")
-		add(th.text, "")
+		if !compact {
+			add(th.text, "")
+		}
 		add(th.text, fmt.Sprintf("You were %s after %d turns.", g.Cause(), g.Turn()))
 	}
 	add(th.title, fmt.Sprintf("Score: %d   Monsters slain: %d", g.Score(), g.Kills()))
@@ -63,20 +69,45 @@ func (s *gameOverScreen) view(m *Model) string {
 	default:
 		add(th.heading, fmt.Sprintf("Rank #%d on the high-score table", s.rank))
 	}
-	foot := th.dim.Render(truncate("Enter: title screen · v: the whole message log", w))
+	foot := "Enter: title screen · v: the whole message log"
+	if compact {
+		foot = "Enter: title · v: message log"
+	}
 	// The last messages fill the rows left: a blank line and a heading
-	// above them, a blank line and the footer below.
+	// above them, a blank line and the footer below (only the footer when
+	// compact).
 	rows := m.h - len(top) - 4
+	if compact {
+		rows = m.h - len(top) - 1
+	}
 	var b strings.Builder
 	b.WriteString(strings.Join(top, "\n") + "\n")
 	if rows >= 1 {
-		b.WriteString("\n" + th.heading.Render("Last messages") + "\n")
-		var sub strings.Builder
-		mm := *m
-		mm.w = w
-		drawMessages(&mm, &sub, g, rows, "")
-		b.WriteString(strings.TrimRight(sub.String(), "\n") + "\n")
+		if !compact {
+			b.WriteString("\n" + th.heading.Render("Last messages") + "\n")
+		}
+		for _, l := range lastMessages(m, w, rows) {
+			b.WriteString(l + "\n")
+		}
 	}
-	b.WriteString("\n" + foot)
+	if !compact {
+		b.WriteString("\n")
+	}
+	b.WriteString(th.dim.Render(truncate(foot, w)))
 	return m.center(lipgloss.NewStyle().MaxWidth(m.w).MaxHeight(m.h).Render(b.String()))
+}
+
+// lastMessages returns the game's newest messages, each word-wrapped to w
+// cells and styled by kind, as at most rows lines, oldest first.
+func lastMessages(m *Model, w, rows int) []string {
+	var lines []string // newest first
+	for i := m.game.LogLen() - 1; i >= 0 && len(lines) < rows; i-- {
+		msg := m.game.Message(i)
+		wrapped := strings.Split(ansi.Wordwrap(msgText(msg), w, ""), "\n")
+		for j := len(wrapped) - 1; j >= 0 && len(lines) < rows; j-- {
+			lines = append(lines, m.th.msgStyle(msg.Kind).Render(truncate(wrapped[j], w)))
+		}
+	}
+	slices.Reverse(lines)
+	return lines
 }
