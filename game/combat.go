@@ -41,28 +41,34 @@ func (g *Game) attack(a, b *Actor) {
 		kind = MsgPlayerHit
 	}
 	desc := capitalize(the(a)) + " " + verb(a, "attack", "attacks") + " " + the(b)
-	if dmg > 0 {
+	switch {
+	case dmg > 0 && g.unharmed(b):
+		g.logf(kind, desc+" but you are unharmed (god mode).")
+	case dmg > 0:
 		g.logf(kind, fmt.Sprintf("%s for %d %s.", desc, dmg, plural(dmg, "hit point", "hit points")))
-	} else {
+	default:
 		g.logf(kind, desc+" but "+verb(a, "do", "does")+" no damage.")
 	}
-	g.hurt(b, dmg, withArticle(a.Name), a.Kind == "player")
+	g.hurt(b, dmg, withArticle(a.Name), fmt.Sprintf("it hit you for %d", dmg), a.Kind == "player")
 }
 
 // hurt takes dmg HP from b; if that kills b, cause says what did it ("an
-// orc", "poison", "a fireball") and byPlayer whether the kill is the player's.
-func (g *Game) hurt(b *Actor, dmg int, cause string, byPlayer bool) {
-	if !b.Alive() || b.Kind == "player" && g.s.God {
+// orc", "poison", "a fireball"), how says how in a few words for the
+// player's death ("it hit you for 4"; "" for nothing more), and byPlayer
+// whether the kill is the player's.
+func (g *Game) hurt(b *Actor, dmg int, cause, how string, byPlayer bool) {
+	if !b.Alive() || g.unharmed(b) {
 		return
 	}
 	b.HP -= dmg
 	if b.HP <= 0 {
-		g.die(b, cause, byPlayer)
+		g.die(b, cause, how, byPlayer)
 	}
 }
 
-// die turns b into remains.
-func (g *Game) die(b *Actor, cause string, byPlayer bool) {
+// die turns b into remains. The player's death sets the game's cause:
+// "killed by a large spider on depth 3 (it hit you for 4)".
+func (g *Game) die(b *Actor, cause, how string, byPlayer bool) {
 	b.HP = 0
 	for _, e := range b.Effects { // the dead keep no bonus (a save holds base stats)
 		undoEffect(b, e.Kind)
@@ -72,6 +78,9 @@ func (g *Game) die(b *Actor, cause string, byPlayer bool) {
 		b.Glyph = '%'
 		g.s.Over = true
 		g.s.Cause = fmt.Sprintf("killed by %s on depth %d", cause, g.s.Depth)
+		if how != "" {
+			g.s.Cause += " (" + how + ")"
+		}
 		g.logf(MsgPlayerDeath, "You died!")
 		return
 	}

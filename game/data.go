@@ -26,9 +26,10 @@ func LoadData() (*content.Tables, error) {
 
 // CheckData reports, as an error naming the data file, what in t the rules
 // cannot play: a depth from 1 to mapgen.LastDepth where no monster or no item
-// can spawn, an item in items.json without a rule in items.go, a rule
-// without its items.json entry (its look), or equipment without its "equip"
-// (or "equip" on an item that is not worn).
+// can spawn, a tile kind without its tiles.json entry (its name and
+// description) or an entry for no tile, an item in items.json without a
+// rule in items.go, a rule without its items.json entry (its look), or
+// equipment without its "equip" (or "equip" on an item that is not worn).
 func CheckData(t *content.Tables) error {
 	for d := 1; d <= mapgen.LastDepth; d++ {
 		for _, table := range []struct {
@@ -43,6 +44,9 @@ func CheckData(t *content.Tables) error {
 				return fmt.Errorf("spawns.json: no %s can spawn on depth %d", table.name, d)
 			}
 		}
+	}
+	if err := checkTiles(t); err != nil {
+		return err
 	}
 	for i, it := range t.Items {
 		if !ItemKind(it.ID).Known() {

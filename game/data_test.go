@@ -41,6 +41,10 @@ func TestDataTheRulesCannotPlayIsRefusedByName(t *testing.T) {
 			t.Items[0].Equip = &content.Equip{Slot: content.SlotWeapon, Power: 9}
 		}, `"health potion" has "equip" but its rule is not equipment`},
 		{"a rule without data", func(t *content.Tables) { t.Items = t.Items[1:] }, `no entry for "health potion"`},
+		{"a tile without its name", func(t *content.Tables) { t.Tiles = t.Tiles[:5] }, `tiles.json: no entry for the tile "deep water"`},
+		{"a tile the game lacks", func(t *content.Tables) {
+			t.Tiles = append(t.Tiles, content.Tile{ID: "lava", Name: "lava", Description: "Hot."})
+		}, `tiles.json: entry 9 ("lava"): no tile has this id`},
 	} {
 		tb, err := content.Load()
 		if err != nil {

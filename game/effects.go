@@ -56,7 +56,7 @@ func (g *Game) tickEffects() {
 			continue
 		}
 		if a.Has(EffectPoison) {
-			g.hurt(a, PoisonDamage, "poison", a.Kind != "player")
+			g.hurt(a, PoisonDamage, "poison", fmt.Sprintf("%d HP a turn", PoisonDamage), a.Kind != "player")
 			if !a.Alive() {
 				continue
 			}

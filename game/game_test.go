@@ -113,7 +113,7 @@ func TestPlayerDeathEndsGameWithCause(t *testing.T) {
 	if err != nil || !res.Died || !g.Over() {
 		t.Fatalf("res=%+v err=%v over=%v, want death", res, err, g.Over())
 	}
-	if g.Cause() != "killed by a troll on depth 1" {
+	if g.Cause() != "killed by a troll on depth 1 (it hit you for 2)" {
 		t.Errorf("cause = %q", g.Cause())
 	}
 	if _, err := g.Apply(Wait()); !errors.Is(err, ErrGameOver) {

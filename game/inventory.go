@@ -137,7 +137,7 @@ func (g *Game) throw(i int, target world.Pos) error {
 		return nil
 	}
 	g.logf(MsgPlayerHit, fmt.Sprintf("The %s hits the %s for %d damage.", it.Kind, a.Name, ThrowDamage))
-	g.hurt(a, ThrowDamage, "a thrown "+string(it.Kind), true)
+	g.hurt(a, ThrowDamage, "a thrown "+string(it.Kind), "", true)
 	return nil
 }
 

@@ -225,7 +225,7 @@ func (g *Game) lightning() error {
 		return &Impossible{"No enemy is close enough to strike."}
 	}
 	g.logf(MsgPlayerHit, fmt.Sprintf("A lightning bolt strikes the %s with a loud thunder, for %d damage!", target.Name, LightningDamage))
-	g.hurt(target, LightningDamage, "a lightning bolt", true)
+	g.hurt(target, LightningDamage, "a lightning bolt", "", true)
 	return nil
 }
 
@@ -271,9 +271,13 @@ func (g *Game) blast(c world.Pos, r, dmg int) bool {
 	}
 	for _, i := range hit {
 		a := &g.s.Actors[i]
-		g.logf(MsgPlayerHit, fmt.Sprintf("%s %s engulfed in a fiery explosion, taking %d damage!",
-			capitalize(the(a)), verb(a, "are", "is"), dmg))
-		g.hurt(a, dmg, "a fireball", true)
+		if g.unharmed(a) {
+			g.logf(MsgPlayerHit, "You are engulfed in a fiery explosion but unharmed (god mode).")
+		} else {
+			g.logf(MsgPlayerHit, fmt.Sprintf("%s %s engulfed in a fiery explosion, taking %d damage!",
+				capitalize(the(a)), verb(a, "are", "is"), dmg))
+		}
+		g.hurt(a, dmg, "a fireball", fmt.Sprintf("your own, for %d", dmg), true)
 	}
 	return len(hit) > 0
 }

@@ -88,7 +88,7 @@ func TestPoisonDeathNamesPoison(t *testing.T) {
 	for i := 0; i < 10 && !g.Over(); i++ {
 		g.Apply(Wait())
 	}
-	if !g.Over() || g.Cause() != "killed by poison on depth 1" {
+	if !g.Over() || g.Cause() != "killed by poison on depth 1 (1 HP a turn)" {
 		t.Errorf("over=%v cause=%q", g.Over(), g.Cause())
 	}
 }

@@ -32,10 +32,12 @@ func (g *Game) Apply(c Command) (Result, error) {
 	case ActCheat:
 		return g.cheat(c)
 	}
+	hp := g.player().HP
 	if err := g.act(c); err != nil {
 		return Result{}, err
 	}
 	g.endTurn()
+	g.warnLowHealth(hp)
 	return Result{Died: g.s.Over}, nil
 }
 
@@ -65,7 +67,7 @@ func (g *Game) move(dx, dy int) error {
 	to := p.Pos.Add(dx, dy)
 	target := g.blockerAt(to)
 	if target == nil && !g.s.Map.At(to).Walkable() {
-		return &Impossible{"That way is blocked."}
+		return &Impossible{blockedBy(g.s.Map.At(to))}
 	}
 	g.s.Turn++
 	if target != nil {
@@ -126,4 +128,14 @@ func (g *Game) describeFloor() {
 	default:
 		g.logf(MsgInfo, "There are stairs down here.")
 	}
+}
+
+// blockedBy says why the player cannot step onto t: deep water is named
+// (bracket-lib's caverns: "not passable by the player"), anything else is
+// simply in the way.
+func blockedBy(t world.Tile) string {
+	if t == world.DeepWater {
+		return "That is deep water; you cannot swim."
+	}
+	return "That way is blocked."
 }

@@ -2,6 +2,7 @@ package game
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/grotto-game/grotto/game/world"
 )
@@ -95,8 +96,11 @@ func (g *Game) Inventory() []Item { return slices.Clone(g.s.Inventory) }
 // Items returns a copy of the items lying on the level.
 func (g *Game) Items() []Item { return slices.Clone(g.s.Items) }
 
-// Describe returns what the player knows is at p: the names of the actors
-// and items there if p is in view, then the tile's name if it was ever seen.
+// Describe returns what the player knows is at p, as look mode names it:
+// if p is in view, the actors there ("you", a monster with how hurt it
+// looks and its effects: "orc (wounded, confused)", "remains of orc") and
+// the items ("fireball scroll"); then, if p was ever seen, the tile's name
+// from tiles.json ("deep water"). Nothing for a tile never seen.
 func (g *Game) Describe(p world.Pos) []string {
 	var out []string
 	if g.Visible(p) {
@@ -104,14 +108,18 @@ func (g *Game) Describe(p world.Pos) []string {
 			if a.Pos != p {
 				continue
 			}
-			name := a.Name
-			if a.Kind == "player" {
-				name = "you"
+			switch {
+			case a.Kind == "player":
+				out = append(out, "you")
+			case a.Corpse:
+				out = append(out, a.Name)
+			default:
+				notes := []string{HealthWord(a.HP, a.MaxHP)}
+				for _, e := range a.Effects {
+					notes = append(notes, string(e.Kind))
+				}
+				out = append(out, a.Name+" ("+strings.Join(notes, ", ")+")")
 			}
-			for _, e := range a.Effects {
-				name += " (" + string(e.Kind) + ")"
-			}
-			out = append(out, name)
 		}
 		for _, it := range g.s.Items {
 			if it.Pos == p {
@@ -120,12 +128,26 @@ func (g *Game) Describe(p world.Pos) []string {
 		}
 	}
 	if g.Visible(p) || g.Explored(p) {
-		switch g.s.Map.At(p) {
-		case world.DownStairs:
-			out = append(out, "stairs down")
-		case world.Wall:
-			out = append(out, "wall")
-		}
+		out = append(out, TileInfo(g.data, g.s.Map.At(p)).Name)
 	}
 	return out
+}
+
+// Explain returns the one-line description of what look mode shows first
+// at p: the living monster there if in view (monsters.json), else the tile
+// if ever seen (tiles.json); "" for a tile never seen.
+func (g *Game) Explain(p world.Pos) string {
+	if g.Visible(p) {
+		for _, a := range g.s.Actors[1:] {
+			if a.Pos == p && a.Alive() {
+				if k, ok := g.data.Monster(a.Kind); ok {
+					return k.Description
+				}
+			}
+		}
+	}
+	if g.Visible(p) || g.Explored(p) {
+		return TileInfo(g.data, g.s.Map.At(p)).Description
+	}
+	return ""
 }

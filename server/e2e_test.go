@@ -539,6 +539,8 @@ func TestPickUpAFireballReadItAimWithTheCursorAndBurn(t *testing.T) {
 	waitText(t, c, "Select a target location.")
 	c.Send("l")
 	c.Send("\r")
+	waitText(t, c, "This will hit you too. Enter again to confirm.") // issue 12: the blast reaches you
+	c.Send("\r")
 	screen = waitText(t, c, "You are engulfed in a fiery explosion, taking 12 damage!")
 	if !strings.Contains(screen, "HP: 18/30") || turn(screen) != fmt.Sprint(atoi(before)+1) {
 		t.Errorf("after the blast (turn before %s):\n%s", before, screen)

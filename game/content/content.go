@@ -1,5 +1,5 @@
-// Package content holds the game's data: the monsters, the items and the
-// spawn tables, as JSON files embedded in the binary (data/*.json), checked
+// Package content holds the game's data: the monsters, the items, the
+// spawn tables and the names and descriptions of the map's tiles, as JSON files embedded in the binary (data/*.json), checked
 // when loaded. A bad entry is an error naming the file and the entry.
 package content
 
@@ -36,18 +36,21 @@ const (
 
 // Monster is one monster kind.
 type Monster struct {
-	ID      string // stable identifier, saved in games
-	Name    string // what messages call it, lower case
-	Glyph   rune
-	ASCII   rune // the glyph in the ASCII symbol set: Glyph when that is ASCII, else the data's "ascii"
-	FG      RGB
-	HP      int // hit points, > 0
-	Power   int // attack, ≥ 0
-	Defense int // ≥ 0
-	Vision  int // how far it sees, in tiles, > 0
-	AI      AI
-	XP      int    // experience its death is worth, ≥ 0
-	Light   *Light // a light it carries or gives off, or nil
+	ID   string // stable identifier, saved in games
+	Name string // what messages call it, lower case
+	// Description is one line for look mode and the help screen, e.g. "A
+	// brutish orc, tougher than it looks."; never empty.
+	Description string
+	Glyph       rune
+	ASCII       rune // the glyph in the ASCII symbol set: Glyph when that is ASCII, else the data's "ascii"
+	FG          RGB
+	HP          int // hit points, > 0
+	Power       int // attack, ≥ 0
+	Defense     int // ≥ 0
+	Vision      int // how far it sees, in tiles, > 0
+	AI          AI
+	XP          int    // experience its death is worth, ≥ 0
+	Light       *Light // a light it carries or gives off, or nil
 }
 
 // Item is the look of one item kind, and for equipment what wearing it
@@ -74,6 +77,16 @@ type Equip struct {
 	Slot    string // SlotWeapon or SlotArmour
 	Power   int    // added to the wearer's power
 	Defense int    // added to the wearer's defense
+}
+
+// Tile is what a kind of map tile is called and how it is explained: look
+// mode and the help screen's legend read it (tiles.json). How a tile looks
+// (glyph, colour) is the UI's theme; whether it can be walked or seen
+// through is package world's.
+type Tile struct {
+	ID          string // the tile kind, as package game names it: "deep water"
+	Name        string // what look mode calls it, lower case: "deep water"
+	Description string // one line: "Water too deep to cross: you cannot swim, but you can see over it."
 }
 
 // Spawn is one row of a spawn table: at depth d (MinDepth ≤ d ≤ MaxDepth)
@@ -103,6 +116,17 @@ type Tables struct {
 	Items         []Item
 	MonsterSpawns []Spawn
 	ItemSpawns    []Spawn
+	Tiles         []Tile // every kind of map tile (game.CheckData checks each has one)
+}
+
+// Tile returns the tile kind with id, or false.
+func (t *Tables) Tile(id string) (Tile, bool) {
+	for _, k := range t.Tiles {
+		if k.ID == id {
+			return k, true
+		}
+	}
+	return Tile{}, false
 }
 
 // Monster returns the monster kind with id, or false.
@@ -131,7 +155,51 @@ func Load() (*Tables, error) {
 		b, _ := files.ReadFile("data/" + name)
 		return b
 	}
-	return Parse(read("monsters.json"), read("items.json"), read("spawns.json"))
+	t, err := Parse(read("monsters.json"), read("items.json"), read("spawns.json"))
+	if err != nil {
+		return nil, err
+	}
+	if t.Tiles, err = ParseTiles(read("tiles.json")); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+type tileJSON struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// ParseTiles checks and converts tiles.json: every entry needs an id, a
+// name and a description, and no id may repeat. Errors name the file and
+// the entry (by index and id). That every tile kind of the game has an
+// entry is package game's check (game.CheckData).
+func ParseTiles(data []byte) ([]Tile, error) {
+	var ts []tileJSON
+	if err := strict(data, &ts); err != nil {
+		return nil, fmt.Errorf("tiles.json: %w", err)
+	}
+	var out []Tile
+	for i, t := range ts {
+		var err error
+		switch {
+		case t.ID == "" || t.Name == "":
+			err = errors.New("id and name must not be empty")
+		case strings.TrimSpace(t.Description) == "":
+			err = errors.New("description must not be empty")
+		}
+		for _, prev := range out {
+			if prev.ID == t.ID {
+				err = errors.New("id used twice")
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("tiles.json: entry %d (%q): %w", i, t.ID, err)
+		}
+		out = append(out, Tile{ID: t.ID, Name: t.Name, Description: t.Description})
+	}
+	return out, nil
 }
 
 // Default returns the embedded tables, loaded once: a convenience for tests.
@@ -151,18 +219,19 @@ type lightJSON struct {
 }
 
 type monsterJSON struct {
-	ID      string     `json:"id"`
-	Name    string     `json:"name"`
-	Glyph   string     `json:"glyph"`
-	ASCII   string     `json:"ascii"` // required when glyph is not printable ASCII
-	FG      string     `json:"fg"`
-	HP      int        `json:"hp"`
-	Power   int        `json:"power"`
-	Defense int        `json:"defense"`
-	Vision  int        `json:"vision"`
-	AI      string     `json:"ai"`
-	XP      int        `json:"xp"`
-	Light   *lightJSON `json:"light"`
+	ID          string     `json:"id"`
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Glyph       string     `json:"glyph"`
+	ASCII       string     `json:"ascii"` // required when glyph is not printable ASCII
+	FG          string     `json:"fg"`
+	HP          int        `json:"hp"`
+	Power       int        `json:"power"`
+	Defense     int        `json:"defense"`
+	Vision      int        `json:"vision"`
+	AI          string     `json:"ai"`
+	XP          int        `json:"xp"`
+	Light       *lightJSON `json:"light"`
 }
 
 type itemJSON struct {
@@ -263,6 +332,8 @@ func (m monsterJSON) convert() (Monster, error) {
 	switch {
 	case m.ID == "" || m.Name == "":
 		return Monster{}, errors.New("id and name must not be empty")
+	case strings.TrimSpace(m.Description) == "":
+		return Monster{}, errors.New("description must not be empty")
 	case m.HP <= 0:
 		return Monster{}, fmt.Errorf("hp %d must be above 0", m.HP)
 	case m.Power < 0 || m.Defense < 0 || m.XP < 0:
@@ -272,7 +343,7 @@ func (m monsterJSON) convert() (Monster, error) {
 	case AI(m.AI) != AIHostile && AI(m.AI) != AIHerbivore:
 		return Monster{}, fmt.Errorf("ai %q is not %q or %q", m.AI, AIHostile, AIHerbivore)
 	}
-	mon := Monster{ID: m.ID, Name: m.Name, Glyph: g, ASCII: a, FG: fg, HP: m.HP, Power: m.Power, Defense: m.Defense,
+	mon := Monster{ID: m.ID, Name: m.Name, Description: m.Description, Glyph: g, ASCII: a, FG: fg, HP: m.HP, Power: m.Power, Defense: m.Defense,
 		Vision: m.Vision, AI: AI(m.AI), XP: m.XP}
 	if m.Light != nil {
 		c, err := hexColor(m.Light.Color)

@@ -116,3 +116,33 @@ func TestBadDataNamesTheFileAndTheEntry(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryMonsterAndTileMustBeExplained: a monster or a tile without a
+// description is refused, naming the file and the entry (issue 12).
+func TestEveryMonsterAndTileMustBeExplained(t *testing.T) {
+	good := func(name string) []byte { b, _ := files.ReadFile("data/" + name); return b }
+	monsters := strings.Replace(string(good("monsters.json")), `"description": "A brutish orc, tougher than it looks.", `, "", 1)
+	if _, err := Parse([]byte(monsters), good("items.json"), good("spawns.json")); err == nil ||
+		!strings.Contains(err.Error(), `monsters.json: entry 2 ("orc"): description must not be empty`) {
+		t.Errorf("a monster without a description: err = %v", err)
+	}
+	for _, c := range []struct{ name, tiles, want string }{
+		{"no description", `[{"id": "floor", "name": "floor"}]`, `tiles.json: entry 0 ("floor"): description must not be empty`},
+		{"blank description", `[{"id": "floor", "name": "floor", "description": " "}]`, `tiles.json: entry 0 ("floor"): description must not be empty`},
+		{"no name", `[{"id": "floor", "description": "Ground."}]`, `tiles.json: entry 0 ("floor"): id and name`},
+		{"twice", `[{"id": "floor", "name": "floor", "description": "Ground."}, {"id": "floor", "name": "floor", "description": "Ground."}]`, `tiles.json: entry 1 ("floor"): id used twice`},
+	} {
+		if _, err := ParseTiles([]byte(c.tiles)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+		}
+	}
+	tb := Default()
+	for _, m := range tb.Monsters {
+		if m.Description == "" {
+			t.Errorf("monster %q has no description", m.ID)
+		}
+	}
+	if len(tb.Tiles) == 0 {
+		t.Error("no tiles loaded")
+	}
+}

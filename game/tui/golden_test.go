@@ -119,6 +119,8 @@ func TestGoldenScreens(t *testing.T) {
 			adopt(t, m, caverns(t, 247))
 			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24}) // settles the camera on the player
 		}},
+		{name: "help-end-40x12", w: 40, h: 12, keys: []string{"enter", "?", "end"}},
+		{name: "look-40x12", w: 40, h: 12, keys: []string{"enter", "/", "h"}},
 		{name: "inventory", w: 80, h: 24, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
 			walkTo(t, m, game.FireballScroll)
 			press(m, "g")

@@ -64,7 +64,9 @@ func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows
 			var l cellLook
 			if p.X >= 0 && p.Y >= 0 && p.X < mw && p.Y < mh {
 				l = m.th.cell(g, p, occ, marks, cave, m.ascii())
-				if ov != nil {
+				if ov != nil && m.th.bare {
+					l = bareOverlay(l, p, ov, hl[p.Y*mw+p.X], occ[p.Y*mw+p.X] >= 0)
+				} else if ov != nil {
 					switch {
 					case p == ov.cursor:
 						l.bg = bgCursor
@@ -225,4 +227,17 @@ func (th *theme) writeSGR(b *strings.Builder, l cellLook) {
 		b.Write(strconv.AppendUint(buf[:0], uint64(l.fg.B), 10))
 	}
 	b.WriteByte('m')
+}
+
+// bareOverlay draws the targeting overlay on a terminal without colours
+// (where reverse video and backgrounds may be dropped, as TERM=dumb does):
+// the cursor is an X, and a tile in the area with nothing on it a *.
+func bareOverlay(l cellLook, p world.Pos, ov *overlay, inArea, occupied bool) cellLook {
+	switch {
+	case p == ov.cursor:
+		return cellLook{ch: 'X', fg: content.RGB{R: 255, G: 255, B: 255}, basic: ansi.BrightWhite, set: true, bg: bgCursor}
+	case inArea && !occupied:
+		return cellLook{ch: '*', fg: content.RGB{R: 255, G: 255, B: 255}, basic: ansi.BrightWhite, set: true, bg: bgArea}
+	}
+	return l
 }

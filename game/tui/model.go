@@ -228,6 +228,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.exit = ExitIdle
 			return m, tea.Quit
 		}
+		if t, ok := m.scr.(*titleScreen); ok { // the periodic check also refreshes the list of live games
+			t.refreshLive(m)
+		}
 	case ShutdownMsg:
 		m.p.Play.Save()
 		m.exit = ExitShutdown
@@ -246,7 +249,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 	case tea.MouseMsg:
-		if h, ok := m.scr.(mouseHandler); ok {
+		if h, ok := m.scr.(mouseHandler); ok && !m.tooSmallNow() {
 			var cmd tea.Cmd
 			m.scr, cmd = h.mouse(m, msg)
 			return m, cmd
@@ -255,6 +258,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.lastKey = m.p.Now()
 		if msg.String() == "ctrl+c" {
 			return m, m.saveAndLeave()
+		}
+		if m.tooSmallNow() {
+			return m, nil // the screen is hidden: a key would act unseen (issue 12)
 		}
 		var cmd tea.Cmd
 		m.scr, cmd = m.scr.update(m, msg)
@@ -274,12 +280,15 @@ func (m *Model) settle() {
 // View implements tea.Model. It changes nothing: drawing twice draws the same.
 func (m *Model) View() tea.View {
 	var s string
-	if m.w < MinWidth || m.h < MinHeight {
+	if m.tooSmallNow() {
 		s = m.tooSmall()
 	} else {
 		s = m.scr.view(m)
 	}
 	v := tea.NewView(m.finish(s))
+	if c, ok := m.scr.(cursorHolder); ok && !m.tooSmallNow() {
+		v.Cursor = c.terminalCursor(m)
+	}
 	v.AltScreen = true
 	if _, ok := m.scr.(mouseHandler); ok {
 		v.MouseMode = tea.MouseModeAllMotion
@@ -287,6 +296,11 @@ func (m *Model) View() tea.View {
 	v.WindowTitle = "grotto"
 	return v
 }
+
+// tooSmallNow reports whether the terminal is below MinWidth x MinHeight:
+// then only the request to enlarge it is drawn and keys (but Ctrl+C) are
+// ignored.
+func (m *Model) tooSmallNow() bool { return m.w < MinWidth || m.h < MinHeight }
 
 func (m *Model) tooSmall() string {
 	msg := fmt.Sprintf("grotto needs a terminal of at least %dx%d; this one is %dx%d. Please enlarge it.",

@@ -162,11 +162,11 @@ func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) st
 // so that numbers are never cut.
 func (m *Model) statusLine(g *game.Game) string {
 	p := g.Player()
-	hp := m.th.hpGood
-	if p.HP*3 <= p.MaxHP {
-		hp = m.th.hpLow
+	hp, low := m.th.hpGood, ""
+	if game.LowHealth(p.HP, p.MaxHP) {
+		hp, low = m.th.hpLow, " LOW HP"
 	}
-	left := fmt.Sprintf("HP: %d/%d", p.HP, p.MaxHP)
+	left := fmt.Sprintf("HP: %d/%d%s", p.HP, p.MaxHP, low)
 	wide := func(stats bool) string { // stats: attack and defense too
 		rest := fmt.Sprintf("  Depth: %d%s  Turn: %d  Kills: %d", g.Depth(), growthWide(g, stats), g.Turn(), g.Kills())
 		if name := g.LevelName(); name != "" && m.w >= 100 {
@@ -191,7 +191,7 @@ func (m *Model) statusLine(g *game.Game) string {
 		rest = wide(false)
 	}
 	if len(left)+len(rest) > m.w {
-		left = fmt.Sprintf("HP %d/%d", p.HP, p.MaxHP)
+		left = fmt.Sprintf("HP %d/%d%s", p.HP, p.MaxHP, strings.TrimSuffix(low, " HP"))
 		rest = fmt.Sprintf(" D%d%s T%d K%d", g.Depth(), growthNarrow(g), g.Turn(), g.Kills())
 		for _, e := range p.Effects {
 			rest += fmt.Sprintf(" %c%d", effectLabel(e.Kind)[0], e.TurnsLeft)

@@ -5,35 +5,10 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 )
 
-// This file holds the small screens: help, message-log history and game over.
-
-// helpScreen lists the keys of the play and aiming key maps, each binding
-// on one line (the cheat menu's only for admins); any key returns to the game.
-type helpScreen struct{ back screen }
-
-func (h *helpScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) { return h.back, nil }
-
-func (h *helpScreen) view(m *Model) string {
-	th := m.th
-	var b strings.Builder
-	list := func(km keyMap) {
-		for _, r := range km {
-			if !r.admin || m.admin() {
-				b.WriteString(th.heading.Render(fmt.Sprintf("%-16s", r.label)) + th.text.Render(r.help) + "\n")
-			}
-		}
-	}
-	b.WriteString(th.title.Render("Keys") + "\n\n")
-	list(m.keys.play)
-	b.WriteString("\n" + th.title.Render("While aiming (throw, use, look)") + "\n")
-	list(m.keys.aim)
-	b.WriteString("\n" + th.text.Render("o orc, T troll, % remains, ! potion, ? scroll, > stairs down.") + "\n")
-	b.WriteString("\n" + th.dim.Render("Press any key to return."))
-	return m.center(b.String())
-}
+// This file holds the message-log history screen (help is in help.go, the
+// game-over screen in gameover.go).
 
 // logScreen shows the whole message log, scrollable.
 type logScreen struct {
@@ -91,45 +66,4 @@ func (l *logScreen) view(m *Model) string {
 	}
 	b.WriteString("\n" + th.dim.Render(truncate("↑/↓ scroll · PgUp/PgDn page · Home/End · Esc back", m.w)))
 	return b.String()
-}
-
-// gameOverScreen ends a game, in death (what killed the player) or victory,
-// with the score and its rank.
-type gameOverScreen struct {
-	rank int
-	err  error // the score could not be recorded
-}
-
-func (s *gameOverScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
-	switch k.String() {
-	case "enter", "esc", "space", "q":
-		m.p.Play.Leave()
-		return newTitle(m, ""), nil
-	}
-	return s, nil
-}
-
-func (s *gameOverScreen) view(m *Model) string {
-	th := m.th
-	g := m.game
-	var b strings.Builder
-	if g.Won() {
-		b.WriteString(th.title.Render("You escaped the grotto!") + "\n\n")
-		b.WriteString(th.text.Render(fmt.Sprintf("You climbed out into daylight after %d turns.", g.Turn())) + "\n")
-	} else {
-		b.WriteString(th.hpLow.Render("You died.") + "\n\n")
-		b.WriteString(th.text.Render(fmt.Sprintf("You were %s after %d turns.", g.Cause(), g.Turn())) + "\n")
-	}
-	b.WriteString(th.text.Render(fmt.Sprintf("Monsters slain: %d", g.Kills())) + "\n")
-	b.WriteString(th.title.Render(fmt.Sprintf("Score: %d", g.Score())) + "\n\n")
-	switch {
-	case s.err != nil:
-		b.WriteString(th.hpLow.Render("Your score could not be recorded: "+s.err.Error()) + "\n")
-	case g.Cheated():
-		b.WriteString(th.dim.Render("Cheats were used in this game, so it is not on the high-score table.") + "\n")
-	default:
-		b.WriteString(th.heading.Render(fmt.Sprintf("Rank #%d on the high-score table", s.rank)) + "\n")
-	}
-	b.WriteString("\n" + th.dim.Render("Press Enter to return to the title screen."))
-	return m.center(lipgloss.NewStyle().MaxWidth(m.w).Render(b.String()))
 }

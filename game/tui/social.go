@@ -240,7 +240,7 @@ func (s *watchListScreen) view(m *Model) string {
 	if len(s.games) == 0 {
 		b.WriteString(th.dim.Render("No one else is playing.") + "\n")
 	}
-	b.WriteString(th.heading.Render(fmt.Sprintf("  %-16s %5s %6s %5s %s", "name", "depth", "turn", "idle", "watchers")) + "\n")
+	b.WriteString(th.heading.Render("  "+gameHeader()) + "\n")
 	for i, g := range s.games {
 		line := gameLine(g, m.p.Now())
 		if i == s.sel {
@@ -253,9 +253,18 @@ func (s *watchListScreen) view(m *Model) string {
 	return m.center(b.String())
 }
 
-// gameLine is one live game in a list.
+// gameHeader names the columns of gameLine.
+func gameHeader() string {
+	return fmt.Sprintf("%-16s %5s %6s %5s %s", "name", "depth", "turn", "idle", "watchers")
+}
+
+// gameLine is one live game in a list, under gameHeader; a session with no
+// game is "on the title" across the depth and turn columns.
 func gameLine(g LiveGame, now time.Time) string {
 	name, depth, turn, idle := g.Columns(now)
+	if g.Depth <= 0 {
+		return fmt.Sprintf("%-16s %12s %5s %d", name, "on the title", idle, g.Watchers)
+	}
 	return fmt.Sprintf("%-16s %5s %6s %5s %d", name, depth, turn, idle, g.Watchers)
 }
 

@@ -31,6 +31,27 @@ type targetScreen struct {
 	cursor  world.Pos
 	prompt  string
 	act     func(world.Pos) game.Command // the command a confirmed target makes
+	warned  *world.Pos                   // where the player was told the blast would hit them; nil if not
+}
+
+// selfWarning is said when an area effect aimed at the cursor would hit the
+// player: the first confirm only warns, a second one there fires.
+const selfWarning = "This will hit you too. Enter again to confirm."
+
+// hitsPlayer reports whether the area effect centred on the cursor covers
+// the player's tile.
+func (t *targetScreen) hitsPlayer(m *Model) bool {
+	if t.mode != targetArea {
+		return false
+	}
+	w, h := m.game.Size()
+	me := m.game.Player().Pos
+	for _, p := range game.BlastArea(w, h, t.cursor, t.radius) {
+		if p == me {
+			return true
+		}
+	}
+	return false
 }
 
 func newTargeting(m *Model, back *playScreen, mode targetMode, radius int, prompt string, act func(world.Pos) game.Command) *targetScreen {
@@ -108,6 +129,11 @@ func (t *targetScreen) confirm(m *Model) (screen, tea.Cmd) {
 	if t.mode == targetLook {
 		return t.back, nil
 	}
+	if t.hitsPlayer(m) && (t.warned == nil || *t.warned != t.cursor) {
+		at := t.cursor
+		t.warned = &at
+		return t, nil
+	}
 	return t.back.apply(m, t.act(t.cursor))
 }
 
@@ -135,13 +161,21 @@ func (t *targetScreen) view(m *Model) string {
 		ov.area = game.BlastArea(w, h, t.cursor, t.radius)
 	}
 	line := t.prompt
-	if t.mode == targetLook {
+	switch {
+	case t.warned != nil && *t.warned == t.cursor:
+		line = selfWarning
+	case t.mode == targetLook:
 		line += " (Esc leaves)"
-	} else {
+	default:
 		line += " (Enter fires, Esc cancels)"
 	}
 	if names := m.game.Describe(t.cursor); len(names) > 0 {
 		line += " " + capitalizeFirst(strings.Join(names, ", ")) + "."
+	} else {
+		line += " You have not seen this place."
+	}
+	if why := m.game.Explain(t.cursor); why != "" && t.mode == targetLook {
+		line += " " + why
 	}
 	return t.back.render(m, m.game, ov, line)
 }
@@ -152,6 +186,24 @@ func (t *targetScreen) settle(m *Model) {
 	if !t.byMouse {
 		t.back.follow(m, m.game, t.cursor)
 	}
+}
+
+// cursorHolder is a screen that puts the terminal's own cursor somewhere:
+// targeting puts it on the cursor tile, so the tile shows on any terminal,
+// colours or none.
+type cursorHolder interface {
+	terminalCursor(m *Model) *tea.Cursor
+}
+
+// terminalCursor returns the terminal cursor on the targeting cursor's cell,
+// or nil when that tile is off the map rows.
+func (t *targetScreen) terminalCursor(m *Model) *tea.Cursor {
+	mapRows, _ := m.layout()
+	x, y := t.cursor.X-t.back.cam.x, t.cursor.Y-t.back.cam.y
+	if x < 0 || y < 0 || x >= m.w || y >= mapRows {
+		return nil
+	}
+	return tea.NewCursor(x, y)
 }
 
 func capitalizeFirst(s string) string {

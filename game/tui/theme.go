@@ -22,6 +22,7 @@ type theme struct {
 	profile colorprofile.Profile // the terminal's, for readable (contrast.go)
 
 	readableCache map[readableKey]content.RGB // readable's answers: the map asks for few colours many times
+	bare          bool                        // no colours (Ascii) or no attributes at all (NoTTY, e.g. TERM=dumb): overlays need marks, not colours
 
 	msg        map[game.MsgKind]lipgloss.Style
 	impossible lipgloss.Style
@@ -46,7 +47,7 @@ func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 255
 // hand (and no lighting), because the nearest basic colour of a muted or
 // torch-lit tone is often a garish one.
 func newTheme(profile colorprofile.Profile) *theme {
-	t := &theme{basic: profile <= colorprofile.ANSI, profile: profile}
+	t := &theme{basic: profile <= colorprofile.ANSI, bare: profile <= colorprofile.Ascii, profile: profile}
 	t.chrome()
 	return t
 }

@@ -46,20 +46,41 @@ func newTitle(m *Model, note string) *titleScreen {
 	} else {
 		t.scores, t.scoreErr = m.p.Board.TopScores(10)
 	}
+	t.refreshLive(m)
+	m.publish()
+	return t
+}
+
+// refreshLive reads the live games from the lobby again and rebuilds the
+// menu (Watch a game only when there is one), keeping the choice the
+// cursor is on. The model calls it on the server's periodic IdleCheckMsg
+// and on every key, so the list follows the lobby while the title is shown
+// without a timer of its own.
+func (t *titleScreen) refreshLive(m *Model) {
+	was := ""
+	if t.sel < len(t.items) {
+		was = t.items[t.sel]
+	}
+	t.live = m.p.Lobby.Games()
+	t.items = t.items[:0]
 	if t.save != nil {
 		t.items = append(t.items, itemContinue)
 	}
-	t.live = m.p.Lobby.Games()
 	t.items = append(t.items, itemNew)
 	if len(t.live) > 0 {
 		t.items = append(t.items, itemWatch)
 	}
 	t.items = append(t.items, itemSettings, itemQuit)
-	m.publish()
-	return t
+	t.sel = 0
+	for i, it := range t.items {
+		if it == was {
+			t.sel = i
+		}
+	}
 }
 
 func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	t.refreshLive(m)
 	if t.confirm {
 		switch k.String() {
 		case "y", "Y":
@@ -159,9 +180,13 @@ func (t *titleScreen) view(m *Model) string {
 	default:
 		b.WriteString("\n")
 	}
+	liveLines := 0
 	if len(t.live) > 0 && m.h >= 30 {
 		b.WriteString(th.heading.Render("Playing now") + "\n")
+		b.WriteString(th.dim.Render("  "+truncate(gameHeader(), m.w-4)) + "\n")
+		liveLines = 2
 		for i, g := range t.live {
+			liveLines++
 			if i == 3 {
 				b.WriteString(th.dim.Render(fmt.Sprintf("  … and %d more", len(t.live)-3)) + "\n")
 				break
@@ -171,8 +196,8 @@ func (t *titleScreen) view(m *Model) string {
 	}
 	b.WriteString("\n" + th.heading.Render("Top scores") + "\n")
 	// Lines above the table: title 2, blank, menu, blank, note 1-2, blank,
-	// heading; below it: blank, hint.
-	rows := min(10, m.h-10-len(t.items))
+	// the live games, heading; below it: blank, hint.
+	rows := min(10, m.h-10-len(t.items)-liveLines)
 	switch {
 	case t.scoreErr != nil:
 		b.WriteString(th.dim.Render("(scores unavailable)") + "\n")

@@ -2,42 +2,15 @@ package tui
 
 import (
 	"bytes"
-	"encoding/binary"
-	"encoding/json"
-	"hash/crc32"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game"
-	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 )
 
-// withoutMonsters returns g with only the player left on the level, made
-// the way a save would carry it.
-func withoutMonsters(t *testing.T, g *game.Game) *game.Game {
-	t.Helper()
-	blob, err := g.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var snap map[string]any
-	if err := json.Unmarshal(blob[10:], &snap); err != nil {
-		t.Fatal(err)
-	}
-	st := snap["State"].(map[string]any)
-	st["Actors"] = st["Actors"].([]any)[:1]
-	body, _ := json.Marshal(snap)
-	out := append(append([]byte(nil), blob[:10]...), body...)
-	binary.BigEndian.PutUint32(out[6:], crc32.ChecksumIEEE(body))
-	g2, err := game.Decode(out, content.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g2
-}
 
 // drive delivers the steps of the trip under way, as the Bubble Tea
 // program would when each tick fires, until the trip stops; it returns how

@@ -1,0 +1,168 @@
+package tui
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"hash/crc32"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+)
+
+// TestKeysDoNothingWhileTheTerminalIsTooSmall: with the map hidden behind
+// "please enlarge", keys play no turn (issue 12); Ctrl+C still saves and
+// leaves.
+func TestKeysDoNothingWhileTheTerminalIsTooSmall(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	m.Update(tea.WindowSizeMsg{Width: 30, Height: 10})
+	for _, k := range []string{".", ".", "l", "j", "i", "?"} {
+		press(m, k)
+	}
+	if m.game.Turn() != 0 {
+		t.Errorf("%d turns played with the map hidden", m.game.Turn())
+	}
+	if _, ok := m.scr.(*playScreen); !ok {
+		t.Errorf("a key left the play screen while it was hidden: %T", m.scr)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	press(m, ".")
+	if m.game.Turn() != 1 {
+		t.Errorf("at 80x24 a wait played %d turns, want 1", m.game.Turn())
+	}
+	m.Update(tea.WindowSizeMsg{Width: 30, Height: 10})
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}); cmd == nil || m.Exit() != ExitSaved {
+		t.Errorf("Ctrl+C on the small screen: exit %v", m.Exit())
+	}
+	if !strings.Contains(plain(m), "enlarge") {
+		t.Error("the small screen is gone")
+	}
+}
+
+// withoutMonsters returns g with every actor but the player removed, made
+// the way a save would carry it.
+func withoutMonsters(t *testing.T, g *game.Game) *game.Game {
+	t.Helper()
+	return editSave(t, g, func(state map[string]any) {
+		state["Actors"] = state["Actors"].([]any)[:1]
+	})
+}
+
+// editSave returns g passed through its save with edit applied to the
+// saved state.
+func editSave(t *testing.T, g *game.Game, edit func(state map[string]any)) *game.Game {
+	t.Helper()
+	blob, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap map[string]any
+	if err := json.Unmarshal(blob[10:], &snap); err != nil {
+		t.Fatal(err)
+	}
+	edit(snap["State"].(map[string]any))
+	body, _ := json.Marshal(snap)
+	out := append(append([]byte(nil), blob[:10]...), body...)
+	binary.BigEndian.PutUint32(out[6:], crc32.ChecksumIEEE(body))
+	g2, err := game.Decode(out, content.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g2
+}
+
+// TestAFireballThatWouldBurnYouAsksTwice: with no monster in view the
+// cursor starts on you; Enter warns and burns nothing, a second Enter
+// fires; a blast clear of you fires at once (issue 12).
+func TestAFireballThatWouldBurnYouAsksTwice(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	walkTo(t, m, game.FireballScroll)
+	press(m, "g")
+	adopt(t, m, withoutMonsters(t, m.game))
+	hp := m.game.Player().HP
+	press(m, "i")
+	press(m, "a")
+	press(m, "enter")
+	if s := plain(m); !strings.Contains(s, "This will hit you too. Enter again to confirm.") {
+		t.Errorf("no warning before burning yourself:\n%s", s)
+	}
+	if _, ok := m.scr.(*targetScreen); !ok || m.game.Player().HP != hp {
+		t.Fatalf("the first Enter fired: HP %d → %d", hp, m.game.Player().HP)
+	}
+	press(m, "l") // moving the cursor asks again
+	press(m, "enter")
+	if _, ok := m.scr.(*targetScreen); !ok || m.game.Player().HP != hp {
+		t.Fatalf("Enter after moving the cursor fired without a warning: HP %d → %d", hp, m.game.Player().HP)
+	}
+	press(m, "enter")
+	if m.game.Player().HP != hp-game.FireballDamage {
+		t.Errorf("the confirming Enter did not fire: HP %d → %d", hp, m.game.Player().HP)
+	}
+}
+
+// TestTheCursorShowsWithoutColours: on a terminal without colours or
+// attributes (TERM=dumb: colour profile NoTTY, which drops even reverse
+// video) the look cursor is an X on the map, and the terminal's own
+// cursor stands on it on every terminal (issue 12).
+func TestTheCursorShowsWithoutColours(t *testing.T) {
+	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.Ascii} {
+		m := newModel(t, openStore(t), 247)
+		m.Update(tea.ColorProfileMsg{Profile: profile})
+		press(m, "enter")
+		press(m, "/")
+		press(m, "l")
+		ts := m.scr.(*targetScreen)
+		x, y := ts.cursor.X-ts.back.cam.x, ts.cursor.Y-ts.back.cam.y
+		lines := strings.Split(plain(m), "\n")
+		if got := []rune(lines[y])[x]; got != 'X' {
+			t.Errorf("%v: the cursor cell shows %q, want X:\n%s", profile, got, plain(m))
+		}
+		if c := m.View().Cursor; c == nil || c.X != x || c.Y != y {
+			t.Errorf("%v: terminal cursor %+v, want at %d,%d", profile, c, x, y)
+		}
+		press(m, "esc")
+		if m.View().Cursor != nil {
+			t.Errorf("%v: the terminal cursor stays after looking", profile)
+		}
+	}
+}
+
+// changingLobby is a lobby whose list of games a test can change.
+type changingLobby struct {
+	nopLobby
+	games *[]LiveGame
+}
+
+func (l changingLobby) Games() []LiveGame { return *l.games }
+
+// TestTheTitleListOfGamesHasHeadingsAndRefreshes: the "Playing now" list
+// names its columns, shows a session on the title screen as such (it was
+// "- -"), and follows the lobby on the periodic check the server sends
+// (issue 12).
+func TestTheTitleListOfGamesHasHeadingsAndRefreshes(t *testing.T) {
+	games := []LiveGame{{ID: 1, Name: "bob", Depth: 2, Turn: 40, LastInput: testNow}, {ID: 2, Name: "ann", LastInput: testNow}}
+	p := newPlayer(t, openStore(t), "SHA256:test", "tester", 1)
+	p.Lobby = changingLobby{games: &games}
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	s := plain(m)
+	for _, want := range []string{"name", "depth", "turn", "idle", "watchers", "on the title"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the list lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "- -") || strings.Contains(s, "-      -") {
+		t.Errorf("a session on the title is shown as dashes:\n%s", s)
+	}
+	games = append(games, LiveGame{ID: 3, Name: "cyd", Depth: 5, Turn: 900, LastInput: testNow})
+	m.Update(IdleCheckMsg{})
+	if s := plain(m); !strings.Contains(s, "cyd") {
+		t.Errorf("the list did not follow the lobby:\n%s", s)
+	}
+}

@@ -1,0 +1,113 @@
+package tui
+
+// This file is the game-over screen (issue 12, "deaths you can
+// understand"): what ended the game and how, the score and its rank, and
+// the last messages, as many as fit; v opens the whole log.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// gameOverScreen ends a game, in death (what killed the player and how) or
+// victory, with the score, its rank and the last messages.
+type gameOverScreen struct {
+	rank int
+	err  error // the score could not be recorded
+}
+
+func (s *gameOverScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	switch k.String() {
+	case "enter", "esc", "space", "q":
+		m.p.Play.Leave()
+		return newTitle(m, ""), nil
+	case "v":
+		return newLogScreen(m, s), nil
+	}
+	return s, nil
+}
+
+// gameOverWidth is the widest the screen's text runs, in cells, so that it
+// reads as a block on wide terminals.
+const gameOverWidth = 78
+
+func (s *gameOverScreen) view(m *Model) string {
+	th := m.th
+	g := m.game
+	w := min(m.w, gameOverWidth)
+	compact := m.h < 20 // no blank lines or heading: room for messages
+	var top []string
+	add := func(st lipgloss.Style, text string) {
+		for _, l := range strings.Split(ansi.Wordwrap(text, w, ""), "\n") {
+			top = append(top, st.Render(truncate(l, w)))
+		}
+	}
+	if g.Won() {
+		add(th.title, "You escaped the grotto!")
+		if !compact {
+			add(th.text, "")
+		}
+		add(th.text, fmt.Sprintf("You climbed out into daylight after %d turns.", g.Turn()))
+	} else {
+		add(th.hpLow, "You died.")
+		if !compact {
+			add(th.text, "")
+		}
+		add(th.text, fmt.Sprintf("You were %s after %d turns.", g.Cause(), g.Turn()))
+	}
+	add(th.title, fmt.Sprintf("Score: %d   Monsters slain: %d", g.Score(), g.Kills()))
+	switch {
+	case s.err != nil:
+		add(th.hpLow, "Your score could not be recorded: "+s.err.Error())
+	case g.Cheated():
+		add(th.dim, "Cheats were used in this game, so it is not on the high-score table.")
+	default:
+		add(th.heading, fmt.Sprintf("Rank #%d on the high-score table", s.rank))
+	}
+	foot := "Enter: title screen · v: the whole message log"
+	if compact {
+		foot = "Enter: title · v: message log"
+	}
+	// The last messages fill the rows left: a blank line and a heading
+	// above them, a blank line and the footer below (only the footer when
+	// compact).
+	rows := m.h - len(top) - 4
+	if compact {
+		rows = m.h - len(top) - 1
+	}
+	var b strings.Builder
+	b.WriteString(strings.Join(top, "\n") + "\n")
+	if rows >= 1 {
+		if !compact {
+			b.WriteString("\n" + th.heading.Render("Last messages") + "\n")
+		}
+		for _, l := range lastMessages(m, w, rows) {
+			b.WriteString(l + "\n")
+		}
+	}
+	if !compact {
+		b.WriteString("\n")
+	}
+	b.WriteString(th.dim.Render(truncate(foot, w)))
+	return m.center(lipgloss.NewStyle().MaxWidth(m.w).MaxHeight(m.h).Render(b.String()))
+}
+
+// lastMessages returns the game's newest messages, each word-wrapped to w
+// cells and styled by kind, as at most rows lines, oldest first.
+func lastMessages(m *Model, w, rows int) []string {
+	var lines []string // newest first
+	for i := m.game.LogLen() - 1; i >= 0 && len(lines) < rows; i-- {
+		msg := m.game.Message(i)
+		wrapped := strings.Split(ansi.Wordwrap(msgText(msg), w, ""), "\n")
+		for j := len(wrapped) - 1; j >= 0 && len(lines) < rows; j-- {
+			lines = append(lines, m.th.msgStyle(msg.Kind).Render(truncate(wrapped[j], w)))
+		}
+	}
+	slices.Reverse(lines)
+	return lines
+}

@@ -1,0 +1,163 @@
+package tui
+
+// This file is the help screen: the keys of the play and aiming key maps
+// (keymap.go), then the map legend, built from the same data the map is
+// drawn and looked at with (tiles.json and monsters.json for names and
+// descriptions, items.json and the theme for glyphs), so that every glyph
+// that can appear is explained. It scrolls when the terminal is too small
+// to show it all.
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
+)
+
+// helpScreen lists the keys (the cheat menu's only for admins) and the map
+// legend. j/k, the arrows, PgUp/PgDn and Home/End scroll; any other key
+// returns to the game.
+type helpScreen struct {
+	back screen
+	top  int // the first line shown
+}
+
+// helpRows is how many lines of help fit above the footer.
+func helpRows(m *Model) int { return max(1, m.h-1) }
+
+func (h *helpScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	rows := helpRows(m)
+	switch k.String() {
+	case "down", "j":
+		h.top++
+	case "up", "k":
+		h.top--
+	case "pgdown":
+		h.top += rows
+	case "pgup":
+		h.top -= rows
+	case "home":
+		h.top = 0
+	case "end":
+		h.top = len(h.lines(m))
+	default:
+		return h.back, nil
+	}
+	return h, nil
+}
+
+// settle keeps the scroll position within the help at the model's size.
+func (h *helpScreen) settle(m *Model) {
+	h.top = max(0, min(h.top, len(h.lines(m))-helpRows(m)))
+}
+
+func (h *helpScreen) view(m *Model) string {
+	lines := h.lines(m)
+	rows := helpRows(m)
+	if len(lines)+2 <= m.h { // it all fits: centred, as it always was
+		return m.center(strings.Join(lines, "\n") + "\n\n" + m.th.dim.Render("Press any key to return."))
+	}
+	// Scrolling: one left margin for the whole help, so that lines do not
+	// move sideways as they scroll.
+	width := 0
+	for _, l := range lines {
+		width = max(width, ansi.StringWidth(l))
+	}
+	margin := strings.Repeat(" ", max(0, (m.w-width)/2))
+	top := max(0, min(h.top, len(lines)-rows))
+	var b strings.Builder
+	for _, l := range lines[top:min(len(lines), top+rows)] {
+		b.WriteString(margin + l + "\n")
+	}
+	last := min(len(lines), top+rows)
+	foot := fmt.Sprintf("lines %d-%d of %d · j/k ↑/↓ PgUp/PgDn scroll · any other key returns", top+1, last, len(lines))
+	if ansi.StringWidth(margin+foot) > m.w {
+		foot = fmt.Sprintf("%d-%d/%d j/k PgUp/PgDn · other: back", top+1, last, len(lines))
+	}
+	b.WriteString(m.th.dim.Render(truncate(margin+foot, m.w)))
+	return b.String()
+}
+
+// lines returns the whole help, each line fitted to the terminal's width.
+func (h *helpScreen) lines(m *Model) []string {
+	th := m.th
+	w := max(1, m.w)
+	var out []string
+	add := func(s string) {
+		out = append(out, strings.Split(ansi.Wrap(s, w, " "), "\n")...)
+	}
+	list := func(km keyMap) {
+		for _, r := range km {
+			if !r.admin || m.admin() {
+				add(th.heading.Render(fmt.Sprintf("%-16s", r.label)) + th.text.Render(r.help))
+			}
+		}
+	}
+	add(th.title.Render("Keys"))
+	add("")
+	list(m.keys.play)
+	add("")
+	add(th.title.Render("While aiming (throw, use, look)"))
+	list(m.keys.aim)
+	add("")
+	add(th.title.Render("On the map"))
+	for _, e := range legend(m.p.Data) {
+		var glyphs strings.Builder
+		for i, g := range e.glyphs {
+			if i > 0 {
+				glyphs.WriteByte(' ')
+			}
+			glyphs.WriteString(lipgloss.NewStyle().Foreground(rgb(g.fg.R, g.fg.G, g.fg.B)).Render(string(g.ch)))
+		}
+		pad := strings.Repeat(" ", max(1, 5-ansi.StringWidth(glyphs.String())))
+		text := th.heading.Render(e.name)
+		if e.description != "" {
+			text += th.text.Render(": " + e.description)
+		}
+		add(glyphs.String() + pad + text)
+	}
+	return out
+}
+
+// legendEntry is one line of the map legend: the glyphs a thing is drawn
+// with (a tile can look different in the caverns), its name and what it is.
+type legendEntry struct {
+	glyphs      []mark
+	name        string
+	description string
+}
+
+// legend lists everything the map can show: the player, every tile kind
+// (names and descriptions from tiles.json, glyphs from the theme on lit
+// levels and in the caverns), every monster (monsters.json), remains, every
+// item (items.json) and the aiming marks of terminals without colours.
+func legend(data *content.Tables) []legendEntry {
+	white := content.RGB{R: 255, G: 255, B: 255}
+	out := []legendEntry{{glyphs: []mark{{ch: '@', fg: white}}, name: "you"}}
+	for _, k := range game.TileKinds() {
+		e := legendEntry{name: game.TileInfo(data, k).Name, description: game.TileInfo(data, k).Description}
+		for _, cave := range []bool{false, true} {
+			l := lookOf(k, cave)
+			if len(e.glyphs) == 0 || e.glyphs[0].ch != l.ch {
+				e.glyphs = append(e.glyphs, mark{ch: l.ch, fg: l.fg})
+			}
+		}
+		out = append(out, e)
+	}
+	for _, mon := range data.Monsters {
+		out = append(out, legendEntry{glyphs: []mark{{ch: mon.Glyph, fg: mon.FG}}, name: mon.Name, description: mon.Description})
+	}
+	fg, _ := actorFG(data, game.Actor{Corpse: true})
+	out = append(out, legendEntry{glyphs: []mark{{ch: '%', fg: fg}}, name: "remains", description: "what is left of a monster: you can walk over it"})
+	for _, it := range data.Items {
+		out = append(out, legendEntry{glyphs: []mark{{ch: it.Glyph, fg: it.FG}}, name: it.ID})
+	}
+	out = append(out, legendEntry{glyphs: []mark{{ch: 'X', fg: white}, {ch: '*', fg: white}}, name: "aiming",
+		description: "the cursor and the blast, on terminals without colours"})
+	return out
+}
