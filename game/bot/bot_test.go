@@ -28,6 +28,11 @@ func TestEveryPolicyPlaysWholeGamesWithoutBreakingAnInvariant(t *testing.T) {
 				for _, v := range o.Violations {
 					t.Errorf("%s: %s", p.Name, v)
 				}
+				for k := range o.Used {
+					if !contains(p.Uses, k) {
+						t.Errorf("%s seed %d: used a %s, which this policy never uses", p.Name, s, k)
+					}
+				}
 				if !o.Won && !o.Died && !o.Capped {
 					t.Errorf("%s seed %d: the game stopped neither won, dead nor capped", p.Name, s)
 				}
@@ -165,5 +170,20 @@ func TestTheReportCountsWinsDeathsAndItems(t *testing.T) {
 	}
 	if md := Markdown([]Summary{s}); !strings.Contains(md, "| x | 4 | 25.0% | 1 |") || !strings.Contains(md, "orc 2 (100%)") {
 		t.Errorf("markdown:\n%s", md)
+	}
+}
+
+// TestEveryItemHasABotRule: the careful bot "uses every item", so a new item
+// kind in the game needs its entry in ItemUses (when and how a sensible
+// player uses it), or the balance report would measure a bot that ignores it.
+func TestEveryItemHasABotRule(t *testing.T) {
+	for _, k := range game.ItemKinds() {
+		found := false
+		for _, u := range ItemUses {
+			found = found || u.Kind == k
+		}
+		if !found {
+			t.Errorf("no ItemUses entry for %q (game/bot/items.go)", k)
+		}
 	}
 }

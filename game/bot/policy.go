@@ -18,8 +18,9 @@ type Rule func(v *View) (c game.Command, ok bool)
 // Policy is a named way to play: its rules in order of priority. When no
 // rule applies the player waits a turn.
 type Policy struct {
-	Name  string // short, used on the command line and in the report: "careful"
-	Doc   string // one line for the report
+	Name  string          // short, used on the command line and in the report: "careful"
+	Doc   string          // one line for the report
+	Uses  []game.ItemKind // the item kinds its rules may use (nil: none)
 	Rules []Rule
 }
 
@@ -59,7 +60,7 @@ func Careful(name string, uses []game.ItemKind, extra ...Rule) Policy {
 	rules := append([]Rule{}, extra...)
 	rules = append(rules, UseItems(uses), FightAdjacent, PickUpHere,
 		ChaseFoes(10), FetchItems(noLimit), Explore, TakeStairs)
-	return Policy{Name: name, Rules: rules}
+	return Policy{Name: name, Uses: uses, Rules: rules}
 }
 
 // Diver goes for the stairs as soon as it has seen them, exploring only to
@@ -69,7 +70,7 @@ func Diver(name string, uses []game.ItemKind, extra ...Rule) Policy {
 	rules := append([]Rule{}, extra...)
 	rules = append(rules, UseItems(uses), FightAdjacent, PickUpHere,
 		FetchItems(3), TakeStairs, Explore)
-	return Policy{Name: name, Rules: rules}
+	return Policy{Name: name, Uses: uses, Rules: rules}
 }
 
 // Policies returns the policies of issue 12's table, in its order.
