@@ -187,3 +187,21 @@ func TestEveryItemHasABotRule(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPlay times whole games, one policy per sub-benchmark, over seeds
+// 1, 2, 3… (ns/op is the time of one game).
+func BenchmarkPlay(b *testing.B) {
+	data, err := game.LoadData()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range Policies() {
+		b.Run(p.Name, func(b *testing.B) {
+			turns := 0
+			for i := range b.N {
+				turns += Play(uint64(i+1), data, p, Options{}).Turns
+			}
+			b.ReportMetric(float64(turns)/float64(b.N), "turns/game")
+		})
+	}
+}
