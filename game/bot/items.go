@@ -27,6 +27,10 @@ var ItemUses = []ItemUse{
 	{game.ConfusionScroll, confuse},
 	{game.WarriorPotion, warriorBeforeFight},
 	{game.PoisonPotion, throwPoison},
+	{game.Sword, wearIfBetter},
+	{game.Dagger, wearIfBetter},
+	{game.ChainMail, wearIfBetter},
+	{game.LeatherArmour, wearIfBetter},
 }
 
 // UseItems returns the rule that tries ItemUses in order for the kinds in
@@ -42,7 +46,7 @@ func UseItems(uses []game.ItemKind) Rule {
 				continue
 			}
 			for slot, it := range pack {
-				if it.Kind == u.Kind {
+				if it.Kind == u.Kind && !it.Worn {
 					if c, ok := u.Use(v, slot); ok {
 						return c, true
 					}

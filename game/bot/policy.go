@@ -55,9 +55,9 @@ func except(kinds []game.ItemKind, drop ...game.ItemKind) []game.ItemKind {
 // Careful explores every level to its end, picks up everything, fights what
 // it meets and uses items as the table ItemUses says, then takes the stairs.
 // uses lists the item kinds it may use (ItemUses entries of other kinds are
-// skipped); extra rules (a level-up choice, say) go first.
+// skipped); ChooseLevelUp goes first, then the extra rules.
 func Careful(name string, uses []game.ItemKind, extra ...Rule) Policy {
-	rules := append([]Rule{}, extra...)
+	rules := append([]Rule{ChooseLevelUp}, extra...)
 	rules = append(rules, UseItems(uses), FightAdjacent, PickUpHere,
 		ChaseFoes(10), FetchItems(noLimit), Explore, TakeStairs)
 	return Policy{Name: name, Uses: uses, Rules: rules}
@@ -67,7 +67,7 @@ func Careful(name string, uses []game.ItemKind, extra ...Rule) Policy {
 // find them; it fights what stands next to it, picks up what lies within a
 // few steps, and uses items as Careful does.
 func Diver(name string, uses []game.ItemKind, extra ...Rule) Policy {
-	rules := append([]Rule{}, extra...)
+	rules := append([]Rule{ChooseLevelUp}, extra...)
 	rules = append(rules, UseItems(uses), FightAdjacent, PickUpHere,
 		FetchItems(3), TakeStairs, Explore)
 	return Policy{Name: name, Uses: uses, Rules: rules}
