@@ -11,7 +11,6 @@ import (
 	"github.com/grotto-game/grotto/game/world"
 )
 
-
 // drive delivers the steps of the trip under way, as the Bubble Tea
 // program would when each tick fires, until the trip stops; it returns how
 // many steps it delivered. Every step but the last must ask for the next.
