@@ -56,6 +56,9 @@ type Server struct {
 	// unsaved counts the sessions that ended with a game that could not be
 	// saved; Shutdown reports them so the process exits non-zero.
 	unsaved atomic.Int64
+	// pending keeps the games that ended while the store refused every
+	// write, for the key's next session to record (server/session).
+	pending *session.PendingEnds
 }
 
 // FileCheckEvery is how often a running server checks that its database
@@ -88,7 +91,8 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: lobby.NewMemory(nil), conns: newAddrConns()}
+	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: lobby.NewMemory(nil), conns: newAddrConns(),
+		pending: session.NewPendingEnds()}
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
 		return nil, err
@@ -324,6 +328,10 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 func (s *Server) newPlay(fp string, logger *log.Logger) *session.Session {
 	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: s.store, Scores: s.store,
 		Profiles: s.store, Quarantine: s.store, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
+		Pending: s.pending,
+		SetAside: func(key, reason string) {
+			logger.Warn("a damaged save was set aside; list it with ssh <host> quarantine", "key", key, "reason", reason)
+		},
 		Trouble: func(err error) {
 			if err != nil {
 				logger.Error("a write of this player's game failed; it is retried every turn and the player is told", "err", err)

@@ -62,6 +62,8 @@ func (s *gameOverScreen) view(m *Model) string {
 	}
 	add(th.title, fmt.Sprintf("Score: %d   Monsters slain: %d", g.Score(), g.Kills()))
 	switch {
+	case s.err != nil && g.Cheated():
+		add(th.hpLow, "The end of your game could not be recorded: "+s.err.Error())
 	case s.err != nil:
 		add(th.hpLow, "Your score could not be recorded: "+s.err.Error())
 	case g.Cheated():

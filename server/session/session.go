@@ -55,6 +55,14 @@ type Config struct {
 	// the first failure) and when a save succeeds again (err is nil), so
 	// the host's log shows a full disk while the player is told on screen.
 	Trouble func(err error)
+	// SetAside, if set, hears of every damaged save Open quarantined: the
+	// quarantine record's key and why, for the host's log.
+	SetAside func(key, reason string)
+	// Pending holds, across the sessions of this server, the games that
+	// ended but could be neither recorded nor saved; nil for none. Open
+	// records them before it reads the store, whose copy is from before
+	// the end.
+	Pending *PendingEnds
 	// NoJournal turns off the per-turn journal: turns are then saved only
 	// on a level change, on Save and every SnapshotEvery turns, so a crash
 	// can lose up to that many. For measuring what durability costs.
@@ -136,10 +144,23 @@ func (s *Session) Open() (saved *game.Game, news string, err error) {
 		// state from memory, never offer the store's copy.
 		return nil, s.recordEnd(s.game), nil
 	}
+	if g := s.cfg.Pending.take(s.cfg.Fingerprint); g != nil {
+		// An earlier session of this key ended the game but could neither
+		// record nor save it: the store's copy is from before the end.
+		return nil, s.recordEnd(g), nil
+	}
 	g, journal, err := s.load()
+	if errors.Is(err, game.ErrSaveVersion) {
+		// Not damaged: written by another grotto (a newer one, before a
+		// downgrade). Keep it where it is for that version to read.
+		return nil, "", &Error{Player: "Your saved game was written by another version of grotto and this server cannot read it; it is kept on the server.", Err: err}
+	}
 	if err != nil && corrupt(err) {
 		// Set the damaged save aside for the host; never drop it silently.
-		if _, qerr := s.cfg.Quarantine.Quarantine(s.cfg.Fingerprint, err.Error(), s.cfg.Now()); qerr == nil {
+		if key, qerr := s.cfg.Quarantine.Quarantine(s.cfg.Fingerprint, err.Error(), s.cfg.Now()); qerr == nil {
+			if s.cfg.SetAside != nil {
+				s.cfg.SetAside(key, err.Error())
+			}
 			return nil, "Your saved game was damaged and could not be read. It is set aside for the host to look at; start a new game.", nil
 		}
 	}
@@ -245,7 +266,13 @@ func (s *Session) Save() error {
 			s.cfg.Trouble(err)
 		}
 		s.synced, s.behind = false, true
+		if g.Over() {
+			s.cfg.Pending.put(s.cfg.Fingerprint, g) // only memory holds the end now
+		}
 		return notSaved(err)
+	}
+	if g.Over() {
+		s.cfg.Pending.take(s.cfg.Fingerprint) // the store holds the end: Open records it from there
 	}
 	if s.behind && s.cfg.Trouble != nil {
 		s.cfg.Trouble(nil)
@@ -332,9 +359,10 @@ func (s *Session) load() (*game.Game, uint64, error) {
 }
 
 // corrupt reports whether a load error means the stored game is damaged
-// (rather than the store being briefly unavailable).
+// (rather than the store being briefly unavailable, or the save being of
+// another version).
 func corrupt(err error) bool {
-	return errors.Is(err, game.ErrCorruptSave) || errors.Is(err, game.ErrSaveVersion) || errors.Is(err, store.ErrCorrupt)
+	return errors.Is(err, game.ErrCorruptSave) || errors.Is(err, store.ErrCorrupt)
 }
 
 // finish ends the game for good: it records the score under the stored
@@ -368,8 +396,9 @@ func (s *Session) finish() error {
 func (s *Session) recordEnd(g *game.Game) string {
 	s.game, s.unrecorded = g, true
 	if err := s.finish(); err != nil {
-		// Kept, unrecorded: Save writes its final state and the next Open
-		// tries again.
+		// Kept, unrecorded: Save writes its final state, and until a
+		// write succeeds Pending keeps it for the next Open.
+		s.cfg.Pending.put(s.cfg.Fingerprint, g)
 		return "Your last game ended, but the server cannot record it yet; it will try again next time."
 	}
 	s.game, s.unrecorded = nil, false

@@ -448,3 +448,74 @@ func TestASnapshotEverySnapshotEveryTurns(t *testing.T) {
 		t.Errorf("the journal holds %d entries after %d turns", len(j), SnapshotEvery+5)
 	}
 }
+
+// TestADeathThatCannotBeRecordedNorSavedIsNeverUndoneWhileTheServerRuns:
+// when the store refuses every write from the last turn on, the final state
+// exists only in memory. The session ends; the next login of the key on the
+// same server must not be offered the turn before the death, and once the
+// store takes writes again the death is recorded (found by a hostile tester
+// of issue 11: Continue offered the game alive, one turn before it died).
+func TestADeathThatCannotBeRecordedNorSavedIsNeverUndoneWhileTheServerRuns(t *testing.T) {
+	flaky := &flakyStore{Store: openStore(t)}
+	fs := &finishFails{Store: flaky}
+	pending := NewPendingEnds()
+	login := func(seed uint64) *Session {
+		return New(Config{Fingerprint: fp, Saves: fs, Scores: fs, Profiles: fs, Quarantine: fs,
+			NewSeed: func() uint64 { return seed }, Now: func() time.Time { return now }, Pending: pending})
+	}
+	s := login(3)
+	s.Start()
+	for range 20000 {
+		c := dive(s.Game())
+		if r, _ := clone(t, s.Game()).Apply(c); r.Died || r.Won {
+			fs.fail, fs.journal, flaky.full = true, true, true // the last turn's writes all fail
+		}
+		if res, _ := s.Do(c); res.Died || res.Won {
+			break
+		}
+	}
+	if s.InProgress() {
+		t.Fatal("no end in 20000 turns of diving")
+	}
+	turn := s.Game().Turn()
+	if err := s.Save(); err == nil {
+		t.Fatal("the session's last save succeeded on a full disk")
+	}
+
+	if g, news, _ := login(99).Open(); g != nil || !strings.Contains(news, "cannot record") {
+		t.Fatalf("the next login, writes still failing, found a game: %v (news %q) for a game that ended on turn %d", g != nil, news, turn)
+	}
+	fs.fail, fs.journal, flaky.full = false, false, false
+	g, news, err := login(99).Open()
+	scores, _ := fs.TopScores(10)
+	if g != nil || err != nil || len(scores) != 1 || scores[0].Turns != turn || !strings.Contains(news, "Your last game ended") {
+		t.Errorf("once writes work the end was not recorded: a game %v, news %q, err %v, scores %+v", g != nil, news, err, scores)
+	}
+	if g, _, _ := login(99).Open(); g != nil {
+		t.Errorf("after the end was recorded a login found a game at turn %d", g.Turn())
+	}
+}
+
+// TestASaveOfAnotherVersionIsKeptNotQuarantined: a save written by a newer
+// grotto (read after a downgrade) is not damaged: it stays where it is and
+// the player is told why it cannot be continued.
+func TestASaveOfAnotherVersionIsKeptNotQuarantined(t *testing.T) {
+	st := openStore(t)
+	blob := encode(t, game.New(1, content.Default()))
+	blob[5] = 0x7f // the format version byte
+	st.PutSave(fp, blob)
+	var setAside []string
+	s := New(Config{Fingerprint: fp, Saves: st, Scores: st, Profiles: st, Quarantine: st,
+		SetAside: func(key, reason string) { setAside = append(setAside, key) }})
+	g, _, err := s.Open()
+	var se *Error
+	if g != nil || !errors.As(err, &se) || !strings.Contains(se.Player, "another version") {
+		t.Fatalf("Open of a newer save: game %v, err %v", g != nil, err)
+	}
+	if q, _ := st.Quarantined(fp); len(q) != 0 || len(setAside) != 0 {
+		t.Errorf("a newer save was quarantined: %v %v", q, setAside)
+	}
+	if kept, err := st.Save(fp); err != nil || !bytes.Equal(kept, blob) {
+		t.Errorf("the newer save was not kept as it was: %v", err)
+	}
+}
