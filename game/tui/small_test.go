@@ -45,3 +45,34 @@ func TestEveryMessageKindHasItsOwnStyle(t *testing.T) {
 		}
 	}
 }
+
+// mineLobby is the lobby of a second session of a key: its other session,
+// unnamed, ends as soon as it is watched.
+type mineLobby struct{ nopLobby }
+
+func (mineLobby) Mine() (LiveGame, bool) { return LiveGame{ID: 3}, true }
+func (mineLobby) Watch(uint64) (<-chan []byte, func(), bool) {
+	ch := make(chan []byte)
+	close(ch)
+	return ch, func() {}, true
+}
+
+// TestWatchingYourOwnSessionUntilItEndsLeadsBackToPlaying: the unnamed
+// other session is named in words, and once it has ended, q does not go
+// back to "this key is already playing" as if it still did (found by a
+// hostile tester of issue 11).
+func TestWatchingYourOwnSessionUntilItEndsLeadsBackToPlaying(t *testing.T) {
+	p := newPlayer(t, openStore(t), "SHA256:test", "tester", 1)
+	p.Lobby, p.Conflict = mineLobby{}, true
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	cmd := press(m, "w")
+	if s := plain(m); !strings.Contains(s, "a new player") || strings.Contains(s, "for 's") {
+		t.Errorf("watching an unnamed session:\n%s", s)
+	}
+	m.Update(cmd()) // the frames channel closed: the session ended
+	press(m, "q")
+	if s := plain(m); !strings.Contains(s, "has ended") {
+		t.Errorf("back from watching a session that ended:\n%s", s)
+	}
+}

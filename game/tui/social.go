@@ -322,7 +322,11 @@ func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
 	if !ok {
 		return back, nil
 	}
-	w := &watchScreen{back: back, name: g.Name, frames: frames, stop: stop, board: newPlay()}
+	name := g.Name
+	if name == "" { // a player who has not chosen a name yet
+		name = "a new player"
+	}
+	w := &watchScreen{back: back, name: name, frames: frames, stop: stop, board: newPlay()}
 	return w, waitFrame(frames)
 }
 
@@ -345,6 +349,9 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		w.stop()
 		if c, ok := w.back.(*conflictScreen); ok {
 			c.note = ""
+			if w.ended { // the other session is gone: nothing left to take over
+				c.note = "Your other session has ended. Press t to play here."
+			}
 			return c, nil // still this key's other session: no game of one's own here
 		}
 		return newTitle(m, ""), nil
@@ -354,7 +361,7 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 
 func (w *watchScreen) view(m *Model) string {
 	if w.g == nil {
-		msg := "Waiting for " + Inert(w.name) + "'s game…"
+		msg := "Waiting for the game of " + Inert(w.name) + "…"
 		if w.ended {
 			msg = Inert(w.name) + " has left. Press q."
 		}
