@@ -26,7 +26,7 @@ func LoadData() (*content.Tables, error) {
 
 // CheckData reports, as an error naming the data file, what in t the rules
 // cannot play: a depth from 1 to mapgen.LastDepth where no monster or no item
-// can spawn, a tile kind without its tiles.json entry (its name and
+// can spawn or whose spawn counts balance.json lacks, a tile kind without its tiles.json entry (its name and
 // description) or an entry for no tile, an item in items.json without a
 // rule in items.go, a rule without its items.json entry (its look), or
 // equipment without its "equip" (or "equip" on an item that is not worn).
@@ -43,6 +43,11 @@ func CheckData(t *content.Tables) error {
 			if total == 0 {
 				return fmt.Errorf("spawns.json: no %s can spawn on depth %d", table.name, d)
 			}
+		}
+	}
+	for d := 1; d <= mapgen.LastDepth; d++ {
+		if _, ok := t.Balance.RegionsAt(d); !ok {
+			return fmt.Errorf("balance.json: regions has no row for depth %d", d)
 		}
 	}
 	if err := checkTiles(t); err != nil {

@@ -27,6 +27,9 @@ func TestDataTheRulesCannotPlayIsRefusedByName(t *testing.T) {
 				t.ItemSpawns[i].MaxDepth = min(t.ItemSpawns[i].MaxDepth, 5)
 			}
 		}, "spawns.json: no items can spawn on depth 6"},
+		{"no spawn counts for depth 6", func(t *content.Tables) {
+			t.Balance.Regions = t.Balance.Regions[:5]
+		}, "balance.json: regions has no row for depth 6"},
 		{"an item without rules", func(t *content.Tables) {
 			t.Items = append(t.Items, content.Item{ID: "wand of wonder", Glyph: '/'})
 		}, `("wand of wonder"): no item rule`},

@@ -66,18 +66,24 @@ func TestWearingTogglesAndASecondWeaponReplacesTheFirst(t *testing.T) {
 	}
 }
 
+// TestFightsUseTheEquipment: with a sword (+4) and chain mail (+3) an orc
+// takes 5+4-0 = 9 and its blow (power 4) does nothing against 2+3.
 func TestFightsUseTheEquipment(t *testing.T) {
-	g := arena("troll") // 16 HP, power 4, defense 1
+	g := arena("orc")
+	g.s.Actors[1].HP = 20
+	if k, _ := testData.Monster("orc"); k.Power > PlayerDefense+3 || k.Defense != 0 {
+		t.Fatalf("the test needs an orc of power ≤ 5 and defense 0, got %d and %d", k.Power, k.Defense)
+	}
 	give(g, Sword, ChainMail)
 	mustApply(t, g, Use(0, world.Pos{}))
 	mustApply(t, g, Use(1, world.Pos{}))
 	hp := g.Player().HP
 	mustApply(t, g, Move(1, 0))
-	if got := tail(g, 2); got != "You attack the troll for 8 hit points. | The troll attacks you but does no damage." {
-		t.Errorf("messages %q; want 5+4-1 = 8 damage dealt and 4-(2+3) = none taken", got)
+	if got := tail(g, 2); got != "You attack the orc for 9 hit points. | The orc attacks you but does no damage." {
+		t.Errorf("messages %q; want 5+4-0 = 9 damage dealt and none taken", got)
 	}
-	if g.s.Actors[1].HP != 8 || g.Player().HP != hp {
-		t.Errorf("troll at %d HP, player %d→%d", g.s.Actors[1].HP, hp, g.Player().HP)
+	if g.s.Actors[1].HP != 11 || g.Player().HP != hp {
+		t.Errorf("orc at %d HP, player %d→%d", g.s.Actors[1].HP, hp, g.Player().HP)
 	}
 }
 

@@ -3,6 +3,7 @@ package game
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -76,12 +77,13 @@ func TestBumpAttackDealsPowerMinusDefenseAndMonsterStrikesBack(t *testing.T) {
 	if _, err := g.Apply(Move(1, 0)); err != nil {
 		t.Fatal(err)
 	}
+	k, _ := testData.Monster("troll")
 	troll := g.s.Actors[1]
-	if troll.HP != 16-(5-1) {
-		t.Errorf("troll HP = %d, want %d", troll.HP, 16-4)
+	if want := k.HP - (PlayerPower - k.Defense); troll.HP != want {
+		t.Errorf("troll HP = %d, want %d", troll.HP, want)
 	}
-	if g.Player().HP != 30-(4-2) {
-		t.Errorf("player HP = %d, want %d", g.Player().HP, 30-2)
+	if want := PlayerHP - (k.Power - PlayerDefense); g.Player().HP != want {
+		t.Errorf("player HP = %d, want %d", g.Player().HP, want)
 	}
 	if g.Player().Pos != (world.Pos{X: 2, Y: 2}) {
 		t.Error("attacking must not move the player")
@@ -113,7 +115,8 @@ func TestPlayerDeathEndsGameWithCause(t *testing.T) {
 	if err != nil || !res.Died || !g.Over() {
 		t.Fatalf("res=%+v err=%v over=%v, want death", res, err, g.Over())
 	}
-	if g.Cause() != "killed by a troll on depth 1 (it hit you for 2)" {
+	k, _ := testData.Monster("troll")
+	if g.Cause() != fmt.Sprintf("killed by a troll on depth 1 (it hit you for %d)", Damage(k.Power, PlayerDefense)) {
 		t.Errorf("cause = %q", g.Cause())
 	}
 	if _, err := g.Apply(Wait()); !errors.Is(err, ErrGameOver) {

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -45,7 +46,8 @@ func TestTheCauseOfDeathSaysHow(t *testing.T) {
 	g.s.Actors[0].HP = 2
 	g.s.Actors[1].HP = 1000
 	g.Apply(Wait())
-	if want := "killed by a troll on depth 1 (it hit you for 2)"; g.Cause() != want {
+	k, _ := testData.Monster("troll")
+	if want := fmt.Sprintf("killed by a troll on depth 1 (it hit you for %d)", Damage(k.Power, PlayerDefense)); g.Cause() != want {
 		t.Errorf("cause %q, want %q", g.Cause(), want)
 	}
 }
@@ -54,7 +56,10 @@ func TestTheCauseOfDeathSaysHow(t *testing.T) {
 // the warning; the turns spent below it do not repeat it; healing above and
 // falling again warns again.
 func TestLowHealthIsToldOncePerCrossing(t *testing.T) {
-	g := arena("orc") // power 3 against defense 2: 1 HP a turn
+	g := arena("rat") // power 3 against defense 2: 1 HP a turn
+	if k, _ := testData.Monster("rat"); Damage(k.Power, PlayerDefense) != 1 {
+		t.Fatalf("the test needs a monster that hits for 1; the rat hits for %d", Damage(k.Power, PlayerDefense))
+	}
 	g.s.Actors[1].HP = 1000
 	g.s.Actors[0].HP = 11
 	count := func() int { return strings.Count(lastMessages(g, 0), MsgLowHealth) }

@@ -11,12 +11,12 @@ import (
 	"github.com/grotto-game/grotto/game/world"
 )
 
-// The item numbers of the classic tutorials, each in one named place:
+// The item numbers of the classic tutorials, each in one named place (what a
+// health potion heals is balance data: balance.json, health_potion_heal):
 // potions from the Java tutorial (part 18, potions and effects), scrolls from
 // the rot.js / python-tcod part 9 (ranged scrolls and targeting).
 const (
 	InventorySize   = 26 // slots, lettered a–z
-	HealAmount      = 15 // HP a health potion restores, never above max
 	PoisonTurns     = 20 // turns a poison potion lasts
 	PoisonDamage    = 1  // HP poison takes each turn
 	WarriorTurns    = 20 // turns a warrior's potion lasts
@@ -87,12 +87,12 @@ var itemRules = []itemRule{
 			if p.HP >= p.MaxHP {
 				return &Impossible{"Your health is already full."}
 			}
-			healed := g.heal(p, HealAmount)
+			healed := g.heal(p, g.data.Balance.HealthPotionHeal)
 			g.logf(MsgHeal, fmt.Sprintf("You consume the health potion, and recover %d HP!", healed))
 			return nil
 		},
 		splash: func(g *Game, a *Actor) {
-			if g.heal(a, HealAmount) > 0 {
+			if g.heal(a, g.data.Balance.HealthPotionHeal) > 0 {
 				g.logf(MsgStatus, fmt.Sprintf("%s %s healthier.", capitalize(the(a)), verb(a, "look", "looks")))
 			} else {
 				g.logf(MsgStatus, fmt.Sprintf("%s %s no different.", capitalize(the(a)), verb(a, "look", "looks")))

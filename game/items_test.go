@@ -3,6 +3,7 @@ package game
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -41,16 +42,20 @@ func refused(t *testing.T, g *Game, c Command, msg string) {
 	}
 }
 
-func TestHealthPotionHeals15NotAboveMaxAndIsRefusedAtFullHealth(t *testing.T) {
+// TestHealthPotionHealsItsAmountNotAboveMaxAndIsRefusedAtFullHealth: a
+// potion heals balance.json's health_potion_heal.
+func TestHealthPotionHealsItsAmountNotAboveMaxAndIsRefusedAtFullHealth(t *testing.T) {
 	g := arena("orc")
 	g.s.Actors = g.s.Actors[:1]
 	give(g, HealthPotion, HealthPotion)
 	refused(t, g, Use(0, world.Pos{}), "Your health is already full.")
 	g.s.Actors[0].HP = 10
 	mustApply(t, g, Use(0, world.Pos{}))
-	if hp := g.Player().HP; hp != 25 {
-		t.Errorf("HP after potion = %d, want 25", hp)
+	heal := testData.Balance.HealthPotionHeal
+	if hp := g.Player().HP; hp != 10+heal || lastMsg(g) != fmt.Sprintf("You consume the health potion, and recover %d HP!", heal) {
+		t.Errorf("HP after potion = %d (%q), want %d", hp, lastMsg(g), 10+heal)
 	}
+	g.s.Actors[0].HP = 30 - heal + 1
 	mustApply(t, g, Use(0, world.Pos{}))
 	if hp := g.Player().HP; hp != 30 {
 		t.Errorf("HP = %d, want capped at 30", hp)
@@ -346,7 +351,9 @@ func TestEffectsSurviveSaveAndLoadMidway(t *testing.T) {
 	}
 }
 
-func TestItemsSpawnWithTheTutorialWeightsOnDepth1(t *testing.T) {
+// TestItemsSpawnWithTheirTableWeightsOnDepth1: health potions make up their
+// spawns.json weight's share of depth 1's items.
+func TestItemsSpawnWithTheirTableWeightsOnDepth1(t *testing.T) {
 	n := map[ItemKind]int{}
 	total := 0
 	for seed := range uint64(300) {
@@ -361,8 +368,16 @@ func TestItemsSpawnWithTheTutorialWeightsOnDepth1(t *testing.T) {
 	if n[PoisonPotion]+n[WarriorPotion] != 0 {
 		t.Error("poison or warrior's potions on depth 1")
 	}
-	if f := float64(n[HealthPotion]) / float64(total); f < 0.65 || f > 0.75 {
-		t.Errorf("health potions %.2f of items, want about 0.70", f)
+	w, all := 0, 0
+	for _, s := range testData.ItemSpawns {
+		all += s.WeightAt(1)
+		if s.ID == string(HealthPotion) {
+			w = s.WeightAt(1)
+		}
+	}
+	want := float64(w) / float64(all)
+	if f := float64(n[HealthPotion]) / float64(total); f < want-0.05 || f > want+0.05 {
+		t.Errorf("health potions %.2f of items, want about %.2f", f, want)
 	}
 }
 

@@ -44,35 +44,27 @@ func (g *Game) buffers() {
 	}
 }
 
-// maxMonstersPerRoom grows with depth (python-tcod tutorial part 12, toned
-// down: cave levels have more, smaller spawn regions than rooms).
-func maxMonstersPerRoom(depth int) int {
-	if depth >= 4 {
-		return 3
-	}
-	return 2
-}
-
-// MaxItemsPerRoom is how many items a spawn region may hold (0 to this, evenly).
-const MaxItemsPerRoom = 2
-
-// spawn puts 0..maxMonstersPerRoom monsters and 0..MaxItemsPerRoom items in
-// every spawn region but the player's, on free walkable tiles, chosen by the
-// data's spawn tables for the depth.
+// spawn puts monsters and items in every spawn region but the player's, on
+// free walkable tiles: as many as balance.json's row for the depth draws
+// (min_monsters..max_monsters monsters, 0..max_items items, evenly), each
+// chosen by the data's spawn tables for the depth. The rows grow with depth
+// as python-tcod tutorial part 12's max_monsters_by_floor does; their
+// numbers are tuned with the bot report (docs/balance.md).
 func (g *Game) spawn(lvl mapgen.Level) {
 	tables := g.data
+	rs, _ := tables.Balance.RegionsAt(g.s.Depth) // CheckData: every depth has its row
 	for _, r := range lvl.Regions {
 		if len(r) == 0 || slices.Contains(r, lvl.Start) {
 			continue // the starting region stays quiet
 		}
-		for range g.rng.IntN(maxMonstersPerRoom(g.s.Depth) + 1) {
+		for range rs.MinMonsters + g.rng.IntN(rs.MaxMonsters-rs.MinMonsters+1) {
 			p := r[g.rng.IntN(len(r))]
 			id := pickSpawn(g.rng, tables.MonsterSpawns, g.s.Depth)
 			if k, ok := tables.Monster(id); ok && g.s.Map.At(p).Walkable() && g.blockerAt(p) == nil && p != lvl.Exit {
 				g.s.Actors = append(g.s.Actors, newMonster(k, p))
 			}
 		}
-		for range g.rng.IntN(MaxItemsPerRoom + 1) {
+		for range g.rng.IntN(rs.MaxItems + 1) {
 			p := r[g.rng.IntN(len(r))]
 			id := pickSpawn(g.rng, tables.ItemSpawns, g.s.Depth)
 			if g.s.Map.At(p).Walkable() && len(g.itemsAt(p)) == 0 && p != lvl.Exit {
@@ -122,11 +114,12 @@ func (g *Game) escape() {
 }
 
 // descend builds the next depth and lets the player rest on the stairs,
-// recovering half their maximum HP (python-tcod tutorial part 11).
+// recovering balance.json's stairs_rest_percent of their maximum HP
+// (python-tcod tutorial part 11 rests for half).
 func (g *Game) descend() {
 	g.enterLevel(g.s.Depth + 1)
 	p := g.player()
-	heal := min(p.MaxHP/2, p.MaxHP-p.HP)
+	heal := min(p.MaxHP*g.data.Balance.StairsRestPercent/100, p.MaxHP-p.HP)
 	p.HP += heal
 	g.logf(MsgDescend, "You take a moment to rest, and recover your strength.")
 	g.logf(MsgDescend, "You descend to depth "+fmt.Sprint(g.s.Depth)+": "+g.s.Level+".")

@@ -80,11 +80,29 @@ func (v *View) Refresh() {
 	}
 	foes := v.foes[:0]
 	for _, m := range v.foes {
-		if !v.g.Visible(m.Pos) && !v.sees(m) {
+		if !v.sees(m) && (!v.g.Visible(m.Pos) || v.outOfSightNear(m.Pos)) {
 			foes = append(foes, m)
 		}
 	}
 	v.foes = append(foes, v.Hostiles()...)
+}
+
+// outOfSightNear reports whether a tile next to p is out of sight now: a
+// monster last seen at p, gone from it, may have stepped there, so a
+// player keeps it in mind until they see round that spot. (Forgetting it
+// at once let a bot and a monster that stepped out of view trade places
+// back and forth for ever.)
+func (v *View) outOfSightNear(p world.Pos) bool {
+	for _, d := range world.Directions8 {
+		q := world.Pos{X: p.X + d.X, Y: p.Y + d.Y}
+		if v.Tile(q) != Unknown && !v.walkable(q) {
+			continue // a known wall hides nothing
+		}
+		if !v.g.Visible(q) {
+			return true
+		}
+	}
+	return false
 }
 
 // sees reports whether the monster remembered as m is in sight now

@@ -1,5 +1,6 @@
 // Package content holds the game's data: the monsters, the items, the
-// spawn tables and the names and descriptions of the map's tiles, as JSON files embedded in the binary (data/*.json), checked
+// spawn tables, the names and descriptions of the map's tiles and the
+// balance numbers (balance.go), as JSON files embedded in the binary (data/*.json), checked
 // when loaded. A bad entry is an error naming the file and the entry.
 package content
 
@@ -117,6 +118,7 @@ type Tables struct {
 	MonsterSpawns []Spawn
 	ItemSpawns    []Spawn
 	Tiles         []Tile // every kind of map tile (game.CheckData checks each has one)
+	Balance       Balance
 }
 
 // Tile returns the tile kind with id, or false.
@@ -160,6 +162,9 @@ func Load() (*Tables, error) {
 		return nil, err
 	}
 	if t.Tiles, err = ParseTiles(read("tiles.json")); err != nil {
+		return nil, err
+	}
+	if t.Balance, err = ParseBalance(read("balance.json")); err != nil {
 		return nil, err
 	}
 	return t, nil
