@@ -8,6 +8,12 @@ import "time"
 // unanswered before the sweep closes it.
 const keepAliveMisses = 3
 
+// idleCheckEvery is how often the sweep asks every slot whether it is idle,
+// for an idle timeout of idle (> 0): at most a minute.
+func idleCheckEvery(idle time.Duration) time.Duration {
+	return min(time.Minute, idle)
+}
+
 // Sweep implements Lobby.
 func (m *Memory) Sweep(keepAlive, idle time.Duration, stop <-chan struct{}) {
 	if keepAlive <= 0 {
@@ -17,7 +23,7 @@ func (m *Memory) Sweep(keepAlive, idle time.Duration, stop <-chan struct{}) {
 	defer ka.Stop()
 	var idleC <-chan time.Time
 	if idle > 0 {
-		t := time.NewTicker(min(time.Minute, idle))
+		t := time.NewTicker(idleCheckEvery(idle))
 		defer t.Stop()
 		idleC = t.C
 	}
