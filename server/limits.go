@@ -27,7 +27,8 @@ import (
 // cap".
 type Limits struct {
 	// IdleTimeout ends a session that sent no key for this long, saving
-	// the game and saying goodbye. 0 means none.
+	// the game and saying goodbye. 0 means none; otherwise it must be at
+	// least MinIdleTimeout.
 	IdleTimeout time.Duration
 	// HandshakeTimeout closes connections that have not finished the SSH
 	// handshake in time. 0 means the default.
@@ -56,6 +57,10 @@ type Limits struct {
 	// ended. 0 means never.
 	SessionOpenTimeout time.Duration
 }
+
+// MinIdleTimeout is the shortest idle timeout a host may set (other than 0,
+// never): a shorter one would end every session at once.
+const MinIdleTimeout = time.Second
 
 // DefaultLimits returns the limits a server uses unless told otherwise.
 func DefaultLimits() Limits {
@@ -88,8 +93,8 @@ func (l Limits) withDefaults() Limits {
 
 // validate says which limit is out of its range, naming its flag: the caps
 // and rates must be at least 1, the timeouts and the per-address cap not
-// negative (0 turns them off), the handshake timeout and keepalive
-// interval positive.
+// negative (0 turns them off), a non-zero idle timeout at least
+// MinIdleTimeout, the handshake timeout and keepalive interval positive.
 func (l Limits) validate() error {
 	for _, c := range []struct {
 		flag string
@@ -109,6 +114,9 @@ func (l Limits) validate() error {
 		if c.d < 0 {
 			return fmt.Errorf("%s must not be negative (0 turns it off), not %v", c.flag, c.d)
 		}
+	}
+	if l.IdleTimeout > 0 && l.IdleTimeout < MinIdleTimeout {
+		return fmt.Errorf("--idle-timeout must be at least %v (or 0 for never), not %v", MinIdleTimeout, l.IdleTimeout)
 	}
 	if l.HandshakeTimeout <= 0 || l.KeepAlive <= 0 {
 		return errors.New("the handshake timeout and the keepalive interval must be positive")

@@ -220,6 +220,7 @@ func TestABadSettingIsRefusedBeforeAnythingIsOpened(t *testing.T) {
 		{"a negative limit", []string{"--max-conns-per-addr", "-1"}, "--max-conns-per-addr"},
 		{"a listen address without a port", []string{"--listen", "localhost"}, "--listen"},
 		{"a frame rate of 0", []string{"--fps", "0"}, "--fps"},
+		{"an idle timeout of 1ns", []string{"--idle-timeout", "1ns"}, "--idle-timeout must be at least 1s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := filepath.Join(t.TempDir(), "data")

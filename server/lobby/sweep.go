@@ -9,9 +9,11 @@ import "time"
 const keepAliveMisses = 3
 
 // idleCheckEvery is how often the sweep asks every slot whether it is idle,
-// for an idle timeout of idle (> 0): at most a minute.
+// for an idle timeout of idle (> 0): as often as idle, but at least once a
+// minute and at most once a second, so that a tiny timeout (which
+// server.Config.Validate refuses) cannot spin a core.
 func idleCheckEvery(idle time.Duration) time.Duration {
-	return min(time.Minute, idle)
+	return min(time.Minute, max(time.Second, idle))
 }
 
 // Sweep implements Lobby.
