@@ -270,7 +270,14 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		id := sess.Context().Value(ctxIdentity).(identity)
 		logger := s.log.With("fp", id.fp, "ssh_user", id.name)
-		name, isNew, err := s.touchProfile(id)
+		name, isNew, err := s.touchProfile(id, logger)
+		if errors.Is(err, store.ErrCorrupt) {
+			// Trying again will not help: the host must repair or remove
+			// the record.
+			logger.Error("this player's profile record is damaged; they cannot play until it is repaired or removed", "err", err)
+			wish.Fatalln(sess, "Your player record on this server is damaged; the host has been told. Please contact them.\r")
+			return
+		}
 		if err != nil {
 			logger.Error("profile", "err", err)
 			wish.Fatalln(sess, "grotto cannot read its database right now; please try again later.\r")
@@ -398,8 +405,11 @@ func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
 // touchProfile records the visit of a returning player and returns their
 // name. A first-time player gets no profile yet: isNew is true and name is a
 // suggestion (the SSH user name when it is valid and free) for the name
-// screen, which claims the name and creates the profile.
-func (s *Server) touchProfile(id identity) (name string, isNew bool, err error) {
+// screen, which claims the name and creates the profile. Recording the
+// visit (LastSeen) is not essential: when that write fails (a full disk)
+// it is logged as a warning and the player still plays. err is the
+// profile's read error: one wrapping store.ErrCorrupt for a damaged record.
+func (s *Server) touchProfile(id identity, logger *log.Logger) (name string, isNew bool, err error) {
 	p, err := s.store.Profile(id.fp)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -411,8 +421,12 @@ func (s *Server) touchProfile(id identity) (name string, isNew bool, err error) 
 	case err != nil:
 		return "", false, err
 	}
+	p.Fingerprint = id.fp // the key's, never the record's text, which may be damaged
 	p.LastSeen = time.Now()
-	return p.Name, false, s.store.PutProfile(p)
+	if err := s.store.PutProfile(p); err != nil {
+		logger.Warn("could not record the player's visit (last seen); letting them in", "err", err)
+	}
+	return p.Name, false, nil
 }
 
 // scoreBoard is the high-score table as the title shows it (tui.Board).
