@@ -91,32 +91,33 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// validate says which limit is out of its range, naming its flag: the caps
-// and rates must be at least 1, the timeouts and the per-address cap not
-// negative (0 turns them off), a non-zero idle timeout at least
-// MinIdleTimeout, the handshake timeout and keepalive interval positive.
+// validate says which limit is out of its range, naming its flag in a
+// *SettingError: the caps and rates must be at least 1, the timeouts and
+// the per-address cap not negative (0 turns them off), a non-zero idle
+// timeout at least MinIdleTimeout. The handshake timeout and keepalive
+// interval (no flag sets them; a plain error) must be positive.
 func (l Limits) validate() error {
 	for _, c := range []struct {
 		flag string
 		n    int
 	}{{"--max-sessions", l.MaxSessions}, {"--conn-rate", l.ConnPer10s}, {"--input-rate", l.InputBytesPerSec}} {
 		if c.n < 1 {
-			return fmt.Errorf("%s must be at least 1, not %d", c.flag, c.n)
+			return badSetting(c.flag, "must be at least 1, not %d", c.n)
 		}
 	}
 	if l.MaxConnsPerAddr < 0 {
-		return fmt.Errorf("--max-conns-per-addr must not be negative (0 turns it off), not %d", l.MaxConnsPerAddr)
+		return badSetting("--max-conns-per-addr", "must not be negative (0 turns it off), not %d", l.MaxConnsPerAddr)
 	}
 	for _, c := range []struct {
 		flag string
 		d    time.Duration
 	}{{"--idle-timeout", l.IdleTimeout}, {"--session-open-timeout", l.SessionOpenTimeout}} {
 		if c.d < 0 {
-			return fmt.Errorf("%s must not be negative (0 turns it off), not %v", c.flag, c.d)
+			return badSetting(c.flag, "must not be negative (0 turns it off), not %v", c.d)
 		}
 	}
 	if l.IdleTimeout > 0 && l.IdleTimeout < MinIdleTimeout {
-		return fmt.Errorf("--idle-timeout must be at least %v (or 0 for never), not %v", MinIdleTimeout, l.IdleTimeout)
+		return badSetting("--idle-timeout", "must be at least %v (or 0 for never), not %v", MinIdleTimeout, l.IdleTimeout)
 	}
 	if l.HandshakeTimeout <= 0 || l.KeepAlive <= 0 {
 		return errors.New("the handshake timeout and the keepalive interval must be positive")

@@ -190,6 +190,18 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return nil
 }
 
+// Close releases a server that never served (its Listen failed, or Serve
+// was not called): it closes the listener if any, the SSH server and the
+// store, and logs nothing, since no game was played. A serving server
+// stops with Shutdown.
+func (s *Server) Close() error {
+	if s.ln != nil {
+		s.ln.Close()
+	}
+	s.ssh.Close()
+	return s.store.Close()
+}
+
 // watchFile checks every FileCheckEvery until stop is closed that the
 // database file is still there, and says so loudly when it is not: from then
 // on no write can succeed and players are told on every turn.
