@@ -19,6 +19,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -231,7 +232,9 @@ func (s *Server) watchFile(stop <-chan struct{}) {
 // unreadable file, or a line that does not parse, naming it) it fails
 // closed: nobody is an admin until a reload succeeds, so a host who removes
 // a key and leaves a typo (or deletes the file) still revokes it. With no
-// file configured there are no admins.
+// file configured there are no admins. A line with options (from=,
+// restrict, command=, …), which grotto does not honour, is logged as a
+// warning each time.
 func (s *Server) ReloadAdmins() error {
 	if s.cfg.AdminKeys == "" {
 		return nil
@@ -242,6 +245,10 @@ func (s *Server) ReloadAdmins() error {
 		return err
 	}
 	s.admins.Store(&admins)
+	for _, ig := range admins.IgnoredOptions() {
+		s.log.Warn("admin key options are ignored: this key is an admin from anywhere, with every right",
+			"file", s.cfg.AdminKeys, "line", ig.Line, "fp", ig.Fingerprint, "options", strings.Join(ig.Options, ","))
+	}
 	s.log.Info("admins loaded", "file", s.cfg.AdminKeys, "admins", admins.Len())
 	return nil
 }
