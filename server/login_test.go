@@ -173,3 +173,27 @@ func TestSettingsAreSavedUnderTheSessionsKeyNotTheRecordsText(t *testing.T) {
 		t.Errorf("the settings are not in the key's profile: %+v, %v", p, err)
 	}
 }
+
+func TestAQuarantinedSaveIsLoggedForTheHost(t *testing.T) {
+	db := tempDB(t)
+	fp, connect := returningPlayer(t, db)
+	if err := db.PutSave(fp, []byte("not a grotto save")); err != nil {
+		t.Fatal(err)
+	}
+	var logs lockedBuffer
+	addr := serveOn(t, db, &logs)
+	c := connect(addr)
+	waitText(t, c, "set aside")
+	qs, err := db.Quarantined(fp)
+	if err != nil || len(qs) != 1 {
+		t.Fatalf("quarantine of %s: %+v, %v", fp, qs, err)
+	}
+	var found bool
+	for _, line := range strings.Split(logs.String(), "\n") {
+		found = found || (strings.HasPrefix(line, "WARN") && strings.Contains(line, fp) &&
+			strings.Contains(line, "key="+qs[0].Key) && strings.Contains(line, "reason="))
+	}
+	if !found {
+		t.Errorf("the host's log has no warning with %s, the reason and the key %s:\n%s", fp, qs[0].Key, logs.String())
+	}
+}

@@ -349,7 +349,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 // the server's store, write trouble logged.
 func (s *Server) newPlay(fp string, logger *log.Logger) *session.Session {
 	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: s.store, Scores: s.store,
-		Profiles: s.store, Quarantine: s.store, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
+		Profiles: s.store, Quarantine: loggedQuarantine{s.store, logger}, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
 		Trouble: func(err error) {
 			if err != nil {
 				logger.Error("a write of this player's game failed; it is retried every turn and the player is told", "err", err)
@@ -357,6 +357,32 @@ func (s *Server) newPlay(fp string, logger *log.Logger) *session.Session {
 				logger.Info("this player's game is saved again")
 			}
 		}})
+}
+
+// loggedQuarantine is the store's quarantine as a session uses it, telling
+// the host's log of every save set aside: the player reads about it on
+// screen, the host would otherwise learn of it only from `quarantine`.
+type loggedQuarantine struct {
+	st  store.Quarantine
+	log *log.Logger // the session's logger, which names the fingerprint
+}
+
+// Quarantine implements store.Quarantine, logging a warning with the reason
+// and the record's key once the save is set aside (an error if it is not).
+func (q loggedQuarantine) Quarantine(fp, reason string, now time.Time) (string, error) {
+	key, err := q.st.Quarantine(fp, reason, now)
+	if err != nil {
+		q.log.Error("a damaged save could not be set aside; it stays in place", "reason", reason, "err", err)
+		return key, err
+	}
+	q.log.Warn("a damaged save was set aside (quarantined); the player starts anew; list it with `ssh host quarantine` as an admin",
+		"reason", reason, "key", key)
+	return key, nil
+}
+
+// Quarantined implements store.Quarantine.
+func (q loggedQuarantine) Quarantined(fp string) ([]store.Quarantined, error) {
+	return q.st.Quarantined(fp)
 }
 
 // claim builds the session's model and program and claims its lobby slot,
