@@ -37,8 +37,9 @@ type Limits struct {
 	// there; a client that misses 3 in a row is disconnected. 0 means the
 	// default.
 	KeepAlive time.Duration
-	// MaxSessions caps concurrent sessions; more are refused with a reason.
-	// 0 means the default.
+	// MaxSessions caps concurrent game sessions (those with a terminal;
+	// commands such as `who` end at once and are not counted); more are
+	// refused with a reason. 0 means the default.
 	MaxSessions int
 	// ConnPer10s is how many new sessions one IP address may open in 10
 	// seconds (a bucket of that size, refilled evenly). 0 means the
@@ -134,20 +135,28 @@ func rateLimit(perTenSeconds int) wish.Middleware {
 }
 
 // capSessions refuses sessions beyond limit at once with a one-line reason
-// naming the limit; limit < 1 means no cap.
+// naming the limit ("grotto is full (1 session)"); limit < 1 means no cap.
 func capSessions(limit int) wish.Middleware {
 	return func(next ssh.Handler) ssh.Handler {
 		var open atomic.Int64
 		return func(sess ssh.Session) {
 			if n := open.Add(1); limit > 0 && n > int64(limit) {
 				open.Add(-1)
-				wish.Fatalln(sess, fmt.Sprintf("grotto is full (%d sessions); please try again later.\r", limit))
+				wish.Fatalln(sess, fmt.Sprintf("grotto is full (%s); please try again later.\r", sessions(limit)))
 				return
 			}
 			defer open.Add(-1)
 			next(sess)
 		}
 	}
+}
+
+// sessions says n sessions in English: "1 session", "3 sessions".
+func sessions(n int) string {
+	if n == 1 {
+		return "1 session"
+	}
+	return fmt.Sprintf("%d sessions", n)
 }
 
 // limitedReader hands on at most a rate of bytes: reading more waits, which

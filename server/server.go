@@ -332,7 +332,9 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		}
 		if err != nil {
 			s.unsaved.Add(1)
-			logger.Error("could not save game at end of session", "err", err)
+			// err is the player's text (it promises retries, which end
+			// with the session); the host needs the cause.
+			logger.Error("could not save game at end of session; the turns since the last save are lost", "err", cause(err))
 			wish.Println(sess, "Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.\r")
 			sess.Exit(1)
 			return
@@ -343,6 +345,16 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		logger.Info("session ended", "exit", model.Exit())
 		sess.Exit(0)
 	}
+}
+
+// cause is what the host's log says of a session error: the cause behind a
+// *session.Error (whose Error is the player's text), else err.
+func cause(err error) error {
+	var se *session.Error
+	if errors.As(err, &se) && se.Err != nil {
+		return se.Err
+	}
+	return err
 }
 
 // newPlay returns the session layer of key fp: its games, kept durable in
@@ -442,7 +454,10 @@ func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
 	case tui.ExitQuit:
 		return "Farewell."
 	case tui.ExitIdle:
-		return fmt.Sprintf("You were idle for %v; your game is saved. Goodbye.", s.cfg.Limits.IdleTimeout)
+		if hadGame {
+			return fmt.Sprintf("You were idle for %v; your game is saved. Goodbye.", s.cfg.Limits.IdleTimeout)
+		}
+		return fmt.Sprintf("You were idle for %v. Goodbye.", s.cfg.Limits.IdleTimeout)
 	}
 	return ""
 }
