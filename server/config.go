@@ -85,17 +85,18 @@ func badSetting(flag, format string, args ...any) error {
 }
 
 // portProblem says what is wrong with addr as a TCP address to listen on,
-// or returns "": it must be host:port with a port number from 1 to 65535,
-// or 0 (any free port: tests listen so) when zeroOK. An empty port would
-// also mean any free port, which a host never wants by mistake.
-func portProblem(addr string, zeroOK bool) string {
+// ending with example, a good address; or it returns "". addr must be
+// host:port with a port number from 1 to 65535, or 0 (any free port: tests
+// listen so) when zeroOK. An empty port would also mean any free port,
+// which a host never wants by mistake.
+func portProblem(addr, example string, zeroOK bool) string {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Sprintf("%q is not host:port, e.g. :23234", addr)
+		return fmt.Sprintf("%q is not host:port, e.g. %s", addr, example)
 	}
 	n, err := strconv.ParseUint(port, 10, 16)
 	if err != nil || (n == 0 && !zeroOK) {
-		return fmt.Sprintf("%q needs a port number from 1 to 65535 after the colon, e.g. :23234", addr)
+		return fmt.Sprintf("%q needs a port number from 1 to 65535 after the colon, e.g. %s", addr, example)
 	}
 	return ""
 }
@@ -111,7 +112,7 @@ func (c *Config) Validate() error {
 	if c.Listen == "" {
 		return badSetting("--listen", "must not be empty")
 	}
-	if p := portProblem(c.Listen, true); p != "" {
+	if p := portProblem(c.Listen, ":23234", true); p != "" {
 		return badSetting("--listen", "%s", p)
 	}
 	if c.DataDir == "" {
@@ -139,7 +140,7 @@ func (c *Config) Validate() error {
 			return badSetting("--pprof", "%q must be a loopback address, e.g. 127.0.0.1:6060", c.Pprof)
 		}
 		// Port 0 too is refused: nobody would be told where the profiler is.
-		if p := portProblem(c.Pprof, false); p != "" {
+		if p := portProblem(c.Pprof, "127.0.0.1:6060", false); p != "" {
 			return badSetting("--pprof", "%s", p)
 		}
 	}
