@@ -25,8 +25,23 @@ func Fingerprint(k gossh.PublicKey) string {
 // to use admin features. The zero value is an empty set. It is safe for
 // concurrent use.
 type AdminSet struct {
-	fps map[string]struct{}
+	fps     map[string]struct{}
+	ignored []IgnoredOptions
 }
+
+// IgnoredOptions is an admin line whose options grotto does not honour:
+// OpenSSH would restrict the key (from=, restrict, command=, …), but in
+// grotto the key is an admin from anywhere with every right, so a host must
+// be told.
+type IgnoredOptions struct {
+	Line        int      // 1-based line number in the file
+	Fingerprint string   // the line's key (see [Fingerprint])
+	Options     []string // as written, e.g. `from="10.9.9.9"`
+}
+
+// IgnoredOptions returns the lines that had options, in file order; the
+// caller must not change it.
+func (s AdminSet) IgnoredOptions() []IgnoredOptions { return s.ignored }
 
 // Contains reports whether fp, a fingerprint as returned by [Fingerprint], is
 // in the set.
@@ -41,11 +56,14 @@ func (s AdminSet) Len() int { return len(s.fps) }
 // ParseAuthorizedKeys parses data in OpenSSH authorized_keys format: one key
 // per line, optionally preceded by options (e.g. `restrict,from="10.0.0.1"`)
 // and followed by a comment. Blank lines and lines starting with '#' are
-// skipped; options are accepted but ignored. A line that holds no valid key
+// skipped; options are accepted but not honoured (the key is an admin from
+// anywhere): [AdminSet.IgnoredOptions] lists the lines that had them, for
+// the host's log. A line that holds no valid key
 // makes it return an error naming the 1-based line number. Empty data yields
 // an empty set and no error.
 func ParseAuthorizedKeys(data []byte) (AdminSet, error) {
 	fps := make(map[string]struct{})
+	var ignored []IgnoredOptions
 	for n, line := range bytes.Split(data, []byte("\n")) {
 		line = bytes.TrimSpace(line) // also drops a trailing '\r'
 		if len(line) == 0 || line[0] == '#' {
@@ -53,13 +71,16 @@ func ParseAuthorizedKeys(data []byte) (AdminSet, error) {
 		}
 		// One line at a time: given several lines, ParseAuthorizedKey
 		// silently skips the ones it cannot parse.
-		k, _, _, _, err := gossh.ParseAuthorizedKey(line)
+		k, _, options, _, err := gossh.ParseAuthorizedKey(line)
 		if err != nil {
 			return AdminSet{}, fmt.Errorf("line %d: %w", n+1, err)
 		}
 		fps[Fingerprint(k)] = struct{}{}
+		if len(options) > 0 {
+			ignored = append(ignored, IgnoredOptions{Line: n + 1, Fingerprint: Fingerprint(k), Options: options})
+		}
 	}
-	return AdminSet{fps: fps}, nil
+	return AdminSet{fps: fps, ignored: ignored}, nil
 }
 
 // LoadAuthorizedKeys reads and parses the authorized_keys file at path (see

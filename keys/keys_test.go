@@ -134,3 +134,31 @@ func TestLoadAuthorizedKeys(t *testing.T) {
 		}
 	})
 }
+
+func TestOptionsOnAnAdminLineAreReportedAsIgnored(t *testing.T) {
+	data := "# admins\n" + aliceKey + "\n" +
+		`from="10.9.9.9" ` + bobKey + "\n" +
+		`restrict,command="/bin/false" ` + carolKey + "\n"
+	s, err := ParseAuthorizedKeys([]byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// grotto honours none of them: every listed key is an admin from
+	// anywhere, and the host must be told so.
+	if !s.Contains(bobFP) || !s.Contains(carolFP) {
+		t.Error("a key with options is not an admin")
+	}
+	got := s.IgnoredOptions()
+	want := []IgnoredOptions{
+		{Line: 3, Fingerprint: bobFP, Options: []string{`from="10.9.9.9"`}},
+		{Line: 4, Fingerprint: carolFP, Options: []string{"restrict", `command="/bin/false"`}},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("ignored options %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i].Line != want[i].Line || got[i].Fingerprint != want[i].Fingerprint || strings.Join(got[i].Options, ",") != strings.Join(want[i].Options, ",") {
+			t.Errorf("ignored options %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

@@ -22,17 +22,19 @@ func (s *Server) middleware() ssh.Option {
 		logging.StructuredMiddlewareWithLogger(s.log, log.InfoLevel),
 		// The per-address session rate before anything costs work.
 		rateLimit(s.cfg.Limits.ConnPer10s),
-		// The session cap counts every session past the rate limit,
-		// commands included.
-		capSessions(s.cfg.Limits.MaxSessions),
 		// Identity before anything that needs to know who: commands
 		// (quarantine is for admins) and the session.
 		identify,
 		// Commands (scores, who, quarantine) need no terminal: before the
-		// PTY check.
+		// PTY check. They end at once, so they are not counted by the
+		// session cap (`ssh host who` works on a full server); the rate
+		// limit above and the per-address connection cap still hold them.
 		s.commands,
 		// The game needs a terminal: a friendly message without one.
 		requirePTY(PortOf(s.cfg.Listen)),
+		// The session cap counts games: sessions that passed the rate
+		// limit and have a terminal.
+		capSessions(s.cfg.Limits.MaxSessions),
 		// The player's session: profile, model and program, the lobby slot,
 		// the save when the program ends (server.go).
 		s.sessionMiddleware,

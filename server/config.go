@@ -2,11 +2,11 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"charm.land/log/v2"
 )
@@ -16,7 +16,7 @@ import (
 // that have a default (withDefaults) and validates again, so a test may set
 // only what it needs.
 type Config struct {
-	Listen    string // TCP address, host:port, e.g. ":23234"
+	Listen    string // TCP address, host:port with a port from 1 to 65535 (0, any free port, for tests), e.g. ":23234"
 	DataDir   string // holds the database (grotto.db) and the host key (host_ed25519); Validate makes it absolute
 	AdminKeys string // authorized_keys file naming admins; "" for none; Validate makes it absolute
 	// Logger receives the server's log; nil means stderr.
@@ -59,33 +59,77 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// SettingError is returned by Validate when one setting is wrong: the flag
+// that sets it and what is wrong with its value.
+type SettingError struct {
+	// Flag is the flag that sets the value, e.g. "--max-sessions".
+	Flag string
+	// Env, when not "", is the environment variable the value came from
+	// (Validate cannot know; cmd/grotto fills it in): the message then
+	// names both, e.g. "GROTTO_MAX_SESSIONS (--max-sessions) must be…".
+	Env string
+	// Problem says what is wrong, e.g. "must be at least 1, not -3".
+	Problem string
+}
+
+func (e *SettingError) Error() string {
+	if e.Env != "" {
+		return e.Env + " (" + e.Flag + ") " + e.Problem
+	}
+	return e.Flag + " " + e.Problem
+}
+
+// badSetting returns a *SettingError for flag.
+func badSetting(flag, format string, args ...any) error {
+	return &SettingError{Flag: flag, Problem: fmt.Sprintf(format, args...)}
+}
+
+// portProblem says what is wrong with addr as a TCP address to listen on,
+// ending with example, a good address; or it returns "". addr must be
+// host:port with a port number from 1 to 65535, or 0 (any free port: tests
+// listen so) when zeroOK. An empty port would also mean any free port,
+// which a host never wants by mistake.
+func portProblem(addr, example string, zeroOK bool) string {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Sprintf("%q is not host:port, e.g. %s", addr, example)
+	}
+	n, err := strconv.ParseUint(port, 10, 16)
+	if err != nil || (n == 0 && !zeroOK) {
+		return fmt.Sprintf("%q needs a port number from 1 to 65535 after the colon, e.g. %s", addr, example)
+	}
+	return ""
+}
+
 // Validate makes DataDir and AdminKeys absolute and returns an error saying
-// what is wrong, naming the flag that sets it: an empty or malformed listen
-// address, an empty data dir, a frame rate outside 1 to MaxFPS, a limit out
-// of its range (Limits.validate), or a --pprof address that is not on
-// loopback. It reads no file: a missing admin-keys file is New's error.
+// what is wrong, a *SettingError naming the flag that sets it: an empty
+// listen address or one without a port number from 1 to 65535 (0, any free
+// port, is allowed for tests), an empty data dir, a frame rate outside 1 to
+// MaxFPS, a limit out of its range (Limits.validate), or a --pprof address
+// that is not on loopback or has no port from 1 to 65535. It reads no file:
+// a missing admin-keys file is New's error.
 func (c *Config) Validate() error {
 	if c.Listen == "" {
-		return errors.New("--listen must not be empty")
+		return badSetting("--listen", "must not be empty")
 	}
-	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
-		return fmt.Errorf("--listen %q is not host:port (e.g. :23234): %w", c.Listen, err)
+	if p := portProblem(c.Listen, ":23234", true); p != "" {
+		return badSetting("--listen", "%s", p)
 	}
 	if c.DataDir == "" {
-		return errors.New("--data must not be empty")
+		return badSetting("--data", "must not be empty")
 	}
 	abs, err := filepath.Abs(c.DataDir)
 	if err != nil {
-		return fmt.Errorf("--data %s: %w", c.DataDir, err)
+		return badSetting("--data", "%s: %v", c.DataDir, err)
 	}
 	c.DataDir = abs
 	if c.AdminKeys != "" {
 		if c.AdminKeys, err = filepath.Abs(c.AdminKeys); err != nil {
-			return fmt.Errorf("--admin-keys: %w", err)
+			return badSetting("--admin-keys", "%v", err)
 		}
 	}
 	if c.FPS < 1 || c.FPS > MaxFPS {
-		return fmt.Errorf("--fps must be between 1 and %d, not %d", MaxFPS, c.FPS)
+		return badSetting("--fps", "must be between 1 and %d, not %d", MaxFPS, c.FPS)
 	}
 	if err := c.Limits.validate(); err != nil {
 		return err
@@ -93,7 +137,11 @@ func (c *Config) Validate() error {
 	if c.Pprof != "" {
 		host, _, err := net.SplitHostPort(c.Pprof)
 		if err != nil || (host != "127.0.0.1" && host != "localhost" && host != "::1") {
-			return fmt.Errorf("--pprof %q must be a loopback address, e.g. 127.0.0.1:6060", c.Pprof)
+			return badSetting("--pprof", "%q must be a loopback address, e.g. 127.0.0.1:6060", c.Pprof)
+		}
+		// Port 0 too is refused: nobody would be told where the profiler is.
+		if p := portProblem(c.Pprof, "127.0.0.1:6060", false); p != "" {
+			return badSetting("--pprof", "%s", p)
 		}
 	}
 	return nil

@@ -27,7 +27,8 @@ import (
 // cap".
 type Limits struct {
 	// IdleTimeout ends a session that sent no key for this long, saving
-	// the game and saying goodbye. 0 means none.
+	// the game and saying goodbye. 0 means none; otherwise it must be at
+	// least MinIdleTimeout.
 	IdleTimeout time.Duration
 	// HandshakeTimeout closes connections that have not finished the SSH
 	// handshake in time. 0 means the default.
@@ -36,8 +37,9 @@ type Limits struct {
 	// there; a client that misses 3 in a row is disconnected. 0 means the
 	// default.
 	KeepAlive time.Duration
-	// MaxSessions caps concurrent sessions; more are refused with a reason.
-	// 0 means the default.
+	// MaxSessions caps concurrent game sessions (those with a terminal;
+	// commands such as `who` end at once and are not counted); more are
+	// refused with a reason. 0 means the default.
 	MaxSessions int
 	// ConnPer10s is how many new sessions one IP address may open in 10
 	// seconds (a bucket of that size, refilled evenly). 0 means the
@@ -56,6 +58,10 @@ type Limits struct {
 	// ended. 0 means never.
 	SessionOpenTimeout time.Duration
 }
+
+// MinIdleTimeout is the shortest idle timeout a host may set (other than 0,
+// never): a shorter one would end every session at once.
+const MinIdleTimeout = time.Second
 
 // DefaultLimits returns the limits a server uses unless told otherwise.
 func DefaultLimits() Limits {
@@ -86,29 +92,33 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// validate says which limit is out of its range, naming its flag: the caps
-// and rates must be at least 1, the timeouts and the per-address cap not
-// negative (0 turns them off), the handshake timeout and keepalive
-// interval positive.
+// validate says which limit is out of its range, naming its flag in a
+// *SettingError: the caps and rates must be at least 1, the timeouts and
+// the per-address cap not negative (0 turns them off), a non-zero idle
+// timeout at least MinIdleTimeout. The handshake timeout and keepalive
+// interval (no flag sets them; a plain error) must be positive.
 func (l Limits) validate() error {
 	for _, c := range []struct {
 		flag string
 		n    int
 	}{{"--max-sessions", l.MaxSessions}, {"--conn-rate", l.ConnPer10s}, {"--input-rate", l.InputBytesPerSec}} {
 		if c.n < 1 {
-			return fmt.Errorf("%s must be at least 1, not %d", c.flag, c.n)
+			return badSetting(c.flag, "must be at least 1, not %d", c.n)
 		}
 	}
 	if l.MaxConnsPerAddr < 0 {
-		return fmt.Errorf("--max-conns-per-addr must not be negative (0 turns it off), not %d", l.MaxConnsPerAddr)
+		return badSetting("--max-conns-per-addr", "must not be negative (0 turns it off), not %d", l.MaxConnsPerAddr)
 	}
 	for _, c := range []struct {
 		flag string
 		d    time.Duration
 	}{{"--idle-timeout", l.IdleTimeout}, {"--session-open-timeout", l.SessionOpenTimeout}} {
 		if c.d < 0 {
-			return fmt.Errorf("%s must not be negative (0 turns it off), not %v", c.flag, c.d)
+			return badSetting(c.flag, "must not be negative (0 turns it off), not %v", c.d)
 		}
+	}
+	if l.IdleTimeout > 0 && l.IdleTimeout < MinIdleTimeout {
+		return badSetting("--idle-timeout", "must be at least %v (or 0 for never), not %v", MinIdleTimeout, l.IdleTimeout)
 	}
 	if l.HandshakeTimeout <= 0 || l.KeepAlive <= 0 {
 		return errors.New("the handshake timeout and the keepalive interval must be positive")
@@ -125,20 +135,28 @@ func rateLimit(perTenSeconds int) wish.Middleware {
 }
 
 // capSessions refuses sessions beyond limit at once with a one-line reason
-// naming the limit; limit < 1 means no cap.
+// naming the limit ("grotto is full (1 session)"); limit < 1 means no cap.
 func capSessions(limit int) wish.Middleware {
 	return func(next ssh.Handler) ssh.Handler {
 		var open atomic.Int64
 		return func(sess ssh.Session) {
 			if n := open.Add(1); limit > 0 && n > int64(limit) {
 				open.Add(-1)
-				wish.Fatalln(sess, fmt.Sprintf("grotto is full (%d sessions); please try again later.\r", limit))
+				wish.Fatalln(sess, fmt.Sprintf("grotto is full (%s); please try again later.\r", sessions(limit)))
 				return
 			}
 			defer open.Add(-1)
 			next(sess)
 		}
 	}
+}
+
+// sessions says n sessions in English: "1 session", "3 sessions".
+func sessions(n int) string {
+	if n == 1 {
+		return "1 session"
+	}
+	return fmt.Sprintf("%d sessions", n)
 }
 
 // limitedReader hands on at most a rate of bytes: reading more waits, which

@@ -19,6 +19,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -194,6 +195,18 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return nil
 }
 
+// Close releases a server that never served (its Listen failed, or Serve
+// was not called): it closes the listener if any, the SSH server and the
+// store, and logs nothing, since no game was played. A serving server
+// stops with Shutdown.
+func (s *Server) Close() error {
+	if s.ln != nil {
+		s.ln.Close()
+	}
+	s.ssh.Close()
+	return s.store.Close()
+}
+
 // watchFile checks every FileCheckEvery until stop is closed that the
 // database file is still there, and says so loudly when it is not: from then
 // on no write can succeed and players are told on every turn.
@@ -223,7 +236,9 @@ func (s *Server) watchFile(stop <-chan struct{}) {
 // unreadable file, or a line that does not parse, naming it) it fails
 // closed: nobody is an admin until a reload succeeds, so a host who removes
 // a key and leaves a typo (or deletes the file) still revokes it. With no
-// file configured there are no admins.
+// file configured there are no admins. A line with options (from=,
+// restrict, command=, …), which grotto does not honour, is logged as a
+// warning each time.
 func (s *Server) ReloadAdmins() error {
 	if s.cfg.AdminKeys == "" {
 		return nil
@@ -234,6 +249,10 @@ func (s *Server) ReloadAdmins() error {
 		return err
 	}
 	s.admins.Store(&admins)
+	for _, ig := range admins.IgnoredOptions() {
+		s.log.Warn("admin key options are ignored: this key is an admin from anywhere, with every right",
+			"file", s.cfg.AdminKeys, "line", ig.Line, "fp", ig.Fingerprint, "options", strings.Join(ig.Options, ","))
+	}
 	s.log.Info("admins loaded", "file", s.cfg.AdminKeys, "admins", admins.Len())
 	return nil
 }
@@ -274,7 +293,14 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		id := sess.Context().Value(ctxIdentity).(identity)
 		logger := s.log.With("fp", id.fp, "ssh_user", id.name)
-		name, isNew, err := s.touchProfile(id)
+		name, isNew, err := s.touchProfile(id, logger)
+		if errors.Is(err, store.ErrCorrupt) {
+			// Trying again will not help: the host must repair or remove
+			// the record.
+			logger.Error("this player's profile record is damaged; they cannot play until it is repaired or removed", "err", err)
+			wish.Fatalln(sess, "Your player record on this server is damaged; the host has been told. Please contact them.\r")
+			return
+		}
 		if err != nil {
 			logger.Error("profile", "err", err)
 			wish.Fatalln(sess, "grotto cannot read its database right now; please try again later.\r")
@@ -310,7 +336,9 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		}
 		if err != nil {
 			s.unsaved.Add(1)
-			logger.Error("could not save game at end of session", "err", err)
+			// err is the player's text (it promises retries, which end
+			// with the session); the host needs the cause.
+			logger.Error("could not save game at end of session; the turns since the last save are lost", "err", cause(err))
 			wish.Println(sess, "Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.\r")
 			sess.Exit(1)
 			return
@@ -323,15 +351,22 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 	}
 }
 
+// cause is what the host's log says of a session error: the cause behind a
+// *session.Error (whose Error is the player's text), else err.
+func cause(err error) error {
+	var se *session.Error
+	if errors.As(err, &se) && se.Err != nil {
+		return se.Err
+	}
+	return err
+}
+
 // newPlay returns the session layer of key fp: its games, kept durable in
 // the server's store, write trouble logged.
 func (s *Server) newPlay(fp string, logger *log.Logger) *session.Session {
 	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: s.store, Scores: s.store,
-		Profiles: s.store, Quarantine: s.store, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
+		Profiles: s.store, Quarantine: loggedQuarantine{s.store, logger}, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
 		Pending: s.pending,
-		SetAside: func(key, reason string) {
-			logger.Warn("a damaged save was set aside; list it with ssh <host> quarantine", "key", key, "reason", reason)
-		},
 		Trouble: func(err error) {
 			if err != nil {
 				logger.Error("a write of this player's game failed; it is retried every turn and the player is told", "err", err)
@@ -339,6 +374,32 @@ func (s *Server) newPlay(fp string, logger *log.Logger) *session.Session {
 				logger.Info("this player's game is saved again")
 			}
 		}})
+}
+
+// loggedQuarantine is the store's quarantine as a session uses it, telling
+// the host's log of every save set aside: the player reads about it on
+// screen, the host would otherwise learn of it only from `quarantine`.
+type loggedQuarantine struct {
+	st  store.Quarantine
+	log *log.Logger // the session's logger, which names the fingerprint
+}
+
+// Quarantine implements store.Quarantine, logging a warning with the reason
+// and the record's key once the save is set aside (an error if it is not).
+func (q loggedQuarantine) Quarantine(fp, reason string, now time.Time) (string, error) {
+	key, err := q.st.Quarantine(fp, reason, now)
+	if err != nil {
+		q.log.Error("a damaged save could not be set aside; it stays in place", "reason", reason, "err", err)
+		return key, err
+	}
+	q.log.Warn("a damaged save was set aside (quarantined); the player starts anew; list it with `ssh host quarantine` as an admin",
+		"reason", reason, "key", key)
+	return key, nil
+}
+
+// Quarantined implements store.Quarantine.
+func (q loggedQuarantine) Quarantined(fp string) ([]store.Quarantined, error) {
+	return q.st.Quarantined(fp)
 }
 
 // claim builds the session's model and program and claims its lobby slot,
@@ -398,7 +459,10 @@ func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
 	case tui.ExitQuit:
 		return "Farewell."
 	case tui.ExitIdle:
-		return fmt.Sprintf("You were idle for %v; your game is saved. Goodbye.", s.cfg.Limits.IdleTimeout)
+		if hadGame {
+			return fmt.Sprintf("You were idle for %v; your game is saved. Goodbye.", s.cfg.Limits.IdleTimeout)
+		}
+		return fmt.Sprintf("You were idle for %v. Goodbye.", s.cfg.Limits.IdleTimeout)
 	}
 	return ""
 }
@@ -406,8 +470,11 @@ func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
 // touchProfile records the visit of a returning player and returns their
 // name. A first-time player gets no profile yet: isNew is true and name is a
 // suggestion (the SSH user name when it is valid and free) for the name
-// screen, which claims the name and creates the profile.
-func (s *Server) touchProfile(id identity) (name string, isNew bool, err error) {
+// screen, which claims the name and creates the profile. Recording the
+// visit (LastSeen) is not essential: when that write fails (a full disk)
+// it is logged as a warning and the player still plays. err is the
+// profile's read error: one wrapping store.ErrCorrupt for a damaged record.
+func (s *Server) touchProfile(id identity, logger *log.Logger) (name string, isNew bool, err error) {
 	p, err := s.store.Profile(id.fp)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -419,8 +486,12 @@ func (s *Server) touchProfile(id identity) (name string, isNew bool, err error) 
 	case err != nil:
 		return "", false, err
 	}
+	p.Fingerprint = id.fp // the key's, never the record's text, which may be damaged
 	p.LastSeen = time.Now()
-	return p.Name, false, s.store.PutProfile(p)
+	if err := s.store.PutProfile(p); err != nil {
+		logger.Warn("could not record the player's visit (last seen); letting them in", "err", err)
+	}
+	return p.Name, false, nil
 }
 
 // scoreBoard is the high-score table as the title shows it (tui.Board).

@@ -34,6 +34,7 @@ func (s *Server) saveSettings(fp string, logger *log.Logger) func(tui.Settings) 
 			return errors.New("you have no profile yet: choose a name first")
 		}
 		if err == nil {
+			p.Fingerprint = fp // the key's, never the record's text, which may be damaged
 			p.Settings = store.Settings{Symbols: string(set.Symbols), Colour: string(set.Colour)}
 			err = s.store.PutProfile(p)
 		}

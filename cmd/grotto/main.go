@@ -4,7 +4,9 @@
 //	grotto compact [--data ./grotto-data]   (offline: shrink the database)
 //
 // Every flag can also be set by an environment variable (GROTTO_LISTEN,
-// GROTTO_DATA, GROTTO_ADMIN_KEYS); a flag wins over its variable.
+// GROTTO_DATA, GROTTO_ADMIN_KEYS, …); a flag wins over its variable, even
+// one whose value does not parse. Errors name the variable when the value
+// came from it.
 package main
 
 import (
@@ -20,6 +22,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -42,8 +45,10 @@ func envOr(key, def string) string {
 }
 
 // parse reads the configuration from env and args (without the program
-// name). --help prints the usage on stdout (so `grotto --help | less`
-// works) and returns flag.ErrHelp; a bad flag prints it on stderr.
+// name): defaults, then variables, then flags, then Validate. --help prints
+// the usage on stdout (so `grotto --help | less` works) and returns
+// flag.ErrHelp; a bad flag prints it on stderr. An error about a value
+// that came from a variable names the variable and its flag.
 func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	if len(args) > 0 && args[0] == "serve" {
 		args = args[1:]
@@ -51,43 +56,54 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	fs := flag.NewFlagSet("grotto", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c server.Config
-	fs.StringVar(&c.Listen, "listen", envOr("GROTTO_LISTEN", ":23234"), "address to serve SSH on (env GROTTO_LISTEN)")
-	fs.StringVar(&c.DataDir, "data", envOr("GROTTO_DATA", "./grotto-data"), "directory for the database and the host key (env GROTTO_DATA)")
-	fs.StringVar(&c.AdminKeys, "admin-keys", envOr("GROTTO_ADMIN_KEYS", ""), "authorized_keys file listing admins' keys (env GROTTO_ADMIN_KEYS)")
-	c.Limits = server.DefaultLimits()
-	var err error
+	// Each flag's default is its variable's value, if set; a variable
+	// that does not parse is an error only when no flag overrides it (a
+	// flag wins over its variable), reported after the flags are parsed.
+	envOf := map[string]string{} // flag name → its variable
+	type envError struct {
+		flag string
+		err  error
+	}
+	var envErrs []envError
+	stringFlag := func(p *string, name, env, def, usage string) {
+		envOf[name] = env
+		fs.StringVar(p, name, envOr(env, def), usage+" (env "+env+")")
+	}
 	durationFlag := func(p *time.Duration, name, env, usage string) {
+		envOf[name] = env
 		if v, ok := os.LookupEnv(env); ok {
-			d, perr := time.ParseDuration(v)
-			if perr != nil {
-				err = fmt.Errorf("%s=%q: %w", env, v, perr)
+			if d, err := time.ParseDuration(v); err != nil {
+				envErrs = append(envErrs, envError{name, fmt.Errorf("%s (--%s) %q is not a duration, e.g. 30m or 90s", env, name, v)})
+			} else {
+				*p = d
 			}
-			*p = d
 		}
 		fs.DurationVar(p, name, *p, usage+" (env "+env+")")
 	}
 	intFlag := func(p *int, name, env, usage string) {
+		envOf[name] = env
 		if v, ok := os.LookupEnv(env); ok {
-			n, perr := strconv.Atoi(v)
-			if perr != nil {
-				err = fmt.Errorf("%s=%q: %w", env, v, perr)
+			if n, err := strconv.Atoi(v); err != nil {
+				envErrs = append(envErrs, envError{name, fmt.Errorf("%s (--%s) %q is not a whole number", env, name, v)})
+			} else {
+				*p = n
 			}
-			*p = n
 		}
 		fs.IntVar(p, name, *p, usage+" (env "+env+")")
 	}
-	durationFlag(&c.Limits.IdleTimeout, "idle-timeout", "GROTTO_IDLE_TIMEOUT", "end a session after this long without a key, saving the game; 0 for never")
-	intFlag(&c.Limits.MaxSessions, "max-sessions", "GROTTO_MAX_SESSIONS", "most sessions at once")
+	stringFlag(&c.Listen, "listen", "GROTTO_LISTEN", ":23234", "address to serve SSH on")
+	stringFlag(&c.DataDir, "data", "GROTTO_DATA", "./grotto-data", "directory for the database and the host key")
+	stringFlag(&c.AdminKeys, "admin-keys", "GROTTO_ADMIN_KEYS", "", "authorized_keys file listing admins' keys")
+	c.Limits = server.DefaultLimits()
+	durationFlag(&c.Limits.IdleTimeout, "idle-timeout", "GROTTO_IDLE_TIMEOUT", "end a session after this long without a key, saving the game; 0 for never, else at least 1s")
+	intFlag(&c.Limits.MaxSessions, "max-sessions", "GROTTO_MAX_SESSIONS", "most game sessions at once (commands such as who do not count)")
 	intFlag(&c.Limits.ConnPer10s, "conn-rate", "GROTTO_CONN_RATE", "new sessions one IP address may open per 10 seconds")
 	intFlag(&c.Limits.InputBytesPerSec, "input-rate", "GROTTO_INPUT_RATE", "bytes per second one session may type or paste")
 	intFlag(&c.Limits.MaxConnsPerAddr, "max-conns-per-addr", "GROTTO_MAX_CONNS_PER_ADDR", "most connections one IP address (IPv6: one /64) may hold at once; 0 for no cap")
 	durationFlag(&c.Limits.SessionOpenTimeout, "session-open-timeout", "GROTTO_SESSION_OPEN_TIMEOUT", "close a connection that starts no session this long after its handshake or its last session; 0 for never")
-	fs.StringVar(&c.Pprof, "pprof", envOr("GROTTO_PPROF", ""), "serve Go's profiler on this loopback address, e.g. 127.0.0.1:6060 (env GROTTO_PPROF)")
+	stringFlag(&c.Pprof, "pprof", "GROTTO_PPROF", "", "serve Go's profiler on this loopback address, e.g. 127.0.0.1:6060")
 	c.FPS = server.DefaultFPS
 	intFlag(&c.FPS, "fps", "GROTTO_FPS", "most frames per second a session draws (1–120)")
-	if err != nil {
-		return c, err
-	}
 	usage := func(w io.Writer) {
 		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the database, offline (see grotto compact --help)\n\nFlags:\n")
 		fs.SetOutput(w)
@@ -108,7 +124,26 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 		usage(stderr)
 		return c, fmt.Errorf("unknown argument %q", fs.Arg(0))
 	}
-	return c, c.Validate()
+	onCommandLine := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { onCommandLine[f.Name] = true })
+	for _, e := range envErrs {
+		if !onCommandLine[e.flag] {
+			return c, e.err
+		}
+	}
+	err := c.Validate()
+	var bad *server.SettingError
+	if errors.As(err, &bad) {
+		// Validate names the flag; say so when the value came from the
+		// variable instead.
+		name := strings.TrimPrefix(bad.Flag, "--")
+		if env, ok := envOf[name]; ok && !onCommandLine[name] {
+			if _, set := os.LookupEnv(env); set {
+				bad.Env = env
+			}
+		}
+	}
+	return c, err
 }
 
 // lockTimeout is how long grotto waits for the database file's lock before
@@ -192,7 +227,7 @@ func start(cfg server.Config) (*server.Server, error) {
 		return nil, err
 	}
 	if err := srv.Listen(); err != nil {
-		srv.Shutdown(context.Background())
+		srv.Close() // quietly: it served no one, so there is nothing to report saved
 		return nil, err
 	}
 	return srv, nil

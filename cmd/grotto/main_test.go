@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/log/v2"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/internal/sshtest"
@@ -219,7 +220,9 @@ func TestABadSettingIsRefusedBeforeAnythingIsOpened(t *testing.T) {
 		{"a profiler with no port", []string{"--pprof", "localhost"}, "--pprof"},
 		{"a negative limit", []string{"--max-conns-per-addr", "-1"}, "--max-conns-per-addr"},
 		{"a listen address without a port", []string{"--listen", "localhost"}, "--listen"},
+		{"a listen port past 65535", []string{"--listen", "127.0.0.1:99999"}, "--listen"},
 		{"a frame rate of 0", []string{"--fps", "0"}, "--fps"},
+		{"an idle timeout of 1ns", []string{"--idle-timeout", "1ns"}, "--idle-timeout must be at least 1s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := filepath.Join(t.TempDir(), "data")
@@ -238,4 +241,70 @@ func TestABadSettingIsRefusedBeforeAnythingIsOpened(t *testing.T) {
 	if _, err := parse([]string{"--pprof", "127.0.0.1:6060"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Errorf("a loopback --pprof was refused: %v", err)
 	}
+}
+
+func TestAnAddressWithoutAValidPortIsABadConfiguration(t *testing.T) {
+	for _, args := range [][]string{
+		{"--listen", "127.0.0.1:"}, {"--listen", ":99999"}, {"--listen", ":abc"},
+		{"--pprof", "127.0.0.1:"}, {"--pprof", "127.0.0.1:99999"},
+	} {
+		_, err := parse(append(args, "--data", t.TempDir()), &bytes.Buffer{}, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), args[0]) {
+			t.Errorf("%s %s: %v, want an error naming %s", args[0], args[1], err, args[0])
+		}
+	}
+}
+
+func TestAFlagWinsOverAVariableThatDoesNotParse(t *testing.T) {
+	t.Setenv("GROTTO_FPS", "abc")
+	t.Setenv("GROTTO_IDLE_TIMEOUT", "soon")
+	c, err := parse([]string{"--fps", "30", "--idle-timeout", "5m", "--data", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err != nil || c.FPS != 30 || c.Limits.IdleTimeout != 5*time.Minute {
+		t.Errorf("GROTTO_FPS=abc --fps 30: %v, fps %d, idle %v; want the flags' values", err, c.FPS, c.Limits.IdleTimeout)
+	}
+}
+
+func TestAnErrorInAVariableNamesTheVariable(t *testing.T) {
+	for _, tc := range []struct{ env, value, want string }{
+		{"GROTTO_FPS", "abc", "GROTTO_FPS (--fps)"},
+		{"GROTTO_IDLE_TIMEOUT", "soon", "GROTTO_IDLE_TIMEOUT (--idle-timeout)"},
+		{"GROTTO_MAX_SESSIONS", "-3", "GROTTO_MAX_SESSIONS (--max-sessions) must be at least 1, not -3"},
+		{"GROTTO_FPS", "500", "GROTTO_FPS (--fps) must be between 1 and 120"},
+		{"GROTTO_LISTEN", ":abc", "GROTTO_LISTEN (--listen)"},
+		{"GROTTO_PPROF", "0.0.0.0:6060", "GROTTO_PPROF (--pprof)"},
+	} {
+		t.Run(tc.env+"="+tc.value, func(t *testing.T) {
+			t.Setenv(tc.env, tc.value)
+			_, err := parse([]string{"--data", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s=%s: %v, want %q", tc.env, tc.value, err, tc.want)
+			}
+		})
+	}
+	// The same value from the flag names the flag alone.
+	_, err := parse([]string{"--max-sessions", "-3", "--data", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.HasPrefix(err.Error(), "--max-sessions must") {
+		t.Errorf("--max-sessions -3: %v", err)
+	}
+}
+
+func TestAServerThatCannotStartDoesNotClaimItSavedGames(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	var logs bytes.Buffer
+	cfg := server.Config{Listen: taken.Addr().String(), DataDir: t.TempDir(), Logger: log.New(&logs)}
+	if _, err := start(cfg); err == nil {
+		t.Fatal("a server started on a port in use")
+	}
+	if strings.Contains(logs.String(), "stopped") || strings.Contains(logs.String(), "saved") {
+		t.Errorf("a server that never started logged:\n%s", logs.String())
+	}
+	db, _, err := open(cfg, 100*time.Millisecond)
+	if err != nil {
+		t.Fatalf("the database was left open: %v", err)
+	}
+	db.Close()
 }

@@ -50,7 +50,7 @@ type Lobby interface {
 	// Sweep runs until stop closes: every keepAlive (0 means 30 s) it sends
 	// each slot's Conn a keepalive request, closing a Conn that left 3 in a
 	// row unanswered (its session then saves as it unwinds); every idle
-	// period (at most a minute; 0 means never) it sends every slot
+	// period (between a second and a minute; 0 means never) it sends every slot
 	// IdleCheck. One goroutine for all slots: an idle session costs no timer.
 	Sweep(keepAlive, idle time.Duration, stop <-chan struct{})
 	// Shutdown refuses claims from now on and takes every slot away: each

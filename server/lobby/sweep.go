@@ -8,6 +8,14 @@ import "time"
 // unanswered before the sweep closes it.
 const keepAliveMisses = 3
 
+// idleCheckEvery is how often the sweep asks every slot whether it is idle,
+// for an idle timeout of idle (> 0): as often as idle, but at least once a
+// minute and at most once a second, so that a tiny timeout (which
+// server.Config.Validate refuses) cannot spin a core.
+func idleCheckEvery(idle time.Duration) time.Duration {
+	return min(time.Minute, max(time.Second, idle))
+}
+
 // Sweep implements Lobby.
 func (m *Memory) Sweep(keepAlive, idle time.Duration, stop <-chan struct{}) {
 	if keepAlive <= 0 {
@@ -17,7 +25,7 @@ func (m *Memory) Sweep(keepAlive, idle time.Duration, stop <-chan struct{}) {
 	defer ka.Stop()
 	var idleC <-chan time.Time
 	if idle > 0 {
-		t := time.NewTicker(min(time.Minute, idle))
+		t := time.NewTicker(idleCheckEvery(idle))
 		defer t.Stop()
 		idleC = t.C
 	}

@@ -115,3 +115,18 @@ func TestTheSweepAsksEverySlotWhetherItIsIdle(t *testing.T) {
 		t.Errorf("spectator told %v", e)
 	}
 }
+
+func TestTheIdleCheckNeverTicksFasterThanOnceASecond(t *testing.T) {
+	// A tiny idle timeout must not spin a core: the sweep wakes at most
+	// once a second (and at least once a minute).
+	for idle, want := range map[time.Duration]time.Duration{
+		time.Nanosecond:  time.Second,
+		time.Millisecond: time.Second,
+		5 * time.Second:  5 * time.Second,
+		time.Hour:        time.Minute,
+	} {
+		if got := idleCheckEvery(idle); got != want {
+			t.Errorf("idle timeout %v: checked every %v, want %v", idle, got, want)
+		}
+	}
+}

@@ -55,9 +55,6 @@ type Config struct {
 	// the first failure) and when a save succeeds again (err is nil), so
 	// the host's log shows a full disk while the player is told on screen.
 	Trouble func(err error)
-	// SetAside, if set, hears of every damaged save Open quarantined: the
-	// quarantine record's key and why, for the host's log.
-	SetAside func(key, reason string)
 	// Pending holds, across the sessions of this server, the games that
 	// ended but could be neither recorded nor saved; nil for none. Open
 	// records them before it reads the store, whose copy is from before
@@ -157,10 +154,7 @@ func (s *Session) Open() (saved *game.Game, news string, err error) {
 	}
 	if err != nil && corrupt(err) {
 		// Set the damaged save aside for the host; never drop it silently.
-		if key, qerr := s.cfg.Quarantine.Quarantine(s.cfg.Fingerprint, err.Error(), s.cfg.Now()); qerr == nil {
-			if s.cfg.SetAside != nil {
-				s.cfg.SetAside(key, err.Error())
-			}
+		if _, qerr := s.cfg.Quarantine.Quarantine(s.cfg.Fingerprint, err.Error(), s.cfg.Now()); qerr == nil {
 			return nil, "Your saved game was damaged and could not be read. It is set aside for the host to look at; start a new game.", nil
 		}
 	}

@@ -1,0 +1,37 @@
+package server
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestAnAddressNeedsAPortNumberFrom1To65535(t *testing.T) {
+	for _, tc := range []struct {
+		listen, pprof string
+		wrong         string // the flag the error names; "" for valid
+	}{
+		{":23234", "", ""},
+		{"127.0.0.1:0", "", ""}, // any free port: the tests listen so
+		{"[::1]:65535", "127.0.0.1:6060", ""},
+		{"127.0.0.1:", "", "--listen"},
+		{":", "", "--listen"},
+		{":99999", "", "--listen"},
+		{":65536", "", "--listen"},
+		{":abc", "", "--listen"},
+		{":ssh", "", "--listen"},
+		{":-1", "", "--listen"},
+		{":23234", "127.0.0.1:", "--pprof"},
+		{":23234", "127.0.0.1:0", "--pprof"}, // a profiler on a port nobody is told
+		{":23234", "localhost:99999", "--pprof"},
+		{":23234", "[::1]:abc", "--pprof"},
+	} {
+		c := Config{Listen: tc.listen, Pprof: tc.pprof, DataDir: t.TempDir()}.withDefaults()
+		err := c.Validate()
+		switch {
+		case tc.wrong == "" && err != nil:
+			t.Errorf("--listen %q --pprof %q refused: %v", tc.listen, tc.pprof, err)
+		case tc.wrong != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.wrong)):
+			t.Errorf("--listen %q --pprof %q: %v, want an error naming %s", tc.listen, tc.pprof, err, tc.wrong)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package server
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/store"
+)
+
+func TestAFullServerOfOneSaysOneSession(t *testing.T) {
+	_, addr := serve(t, Config{Limits: Limits{MaxSessions: 1, ConnPer10s: 10000}})
+	title(t, dial(t, addr, newKey(t), 80, 24)) // the one seat, taken
+	c := dial(t, addr, newKey(t), 80, 24)
+	<-c.Done()
+	if out := string(c.Output()); !strings.Contains(out, "grotto is full (1 session);") {
+		t.Errorf("the second player reads %q", out)
+	}
+}
+
+func TestCommandsDoNotCountAgainstTheSessionCap(t *testing.T) {
+	_, addr := serve(t, Config{Limits: Limits{MaxSessions: 1, ConnPer10s: 10000}})
+	title(t, dial(t, addr, newKey(t), 80, 24)) // the one seat, taken
+	for _, cmd := range []string{"who", "scores"} {
+		if out, status := command(t, addr, cmd); status != 0 || strings.Contains(out, "full") {
+			t.Errorf("`%s` while the one seat is taken: status %d, %q", cmd, status, out)
+		}
+	}
+}
+
+func TestAnIdleGoodbyeClaimsASaveOnlyWhenThereWasAGame(t *testing.T) {
+	s := &Server{cfg: Config{Limits: Limits{IdleTimeout: 30 * time.Minute}}}
+	if bye := s.goodbye(tui.ExitIdle, true); !strings.Contains(bye, "your game is saved") {
+		t.Errorf("idle with a game: %q", bye)
+	}
+	if bye := s.goodbye(tui.ExitIdle, false); strings.Contains(bye, "saved") || !strings.Contains(bye, "Goodbye") {
+		t.Errorf("idle on the title screen, no game: %q", bye)
+	}
+}
+
+// saveFaults is a bbolt store whose writes of saves and journal fail.
+type saveFaults struct{ *store.Bolt }
+
+var errDiskOnFire = errors.New("disk on fire")
+
+func (saveFaults) PutSave(string, []byte) error               { return errDiskOnFire }
+func (saveFaults) AppendJournal(string, uint64, []byte) error { return errDiskOnFire }
+
+func TestTheHostsLogSaysWhyAGameWasNotSavedAtTheEnd(t *testing.T) {
+	// The player reads "saving is retried every turn" during the game;
+	// once the session has ended nothing retries, and the host needs the
+	// cause.
+	db := tempDB(t)
+	var logs lockedBuffer
+	addr := serveOn(t, saveFaults{db}, &logs)
+	c := dial(t, addr, newKey(t), 80, 24)
+	newGame(t, c)
+	c.Close()
+	deadline := time.Now().Add(waitLong)
+	var line string
+	for line == "" && time.Now().Before(deadline) {
+		for _, l := range strings.Split(logs.String(), "\n") {
+			if strings.Contains(l, "at end of session") {
+				line = l
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(line, errDiskOnFire.Error()) || strings.Contains(line, "retried") {
+		t.Errorf("the end-of-session log line: %q; want the cause and no promise of retries\n%s", line, logs.String())
+	}
+}
