@@ -106,7 +106,7 @@ func (h *helpScreen) lines(m *Model) []string {
 	list(m.keys.aim)
 	add("")
 	add(th.title.Render("On the map"))
-	for _, e := range legend(m.p.Data) {
+	for _, e := range legend(m.p.Data, m.ascii()) {
 		var glyphs strings.Builder
 		for i, g := range e.glyphs {
 			if i > 0 {
@@ -136,13 +136,16 @@ type legendEntry struct {
 // (names and descriptions from tiles.json, glyphs from the theme on lit
 // levels and in the caverns), every monster (monsters.json), remains, every
 // item (items.json) and the aiming marks of terminals without colours.
-func legend(data *content.Tables) []legendEntry {
+func legend(data *content.Tables, ascii bool) []legendEntry {
 	white := content.RGB{R: 255, G: 255, B: 255}
 	out := []legendEntry{{glyphs: []mark{{ch: '@', fg: white}}, name: "you"}}
 	for _, k := range game.TileKinds() {
 		e := legendEntry{name: game.TileInfo(data, k).Name, description: game.TileInfo(data, k).Description}
 		for _, cave := range []bool{false, true} {
 			l := lookOf(k, cave)
+			if ascii {
+				l.ch = asciiTile(k)
+			}
 			if len(e.glyphs) == 0 || e.glyphs[0].ch != l.ch {
 				e.glyphs = append(e.glyphs, mark{ch: l.ch, fg: l.fg})
 			}
@@ -150,12 +153,20 @@ func legend(data *content.Tables) []legendEntry {
 		out = append(out, e)
 	}
 	for _, mon := range data.Monsters {
-		out = append(out, legendEntry{glyphs: []mark{{ch: mon.Glyph, fg: mon.FG}}, name: mon.Name, description: mon.Description})
+		ch := mon.Glyph
+		if ascii {
+			ch = asciiMark(data, mon.ID, ch)
+		}
+		out = append(out, legendEntry{glyphs: []mark{{ch: ch, fg: mon.FG}}, name: mon.Name, description: mon.Description})
 	}
 	fg, _ := actorFG(data, game.Actor{Corpse: true})
 	out = append(out, legendEntry{glyphs: []mark{{ch: '%', fg: fg}}, name: "remains", description: "what is left of a monster: you can walk over it"})
 	for _, it := range data.Items {
-		out = append(out, legendEntry{glyphs: []mark{{ch: it.Glyph, fg: it.FG}}, name: it.ID})
+		ch := it.Glyph
+		if ascii {
+			ch = asciiMark(data, it.ID, ch)
+		}
+		out = append(out, legendEntry{glyphs: []mark{{ch: ch, fg: it.FG}}, name: it.ID})
 	}
 	out = append(out, legendEntry{glyphs: []mark{{ch: 'X', fg: white}, {ch: '*', fg: white}}, name: "aiming",
 		description: "the cursor and the blast, on terminals without colours"})

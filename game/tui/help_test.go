@@ -65,7 +65,7 @@ func TestHelpScrollsToShowEverythingAt40x12(t *testing.T) {
 func TestTheLegendShowsEveryGlyphTheMapCanDraw(t *testing.T) {
 	m := newModel(t, openStore(t), 7)
 	have := map[rune]bool{}
-	for _, e := range legend(m.p.Data) {
+	for _, e := range legend(m.p.Data, false) {
 		for _, g := range e.glyphs {
 			have[g.ch] = true
 		}
@@ -84,6 +84,32 @@ func TestTheLegendShowsEveryGlyphTheMapCanDraw(t *testing.T) {
 	for _, r := range want {
 		if !have[r] {
 			t.Errorf("the legend lacks %q", r)
+		}
+	}
+}
+
+// TestTheASCIILegendShowsTheASCIIGlyphs: with ASCII symbols the legend
+// shows the glyphs the map then draws (the gelatinous cube is its data's
+// "c", not the "#" of walls that a blanket replacement would give).
+func TestTheASCIILegendShowsTheASCIIGlyphs(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	got := map[string]rune{}
+	for _, e := range legend(m.p.Data, true) {
+		for _, g := range e.glyphs {
+			if g.ch > 0x7f {
+				t.Errorf("%s is shown as %q in ASCII", e.name, g.ch)
+			}
+		}
+		got[e.name] = e.glyphs[0].ch
+	}
+	for _, mon := range m.p.Data.Monsters {
+		if want := asciiMark(m.p.Data, mon.ID, mon.Glyph); got[mon.Name] != want {
+			t.Errorf("%s: legend %q, map %q", mon.Name, got[mon.Name], want)
+		}
+	}
+	for _, k := range game.TileKinds() {
+		if name := game.TileInfo(m.p.Data, k).Name; got[name] != asciiTile(k) {
+			t.Errorf("%s: legend %q, map %q", name, got[name], asciiTile(k))
 		}
 	}
 }
