@@ -59,7 +59,7 @@ const OpTimeout = 15 * time.Second
 // Store is a store.Store on PostgreSQL. It is safe for concurrent use by
 // many sessions and by many processes on the same database.
 type Store struct {
-	pool *pgxpool.Pool
+	pool  *pgxpool.Pool
 	where string // host:port/database, for messages (never the password)
 	j     *journaler
 }
