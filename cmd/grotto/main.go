@@ -2,6 +2,7 @@
 //
 //	grotto [serve] [--listen :23234] [--data ./grotto-data] [--admin-keys FILE]
 //	grotto compact [--data ./grotto-data]   (offline: shrink the database)
+//	grotto copy-store --from FILE --to URL  (offline: copy bbolt into PostgreSQL)
 //
 // Every flag can also be set by an environment variable (GROTTO_LISTEN,
 // GROTTO_DATA, GROTTO_ADMIN_KEYS, …); a flag wins over its variable, even
@@ -107,7 +108,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	c.FPS = server.DefaultFPS
 	intFlag(&c.FPS, "fps", "GROTTO_FPS", "most frames per second a session draws (1–120)")
 	usage := func(w io.Writer) {
-		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the database, offline (see grotto compact --help)\n\nFlags:\n")
+		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the database, offline (see grotto compact --help)\n  grotto copy-store --from FILE --to URL   copy a bbolt database into PostgreSQL (see grotto copy-store --help)\n\nFlags:\n")
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(stderr)
@@ -208,6 +209,9 @@ func run(args []string) int {
 	}
 	if len(args) > 0 && args[0] == "compact" {
 		return compact(args[1:], os.Stdout, os.Stderr)
+	}
+	if len(args) > 0 && args[0] == "copy-store" {
+		return copyStore(args[1:], os.Stdout, os.Stderr)
 	}
 	logger := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, TimeFormat: time.RFC3339})
 	cfg, err := parse(args, os.Stdout, os.Stderr)
