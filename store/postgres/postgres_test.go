@@ -162,3 +162,33 @@ func TestManyPlayersShareJournalCommits(t *testing.T) {
 		t.Errorf("%d entries took %d commits: the players did not share commits", n, commits)
 	}
 }
+
+// BenchmarkJournal64Players appends from 64 players at once, each waiting
+// for its entry to be durable before the next (a player pressing keys as
+// fast as frames come back), and reports entries per commit.
+func BenchmarkJournal64Players(b *testing.B) {
+	st := open(b)
+	defer st.Close()
+	const players = 64
+	var wg sync.WaitGroup
+	per := b.N/players + 1
+	b.ResetTimer()
+	for p := range players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fp := fmt.Sprintf("SHA256:p%d", p)
+			for i := range per {
+				if err := st.AppendJournal(fp, uint64(i), make([]byte, 40)); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	commits, n := st.JournalCommits()
+	b.ReportMetric(float64(n)/float64(commits), "entries/commit")
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "entries/s")
+}
