@@ -31,6 +31,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -100,12 +101,26 @@ func Start() (*Server, error) {
 			return nil, err
 		}
 		if err = s.Restart(); err == nil {
+			s.watch()
 			return s, nil
 		}
 		if try == 2 { // the port may have been taken between freePort and the bind
 			os.RemoveAll(dir)
 			return nil, err
 		}
+	}
+}
+
+// watch starts a shell that waits for this process to end, however it
+// ends (a panic, go test's timeout, kill -9), then stops the server and
+// removes its directory, so no test run leaves a PostgreSQL behind.
+func (s *Server) watch() {
+	stop := s.command("pg_ctl", "stop", "-m", "immediate", "-D", s.data())
+	script := fmt.Sprintf(`while kill -0 %d 2>/dev/null; do sleep 1; done; "$@" >/dev/null 2>&1; rm -rf %q`, os.Getpid(), s.Dir)
+	cmd := exec.Command("sh", append([]string{"-c", script, "pgtest-watch"}, stop.Args...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // not killed with the test's process group
+	if cmd.Start() == nil {
+		go cmd.Wait()
 	}
 }
 
