@@ -51,6 +51,13 @@ var ErrClosed = errors.New("store closed")
 // sets no connect_timeout.
 const DefaultConnectTimeout = 5 * time.Second
 
+// DefaultMaxConns is how many connections a node's pool opens at most
+// when the URL sets no pool_max_conns (pgxpool's own default is the number
+// of CPUs, at least 4): the journal's group commit needs one, and saves,
+// logins and score lookups of many sessions share the rest. Mind the
+// server's max_connections (100 by default) across all nodes.
+const DefaultMaxConns = 16
+
 // OpTimeout bounds one store call (a query or a transaction, waiting for a
 // pooled connection included): past it the call returns an error rather
 // than hold the player's session forever.
@@ -81,6 +88,9 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("open store: the database URL does not parse: %w", redact(err))
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = DefaultMaxConns
 	}
 	cc := cfg.ConnConfig
 	if cc.ConnectTimeout == 0 {

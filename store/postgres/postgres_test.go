@@ -192,3 +192,33 @@ func BenchmarkJournal64Players(b *testing.B) {
 	b.ReportMetric(float64(n)/float64(commits), "entries/commit")
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "entries/s")
 }
+
+func TestARecordOfAnUnknownVersionOrAJournalWithAGapIsCorrupt(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	st := mustOpen(t, url)
+	st.PutSave("SHA256:a", []byte("snapshot"))
+	for i := range 3 {
+		st.AppendJournal("SHA256:a", uint64(i), []byte("cmd"))
+	}
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), `UPDATE saves SET version = 9; DELETE FROM journal WHERE seq = 1`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Save("SHA256:a"); !errors.Is(err, store.ErrCorrupt) {
+		t.Errorf("a save of version 9: %v, want ErrCorrupt", err)
+	}
+	if _, err := st.Journal("SHA256:a"); !errors.Is(err, store.ErrCorrupt) {
+		t.Errorf("a journal without entry 1: %v, want ErrCorrupt", err)
+	}
+	key, err := st.Quarantine("SHA256:a", "unknown version", timeZero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, err := st.Quarantined("SHA256:a"); err != nil || len(q) != 1 || q[0].Key != key || q[0].SaveBytes != 1+len("snapshot") || q[0].JournalEntries != 2 {
+		t.Errorf("quarantined %+v (%v): want the save's 9 bytes as stored and the 2 entries left", q, err)
+	}
+}
