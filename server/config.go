@@ -4,9 +4,11 @@ package server
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"charm.land/log/v2"
 )
@@ -19,6 +21,11 @@ type Config struct {
 	Listen    string // TCP address, host:port with a port from 1 to 65535 (0, any free port, for tests), e.g. ":23234"
 	DataDir   string // holds the database (grotto.db) and the host key (host_ed25519); Validate makes it absolute
 	AdminKeys string // authorized_keys file naming admins; "" for none; Validate makes it absolute
+	// Store is where games are kept: "" for the bbolt file grotto.db in
+	// DataDir; another path for a bbolt file there (Validate makes it
+	// absolute); a postgres:// or postgresql:// URL for PostgreSQL
+	// (IsPostgresURL), shared by every node that names it.
+	Store string
 	// Logger receives the server's log; nil means stderr.
 	Logger *log.Logger
 	// NewSeed, if set, seeds every new game (tests use it); nil means random.
@@ -45,6 +52,25 @@ const DefaultFPS = 30
 
 // MaxFPS is the highest frame rate a host may set.
 const MaxFPS = 120
+
+// IsPostgresURL says whether store (a Config.Store) names a PostgreSQL
+// database: a postgres:// or postgresql:// URL (PostgreSQL docs, 34.1.1
+// "Connection Strings").
+func IsPostgresURL(store string) bool {
+	return strings.HasPrefix(store, "postgres://") || strings.HasPrefix(store, "postgresql://")
+}
+
+// redactURL returns u with any password replaced, for messages.
+func redactURL(u string) string {
+	parsed, err := url.Parse(u)
+	if err != nil {
+		if i := strings.Index(u, "@"); i >= 0 {
+			return "(a URL with credentials)" // cannot tell where the password ends
+		}
+		return u
+	}
+	return parsed.Redacted()
+}
 
 // withDefaults returns c with each zero field that has a default set to
 // it: the logger, the frame rate, and the limits field by field.
@@ -123,6 +149,19 @@ func (c *Config) Validate() error {
 		return badSetting("--data", "%s: %v", c.DataDir, err)
 	}
 	c.DataDir = abs
+	if c.Store != "" && !IsPostgresURL(c.Store) {
+		if strings.Contains(c.Store, "://") {
+			return badSetting("--store", "%q: want a bbolt file's path or a postgres:// URL", redactURL(c.Store))
+		}
+		if c.Store, err = filepath.Abs(c.Store); err != nil {
+			return badSetting("--store", "%v", err)
+		}
+	}
+	if IsPostgresURL(c.Store) {
+		if _, err := url.Parse(c.Store); err != nil {
+			return badSetting("--store", "the URL does not parse: %v", redactURL(c.Store))
+		}
+	}
 	if c.AdminKeys != "" {
 		if c.AdminKeys, err = filepath.Abs(c.AdminKeys); err != nil {
 			return badSetting("--admin-keys", "%v", err)

@@ -68,8 +68,9 @@ const FileCheckEvery = 2 * time.Second
 
 // Database is what a server needs of its store: every role, Close (at
 // Shutdown), and CheckFile, which returns store.ErrFileGone once the file
-// the store opened is no longer at its path. *store.Bolt implements it; a
-// store without a file of its own (PostgreSQL, later) returns nil.
+// the store opened is no longer at its path. *store.Bolt implements it;
+// *postgres.Store (store/postgres), a store without a file of its own,
+// returns nil.
 type Database interface {
 	store.Store
 	CheckFile() error

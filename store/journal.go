@@ -99,9 +99,12 @@ func dropJournal(tx *bolt.Tx, fp string) error {
 	return root.DeleteBucket([]byte(fp))
 }
 
-// quarantineRecord is a save and journal set aside because they could not be
-// read, with why and when.
-type quarantineRecord struct {
+// QuarantineRecord is a save and journal set aside because they could not
+// be read, with why and when: the bytes as they were stored, each record
+// its version byte then its body (Save is nil when there was no save). It
+// is also the quarantine bucket's on-disk form (JSON), and what
+// [Bolt.Dump] hands out for copying.
+type QuarantineRecord struct {
 	Fingerprint string    `json:"fp"`
 	Reason      string    `json:"reason"`
 	When        time.Time `json:"when"`
@@ -116,7 +119,7 @@ type quarantineRecord struct {
 func (b *Bolt) Quarantine(fp, reason string, now time.Time) (string, error) {
 	key := fmt.Sprintf("%s@%s", fp, now.UTC().Format(time.RFC3339Nano))
 	err := b.update(func(tx *bolt.Tx) error {
-		q := quarantineRecord{Fingerprint: fp, Reason: reason, When: now.UTC()}
+		q := QuarantineRecord{Fingerprint: fp, Reason: reason, When: now.UTC()}
 		if v := tx.Bucket(savesBucket).Get([]byte(fp)); v != nil {
 			q.Save = append([]byte(nil), v...)
 		}
@@ -165,7 +168,7 @@ func (b *Bolt) Quarantined(fp string) ([]Quarantined, error) {
 			prefix = []byte(fp + "@")
 		}
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var q quarantineRecord
+			var q QuarantineRecord
 			if err := decodeJSON(quarantineBucket, k, v, quarantineV1, &q); err != nil {
 				return err
 			}

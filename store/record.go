@@ -15,7 +15,7 @@ const (
 	profileV1    byte = 1 // JSON profileRecord
 	saveV1       byte = 1 // the caller's blob, verbatim
 	scoreV1      byte = 1 // JSON scoreRecord
-	quarantineV1 byte = 1 // JSON quarantineRecord
+	quarantineV1 byte = 1 // JSON QuarantineRecord
 )
 
 // profileRecord is Profile's on-disk form, decoupled from the Go type so that

@@ -2,6 +2,7 @@
 //
 //	grotto [serve] [--listen :23234] [--data ./grotto-data] [--admin-keys FILE]
 //	grotto compact [--data ./grotto-data]   (offline: shrink the database)
+//	grotto copy-store --from FILE --to URL  (offline: copy bbolt into PostgreSQL)
 //
 // Every flag can also be set by an environment variable (GROTTO_LISTEN,
 // GROTTO_DATA, GROTTO_ADMIN_KEYS, …); a flag wins over its variable, even
@@ -32,6 +33,7 @@ import (
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/server"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/postgres"
 )
 
 // shutdownTimeout bounds a graceful stop: save everything and exit within it.
@@ -93,6 +95,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	}
 	stringFlag(&c.Listen, "listen", "GROTTO_LISTEN", ":23234", "address to serve SSH on")
 	stringFlag(&c.DataDir, "data", "GROTTO_DATA", "./grotto-data", "directory for the database and the host key")
+	stringFlag(&c.Store, "store", "GROTTO_STORE", "", "where games are kept: empty for grotto.db in the data dir, a bbolt file's path, or a postgres:// URL shared by many nodes (PG* variables fill in what it leaves out)")
 	stringFlag(&c.AdminKeys, "admin-keys", "GROTTO_ADMIN_KEYS", "", "authorized_keys file listing admins' keys")
 	c.Limits = server.DefaultLimits()
 	durationFlag(&c.Limits.IdleTimeout, "idle-timeout", "GROTTO_IDLE_TIMEOUT", "end a session after this long without a key, saving the game; 0 for never, else at least 1s")
@@ -105,7 +108,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	c.FPS = server.DefaultFPS
 	intFlag(&c.FPS, "fps", "GROTTO_FPS", "most frames per second a session draws (1–120)")
 	usage := func(w io.Writer) {
-		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the database, offline (see grotto compact --help)\n\nFlags:\n")
+		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the database, offline (see grotto compact --help)\n  grotto copy-store --from FILE --to URL   copy a bbolt database into PostgreSQL (see grotto copy-store --help)\n\nFlags:\n")
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(stderr)
@@ -150,12 +153,17 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 // giving up (another grotto on the same data dir).
 const lockTimeout = 2 * time.Second
 
-// open loads the game data and opens the database in cfg.DataDir (made if
-// missing), waiting up to wait for its lock. Errors name the file at fault:
+// connectTimeout bounds reaching PostgreSQL at start, migrations included.
+const connectTimeout = 30 * time.Second
+
+// open loads the game data and opens the store cfg.Store names: by default
+// the bbolt file in cfg.DataDir (made if missing), waiting up to wait for
+// its lock; PostgreSQL for a postgres:// URL. Errors name what is at fault:
 // a database locked by another process (store.ErrLocked), a file that is
 // not a grotto database (store.ErrNotDatabase), a damaged one
-// (store.ErrDamaged).
-func open(cfg server.Config, wait time.Duration) (*store.Bolt, *content.Tables, error) {
+// (store.ErrDamaged), a PostgreSQL server that cannot be reached
+// (postgres.ErrUnreachable, naming host and reason).
+func open(cfg server.Config, wait time.Duration) (server.Database, *content.Tables, error) {
 	data, err := game.LoadData()
 	if err != nil {
 		return nil, nil, fmt.Errorf("game data: %w", err)
@@ -163,7 +171,20 @@ func open(cfg server.Config, wait time.Duration) (*store.Bolt, *content.Tables, 
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("data dir: %w", err)
 	}
-	db, err := store.Open(filepath.Join(cfg.DataDir, server.DBFile), wait)
+	if server.IsPostgresURL(cfg.Store) {
+		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+		defer cancel()
+		db, err := postgres.Open(ctx, cfg.Store)
+		if err != nil {
+			return nil, nil, err
+		}
+		return db, data, nil
+	}
+	path := cfg.Store
+	if path == "" {
+		path = filepath.Join(cfg.DataDir, server.DBFile)
+	}
+	db, err := store.Open(path, wait)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -188,6 +209,9 @@ func run(args []string) int {
 	}
 	if len(args) > 0 && args[0] == "compact" {
 		return compact(args[1:], os.Stdout, os.Stderr)
+	}
+	if len(args) > 0 && args[0] == "copy-store" {
+		return copyStore(args[1:], os.Stdout, os.Stderr)
 	}
 	logger := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, TimeFormat: time.RFC3339})
 	cfg, err := parse(args, os.Stdout, os.Stderr)

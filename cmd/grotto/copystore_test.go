@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/grotto-game/grotto/internal/pgtest"
+	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/postgres"
+)
+
+// fillBolt makes a bbolt file through the store API with a bit of
+// everything: players with names and settings, saves with journals,
+// scores with ties, and a quarantined game.
+func fillBolt(t *testing.T, path string) {
+	b, err := store.Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	when := time.Date(2026, 3, 1, 10, 0, 0, 123456000, time.UTC) // PostgreSQL keeps microseconds
+	for i := range 6 {
+		fp := fmt.Sprintf("SHA256:p%d", i)
+		must(t, b.ClaimName(fp, fmt.Sprintf("Player%d", i), when.Add(time.Duration(i)*time.Hour)))
+		if i%2 == 0 {
+			p, err := b.Profile(fp)
+			must(t, err)
+			p.Settings = store.Settings{Symbols: "ascii", Colour: "256"}
+			must(t, b.PutProfile(p))
+		}
+		must(t, b.PutSave(fp, []byte(fmt.Sprintf("save of %d", i))))
+		for seq := range i {
+			must(t, b.AppendJournal(fp, uint64(seq), []byte(fmt.Sprintf("cmd %d.%d", i, seq))))
+		}
+	}
+	must(t, b.ClaimName("SHA256:p0", "Renamed", when)) // frees Player0
+	// Scores: ties on points and date rank in the order recorded, and the
+	// dates carry nanoseconds, which must survive.
+	for i, pts := range []int{100, 300, 100, 100, 50} {
+		date := when.Add(time.Duration(i%2) * time.Nanosecond)
+		_, err := b.FinishGame(fmt.Sprintf("SHA256:s%d", i), store.Score{Name: fmt.Sprintf("s%d", i), Points: pts,
+			Depth: i + 1, Turns: 10 * i, Kills: i, Cause: "killed by a test", Date: date})
+		must(t, err)
+	}
+	_, err = b.Quarantine("SHA256:p5", "checksum mismatch", when)
+	must(t, err)
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tables returns every row of every table, as text, in key order.
+func tables(t *testing.T, url string) string {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	must(t, err)
+	defer conn.Close(ctx)
+	var out strings.Builder
+	for _, q := range []string{
+		`SELECT p::text FROM players p ORDER BY fp`, `SELECT n::text FROM names n ORDER BY name_key`,
+		`SELECT s::text FROM saves s ORDER BY fp`, `SELECT j::text FROM journal j ORDER BY fp, seq`,
+		`SELECT s::text FROM scores s ORDER BY id`, `SELECT q::text FROM quarantine q ORDER BY key`,
+	} {
+		rows, err := conn.Query(ctx, q)
+		must(t, err)
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		must(t, err)
+		fmt.Fprintf(&out, "%s\n%s\n", q, strings.Join(lines, "\n"))
+	}
+	return out.String()
+}
+
+func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
+	from := filepath.Join(t.TempDir(), "grotto.db")
+	fillBolt(t, from)
+	url := pgtest.NewDatabase(t)
+	var out, errs bytes.Buffer
+	if code := copyStore([]string{"--from", from, "--to", url}, &out, &errs); code != 0 {
+		t.Fatalf("copy-store exited %d: %s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), "6 players, 6 names, 5 saves, 10 journal entries, 5 scores, 1 quarantined") ||
+		!strings.Contains(out.String(), "counts match") {
+		t.Errorf("copy-store said %q", out.String())
+	}
+	first := tables(t, url)
+
+	// What a player or host sees is the same on both stores.
+	b, err := store.Open(from, time.Second)
+	must(t, err)
+	pg, err := postgres.Open(context.Background(), url)
+	must(t, err)
+	for i := range 6 {
+		fp := fmt.Sprintf("SHA256:p%d", i)
+		bp, err1 := b.Profile(fp)
+		pp, err2 := pg.Profile(fp)
+		if err1 != nil || err2 != nil || bp.Name != pp.Name || bp.Settings != pp.Settings ||
+			!bp.Created.Equal(pp.Created) || !bp.LastSeen.Equal(pp.LastSeen) {
+			t.Errorf("%s: bbolt %+v (%v), PostgreSQL %+v (%v)", fp, bp, err1, pp, err2)
+		}
+		bs, err1 := b.Save(fp)
+		ps, err2 := pg.Save(fp)
+		if string(bs) != string(ps) || (err1 == nil) != (err2 == nil) {
+			t.Errorf("%s's save: bbolt %q (%v), PostgreSQL %q (%v)", fp, bs, err1, ps, err2)
+		}
+		bj, _ := b.Journal(fp)
+		pj, err := pg.Journal(fp)
+		if err != nil || !slices.EqualFunc(bj, pj, bytes.Equal) {
+			t.Errorf("%s's journal: bbolt %q, PostgreSQL %q (%v)", fp, bj, pj, err)
+		}
+	}
+	for _, name := range []string{"player0", "RENAMED", "Player3"} {
+		bh, _ := b.NameHolder(name)
+		ph, err := pg.NameHolder(name)
+		if err != nil || bh != ph {
+			t.Errorf("%s is held by %q on bbolt, %q (%v) on PostgreSQL", name, bh, ph, err)
+		}
+	}
+	bt, _ := b.TopScores(10)
+	pt, err := pg.TopScores(10)
+	if err != nil || !slices.EqualFunc(bt, pt, func(x, y store.Score) bool {
+		return x.Fingerprint == y.Fingerprint && x.Date.Equal(y.Date) && x.Points == y.Points && x.Name == y.Name &&
+			x.Depth == y.Depth && x.Turns == y.Turns && x.Kills == y.Kills && x.Cause == y.Cause
+	}) {
+		t.Errorf("the score table differs:\nbbolt      %+v\nPostgreSQL %+v (%v)", bt, pt, err)
+	}
+	bq, _ := b.Quarantined("")
+	pq, err := pg.Quarantined("")
+	if err != nil || len(bq) != 1 || len(pq) != 1 || bq[0].Key != pq[0].Key || bq[0].SaveBytes != pq[0].SaveBytes ||
+		bq[0].JournalEntries != pq[0].JournalEntries || !bq[0].When.Equal(pq[0].When) {
+		t.Errorf("the quarantine differs: bbolt %+v, PostgreSQL %+v (%v)", bq, pq, err)
+	}
+	b.Close()
+	pg.Close()
+
+	// Twice: nothing changes.
+	out.Reset()
+	if code := copyStore([]string{"--from", from, "--to", url}, &out, &errs); code != 0 {
+		t.Fatalf("copy-store exited %d the second time: %s", code, errs.String())
+	}
+	if second := tables(t, url); second != first {
+		t.Errorf("the second copy changed the database:\nfirst:\n%s\nsecond:\n%s", first, second)
+	}
+
+	// A game finished after the move ranks among the copied ones, after the
+	// two equal scores (same points, same date) recorded before it: 300,
+	// 100, 100, then it.
+	pg, err = postgres.Open(context.Background(), url)
+	must(t, err)
+	defer pg.Close()
+	rank, err := pg.FinishGame("SHA256:new", store.Score{Name: "new", Points: 100, Cause: "test", Date: bt[1].Date})
+	if err != nil || rank != 4 {
+		t.Errorf("a new 100-point score at the date of the best one ranked %d (%v), want 4", rank, err)
+	}
+}
+
+func TestCopyStoreRefusesBadUsageAndALockedFile(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := copyStore([]string{"--to", "postgres://x/y"}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "--from") {
+		t.Errorf("no --from: exit %d, %q", code, errs.String())
+	}
+	from := filepath.Join(t.TempDir(), "grotto.db")
+	errs.Reset()
+	if code := copyStore([]string{"--from", from, "--to", "mysql://x/y"}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "--to") {
+		t.Errorf("a --to that is no postgres URL: exit %d, %q", code, errs.String())
+	}
+	b, err := store.Open(from, time.Second)
+	must(t, err)
+	defer b.Close()
+	errs.Reset()
+	if code := copyStore([]string{"--from", from, "--to", "postgres://127.0.0.1:1/x"}, &out, &errs); code != 1 ||
+		!strings.Contains(errs.String(), "stop it first") {
+		t.Errorf("a file in use: exit %d, %q", code, errs.String())
+	}
+}

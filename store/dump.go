@@ -1,0 +1,120 @@
+// Dumping the whole bbolt file, for copying it into another store
+// (`grotto copy-store`).
+
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Counts says how many of each kind of record a store holds, to check a
+// copy.
+type Counts struct {
+	Players        int // profiles
+	Names          int // names held
+	Saves          int // games in progress
+	JournalEntries int // journal entries, all players together
+	Scores         int // finished games on the table
+	Quarantined    int // games set aside as damaged
+}
+
+// Dumper receives everything a store holds, one record at a time. Byte
+// slices are only valid during the call: copy what you keep. An error
+// stops the dump and is returned by it.
+type Dumper interface {
+	// Profile is one player's profile.
+	Profile(p Profile) error
+	// Name says that the name whose lower-case form is key is held by fp.
+	Name(key, fp string) error
+	// Save is fp's saved game as stored: its record version byte, then
+	// the blob.
+	Save(fp string, rec []byte) error
+	// JournalEntry is entry seq of fp's journal as stored: its record
+	// version byte, then the entry. A player's entries come in order, 0
+	// first.
+	JournalEntry(fp string, seq uint64, rec []byte) error
+	// Score is one finished game; scores come best first, and seq (from 1)
+	// is the order they were recorded in, which breaks ties.
+	Score(seq uint64, s Score) error
+	// Quarantined is one game set aside, under its key.
+	Quarantined(key string, q QuarantineRecord) error
+}
+
+// Dump hands everything in the file to d, in one read transaction (a
+// consistent snapshot), and returns how many records of each kind it
+// handed. A profile, score or quarantine record that cannot be decoded
+// stops it with an error wrapping ErrCorrupt that names the record; saves
+// and journal entries are handed as stored, undecoded.
+func (b *Bolt) Dump(d Dumper) (Counts, error) {
+	var n Counts
+	err := b.db.View(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(playersBucket).ForEach(func(k, v []byte) error {
+			p, err := decodeProfile(k, v)
+			if err != nil {
+				return err
+			}
+			n.Players++
+			return d.Profile(p)
+		}); err != nil {
+			return err
+		}
+		if names := tx.Bucket(namesBucket); names != nil {
+			if err := names.ForEach(func(k, v []byte) error {
+				n.Names++
+				return d.Name(string(k), string(v))
+			}); err != nil {
+				return err
+			}
+		}
+		if err := tx.Bucket(savesBucket).ForEach(func(k, v []byte) error {
+			n.Saves++
+			return d.Save(string(k), v)
+		}); err != nil {
+			return err
+		}
+		if root := tx.Bucket(journalBucket); root != nil {
+			if err := root.ForEachBucket(func(fp []byte) error {
+				return root.Bucket(fp).ForEach(func(k, v []byte) error {
+					if len(k) != 8 {
+						return fmt.Errorf("%w: journal/%q: key %x", ErrCorrupt, fp, k)
+					}
+					n.JournalEntries++
+					return d.JournalEntry(string(fp), binary.BigEndian.Uint64(k), v)
+				})
+			}); err != nil {
+				return err
+			}
+		}
+		if err := tx.Bucket(scoresBucket).ForEach(func(k, v []byte) error {
+			if len(k) != scoreKeyLen {
+				return fmt.Errorf("%w: scores/%x: key length %d", ErrCorrupt, k, len(k))
+			}
+			s, err := decodeScore(k, v)
+			if err != nil {
+				return err
+			}
+			n.Scores++
+			return d.Score(binary.BigEndian.Uint64(k[16:]), s)
+		}); err != nil {
+			return err
+		}
+		if qb := tx.Bucket(quarantineBucket); qb != nil {
+			return qb.ForEach(func(k, v []byte) error {
+				var q QuarantineRecord
+				if err := decodeJSON(quarantineBucket, k, v, quarantineV1, &q); err != nil {
+					return err
+				}
+				n.Quarantined++
+				return d.Quarantined(string(k), q)
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		return n, fmt.Errorf("dump %s: %w", b.path, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,152 @@
+// Importing another store's records (`grotto copy-store`), keeping dates,
+// ranks and bytes, and counting what the database holds to check a copy.
+
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/grotto-game/grotto/store"
+)
+
+// Import runs fill with a store.Dumper that writes every record it is
+// handed into this database, all in one transaction: a copy that fails
+// half-way leaves nothing. A record whose key is already here is replaced
+// by the one handed (so importing the same records twice changes
+// nothing), except a score: scores keep the order they were recorded in
+// at the source (their seq becomes their id, so ranks stay exactly as
+// they were), and a different score already under that id is an error
+// (import into a new database). fill is typically (*store.Bolt).Dump.
+func (s *Store) Import(ctx context.Context, fill func(store.Dumper) error) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, scoresLock); err != nil {
+			return err
+		}
+		if err := fill(&importer{ctx: ctx, tx: tx}); err != nil {
+			return err
+		}
+		// Scores finished from now on get ids after the imported ones.
+		_, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence('scores', 'id'), greatest((SELECT max(id) FROM scores), 1))`)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("import into %s: %w", s.where, err)
+	}
+	return nil
+}
+
+// importer writes records into one transaction.
+type importer struct {
+	ctx context.Context
+	tx  pgx.Tx
+}
+
+func (im *importer) Profile(p store.Profile) error {
+	if err := putProfile(im.ctx, im.tx, p); err != nil {
+		return fmt.Errorf("profile %s: %w", p.Fingerprint, err)
+	}
+	return nil
+}
+
+func (im *importer) Name(key, fp string) error {
+	if _, err := im.tx.Exec(im.ctx, `INSERT INTO names (name_key, fp) VALUES ($1, $2)
+		ON CONFLICT (name_key) DO UPDATE SET fp = excluded.fp`, key, fp); err != nil {
+		return fmt.Errorf("name %q: %w", key, err)
+	}
+	return nil
+}
+
+func (im *importer) Save(fp string, rec []byte) error {
+	if len(rec) == 0 {
+		return fmt.Errorf("%w: saves/%q: empty record", store.ErrCorrupt, fp)
+	}
+	if _, err := im.tx.Exec(im.ctx, `INSERT INTO saves (fp, version, blob) VALUES ($1, $2, $3)
+		ON CONFLICT (fp) DO UPDATE SET version = excluded.version, blob = excluded.blob`, fp, int16(rec[0]), rec[1:]); err != nil {
+		return fmt.Errorf("save %s: %w", fp, err)
+	}
+	return nil
+}
+
+func (im *importer) JournalEntry(fp string, seq uint64, rec []byte) error {
+	if len(rec) == 0 || seq > math.MaxInt64 {
+		return fmt.Errorf("%w: journal/%q #%d: empty record or sequence out of range", store.ErrCorrupt, fp, seq)
+	}
+	if seq == 0 { // a player's journal starts here: drop what an older copy left
+		if _, err := im.tx.Exec(im.ctx, `DELETE FROM journal WHERE fp = $1`, fp); err != nil {
+			return fmt.Errorf("journal %s: %w", fp, err)
+		}
+	}
+	if _, err := im.tx.Exec(im.ctx, `INSERT INTO journal (fp, seq, version, entry) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (fp, seq) DO UPDATE SET version = excluded.version, entry = excluded.entry`,
+		fp, int64(seq), int16(rec[0]), rec[1:]); err != nil {
+		return fmt.Errorf("journal %s #%d: %w", fp, seq, err)
+	}
+	return nil
+}
+
+func (im *importer) Score(seq uint64, sc store.Score) error {
+	if seq == 0 || seq > math.MaxInt64 {
+		return fmt.Errorf("score #%d: sequence out of range", seq)
+	}
+	if sc.Date.Before(minScoreDate) || sc.Date.After(maxScoreDate) {
+		return fmt.Errorf("score #%d: date %v outside 1970–2262", seq, sc.Date)
+	}
+	tag, err := im.tx.Exec(im.ctx, `INSERT INTO scores (id, fp, name, depth, turns, kills, points, cause, date_ns)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
+		int64(seq), sc.Fingerprint, sc.Name, sc.Depth, sc.Turns, sc.Kills, sc.Points, sc.Cause, sc.Date.UnixNano())
+	if err != nil {
+		return fmt.Errorf("score #%d: %w", seq, err)
+	}
+	if tag.RowsAffected() == 1 {
+		return nil
+	}
+	rows, err := im.tx.Query(im.ctx, `SELECT fp, name, depth, turns, kills, points, cause, date_ns FROM scores WHERE id = $1`, int64(seq))
+	if err != nil {
+		return fmt.Errorf("score #%d: %w", seq, err)
+	}
+	have, err := pgx.CollectExactlyOneRow(rows, scanScore)
+	if err != nil {
+		return fmt.Errorf("score #%d: %w", seq, err)
+	}
+	if !have.Date.Equal(sc.Date) || !sameButDate(have, sc) {
+		return fmt.Errorf("score #%d: %w: the database holds %+v there, the source %+v", seq, ErrNotACopy, have, sc)
+	}
+	return nil
+}
+
+// sameButDate says whether a and b are equal but for their Date.
+func sameButDate(a, b store.Score) bool {
+	a.Date, b.Date = time.Time{}, time.Time{}
+	return a == b
+}
+
+// ErrNotACopy is returned (wrapped) by Import when the database already
+// holds a different score under an id the source gives: it holds games
+// that were not copied from this source.
+var ErrNotACopy = errors.New("the database holds other records: copy into a new database")
+
+func (im *importer) Quarantined(key string, q store.QuarantineRecord) error {
+	if err := putQuarantine(im.ctx, im.tx, key, q); err != nil {
+		return fmt.Errorf("quarantine %s: %w", key, err)
+	}
+	return nil
+}
+
+// Counts returns how many records of each kind the database holds.
+func (s *Store) Counts(ctx context.Context) (store.Counts, error) {
+	var n store.Counts
+	err := s.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM names),
+		(SELECT count(*) FROM saves), (SELECT count(*) FROM journal), (SELECT count(*) FROM scores),
+		(SELECT count(*) FROM quarantine)`).
+		Scan(&n.Players, &n.Names, &n.Saves, &n.JournalEntries, &n.Scores, &n.Quarantined)
+	if err != nil {
+		return n, fmt.Errorf("count %s: %w", s.where, err)
+	}
+	return n, nil
+}

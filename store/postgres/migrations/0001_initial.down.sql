@@ -1,0 +1,1 @@
+DROP TABLE quarantine, scores, journal, saves, names, players;

@@ -1,0 +1,209 @@
+// Package postgres is grotto's store on PostgreSQL, for many grotto nodes
+// sharing one database: every role of store.Store, the same contract as the
+// bbolt file (store/storetest), on pgx v5's connection pool.
+//
+// The schema is versioned: the SQL files in migrations/ are applied at
+// [Open] by golang-migrate v4 (its iofs source and pgx/v5 driver), which
+// holds a PostgreSQL advisory lock while it migrates (PostgreSQL docs,
+// 13.3.5 "Advisory Locks"), so nodes starting together do not race.
+//
+// A write returns once PostgreSQL has committed it, which with the default
+// synchronous_commit = on means flushed to the WAL on disk (PostgreSQL docs,
+// 30.4 "Asynchronous Commit"). Journal entries are group-committed: one
+// goroutine gathers concurrent appends into one transaction (journal.go).
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/golang-migrate/migrate/v4"
+	migratepgx "github.com/golang-migrate/migrate/v4/database/pgx/v5"
+	"github.com/golang-migrate/migrate/v4/source/iofs"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/grotto-game/grotto/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// SchemaVersion is the schema version this code reads and writes: the
+// number of the newest file in migrations/.
+const SchemaVersion = 1
+
+// ErrUnreachable is returned (wrapped, naming the host and the reason) by
+// [Open] when the database cannot be reached or refuses the connection.
+var ErrUnreachable = errors.New("cannot reach the database")
+
+// ErrClosed is returned by a write on a store that was closed.
+var ErrClosed = errors.New("store closed")
+
+// DefaultConnectTimeout bounds connecting to the database when the URL
+// sets no connect_timeout.
+const DefaultConnectTimeout = 5 * time.Second
+
+// DefaultMaxConns is how many connections a node's pool opens at most
+// when the URL sets no pool_max_conns (pgxpool's own default is the number
+// of CPUs, at least 4): the journal's group commit needs one, and saves,
+// logins and score lookups of many sessions share the rest. Mind the
+// server's max_connections (100 by default) across all nodes.
+const DefaultMaxConns = 16
+
+// OpTimeout bounds one store call (a query or a transaction, waiting for a
+// pooled connection included): past it the call returns an error rather
+// than hold the player's session forever.
+const OpTimeout = 15 * time.Second
+
+// Store is a store.Store on PostgreSQL. It is safe for concurrent use by
+// many sessions and by many processes on the same database.
+type Store struct {
+	pool  *pgxpool.Pool
+	where string // host:port/database, for messages (never the password)
+	j     *journaler
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database at url, a libpq connection string (a
+// postgres:// URL or key=value pairs; the PG* environment variables fill
+// in what it leaves out, as pgx.ParseConfig reads them: PostgreSQL docs,
+// 34.1.1 "Connection Strings" and 34.15 "Environment Variables"), checks
+// that it answers, migrates the schema to [SchemaVersion] and starts the
+// journal's group commit.
+//
+// Errors: a url that does not parse; [ErrUnreachable] naming the host and
+// the reason (refused, timed out, authentication failed, no such
+// database); a failed migration, or a database whose schema is newer than
+// this grotto.
+func Open(ctx context.Context, url string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("open store: the database URL does not parse: %w", redact(err))
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = DefaultMaxConns
+	}
+	cc := cfg.ConnConfig
+	if cc.ConnectTimeout == 0 {
+		cc.ConnectTimeout = DefaultConnectTimeout
+	}
+	where := fmt.Sprintf("%s/%s", net.JoinHostPort(cc.Host, fmt.Sprint(cc.Port)), cc.Database)
+	if strings.HasPrefix(cc.Host, "/") {
+		where = fmt.Sprintf("%s/.s.PGSQL.%d/%s", cc.Host, cc.Port, cc.Database)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", where, err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, cc.ConnectTimeout+time.Second)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("%w %s: %s", ErrUnreachable, where, reason(err))
+	}
+	if err := migrateUp(pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open store %s: schema: %w", where, err)
+	}
+	s := &Store{pool: pool, where: where}
+	s.j = startJournaler(pool)
+	return s, nil
+}
+
+// migrateUp brings the schema to SchemaVersion with golang-migrate, which
+// takes its advisory lock for the whole run: a second node waits, then
+// finds nothing to do.
+func migrateUp(pool *pgxpool.Pool) error {
+	src, err := iofs.New(migrations, "migrations")
+	if err != nil {
+		return err
+	}
+	db := stdlib.OpenDBFromPool(pool)
+	defer db.Close()
+	drv, err := migratepgx.WithInstance(db, &migratepgx.Config{MigrationsTable: "schema_migrations"})
+	if err != nil {
+		return err
+	}
+	m, err := migrate.NewWithInstance("iofs", src, "pgx5", drv)
+	if err != nil {
+		drv.Close()
+		return err
+	}
+	defer m.Close() // releases the driver's pooled connection
+	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return err
+	}
+	v, dirty, err := m.Version()
+	if err != nil {
+		return err
+	}
+	if dirty {
+		return fmt.Errorf("migration %d failed half-way (schema_migrations is dirty): fix the schema by hand, then `UPDATE schema_migrations SET dirty = false`", v)
+	}
+	if v > SchemaVersion {
+		return fmt.Errorf("the database's schema is version %d, newer than this grotto's %d: run a newer grotto", v, SchemaVersion)
+	}
+	return nil
+}
+
+// reason returns the innermost cause of a connection error, e.g.
+// "connection refused", or the server's message for an error it sent.
+func reason(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Message
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno.Error()
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "no answer within the connect timeout"
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return dnsErr.Error()
+	}
+	for u := errors.Unwrap(err); u != nil; u = errors.Unwrap(u) {
+		err = u
+	}
+	return err.Error()
+}
+
+// redact drops what follows "password" in a parse error's text.
+func redact(err error) error {
+	msg := err.Error()
+	if i := strings.Index(strings.ToLower(msg), "password"); i >= 0 {
+		return errors.New(msg[:i] + "password (hidden)")
+	}
+	return err
+}
+
+// Where returns host:port/database of the store, for logs.
+func (s *Store) Where() string { return s.where }
+
+// CheckFile returns nil: the database is not a file of this process's that
+// could be replaced under it (see server.Database).
+func (s *Store) CheckFile() error { return nil }
+
+// Close stops the journal's group commit, after the appends already taken,
+// and closes the pool. The store must not be used afterwards.
+func (s *Store) Close() error {
+	s.j.stop()
+	s.pool.Close()
+	return nil
+}
+
+// op returns the context for one store call (see OpTimeout).
+func op() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), OpTimeout)
+}

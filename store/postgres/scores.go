@@ -1,0 +1,188 @@
+// The high-score table and quarantine: finishing a game for good, ranking
+// it, and setting damaged games aside.
+
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/grotto-game/grotto/store"
+)
+
+// scoresLock is the transaction-level advisory lock (PostgreSQL docs,
+// 9.27.10 "Advisory Lock Functions") that FinishGame holds: finishes are
+// rare, and one at a time makes each rank exact and gives ids in commit
+// order, so equal scores rank in the order they were recorded, as in bbolt.
+const scoresLock int64 = 0x67726f74746f0001 // "grotto" then 1
+
+// Dates a Score may carry: their Unix nanoseconds fit a non-negative int64.
+var (
+	minScoreDate = time.Unix(0, 0)
+	maxScoreDate = time.Unix(0, math.MaxInt64)
+)
+
+// FinishGame ends fp's game for good (permadeath): in one transaction it
+// deletes fp's save and journal and records s with s.Fingerprint set to
+// fp. It returns s's 1-based rank: 1 plus the number of scores that rank
+// before it (more points, or as many and an earlier date, or both equal and
+// recorded earlier). s.Points must be ≥ 0 and s.Date between 1970 and 2262,
+// else an error is returned and nothing changes.
+func (s *Store) FinishGame(fp string, sc store.Score) (rank int, err error) {
+	if fp == "" {
+		return 0, errors.New("finish game: empty fingerprint")
+	}
+	if sc.Points < 0 {
+		return 0, fmt.Errorf("finish game %s: negative points %d", fp, sc.Points)
+	}
+	if sc.Date.Before(minScoreDate) || sc.Date.After(maxScoreDate) {
+		return 0, fmt.Errorf("finish game %s: date %v outside 1970–2262", fp, sc.Date)
+	}
+	sc.Fingerprint = fp
+	err = s.tx(func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, scoresLock); err != nil {
+			return err
+		}
+		if err := deleteGame(ctx, tx, fp); err != nil {
+			return err
+		}
+		id, err := insertScore(ctx, tx, 0, sc)
+		if err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT 1 + count(*) FROM scores
+			WHERE points > $1 OR (points = $1 AND (date_ns < $2 OR (date_ns = $2 AND id < $3)))`,
+			sc.Points, sc.Date.UnixNano(), id).Scan(&rank)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("finish game %s: %w", fp, err)
+	}
+	return rank, nil
+}
+
+// insertScore records sc, with id if it is not 0, and returns its id.
+func insertScore(ctx context.Context, tx pgx.Tx, id int64, sc store.Score) (int64, error) {
+	args := []any{sc.Fingerprint, sc.Name, sc.Depth, sc.Turns, sc.Kills, sc.Points, sc.Cause, sc.Date.UnixNano()}
+	if id == 0 {
+		err := tx.QueryRow(ctx, `INSERT INTO scores (fp, name, depth, turns, kills, points, cause, date_ns)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`, args...).Scan(&id)
+		return id, err
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO scores (id, fp, name, depth, turns, kills, points, cause, date_ns)
+		VALUES ($9, $1, $2, $3, $4, $5, $6, $7, $8)`, append(args, id)...)
+	return id, err
+}
+
+// TopScores returns up to n scores, best first: higher Points, then earlier
+// Date, then earlier recorded. n ≤ 0 returns none.
+func (s *Store) TopScores(n int) ([]store.Score, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	ctx, cancel := op()
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT fp, name, depth, turns, kills, points, cause, date_ns FROM scores
+		ORDER BY points DESC, date_ns, id LIMIT $1`, n)
+	if err != nil {
+		return nil, fmt.Errorf("top scores: %w", err)
+	}
+	top, err := pgx.CollectRows(rows, scanScore)
+	if err != nil {
+		return nil, fmt.Errorf("top scores: %w", err)
+	}
+	return top, nil
+}
+
+// scanScore reads fp, name, depth, turns, kills, points, cause, date_ns.
+func scanScore(row pgx.CollectableRow) (store.Score, error) {
+	var sc store.Score
+	var ns int64
+	err := row.Scan(&sc.Fingerprint, &sc.Name, &sc.Depth, &sc.Turns, &sc.Kills, &sc.Points, &sc.Cause, &ns)
+	sc.Date = time.Unix(0, ns).UTC()
+	return sc, err
+}
+
+// Quarantine moves fp's save and journal, as stored (each record its
+// version byte, then its body), into the quarantine table with the
+// reason, in one transaction: the player can start afresh and the host
+// still has the bytes. It returns the quarantine key, fp@now (RFC 3339
+// with nanoseconds), as the bbolt store does.
+func (s *Store) Quarantine(fp, reason string, now time.Time) (string, error) {
+	key := fmt.Sprintf("%s@%s", fp, now.UTC().Format(time.RFC3339Nano))
+	err := s.tx(func(ctx context.Context, tx pgx.Tx) error {
+		var save []byte
+		var version int16
+		var blob []byte
+		err := tx.QueryRow(ctx, `SELECT version, blob FROM saves WHERE fp = $1 FOR UPDATE`, fp).Scan(&version, &blob)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+		case err != nil:
+			return err
+		default:
+			save = append([]byte{byte(version)}, blob...)
+		}
+		rows, err := tx.Query(ctx, `SELECT version, entry FROM journal WHERE fp = $1 ORDER BY seq`, fp)
+		if err != nil {
+			return err
+		}
+		journal, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]byte, error) {
+			var v int16
+			var e []byte
+			err := row.Scan(&v, &e)
+			return append([]byte{byte(v)}, e...), err
+		})
+		if err != nil {
+			return err
+		}
+		if err := putQuarantine(ctx, tx, key, store.QuarantineRecord{Fingerprint: fp, Reason: reason, When: now.UTC(),
+			Save: save, Journal: journal}); err != nil {
+			return err
+		}
+		return deleteGame(ctx, tx, fp)
+	})
+	if err != nil {
+		return "", fmt.Errorf("quarantine %s: %w", fp, err)
+	}
+	return key, nil
+}
+
+// putQuarantine upserts quarantine record q under key.
+func putQuarantine(ctx context.Context, tx pgx.Tx, key string, q store.QuarantineRecord) error {
+	journal := q.Journal
+	if journal == nil {
+		journal = [][]byte{}
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO quarantine (key, fp, reason, at, save, journal) VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT (key) DO UPDATE SET fp = excluded.fp, reason = excluded.reason, at = excluded.at,
+			save = excluded.save, journal = excluded.journal`,
+		key, q.Fingerprint, q.Reason, q.When.UTC(), q.Save, journal)
+	return err
+}
+
+// Quarantined returns the quarantined records of fp (of every fingerprint
+// when fp is ""), in key order (bytewise, as bbolt): by fingerprint, then
+// oldest first.
+func (s *Store) Quarantined(fp string) ([]store.Quarantined, error) {
+	ctx, cancel := op()
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT key, fp, reason, at, coalesce(length(save), 0), cardinality(journal)
+		FROM quarantine WHERE $1 = '' OR fp = $1 ORDER BY key COLLATE "C"`, fp)
+	if err != nil {
+		return nil, fmt.Errorf("quarantined: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Quarantined, error) {
+		var q store.Quarantined
+		err := row.Scan(&q.Key, &q.Fingerprint, &q.Reason, &q.When, &q.SaveBytes, &q.JournalEntries)
+		q.When = q.When.UTC()
+		return q, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("quarantined: %w", err)
+	}
+	return out, nil
+}
