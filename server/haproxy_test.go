@@ -123,6 +123,9 @@ func TestThroughHAProxyAClientReachesEachNodeWithOneHostKeyAndItsOwnAddress(t *t
 		}
 		scores(t, cl)
 	}
+	// A game through the balancer (on the first node again): a terminal,
+	// the title, a new game.
+	newGame(t, dial(t, p.Addr, newKey(t), 80, 24))
 	// Each node saw one of the two clients, by the client's own address
 	// and port (never the balancer's).
 	for i, n := range nodes {

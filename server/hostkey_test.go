@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/charmbracelet/keygen"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/keys"
@@ -42,5 +43,19 @@ func TestTwoNodesGivenOneHostKeyFilePresentOneHostKey(t *testing.T) {
 	}
 	if fo := hostKeyOf(t, own); fo == fa {
 		t.Errorf("a node without --host-key presents the shared key %s", fo)
+	}
+}
+
+func TestAHostKeyMadeByAnEarlierGrottoIsKept(t *testing.T) {
+	// Until --host-key, wish made the key with charmbracelet/keygen.
+	dir := t.TempDir()
+	old, err := keygen.New(filepath.Join(dir, HostKeyFile), keygen.WithKeyType(keygen.Ed25519), keygen.WithWrite())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := keys.Fingerprint(old.Signer().PublicKey())
+	_, addr := serve(t, Config{DataDir: dir})
+	if got := hostKeyOf(t, addr); got != want {
+		t.Errorf("after the upgrade the host key is %s, was %s", got, want)
 	}
 }
