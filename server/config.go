@@ -26,6 +26,17 @@ type Config struct {
 	// absolute); a postgres:// or postgresql:// URL for PostgreSQL
 	// (IsPostgresURL), shared by every node that names it.
 	Store string
+	// HostKey is the host's private key file (see keys.LoadOrCreateHostKey):
+	// "" means HostKeyFile in DataDir. Nodes behind one address share one
+	// file so that clients see one host key. Validate makes it absolute.
+	HostKey string
+	// ProxyProtocolFrom lists the load balancers trusted to send a PROXY
+	// protocol header (v2 or v1), each a CIDR range ("10.0.0.0/24") or one
+	// address ("10.0.0.5", "fd00::5"): a connection from one of them must
+	// start with a header, whose source address grotto then uses as the
+	// client's; a connection from anywhere else that starts with a header
+	// is refused. Empty: PROXY protocol off (proxy.go).
+	ProxyProtocolFrom []string
 	// Logger receives the server's log; nil means stderr.
 	Logger *log.Logger
 	// NewSeed, if set, seeds every new game (tests use it); nil means random.
@@ -49,6 +60,15 @@ type Config struct {
 // frame (33 ms), and 2,000 idle sessions tick half as often as at Bubble
 // Tea's default 60.
 const DefaultFPS = 30
+
+// HostKeyPath is the host key file the server uses: HostKey, or
+// HostKeyFile in DataDir when HostKey is "".
+func (c Config) HostKeyPath() string {
+	if c.HostKey != "" {
+		return c.HostKey
+	}
+	return filepath.Join(c.DataDir, HostKeyFile)
+}
 
 // MaxFPS is the highest frame rate a host may set.
 const MaxFPS = 120
@@ -127,13 +147,15 @@ func portProblem(addr, example string, zeroOK bool) string {
 	return ""
 }
 
-// Validate makes DataDir and AdminKeys absolute and returns an error saying
-// what is wrong, a *SettingError naming the flag that sets it: an empty
-// listen address or one without a port number from 1 to 65535 (0, any free
-// port, is allowed for tests), an empty data dir, a frame rate outside 1 to
+// Validate makes DataDir, AdminKeys and HostKey absolute and returns an
+// error saying what is wrong, a *SettingError naming the flag that sets it:
+// an empty listen address or one without a port number from 1 to 65535 (0,
+// any free port, is allowed for tests), an empty data dir, a
+// --proxy-protocol-from entry that is not a CIDR range or an address
+// (parseTrusted), a frame rate outside 1 to
 // MaxFPS, a limit out of its range (Limits.validate), or a --pprof address
 // that is not on loopback or has no port from 1 to 65535. It reads no file:
-// a missing admin-keys file is New's error.
+// a missing admin-keys file or a bad host key is New's error.
 func (c *Config) Validate() error {
 	if c.Listen == "" {
 		return badSetting("--listen", "must not be empty")
@@ -166,6 +188,14 @@ func (c *Config) Validate() error {
 		if c.AdminKeys, err = filepath.Abs(c.AdminKeys); err != nil {
 			return badSetting("--admin-keys", "%v", err)
 		}
+	}
+	if c.HostKey != "" {
+		if c.HostKey, err = filepath.Abs(c.HostKey); err != nil {
+			return badSetting("--host-key", "%v", err)
+		}
+	}
+	if _, err := parseTrusted(c.ProxyProtocolFrom); err != nil {
+		return err
 	}
 	if c.FPS < 1 || c.FPS > MaxFPS {
 		return badSetting("--fps", "must be between 1 and %d, not %d", MaxFPS, c.FPS)

@@ -5,11 +5,13 @@
 // idle for Server.IdleTimeout (server.go, handleConn; conn.go), whether or
 // not it ever opens a session, and counts nothing per address: grotto's
 // session cap and per-address rate (middleware) only see sessions. admit
-// runs on every accepted TCP connection before the handshake.
+// runs on every accepted TCP connection before the handshake, after the
+// PROXY header if any (proxy.go): the address it counts is the client's.
 
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"sync"
@@ -24,12 +26,15 @@ type addrConns struct {
 	mu sync.Mutex
 	n  map[string]int
 	// refused logs refusals at most once in a while: a flood must not
-	// flood the log too.
-	refused rate.Sometimes
+	// flood the log too. badBalancer and badHeader do the same for the
+	// PROXY header refusals (admit).
+	refused, badBalancer, badHeader rate.Sometimes
 }
 
 func newAddrConns() *addrConns {
-	return &addrConns{n: map[string]int{}, refused: rate.Sometimes{Interval: 10 * time.Second}}
+	every := 10 * time.Second
+	return &addrConns{n: map[string]int{}, refused: rate.Sometimes{Interval: every},
+		badBalancer: rate.Sometimes{Interval: every}, badHeader: rate.Sometimes{Interval: every}}
 }
 
 // acquire counts one more connection of addr unless it already has max
@@ -65,13 +70,31 @@ func addrKey(addr net.Addr) string {
 	return tcp.IP.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }
 
-// admit is the server's ConnCallback: it refuses a connection beyond the
-// address's cap (Limits.MaxConnsPerAddr) with a one-line reason sent before
-// the SSH version (RFC 4253 section 4.2 lets a server send lines first;
-// OpenSSH shows them with -v), and arms the session deadline
-// (Limits.SessionOpenTimeout).
+// admit is the server's ConnCallback. With PROXY protocol on (proxy.go) it
+// first reads the header a trusted balancer must send, refusing the
+// connection without one, so that from here on the connection's address is
+// the client's. It refuses a connection beyond the address's cap
+// (Limits.MaxConnsPerAddr) with a one-line reason sent before the SSH
+// version (RFC 4253 section 4.2 lets a server send lines first; OpenSSH
+// shows them with -v). Then, with PROXY protocol on, it refuses a
+// connection from anywhere else that starts with a header; counting it
+// first keeps silent connections under the cap while their first bytes are
+// awaited. Last it arms the session deadline (Limits.SessionOpenTimeout).
+// Each refusal is logged, at most once per 10 s for each kind.
 func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
 	lim := s.cfg.Limits
+	fromBalancer := s.proxies.contains(c.RemoteAddr())
+	if fromBalancer {
+		pc, err := readProxyHeader(c, true, ProxyHeaderTimeout)
+		if err != nil {
+			s.conns.badBalancer.Do(func() {
+				s.log.Error("refused a connection from a trusted load balancer (--proxy-protocol-from) without a valid PROXY header",
+					"balancer", c.RemoteAddr().String(), "err", err)
+			})
+			return nil
+		}
+		c = pc
+	}
 	key := addrKey(c.RemoteAddr())
 	if !s.conns.acquire(key, lim.MaxConnsPerAddr) {
 		c.SetWriteDeadline(time.Now().Add(time.Second))
@@ -80,6 +103,20 @@ func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
 			s.log.Warn("refused connections beyond the per-address cap", "addr", key, "cap", lim.MaxConnsPerAddr)
 		})
 		return nil // the library closes it
+	}
+	if len(s.proxies) > 0 && !fromBalancer {
+		pc, err := readProxyHeader(c, false, ProxyHeaderTimeout)
+		if err != nil {
+			s.conns.release(key)
+			if errors.Is(err, errUntrustedProxyHeader) {
+				s.conns.badHeader.Do(func() {
+					s.log.Warn("refused a connection that sent a PROXY header from an address not in --proxy-protocol-from",
+						"addr", c.RemoteAddr().String())
+				})
+			}
+			return nil
+		}
+		c = pc
 	}
 	tc := &trackedConn{Conn: c}
 	cs := &connState{wait: lim.SessionOpenTimeout}

@@ -50,15 +50,17 @@ func newServer(tb testing.TB, cfg Config) (*Server, error) {
 }
 
 // serve runs a real grotto server with cfg on a free loopback port, filling
-// in a temp data dir, a silent logger and limits that let tests connect
-// often from one address, and shuts it down at cleanup.
+// in a temp data dir, a silent logger (unless cfg has one) and limits that
+// let tests connect often from one address, and shuts it down at cleanup.
 func serve(t *testing.T, cfg Config) (*Server, string) {
 	t.Helper()
 	cfg.Listen = "127.0.0.1:0"
 	if cfg.DataDir == "" {
 		cfg.DataDir = t.TempDir()
 	}
-	cfg.Logger = log.New(io.Discard)
+	if cfg.Logger == nil {
+		cfg.Logger = log.New(io.Discard)
+	}
 	if cfg.Limits == (Limits{}) {
 		cfg.Limits = DefaultLimits()
 		cfg.Limits.ConnPer10s = 10000

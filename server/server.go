@@ -54,6 +54,9 @@ type Server struct {
 	live   lobby.Lobby // the live games (lobby.go adapts it for each session)
 	ln     net.Listener
 	conns  *addrConns // open connections per address (conns.go)
+	// proxies are the balancers trusted to send a PROXY header (proxy.go);
+	// empty when PROXY protocol is off.
+	proxies trustedProxies
 	// unsaved counts the sessions that ended with a game that could not be
 	// saved; Shutdown reports them so the process exits non-zero.
 	unsaved atomic.Int64
@@ -77,11 +80,13 @@ type Database interface {
 }
 
 // New builds the SSH server on db and the game data, loading or creating
-// the host key in cfg.DataDir; it does not listen yet. It fills cfg's
-// defaults and validates it (Config.Validate). On success the server owns
-// db and Shutdown closes it; on error the caller still does. Errors: an
-// invalid cfg, a data dir that cannot be made, an unreadable admin-keys
-// file (naming it), a host key that cannot be made.
+// the host key (Config.HostKeyPath, keys.LoadOrCreateHostKey); it does not
+// listen yet. It fills cfg's defaults and validates it (Config.Validate).
+// On success the server owns db and Shutdown closes it; on error the
+// caller still does. Errors: an invalid cfg, a data dir that cannot be
+// made, an unreadable admin-keys file (naming it), a host key file that
+// cannot be read or made or holds no private key (a *keys.HostKeyError
+// naming it).
 func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -97,6 +102,11 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 		pending: session.NewPendingEnds()}
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
+		return nil, err
+	}
+	s.proxies, _ = parseTrusted(cfg.ProxyProtocolFrom) // Validate checked it
+	hostKey, err := keys.LoadOrCreateHostKey(cfg.HostKeyPath())
+	if err != nil {
 		return nil, err
 	}
 	lim := cfg.Limits
@@ -118,7 +128,7 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 			srv.ChannelHandlers["session"] = s.sessionChannel
 			return nil
 		},
-		wish.WithHostKeyPath(filepath.Join(cfg.DataDir, HostKeyFile)),
+		func(srv *ssh.Server) error { srv.AddHostKey(hostKey); return nil },
 		wish.WithPublicKeyAuth(acceptKey),
 		wish.WithKeyboardInteractiveAuth(explainKeys),
 		s.middleware(), // chain.go
@@ -150,7 +160,12 @@ func (s *Server) Serve() error {
 			return err
 		}
 	}
-	s.log.Info("grotto is listening", "addr", s.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.admins.Load().Len())
+	s.log.Info("grotto is listening", "addr", s.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.admins.Load().Len(),
+		"host_key", s.cfg.HostKeyPath())
+	if len(s.proxies) > 0 {
+		s.log.Info("PROXY protocol on: connections from these addresses must start with a PROXY header; a header from anywhere else is refused",
+			"proxy_protocol_from", strings.Join(s.cfg.ProxyProtocolFrom, ","))
+	}
 	stop := make(chan struct{})
 	defer close(stop)
 	go s.live.Sweep(s.cfg.Limits.KeepAlive, s.cfg.Limits.IdleTimeout, stop)

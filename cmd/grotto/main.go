@@ -1,6 +1,7 @@
 // Command grotto serves the grotto roguelike over SSH.
 //
 //	grotto [serve] [--listen :23234] [--data ./grotto-data] [--admin-keys FILE]
+//	              [--host-key FILE] [--proxy-protocol-from CIDR[,CIDR...]]
 //	grotto compact [--data ./grotto-data]   (offline: shrink the database)
 //	grotto copy-store --from FILE --to URL  (offline: copy bbolt into PostgreSQL)
 //
@@ -97,6 +98,9 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	stringFlag(&c.DataDir, "data", "GROTTO_DATA", "./grotto-data", "directory for the database and the host key")
 	stringFlag(&c.Store, "store", "GROTTO_STORE", "", "where games are kept: empty for grotto.db in the data dir, a bbolt file's path, or a postgres:// URL shared by many nodes (PG* variables fill in what it leaves out)")
 	stringFlag(&c.AdminKeys, "admin-keys", "GROTTO_ADMIN_KEYS", "", "authorized_keys file listing admins' keys")
+	stringFlag(&c.HostKey, "host-key", "GROTTO_HOST_KEY", "", "the host's private key file, created if missing; nodes behind one address share one (default DATA/host_ed25519)")
+	var proxyFrom string
+	stringFlag(&proxyFrom, "proxy-protocol-from", "GROTTO_PROXY_PROTOCOL_FROM", "", "load balancers (CIDR ranges or addresses, comma-separated) whose connections must start with a PROXY header (v2 or v1); off when empty")
 	c.Limits = server.DefaultLimits()
 	durationFlag(&c.Limits.IdleTimeout, "idle-timeout", "GROTTO_IDLE_TIMEOUT", "end a session after this long without a key, saving the game; 0 for never, else at least 1s")
 	intFlag(&c.Limits.MaxSessions, "max-sessions", "GROTTO_MAX_SESSIONS", "most game sessions at once (commands such as who do not count)")
@@ -126,6 +130,9 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	if fs.NArg() > 0 {
 		usage(stderr)
 		return c, fmt.Errorf("unknown argument %q", fs.Arg(0))
+	}
+	if proxyFrom != "" {
+		c.ProxyProtocolFrom = strings.Split(proxyFrom, ",")
 	}
 	onCommandLine := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { onCommandLine[f.Name] = true })

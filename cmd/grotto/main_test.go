@@ -41,7 +41,8 @@ func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
 func TestHelpListsEveryFlag(t *testing.T) {
 	var out bytes.Buffer
 	parse([]string{"--help"}, &out, &out)
-	for _, f := range []string{"-listen", "-data", "-admin-keys", "GROTTO_LISTEN", "GROTTO_DATA", "GROTTO_ADMIN_KEYS"} {
+	for _, f := range []string{"-listen", "-data", "-admin-keys", "-host-key", "-proxy-protocol-from",
+		"GROTTO_LISTEN", "GROTTO_DATA", "GROTTO_ADMIN_KEYS", "GROTTO_HOST_KEY", "GROTTO_PROXY_PROTOCOL_FROM"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("--help does not mention %s", f)
 		}
@@ -223,6 +224,8 @@ func TestABadSettingIsRefusedBeforeAnythingIsOpened(t *testing.T) {
 		{"a listen port past 65535", []string{"--listen", "127.0.0.1:99999"}, "--listen"},
 		{"a frame rate of 0", []string{"--fps", "0"}, "--fps"},
 		{"an idle timeout of 1ns", []string{"--idle-timeout", "1ns"}, "--idle-timeout must be at least 1s"},
+		{"a balancer that is a name", []string{"--proxy-protocol-from", "10.0.0.0/8,haproxy"}, `--proxy-protocol-from "haproxy" is not an IP address`},
+		{"a balancer range with host bits", []string{"--proxy-protocol-from", "10.0.0.5/24"}, "write 10.0.0.0/24 for the range"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := filepath.Join(t.TempDir(), "data")
@@ -272,6 +275,7 @@ func TestAnErrorInAVariableNamesTheVariable(t *testing.T) {
 		{"GROTTO_FPS", "500", "GROTTO_FPS (--fps) must be between 1 and 120"},
 		{"GROTTO_LISTEN", ":abc", "GROTTO_LISTEN (--listen)"},
 		{"GROTTO_PPROF", "0.0.0.0:6060", "GROTTO_PPROF (--pprof)"},
+		{"GROTTO_PROXY_PROTOCOL_FROM", "10.0.0.0/40", "GROTTO_PROXY_PROTOCOL_FROM (--proxy-protocol-from)"},
 	} {
 		t.Run(tc.env+"="+tc.value, func(t *testing.T) {
 			t.Setenv(tc.env, tc.value)
@@ -307,4 +311,46 @@ func TestAServerThatCannotStartDoesNotClaimItSavedGames(t *testing.T) {
 		t.Fatalf("the database was left open: %v", err)
 	}
 	db.Close()
+}
+
+func TestTheHostKeyAndTrustedBalancersComeFromFlagsOrVariables(t *testing.T) {
+	t.Setenv("GROTTO_HOST_KEY", "/etc/grotto/host_key")
+	t.Setenv("GROTTO_PROXY_PROTOCOL_FROM", "10.0.0.0/24, 10.0.1.5")
+	c, err := parse([]string{"--data", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HostKey != "/etc/grotto/host_key" || strings.Join(c.ProxyProtocolFrom, "|") != "10.0.0.0/24| 10.0.1.5" {
+		t.Errorf("from variables: host key %q, balancers %q", c.HostKey, c.ProxyProtocolFrom)
+	}
+	c, err = parse([]string{"--data", t.TempDir(), "--host-key", "shared_key", "--proxy-protocol-from", "::1"}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !filepath.IsAbs(c.HostKey) || filepath.Base(c.HostKey) != "shared_key" || len(c.ProxyProtocolFrom) != 1 || c.ProxyProtocolFrom[0] != "::1" {
+		t.Errorf("from flags: host key %q (want it absolute), balancers %q", c.HostKey, c.ProxyProtocolFrom)
+	}
+	os.Unsetenv("GROTTO_HOST_KEY")
+	os.Unsetenv("GROTTO_PROXY_PROTOCOL_FROM")
+	c, _ = parse([]string{"--data", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{})
+	if c.HostKey != "" || c.ProxyProtocolFrom != nil || c.HostKeyPath() != filepath.Join(c.DataDir, server.HostKeyFile) {
+		t.Errorf("defaults: host key %q (path %s), balancers %q; want the data dir's key and PROXY protocol off", c.HostKey, c.HostKeyPath(), c.ProxyProtocolFrom)
+	}
+}
+
+func TestAHostKeyFileThatIsNotAPrivateKeyStopsTheStartNamingIt(t *testing.T) {
+	dir := t.TempDir()
+	pub := filepath.Join(dir, "host_ed25519.pub")
+	if err := os.WriteFile(pub, []byte("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB5bjRI6JoGLS/Ahmf5BeoLFZSOYoca8CmLmB+mjT0gp host\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	cfg := server.Config{Listen: freePort(t), DataDir: filepath.Join(dir, "data"), HostKey: pub, Logger: log.New(&logs)}
+	_, err := start(cfg)
+	if err == nil || !strings.Contains(err.Error(), pub) || !strings.Contains(err.Error(), "is a public key") {
+		t.Fatalf("start with a .pub as --host-key: %v, want an error naming the file", err)
+	}
+	if code := run([]string{"--listen", freePort(t), "--data", filepath.Join(dir, "data"), "--host-key", pub}); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
 }

@@ -1,0 +1,15 @@
+// The configuration docs/hosting.md shows, rendered from the same template
+// as the tests' (example_test.go checks that the guide shows exactly it).
+
+package haproxytest
+
+// HostingExample is the configuration in docs/hosting.md: three nodes on a
+// private network behind one address, new players to the node with the
+// fewest connections, each node health-checked.
+var HostingExample = Config{
+	Listen:  ":23234",
+	Nodes:   []string{"10.0.0.11:23234", "10.0.0.12:23234", "10.0.0.13:23234"},
+	Balance: "leastconn",
+	MaxConn: 20000,
+	Check:   true,
+}
