@@ -340,7 +340,11 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			// err is the player's text (it promises retries, which end
 			// with the session); the host needs the cause.
 			logger.Error("could not save game at end of session; the turns since the last save are lost", "err", cause(err))
-			wish.Println(sess, "Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.\r")
+			if play.OnlyLastWaits() { // every turn the screen showed is in the store
+				wish.Println(sess, "Your game could not be saved ("+session.Why(err)+"). Every move your screen showed is saved; the last key you pressed was never shown and may be lost. The host has been told.\r")
+			} else {
+				wish.Println(sess, "Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.\r")
+			}
 			sess.Exit(1)
 			return
 		}

@@ -237,7 +237,7 @@ func (s *Session) Do(c game.Command) (game.Result, error) {
 		return game.Result{}, errors.New("no game in progress")
 	}
 	if s.waiting {
-		return game.Result{}, waitingErr(errors.New("a turn is still waiting for storage"))
+		return game.Result{}, waitingErr(fmt.Errorf("%w: a turn is still waiting for storage", store.ErrUnavailable))
 	}
 	clean := !s.behind
 	res, err := s.game.Apply(c)
@@ -260,8 +260,9 @@ func (s *Session) Do(c game.Command) (game.Result, error) {
 }
 
 // write makes the turn c just played durable (see Do). For a game that
-// ended, an error wraps store.ErrUnavailable only when the final state is
-// in the store in no form (neither recorded nor saved).
+// ended, an error wraps store.ErrUnavailable when the end could not be
+// recorded for that reason, even if the final state was saved: the turn
+// then waits until Retry records it (the game-over screen shows the rank).
 func (s *Session) write(c game.Command, res game.Result) error {
 	switch {
 	case res.Died || res.Won:
@@ -271,7 +272,7 @@ func (s *Session) write(c game.Command, res game.Result) error {
 			s.unrecorded = true
 			if serr := s.record(c); serr != nil {
 				if errors.Is(serr, store.ErrUnavailable) {
-					return serr
+					return errors.Join(err, serr)
 				}
 				return &Error{Player: "the server could not record it, nor save it (" + Why(serr) + ")", Err: errors.Join(err, serr)}
 			}
