@@ -96,11 +96,12 @@ func (w *waitScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	return w, nil
 }
 
-// leave is Ctrl+C while a turn waits: one more try to save it; saved or
-// not, the program ends (the server tries once more, and says whether the
-// move may be lost).
+// leave is Ctrl+C while a turn waits: the program ends at once, and the
+// server's save at the end of every session is the one more try (bounded
+// by the store's own timeout): the player then reads either that the game
+// is saved, or that every move the screen showed is saved and the one it
+// never showed may be lost.
 func (w *waitScreen) leave(m *Model) tea.Cmd {
-	m.p.Play.Save()
 	w.stopRetries()
 	m.exit = ExitSaved
 	return tea.Quit
@@ -118,7 +119,7 @@ func (w *waitScreen) view(m *Model) string {
 		para(plain, "The server cannot save your last move right now: its database is not answering. "+
 			"Your last move will show once it is saved; the game carries on by itself when the database is back."),
 		para(plain, fmt.Sprintf("Your screen last showed turn %d.", w.turn)),
-		para(th.dim.Render, fmt.Sprintf("Tried again %d times, once a second. Ctrl+C leaves: your last move may then be lost.", w.tries)),
+		para(th.dim.Render, fmt.Sprintf("Trying again every second (%d tries so far). Ctrl+C leaves: your last move may then be lost.", w.tries)),
 	}
 	if w.note != "" {
 		parts = append(parts, para(th.impossible.Render, w.note))
