@@ -354,8 +354,16 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			s.unsaved.Add(1)
 			// err is the player's text (it promises retries, which end
 			// with the session); the host needs the cause.
-			logger.Error("could not save game at end of session; the turns since the last save are lost", "err", cause(err))
-			wish.Println(sess, "Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.\r")
+			if play.OnlyLastWaits() {
+				logger.Error("could not save game at end of session; the one turn the player was never shown is lost", "err", cause(err))
+			} else {
+				logger.Error("could not save game at end of session; the turns since the last save are lost", "err", cause(err))
+			}
+			if play.OnlyLastWaits() { // every turn the screen showed is in the store
+				wish.Println(sess, "Your game could not be saved ("+session.Why(err)+"). Every move your screen showed is saved; the last key you pressed was never shown and may be lost. The host has been told.\r")
+			} else {
+				wish.Println(sess, "Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.\r")
+			}
 			sess.Exit(1)
 			return
 		}
@@ -384,7 +392,9 @@ func (s *Server) newPlay(fp string, logger *log.Logger) *session.Session {
 		Profiles: s.store, Quarantine: loggedQuarantine{s.store, logger}, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
 		Pending: s.pending,
 		Trouble: func(err error) {
-			if err != nil {
+			if errors.Is(err, store.ErrUnavailable) {
+				logger.Error("the database is out of reach; this player's last turn waits for it, retried every second, and the player is told", "err", err)
+			} else if err != nil {
 				logger.Error("a write of this player's game failed; it is retried every turn and the player is told", "err", err)
 			} else {
 				logger.Info("this player's game is saved again")

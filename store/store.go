@@ -26,6 +26,16 @@ var ErrLocked = errors.New("database is locked")
 // file exists but is not a grotto database.
 var ErrNotDatabase = errors.New("not a grotto database")
 
+// ErrUnavailable is returned (wrapped, with the call and the cause) by a
+// store call that could not reach its database: the connection was
+// refused, reset or closed, the server is shutting down or starting up, or
+// no answer came in time. Nothing is wrong with the data, and the same call
+// may succeed once the database is back; but a write that returns it may
+// or may not have been committed (the answer was lost), so a caller that
+// retries must write something idempotent: a full save, or the same
+// journal entry again. The bbolt file never returns it.
+var ErrUnavailable = errors.New("database unavailable")
+
 // Profile is what grotto remembers about a player between games.
 type Profile struct {
 	// Fingerprint is the player's identity: the SHA256 fingerprint of their

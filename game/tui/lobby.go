@@ -73,6 +73,9 @@ func (nopLobby) Cheat(string)                               {}
 // someone watches (encoding costs a fraction of a millisecond a turn).
 // An ended game is published once more, so that watchers see how it ended.
 func (m *Model) publish() {
+	if _, ok := m.scr.(*waitScreen); ok {
+		return // the turn waiting for storage is shown to no one
+	}
 	if m.game == nil {
 		m.p.Lobby.Publish(0, 0, nil)
 		return

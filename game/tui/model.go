@@ -95,6 +95,14 @@ type Play interface {
 	InProgress() bool
 	// Behind reports whether turns the player saw are not saved yet.
 	Behind() bool
+	// Waiting reports whether the last turn waits for storage: Do
+	// applied it but the store is out of reach, so it is not durable and
+	// must not be drawn. Meanwhile Do applies nothing.
+	Waiting() bool
+	// Retry tries again to make the waiting turn durable; when it still
+	// waits, Waiting stays true. Once the wait ends, err (in the player's
+	// words) is what Do would have returned for the turn.
+	Retry() error
 	// Rank is the 1-based rank of the game that just ended; 0 for none.
 	Rank() int
 }
@@ -242,7 +250,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case WatchersMsg:
 		m.watchers = m.p.Lobby.Watchers()
 		m.publish()
-	case takeOverDone, frameMsg, watchEnded, tripStep:
+	case takeOverDone, frameMsg, watchEnded, tripStep, storageRetry:
 		if h, ok := m.scr.(asyncHandler); ok { // else it is late news for a screen left behind
 			var cmd tea.Cmd
 			m.scr, cmd = h.async(m, msg)
@@ -328,6 +336,9 @@ func (e Exit) String() string {
 // saveAndLeave saves the game in progress, if any, and quits; if the save
 // fails the player stays, told why, with nothing lost.
 func (m *Model) saveAndLeave() tea.Cmd {
+	if w, ok := m.scr.(*waitScreen); ok {
+		return w.leave(m)
+	}
 	if err := m.p.Play.Save(); err != nil {
 		if p, ok := m.scr.(*playScreen); ok {
 			p.note = err.Error() + " Your game is still here; press S to try again."
@@ -345,8 +356,11 @@ func (m *Model) saveAndLeave() tea.Cmd {
 // watching). The server calls it once the program has ended, however it
 // ended.
 func (m *Model) Close() {
-	if w, ok := m.scr.(*watchScreen); ok {
+	switch w := m.scr.(type) {
+	case *watchScreen:
 		w.stop()
+	case *waitScreen:
+		w.stopRetries()
 	}
 }
 

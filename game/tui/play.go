@@ -95,12 +95,25 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 // apply sends cmd to the game and shows what came of it: a grey note when it
 // was impossible, the game-over screen on death, a save on a new depth.
 func (s *playScreen) apply(m *Model, cmd game.Command) (screen, tea.Cmd) {
+	turn := m.game.Turn()
 	res, err := m.p.Play.Do(cmd)
 	var imp *game.Impossible
 	if errors.As(err, &imp) {
 		s.note = imp.Msg
 		return s, nil
 	}
+	if m.p.Play.Waiting() { // the turn is not durable: it must not be drawn
+		s.trip = nil
+		return newWaitScreen(s, res, turn)
+	}
+	return s.show(m, res, err)
+}
+
+// show draws the turn that has just become durable (or that the player is
+// told is not): the game-over screen on death or victory, the play screen
+// with a new camera on a new depth, else the play screen, with a level-up
+// first when one waits.
+func (s *playScreen) show(m *Model, res game.Result, err error) (screen, tea.Cmd) {
 	s.note = ""
 	defer m.publish()
 	switch {

@@ -94,8 +94,15 @@ type Session struct {
 	// the game is saved in its final state (never the turn before, which
 	// Continue could replay), and the next Open records it.
 	unrecorded bool
-	journal    uint64 // journal entries since the snapshot: the next entry's number
-	rank       int    // the finished game's rank, 0 for none
+	// waiting is set when the store could not be reached
+	// (store.ErrUnavailable) while the last turn was being made durable:
+	// the turn happened in memory but is in the store in no form, so the
+	// UI must not show it. Retry (or Save) ends it. waitClean is set when
+	// every turn before that one was in the store when the wait began.
+	waiting, waitClean bool
+	journal            uint64    // journal entries since the snapshot: the next entry's number
+	rank               int       // the finished game's rank, 0 for none
+	ended              time.Time // the date of the game's end as recorded, kept so that a retried finish records the same score
 }
 
 // New returns the session of the player cfg names, with no game open.
@@ -122,6 +129,16 @@ func (s *Session) InProgress() bool { return s.game != nil && !s.game.Over() }
 // Behind reports whether turns the player saw are not in the store (a
 // write failed and no save has succeeded since): the status line says so.
 func (s *Session) Behind() bool { return s.behind }
+
+// Waiting reports whether the last turn waits for storage: Do applied it
+// but could not reach the store (store.ErrUnavailable), so it is not
+// durable and must not be shown. Retry ends the wait once the store is
+// back; meanwhile Do applies nothing.
+func (s *Session) Waiting() bool { return s.waiting }
+
+// OnlyLastWaits reports whether the turn that waits for storage is the
+// only one the store lacks: every turn the player was shown is saved.
+func (s *Session) OnlyLastWaits() bool { return s.waiting && s.waitClean }
 
 // Rank returns the 1-based rank of the game that has just ended, or 0 when
 // it is not on the table (cheats, or recording failed).
@@ -176,6 +193,7 @@ func (s *Session) Continue() error {
 	}
 	s.game, s.saved = s.saved, nil
 	s.synced, s.behind, s.unrecorded, s.rank = true, false, false, 0
+	s.waiting, s.ended = false, time.Time{}
 	return nil
 }
 
@@ -185,6 +203,7 @@ func (s *Session) Continue() error {
 func (s *Session) Start() error {
 	s.game, s.saved = game.New(s.cfg.NewSeed(), s.cfg.Data), nil
 	s.synced, s.behind, s.unrecorded, s.rank, s.journal = false, false, false, 0, 0
+	s.waiting, s.ended = false, time.Time{}
 	return s.Save()
 }
 
@@ -207,15 +226,44 @@ func (s *Session) Leave() {
 // turn) or, for a game that ended, that its end could not be recorded (the
 // save then holds the final state, never the turn before, and the next Open
 // records it).
+//
+// When the store cannot be reached (the error wraps store.ErrUnavailable)
+// the turn waits for storage instead: Waiting reports true, the UI must
+// not show the turn, and Retry makes it durable once the store is back.
+// While a turn waits, Do applies nothing and returns the same kind of
+// error.
 func (s *Session) Do(c game.Command) (game.Result, error) {
 	if s.game == nil {
 		return game.Result{}, errors.New("no game in progress")
 	}
+	if s.waiting {
+		return game.Result{}, waitingErr(fmt.Errorf("%w: a turn is still waiting for storage", store.ErrUnavailable))
+	}
+	clean := !s.behind
 	res, err := s.game.Apply(c)
 	if err != nil {
 		return res, err
 	}
 	s.synced = false
+	if err := s.write(c, res); err != nil {
+		if errors.Is(err, store.ErrUnavailable) {
+			s.waiting, s.waitClean = true, clean
+			var se *Error
+			if errors.As(err, &se) {
+				err = se.Err
+			}
+			return res, waitingErr(err)
+		}
+		return res, err
+	}
+	return res, nil
+}
+
+// write makes the turn c just played durable (see Do). For a game that
+// ended, an error wraps store.ErrUnavailable when the end could not be
+// recorded for that reason, even if the final state was saved: the turn
+// then waits until Retry records it (the game-over screen shows the rank).
+func (s *Session) write(c game.Command, res game.Result) error {
 	switch {
 	case res.Died || res.Won:
 		if err := s.finish(); err != nil {
@@ -223,20 +271,63 @@ func (s *Session) Do(c game.Command) (game.Result, error) {
 			// (never the turn before), so the next Open records it.
 			s.unrecorded = true
 			if serr := s.record(c); serr != nil {
-				return res, &Error{Player: "the server could not record it, nor save it (" + Why(serr) + ")", Err: errors.Join(err, serr)}
+				if errors.Is(serr, store.ErrUnavailable) {
+					return errors.Join(err, serr)
+				}
+				return &Error{Player: "the server could not record it, nor save it (" + Why(serr) + ")", Err: errors.Join(err, serr)}
 			}
-			return res, &Error{Player: "the server could not record it (" + Why(err) + "); it will try again next time", Err: err}
+			return notRecorded(err)
 		}
 	case res.Descended: // a new level: a snapshot rather than a journal entry
-		if err := s.Save(); err != nil {
-			return res, err
-		}
+		return s.Save()
 	default:
-		if err := s.record(c); err != nil {
-			return res, err
-		}
+		return s.record(c)
 	}
-	return res, nil
+	return nil
+}
+
+// Retry makes the turn that waits for storage durable, once the store is
+// back: a full save (which holds every turn and replaces the journal, so a
+// journal entry that was committed before the connection broke is not
+// replayed twice) or, for a game that ended, its end recorded (a retry of
+// a finish that did commit records no second score: store/postgres's
+// FinishGame). It returns nil when there is no wait or it has ended.
+//
+// An error wrapping store.ErrUnavailable means the store is still out of
+// reach: the turn still waits (Waiting). Any other error ends the wait:
+// the turn is then shown, its error (an *Error) saying it is not durable
+// or that the end is not recorded, as Do's would.
+func (s *Session) Retry() error {
+	if !s.waiting {
+		return nil
+	}
+	var err error
+	if s.unrecorded {
+		ferr := s.finish()
+		if ferr == nil {
+			s.unrecorded, s.waiting = false, false
+			s.cfg.Pending.take(s.cfg.Fingerprint)
+			if s.behind && s.cfg.Trouble != nil {
+				s.cfg.Trouble(nil)
+			}
+			s.behind = false
+			return nil
+		}
+		if err = s.Save(); err == nil {
+			return notRecorded(ferr) // the final state is saved: the next Open records it
+		}
+	} else if err = s.Save(); err == nil {
+		return nil
+	}
+	if errors.Is(err, store.ErrUnavailable) {
+		var se *Error
+		if errors.As(err, &se) {
+			err = se.Err
+		}
+		return waitingErr(err)
+	}
+	s.waiting = false
+	return err
 }
 
 // Save writes the game in progress as a snapshot (which also empties the
@@ -271,7 +362,7 @@ func (s *Session) Save() error {
 	if s.behind && s.cfg.Trouble != nil {
 		s.cfg.Trouble(nil)
 	}
-	s.synced, s.behind, s.journal = true, false, 0
+	s.synced, s.behind, s.journal, s.waiting = true, false, 0, false
 	return nil
 }
 
@@ -295,6 +386,17 @@ func (s *Session) record(c game.Command) error {
 				return nil
 			}
 		}
+		if errors.Is(err, store.ErrUnavailable) {
+			// Out of reach: a save now would wait as long again. The
+			// entry may have been committed all the same (its answer
+			// lost), so the turn is made durable by a full save only
+			// (Retry), which replaces the journal: never appended twice.
+			if s.cfg.Trouble != nil {
+				s.cfg.Trouble(err)
+			}
+			s.synced, s.behind = false, true
+			return notSaved(err)
+		}
 	}
 	s.synced = false
 	return s.Save()
@@ -307,6 +409,17 @@ func notSaved(err error) *Error {
 	return &Error{Player: "Not saved: " + Why(err) + ". A crash now would lose this turn; saving is retried every turn.", Err: err}
 }
 
+// notRecorded is what the player reads when a game ended but its end could
+// not be recorded, while its final state is saved.
+func notRecorded(err error) *Error {
+	return &Error{Player: "the server could not record it (" + Why(err) + "); it will try again next time", Err: err}
+}
+
+// waitingErr is what the player reads while a turn waits for storage.
+func waitingErr(err error) *Error {
+	return &Error{Player: "Waiting for storage: " + Why(err) + ". Your move will show once it is saved.", Err: err}
+}
+
 // Why names the cause of a failed write in a player's words, not the
 // host's file paths: "the server's disk is full".
 func Why(err error) string {
@@ -315,6 +428,8 @@ func Why(err error) string {
 		return "the server's database file is gone"
 	case errors.Is(err, store.ErrNoRoom):
 		return "the server's disk is full"
+	case errors.Is(err, store.ErrUnavailable):
+		return "the server cannot reach its database"
 	}
 	return "the server could not write its database"
 }
@@ -374,9 +489,12 @@ func (s *Session) finish() error {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("read profile: %w", err)
 	}
+	if s.ended.IsZero() {
+		s.ended = s.cfg.Now()
+	}
 	rank, err := s.cfg.Scores.FinishGame(s.cfg.Fingerprint, store.Score{
 		Name: name, Depth: g.Depth(), Turns: g.Turn(), Kills: g.Kills(),
-		Points: g.Score(), Cause: g.Cause(), Date: s.cfg.Now(),
+		Points: g.Score(), Cause: g.Cause(), Date: s.ended,
 	})
 	if err != nil {
 		return err
@@ -388,6 +506,9 @@ func (s *Session) finish() error {
 // recordEnd records a game that ended while its end could not be recorded
 // (the save holds its final state) and returns what to tell the player.
 func (s *Session) recordEnd(g *game.Game) string {
+	if g != s.game {
+		s.ended = time.Time{} // another game than the one this session ended
+	}
 	s.game, s.unrecorded = g, true
 	if err := s.finish(); err != nil {
 		// Kept, unrecorded: Save writes its final state, and until a

@@ -28,7 +28,7 @@ func (s *Store) Profile(fp string) (store.Profile, error) {
 		return store.Profile{}, store.ErrNotFound
 	}
 	if err != nil {
-		return store.Profile{}, fmt.Errorf("profile %s: %w", fp, err)
+		return store.Profile{}, fmt.Errorf("profile %s: %w", fp, avail(err))
 	}
 	p.Created, p.LastSeen = p.Created.UTC(), p.LastSeen.UTC()
 	return p, nil
@@ -44,7 +44,7 @@ func (s *Store) PutProfile(p store.Profile) error {
 	ctx, cancel := op()
 	defer cancel()
 	if err := putProfile(ctx, s.pool, p); err != nil {
-		return fmt.Errorf("put profile %s: %w", p.Fingerprint, err)
+		return fmt.Errorf("put profile %s: %w", p.Fingerprint, avail(err))
 	}
 	return nil
 }
@@ -105,7 +105,7 @@ func (s *Store) ClaimName(fp, name string, now time.Time) error {
 		return err
 	}
 	if err != nil {
-		return fmt.Errorf("claim name %q for %s: %w", name, fp, err)
+		return fmt.Errorf("claim name %q for %s: %w", name, fp, avail(err))
 	}
 	return nil
 }
@@ -121,7 +121,7 @@ func (s *Store) NameHolder(name string) (string, error) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("name holder %q: %w", name, err)
+		return "", fmt.Errorf("name holder %q: %w", name, avail(err))
 	}
 	return fp, nil
 }

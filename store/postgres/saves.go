@@ -39,7 +39,7 @@ func (s *Store) Save(fp string) ([]byte, error) {
 		return nil, store.ErrNotFound
 	}
 	if err != nil {
-		return nil, fmt.Errorf("save %s: %w", fp, err)
+		return nil, fmt.Errorf("save %s: %w", fp, avail(err))
 	}
 	if version != saveV1 {
 		return nil, fmt.Errorf("%w: saves/%q: unknown record version %d (want %d)", store.ErrCorrupt, fp, version, saveV1)
@@ -65,7 +65,7 @@ func (s *Store) PutSave(fp string, blob []byte) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("put save %s: %w", fp, err)
+		return fmt.Errorf("put save %s: %w", fp, avail(err))
 	}
 	return nil
 }
@@ -77,7 +77,7 @@ func (s *Store) DeleteSave(fp string) error {
 		return deleteGame(ctx, tx, fp)
 	})
 	if err != nil {
-		return fmt.Errorf("delete save %s: %w", fp, err)
+		return fmt.Errorf("delete save %s: %w", fp, avail(err))
 	}
 	return nil
 }
@@ -99,7 +99,7 @@ func (s *Store) Journal(fp string) ([][]byte, error) {
 	defer cancel()
 	rows, err := s.pool.Query(ctx, `SELECT seq, version, entry FROM journal WHERE fp = $1 ORDER BY seq`, fp)
 	if err != nil {
-		return nil, fmt.Errorf("journal %s: %w", fp, err)
+		return nil, fmt.Errorf("journal %s: %w", fp, avail(err))
 	}
 	defer rows.Close()
 	var out [][]byte
@@ -108,7 +108,7 @@ func (s *Store) Journal(fp string) ([][]byte, error) {
 		var version int16
 		var entry []byte
 		if err := rows.Scan(&seq, &version, &entry); err != nil {
-			return nil, fmt.Errorf("journal %s: %w", fp, err)
+			return nil, fmt.Errorf("journal %s: %w", fp, avail(err))
 		}
 		if seq != int64(len(out)) {
 			return nil, fmt.Errorf("journal %s: %w: entry %d out of sequence", fp, store.ErrCorrupt, seq)
@@ -119,7 +119,7 @@ func (s *Store) Journal(fp string) ([][]byte, error) {
 		out = append(out, entry)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("journal %s: %w", fp, err)
+		return nil, fmt.Errorf("journal %s: %w", fp, avail(err))
 	}
 	return out, nil
 }
@@ -147,7 +147,7 @@ func (s *Store) AppendJournal(fp string, seq uint64, entry []byte) error {
 		return fmt.Errorf("append journal %s #%d: %w", fp, seq, ErrClosed)
 	}
 	if err := <-r.done; err != nil {
-		return fmt.Errorf("append journal %s #%d: %w", fp, seq, err)
+		return fmt.Errorf("append journal %s #%d: %w", fp, seq, avail(err))
 	}
 	return nil
 }

@@ -31,7 +31,10 @@ var (
 // deletes fp's save and journal and records s with s.Fingerprint set to
 // fp. It returns s's 1-based rank: 1 plus the number of scores that rank
 // before it (more points, or as many and an earlier date, or both equal and
-// recorded earlier). s.Points must be ≥ 0 and s.Date between 1970 and 2262,
+// recorded earlier). A score of fp equal to one already recorded (same
+// date, points, turns, depth and cause) is not recorded twice: a retry
+// after store.ErrUnavailable, whose first try may have been committed,
+// returns the rank of the first. s.Points must be ≥ 0 and s.Date between 1970 and 2262,
 // else an error is returned and nothing changes.
 func (s *Store) FinishGame(fp string, sc store.Score) (rank int, err error) {
 	if fp == "" {
@@ -51,7 +54,14 @@ func (s *Store) FinishGame(fp string, sc store.Score) (rank int, err error) {
 		if err := deleteGame(ctx, tx, fp); err != nil {
 			return err
 		}
-		id, err := insertScore(ctx, tx, 0, sc)
+		// A retry of a finish whose commit went through but whose answer
+		// was lost (store.ErrUnavailable) finds its score already there.
+		var id int64
+		err := tx.QueryRow(ctx, `SELECT id FROM scores WHERE fp = $1 AND date_ns = $2 AND points = $3 AND turns = $4 AND depth = $5 AND cause = $6`,
+			fp, sc.Date.UnixNano(), sc.Points, sc.Turns, sc.Depth, sc.Cause).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			id, err = insertScore(ctx, tx, 0, sc)
+		}
 		if err != nil {
 			return err
 		}
@@ -60,7 +70,7 @@ func (s *Store) FinishGame(fp string, sc store.Score) (rank int, err error) {
 			sc.Points, sc.Date.UnixNano(), id).Scan(&rank)
 	})
 	if err != nil {
-		return 0, fmt.Errorf("finish game %s: %w", fp, err)
+		return 0, fmt.Errorf("finish game %s: %w", fp, avail(err))
 	}
 	return rank, nil
 }
@@ -89,11 +99,11 @@ func (s *Store) TopScores(n int) ([]store.Score, error) {
 	rows, err := s.pool.Query(ctx, `SELECT fp, name, depth, turns, kills, points, cause, date_ns FROM scores
 		ORDER BY points DESC, date_ns, id LIMIT $1`, n)
 	if err != nil {
-		return nil, fmt.Errorf("top scores: %w", err)
+		return nil, fmt.Errorf("top scores: %w", avail(err))
 	}
 	top, err := pgx.CollectRows(rows, scanScore)
 	if err != nil {
-		return nil, fmt.Errorf("top scores: %w", err)
+		return nil, fmt.Errorf("top scores: %w", avail(err))
 	}
 	return top, nil
 }
@@ -146,7 +156,7 @@ func (s *Store) Quarantine(fp, reason string, now time.Time) (string, error) {
 		return deleteGame(ctx, tx, fp)
 	})
 	if err != nil {
-		return "", fmt.Errorf("quarantine %s: %w", fp, err)
+		return "", fmt.Errorf("quarantine %s: %w", fp, avail(err))
 	}
 	return key, nil
 }
@@ -173,7 +183,7 @@ func (s *Store) Quarantined(fp string) ([]store.Quarantined, error) {
 	rows, err := s.pool.Query(ctx, `SELECT key, fp, reason, at, coalesce(length(save), 0), cardinality(journal)
 		FROM quarantine WHERE $1 = '' OR fp = $1 ORDER BY key COLLATE "C"`, fp)
 	if err != nil {
-		return nil, fmt.Errorf("quarantined: %w", err)
+		return nil, fmt.Errorf("quarantined: %w", avail(err))
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Quarantined, error) {
 		var q store.Quarantined
@@ -182,7 +192,7 @@ func (s *Store) Quarantined(fp string) ([]store.Quarantined, error) {
 		return q, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("quarantined: %w", err)
+		return nil, fmt.Errorf("quarantined: %w", avail(err))
 	}
 	return out, nil
 }

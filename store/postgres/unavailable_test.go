@@ -1,0 +1,99 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/grotto-game/grotto/internal/pgtest"
+	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/postgres"
+)
+
+// TestADatabaseThatGoesAwayIsUnavailableAndComesBackWithoutReopening:
+// every role's call on a killed PostgreSQL returns store.ErrUnavailable
+// (the session then waits rather than warns), a refused write does not,
+// and once the server is back the same store works again.
+func TestADatabaseThatGoesAwayIsUnavailableAndComesBackWithoutReopening(t *testing.T) {
+	srv, err := pgtest.Start() // this test's own: it kills it
+	if err != nil {
+		if testing.Short() {
+			t.Skipf("skipped under -short: %v", err)
+		}
+		t.Fatalf("pgtest: cannot start PostgreSQL: %v", err)
+	}
+	defer srv.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	url, err := srv.CreateDatabase(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := postgres.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const fp = "SHA256:away"
+	if err := st.PutSave(fp, []byte("game")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.FinishGame(fp, store.Score{Points: -1, Date: timeZero}); err == nil || errors.Is(err, store.ErrUnavailable) {
+		t.Errorf("a refused finish (negative points) says %v, not a refusal", err)
+	}
+
+	if err := srv.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]func() error{
+		"PutSave":       func() error { return st.PutSave(fp, []byte("game 2")) },
+		"AppendJournal": func() error { return st.AppendJournal(fp, 0, []byte("cmd")) },
+		"Save":          func() error { _, err := st.Save(fp); return err },
+		"Journal":       func() error { _, err := st.Journal(fp); return err },
+		"Profile":       func() error { _, err := st.Profile(fp); return err },
+		"FinishGame":    func() error { _, err := st.FinishGame(fp, store.Score{Points: 1, Date: timeZero}); return err },
+		"TopScores":     func() error { _, err := st.TopScores(10); return err },
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, store.ErrUnavailable) {
+			t.Errorf("%s with the database down: %v, want store.ErrUnavailable", name, err)
+		}
+	}
+
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		err := st.PutSave(fp, []byte("game 3"))
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, store.ErrUnavailable) || time.Now().After(deadline) {
+			t.Fatalf("a save once the database is back: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if blob, err := st.Save(fp); err != nil || string(blob) != "game 3" {
+		t.Fatalf("the save read back: %q, %v", blob, err)
+	}
+}
+
+// TestARetriedFinishRecordsOneScore: FinishGame called again with the same
+// score (a retry after an answer lost to a broken connection) records it
+// once and gives the same rank.
+func TestARetriedFinishRecordsOneScore(t *testing.T) {
+	st := open(t)
+	defer st.Close()
+	sc := store.Score{Name: "a", Points: 10, Turns: 5, Depth: 2, Cause: "killed by a rat", Date: timeZero}
+	r1, err := st.FinishGame("SHA256:a", sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := st.FinishGame("SHA256:a", sc)
+	scores, _ := st.TopScores(10)
+	if err != nil || r1 != 1 || r2 != 1 || len(scores) != 1 {
+		t.Fatalf("ranks %d and %d (%v), scores %+v: want one score at rank 1", r1, r2, err, scores)
+	}
+}
