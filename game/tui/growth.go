@@ -18,17 +18,21 @@ import (
 	"github.com/grotto-game/grotto/game"
 )
 
-// levelUpScreen asks which attribute the new level raises.
+// levelUpScreen asks which attribute the new level raises. A letter only
+// marks a choice and Enter takes it: a player who types ahead with vi keys
+// (b is down-left) must see the screen before a stat is spent (found by a
+// tester of issue 12: five b's answered a screen that never showed).
 type levelUpScreen struct {
 	back *playScreen
 	note string
+	sel  int // the marked choice, -1 for none
 }
 
 // afterTurn returns the screen to show after a command on play screen p:
 // the level-up screen while a level-up waits for its choice, else p.
 func (m *Model) afterTurn(p *playScreen) screen {
 	if m.game != nil && !m.game.Over() && m.game.Growth().Pending {
-		return &levelUpScreen{back: p}
+		return &levelUpScreen{back: p, sel: -1}
 	}
 	return p
 }
@@ -41,18 +45,22 @@ var levelUpChoices = [...]struct {
 }{{"a", game.StatHP}, {"b", game.StatPower}, {"c", game.StatDefense}}
 
 func (s *levelUpScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
-	for _, c := range levelUpChoices {
+	for i, c := range levelUpChoices {
 		if k.String() == c.key {
-			next, cmd := s.back.apply(m, game.LevelUp(c.stat))
-			if p, ok := next.(*playScreen); ok && p.note != "" && m.game.Growth().Pending {
-				s.note = p.note // refused or not durable: say so here, still choosing
-				p.note = ""
-				return s, cmd
-			}
-			return next, cmd
+			s.sel, s.note = i, ""
+			return s, nil
 		}
 	}
-	s.note = "Invalid entry. Choose a, b or c."
+	if k.String() == "enter" && s.sel >= 0 {
+		next, cmd := s.back.apply(m, game.LevelUp(levelUpChoices[s.sel].stat))
+		if p, ok := next.(*playScreen); ok && p.note != "" && m.game.Growth().Pending {
+			s.note = p.note // refused or not durable: say so here, still choosing
+			p.note = ""
+			return s, cmd
+		}
+		return next, cmd
+	}
+	s.note = "Invalid entry. Choose a, b or c, then Enter."
 	return s, nil
 }
 
@@ -74,12 +82,16 @@ func (s *levelUpScreen) view(m *Model) string {
 		fmt.Sprintf("Strength (+%d attack, from %d)", game.LevelUpPower, g.PlayerPower()),
 		fmt.Sprintf("Agility (+%d defense, from %d)", game.LevelUpDefense, g.PlayerDefense()),
 	} {
-		b.WriteString(th.heading.Render(fmt.Sprintf("(%s) ", levelUpChoices[i].key)) + th.text.Render(truncate(text, width-4)) + "\n")
+		mark, st := "  ", th.text
+		if i == s.sel {
+			mark, st = "> ", th.selected
+		}
+		b.WriteString(mark + th.heading.Render(fmt.Sprintf("(%s) ", levelUpChoices[i].key)) + st.Render(truncate(text, width-6)) + "\n")
 	}
 	if s.note != "" {
 		b.WriteString(line(th.impossible, s.note))
 	}
-	b.WriteString(th.dim.Render(truncate("a, b or c chooses", width)))
+	b.WriteString(th.dim.Render(truncate("a, b or c marks · Enter takes it", width)))
 	return m.center(th.box.Render(b.String()))
 }
 

@@ -89,12 +89,23 @@ func TestAKillThatReachesALevelOpensAScreenOnlyAChoiceLeaves(t *testing.T) {
 			t.Fatalf("%q left the level-up screen or took a turn:\n%s", k, plain(m))
 		}
 	}
-	if !strings.Contains(plain(m), "Invalid entry. Choose a, b or c.") {
+	if !strings.Contains(plain(m), "Invalid entry. Choose a, b or c, then Enter.") {
 		t.Errorf("a wrong key says nothing:\n%s", plain(m))
 	}
-	press(m, "b")
+	// A letter only marks the choice: vi keys typed ahead (b is down-left)
+	// never spend a level the player has not seen (issue 12 tester).
+	for range 3 {
+		press(m, "b")
+	}
+	if _, ok := m.scr.(*levelUpScreen); !ok || m.game.Growth().Level != 1 {
+		t.Fatalf("b typed ahead spent the level-up:\n%s", plain(m))
+	}
+	if !strings.Contains(plain(m), "> (b) Strength") {
+		t.Errorf("b does not mark Strength:\n%s", plain(m))
+	}
+	press(m, "enter")
 	if _, ok := m.scr.(*playScreen); !ok {
-		t.Fatalf("b did not go back to the map:\n%s", plain(m))
+		t.Fatalf("b then Enter did not go back to the map:\n%s", plain(m))
 	}
 	if gr := m.game.Growth(); gr.Level != 2 || m.game.Player().Power != 6 || !strings.Contains(plain(m), "You feel stronger!") {
 		t.Errorf("after b: %+v, power %d:\n%s", gr, m.game.Player().Power, plain(m))
@@ -123,6 +134,7 @@ func TestALevelUpWaitingForItsChoiceIsAskedAgainAfterLeaving(t *testing.T) {
 		t.Fatalf("the resumed game does not ask for the choice:\n%s", plain(back))
 	}
 	press(back, "a")
+	press(back, "enter")
 	if p := back.game.Player(); p.MaxHP != 50 || p.HP != 50 || back.game.Growth().Level != 2 {
 		t.Errorf("after a: %d/%d HP, %+v", p.HP, p.MaxHP, back.game.Growth())
 	}
@@ -160,7 +172,7 @@ func TestTheLevelUpScreenFitsTheSmallestTerminal(t *testing.T) {
 	m.scr = m.afterTurn(newPlay())
 	m.Update(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
 	s := plain(m)
-	for _, want := range []string{"Level Up", "(a) Constitution (+20 HP, from 30)", "(c) Agility (+1 defense, from 2)", "a, b or c chooses"} {
+	for _, want := range []string{"Level Up", "(a) Constitution (+20 HP, from 30)", "(c) Agility (+1 defense, from 2)", "Enter takes it"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("at %dx%d the level-up screen lacks %q:\n%s", MinWidth, MinHeight, want, s)
 		}
