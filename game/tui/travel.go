@@ -61,7 +61,7 @@ func (s *playScreen) startTrip(m *Model, dest game.Destination) (screen, tea.Cmd
 	s.trip = nil
 	g := m.game
 	if a, ok := monsterInView(g); ok {
-		s.note = fmt.Sprintf("You cannot %s with the %s in view.", verbOf(dest), a.Name)
+		s.note = fmt.Sprintf("You cannot %s with the %s in view (%s).", verbOf(dest), a.Name, where(g.Player().Pos, a.Pos))
 		return s, nil
 	}
 	_, steps, ok := g.TravelStep(dest)
@@ -159,9 +159,9 @@ func (t *trip) interrupted(g *game.Game, fresh []game.Item) (string, bool) {
 	before := *t
 	t.observe(g)
 	if a, ok := monsterInView(g); ok {
-		return fmt.Sprintf("You stop: the %s comes into view.", a.Name), true
+		return fmt.Sprintf("You stop: the %s comes into view (%s).", a.Name, where(g.Player().Pos, a.Pos)), true
 	}
-	if t.hp < before.hp {
+	if p := g.Player(); t.hp < before.hp && (!poisoned(p) || game.LowHealth(p.HP, p.MaxHP)) {
 		return "You stop: you are hurt.", true
 	}
 	if t.logs != before.logs || t.last != before.last {
@@ -173,10 +173,58 @@ func (t *trip) interrupted(g *game.Game, fresh []game.Item) (string, bool) {
 	return "", false
 }
 
-// monsterInView returns the first living monster the player sees.
+// poisoned reports whether p is poisoned: the HP it loses each turn is
+// expected and does not stop a trip, until HP runs low.
+func poisoned(p game.Actor) bool {
+	for _, e := range p.Effects {
+		if e.Kind == game.EffectPoison {
+			return true
+		}
+	}
+	return false
+}
+
+// where says where to tiles q lies from p, for a player whose screen may
+// not show it (a glowing monster far off in the dark): "12 tiles south-east".
+func where(p, q world.Pos) string {
+	dx, dy := q.X-p.X, q.Y-p.Y
+	dir := ""
+	switch {
+	case dy < 0:
+		dir = "north"
+	case dy > 0:
+		dir = "south"
+	}
+	switch {
+	case dx < 0 && dir != "":
+		dir += "-west"
+	case dx < 0:
+		dir = "west"
+	case dx > 0 && dir != "":
+		dir += "-east"
+	case dx > 0:
+		dir = "east"
+	}
+	n := max(abs(dx), abs(dy))
+	if n == 1 {
+		return "1 tile " + dir
+	}
+	return fmt.Sprintf("%d tiles %s", n, dir)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// monsterInView returns the first living monster the player sees that
+// would fight: herbivores (bats) flee and never attack, so they stop
+// nothing (issue 12 tester: bats kept explore from starting).
 func monsterInView(g *game.Game) (game.Actor, bool) {
 	for _, a := range g.Actors()[1:] {
-		if a.Alive() && g.Visible(a.Pos) {
+		if a.Alive() && g.Visible(a.Pos) && a.AI != game.AIHerbivore {
 			return a, true
 		}
 	}

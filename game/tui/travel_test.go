@@ -137,8 +137,8 @@ func TestExploringStopsWhenAMonsterComesIntoView(t *testing.T) {
 		press(m, "x")
 		drive(t, m)
 		if a, seen := monsterInView(m.game); seen {
-			if want := "You stop: the " + a.Name + " comes into view."; note(m) != want {
-				t.Errorf("stopped with note %q, want %q", note(m), want)
+			if want := "You stop: the " + a.Name + " comes into view ("; !strings.HasPrefix(note(m), want) || !strings.Contains(note(m), "tiles") && !strings.Contains(note(m), "tile ") {
+				t.Errorf("stopped with note %q, want %q and where it is", note(m), want)
 			}
 			turn := m.game.Turn()
 			press(m, "x")
@@ -217,7 +217,10 @@ func TestAKeyStopsATripAndDoesNothingElse(t *testing.T) {
 	}
 }
 
-func TestATripStopsWhenHPDrops(t *testing.T) {
+// TestPoisonDoesNotStopATripEveryStep: the HP poison takes each turn is
+// expected; a trip goes on (issue 12 tester: "you are hurt" on every step
+// for 20 turns) until something else stops it or HP runs low.
+func TestPoisonDoesNotStopATripEveryStep(t *testing.T) {
 	m := newModel(t, openStore(t), 247)
 	press(m, "enter")
 	adopt(t, m, withPack(t, withoutMonsters(t, m.game), []game.ItemKind{game.PoisonPotion}))
@@ -226,7 +229,7 @@ func TestATripStopsWhenHPDrops(t *testing.T) {
 	hp, turn := m.game.Player().HP, m.game.Turn()
 	press(m, "x")
 	drive(t, m)
-	if n := note(m); n != "You stop: you are hurt." || m.game.Turn() != turn+1 || m.game.Player().HP >= hp {
-		t.Errorf("poisoned, x went %d turns, HP %d → %d, note %q; want one step and a stop", m.game.Turn()-turn, hp, m.game.Player().HP, n)
+	if n := note(m); n == "You stop: you are hurt." || m.game.Turn() < turn+2 || m.game.Player().HP >= hp {
+		t.Errorf("poisoned, x went %d turns, HP %d → %d, note %q; want several steps", m.game.Turn()-turn, hp, m.game.Player().HP, n)
 	}
 }
