@@ -344,7 +344,7 @@ func (s *settingsScreen) view(m *Model) string {
 	row := func(i int, name string, values []string, chosen int) {
 		label := fmt.Sprintf("  %-9s", name)
 		if i == s.row {
-			b.WriteString(th.selected.Render(label))
+			b.WriteString(th.selected.Render(fmt.Sprintf("> %-9s", name))) // seen without colours too
 		} else {
 			b.WriteString(th.heading.Render(label))
 		}

@@ -76,3 +76,19 @@ func TestWatchingYourOwnSessionUntilItEndsLeadsBackToPlaying(t *testing.T) {
 		t.Errorf("back from watching a session that ended:\n%s", s)
 	}
 }
+
+// TestTheChosenMenuRowIsMarkedWithoutColours: with TERM=dumb or colour
+// "none" reverse video and colours are gone, so the title's and the
+// settings' chosen rows carry a mark (issue 12 tester).
+func TestTheChosenMenuRowIsMarkedWithoutColours(t *testing.T) {
+	m := newModel(t, openStore(t), 1)
+	m.Update(tea.ColorProfileMsg{Profile: colorprofile.NoTTY})
+	press(m, "j")
+	if s := plain(m); !strings.Contains(s, "> Settings") && !strings.Contains(s, "> Watch") && !strings.Contains(s, "> Quit") {
+		t.Errorf("the title's chosen row is not marked:\n%s", s)
+	}
+	press(m, "o")
+	if s := plain(m); !strings.Contains(s, "> Symbols") {
+		t.Errorf("the settings' chosen row is not marked:\n%s", s)
+	}
+}

@@ -161,7 +161,9 @@ func (t *titleScreen) view(m *Model) string {
 	for i, it := range t.items {
 		label := fmt.Sprintf("  %s  ", it)
 		if i == t.sel {
-			b.WriteString(th.selected.Render(label))
+			// The mark shows the choice where colours and reverse video do
+			// not (TERM=dumb, colour "none"; issue 12 tester).
+			b.WriteString(th.selected.Render("> " + it + "  "))
 		} else {
 			b.WriteString(th.text.Render(label))
 		}
