@@ -180,9 +180,11 @@ func (m *Model) statusLine(g *game.Game) string {
 		hp, low = m.th.hpLow, " LOW HP"
 	}
 	left := fmt.Sprintf("HP: %d/%d%s", p.HP, p.MaxHP, low)
-	wide := func(stats bool) string { // stats: attack and defense too
+	// The level's name goes first when room runs out, then attack and
+	// defense (a player changing armour wants to see Def change).
+	wide := func(named, stats bool) string { // named: the level's name; stats: attack and defense
 		rest := fmt.Sprintf("  Depth: %d%s  Turn: %d  Kills: %d", g.Depth(), growthWide(g, stats), g.Turn(), g.Kills())
-		if name := g.LevelName(); name != "" && m.w >= 100 {
+		if name := g.LevelName(); named && name != "" && m.w >= 100 {
 			rest = fmt.Sprintf("  Depth: %d (%s)%s  Turn: %d  Kills: %d", g.Depth(), name, growthWide(g, stats), g.Turn(), g.Kills())
 		}
 		for _, e := range p.Effects {
@@ -199,9 +201,12 @@ func (m *Model) statusLine(g *game.Game) string {
 		}
 		return rest
 	}
-	rest := wide(true)
+	rest := wide(true, true)
 	if len(left)+len(rest) > m.w {
-		rest = wide(false)
+		rest = wide(false, true)
+	}
+	if len(left)+len(rest) > m.w {
+		rest = wide(false, false)
 	}
 	if len(left)+len(rest) > m.w {
 		left = fmt.Sprintf("HP %d/%d%s", p.HP, p.MaxHP, strings.TrimSuffix(low, " HP"))

@@ -514,7 +514,7 @@ func (s *Session) recordEnd(g *game.Game) string {
 		// Kept, unrecorded: Save writes its final state, and until a
 		// write succeeds Pending keeps it for the next Open.
 		s.cfg.Pending.put(s.cfg.Fingerprint, g)
-		return "Your last game ended, but the server cannot record it yet; it will try again next time."
+		return "Your last game ended, but the server cannot record it yet; it will try again each time you come back while this server runs."
 	}
 	s.game, s.unrecorded = nil, false
 	if s.rank > 0 {
