@@ -102,8 +102,8 @@ type LeasedGame interface {
 	Scores
 }
 
-// leasedStore is what [Fence] needs: the reads and the fenced writes.
-type leasedStore interface {
+// FencedStore is what [Fence] needs: the reads and the fenced writes.
+type FencedStore interface {
 	Saves
 	Scores
 	FencedWrites
@@ -111,18 +111,13 @@ type leasedStore interface {
 
 // Fence returns st's view of fp's game under lease epoch (see
 // [Leases.Fenced]); implementations of Leases return it from Fenced.
-func Fence(st interface {
-	Saves
-	Scores
-	FencedWrites
-}, fp string, epoch uint64,
-) LeasedGame {
+func Fence(st FencedStore, fp string, epoch uint64) LeasedGame {
 	return fenced{st: st, fp: fp, epoch: epoch}
 }
 
 // fenced is the LeasedGame view: reads pass through, writes carry epoch.
 type fenced struct {
-	st    leasedStore
+	st    FencedStore
 	fp    string
 	epoch uint64
 }
