@@ -35,6 +35,7 @@ type Bolt struct {
 	opened         os.FileInfo // the file bbolt locked at the path (see CheckFile)
 	lastJournalTx  atomic.Uint64
 	journalCommits atomic.Uint64
+	leases         boltLeases // see Claim
 }
 
 var _ Store = (*Bolt)(nil)

@@ -18,3 +18,13 @@ func TestBoltPassesTheStoreContract(t *testing.T) {
 		return b
 	})
 }
+
+func TestBoltPassesTheLeaseContract(t *testing.T) {
+	storetest.RunLeases(t, func(t *testing.T) storetest.LeasedStore {
+		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	})
+}

@@ -10,7 +10,12 @@
 // A write returns once PostgreSQL has committed it, which with the default
 // synchronous_commit = on means flushed to the WAL on disk (PostgreSQL docs,
 // 30.4 "Asynchronous Commit"). Journal entries are group-committed: one
-// goroutine gathers concurrent appends into one transaction (journal.go).
+// goroutine gathers concurrent appends into one transaction (saves.go).
+//
+// Each player's game is run by one node at a time under a lease whose
+// epoch fences its writes (store.Leases; leases.go): a node that lost the
+// lease can never overwrite the new owner's game. Lease times are the
+// database's clock, never a node's.
 package postgres
 
 import (
@@ -38,7 +43,7 @@ var migrations embed.FS
 
 // SchemaVersion is the schema version this code reads and writes: the
 // number of the newest file in migrations/.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // ErrUnreachable is returned (wrapped, naming the host and the reason) by
 // [Open] when the database cannot be reached or refuses the connection.

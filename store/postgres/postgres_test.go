@@ -222,3 +222,7 @@ func TestARecordOfAnUnknownVersionOrAJournalWithAGapIsCorrupt(t *testing.T) {
 		t.Errorf("quarantined %+v (%v): want the save's 9 bytes as stored and the 2 entries left", q, err)
 	}
 }
+
+func TestPostgresPassesTheLeaseContract(t *testing.T) {
+	storetest.RunLeases(t, func(t *testing.T) storetest.LeasedStore { return open(t) })
+}

@@ -49,7 +49,12 @@ func (s *Store) Save(fp string) ([]byte, error) {
 
 // PutSave creates or replaces fp's saved game with blob and drops fp's
 // journal, in one transaction: the save is a snapshot.
-func (s *Store) PutSave(fp string, blob []byte) error {
+func (s *Store) PutSave(fp string, blob []byte) error { return s.putSave(fp, blob, nil) }
+
+// putSave is PutSave, running fence (when not nil) first in the same
+// transaction: an error of fence is returned as it is, and nothing is
+// written.
+func (s *Store) putSave(fp string, blob []byte, fence func(context.Context, pgx.Tx) error) error {
 	if fp == "" {
 		return errors.New("put save: empty fingerprint")
 	}
@@ -57,6 +62,11 @@ func (s *Store) PutSave(fp string, blob []byte) error {
 		blob = []byte{}
 	}
 	err := s.tx(func(ctx context.Context, tx pgx.Tx) error {
+		if fence != nil {
+			if err := fence(ctx, tx); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.Exec(ctx, `INSERT INTO saves (fp, version, blob) VALUES ($1, $2, $3)
 			ON CONFLICT (fp) DO UPDATE SET version = excluded.version, blob = excluded.blob`, fp, saveV1, blob); err != nil {
 			return err
@@ -64,6 +74,9 @@ func (s *Store) PutSave(fp string, blob []byte) error {
 		_, err := tx.Exec(ctx, `DELETE FROM journal WHERE fp = $1`, fp)
 		return err
 	})
+	if errors.Is(err, store.ErrFenced) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("put save %s: %w", fp, avail(err))
 	}
@@ -131,6 +144,12 @@ func (s *Store) Journal(fp string) ([][]byte, error) {
 // commit (one WAL flush), not one each. Writing the same seq again
 // overwrites it, so a call is idempotent.
 func (s *Store) AppendJournal(fp string, seq uint64, entry []byte) error {
+	return s.appendJournal(fp, 0, seq, entry)
+}
+
+// appendJournal is AppendJournal fenced by epoch, or not fenced when epoch
+// is 0 (never a granted epoch).
+func (s *Store) appendJournal(fp string, epoch int64, seq uint64, entry []byte) error {
 	if fp == "" {
 		return errors.New("append journal: empty fingerprint")
 	}
@@ -140,13 +159,15 @@ func (s *Store) AppendJournal(fp string, seq uint64, entry []byte) error {
 	if entry == nil {
 		entry = []byte{}
 	}
-	r := appendReq{fp: fp, seq: int64(seq), entry: entry, done: make(chan error, 1)}
+	r := appendReq{fp: fp, seq: int64(seq), epoch: epoch, entry: entry, done: make(chan error, 1)}
 	select {
 	case s.j.reqs <- r:
 	case <-s.j.quit:
 		return fmt.Errorf("append journal %s #%d: %w", fp, seq, ErrClosed)
 	}
-	if err := <-r.done; err != nil {
+	if err := <-r.done; errors.Is(err, store.ErrFenced) {
+		return fmt.Errorf("append journal %s #%d at epoch %d: %w", fp, seq, epoch, err)
+	} else if err != nil {
 		return fmt.Errorf("append journal %s #%d: %w", fp, seq, avail(err))
 	}
 	return nil
@@ -163,6 +184,7 @@ func (s *Store) JournalCommits() (commits, entries uint64) {
 type appendReq struct {
 	fp    string
 	seq   int64
+	epoch int64 // the lease epoch that fences it; 0: not fenced
 	entry []byte
 	done  chan error // gets the commit's result
 }
@@ -218,43 +240,72 @@ func (j *journaler) run() {
 				break gather
 			}
 		}
-		err := j.commit(batch)
+		written, err := j.commit(batch)
 		for _, r := range batch {
-			r.done <- err
+			switch {
+			case err != nil:
+				r.done <- err
+			case !written[journalKey{r.fp, r.seq}]:
+				r.done <- store.ErrFenced
+			default:
+				r.done <- nil
+			}
 		}
 	}
 }
 
-// commit writes batch in one statement (one transaction). An entry given
-// twice in the batch keeps the last, as two appends in turn would.
-func (j *journaler) commit(batch []appendReq) error {
-	type key struct {
-		fp  string
-		seq int64
-	}
-	last := make(map[key]int, len(batch))
+// journalKey names one journal entry.
+type journalKey struct {
+	fp  string
+	seq int64
+}
+
+// commit writes batch in one statement (one transaction) and returns the
+// entries it wrote. An entry given twice in the batch keeps the last, as
+// two appends in turn would. A fenced entry is written only if its epoch
+// is its key's lease epoch, whose row the statement locks FOR SHARE until
+// the commit (so no claim moves it on meanwhile); the others are left out
+// of the returned set, and the rest of the batch commits.
+func (j *journaler) commit(batch []appendReq) (map[journalKey]bool, error) {
+	last := make(map[journalKey]int, len(batch))
 	for i, r := range batch {
-		last[key{r.fp, r.seq}] = i
+		last[journalKey{r.fp, r.seq}] = i
 	}
-	fps := make([]string, 0, len(last))
-	seqs := make([]int64, 0, len(last))
-	entries := make([][]byte, 0, len(last))
+	n := len(last)
+	fps, seqs, epochs, entries := make([]string, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([][]byte, 0, n)
 	for i, r := range batch {
-		if last[key{r.fp, r.seq}] != i {
+		if last[journalKey{r.fp, r.seq}] != i {
 			continue
 		}
-		fps, seqs, entries = append(fps, r.fp), append(seqs, r.seq), append(entries, r.entry)
+		fps, seqs, epochs, entries = append(fps, r.fp), append(seqs, r.seq), append(epochs, r.epoch), append(entries, r.entry)
 	}
 	ctx, cancel := op()
 	defer cancel()
-	_, err := j.pool.Exec(ctx, `INSERT INTO journal (fp, seq, version, entry)
-		SELECT f, s, `+fmt.Sprint(journalV1)+`, e FROM unnest($1::text[], $2::bigint[], $3::bytea[]) AS u(f, s, e)
-		ON CONFLICT (fp, seq) DO UPDATE SET version = excluded.version, entry = excluded.entry`, fps, seqs, entries)
-	if err == nil {
-		j.commits.Add(1)
-		j.entries.Add(uint64(len(batch)))
+	rows, err := j.pool.Query(ctx, `WITH u AS (
+			SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bigint[]) AS u(f, s, e, ep)),
+		fenced AS (
+			SELECT u.f, u.s, u.e FROM u JOIN leases l ON l.fp = u.f AND l.epoch = u.ep FOR SHARE OF l),
+		ins AS (
+			INSERT INTO journal (fp, seq, version, entry)
+			SELECT f, s, `+fmt.Sprint(journalV1)+`, e FROM (SELECT f, s, e FROM u WHERE ep = 0 UNION ALL SELECT f, s, e FROM fenced) w
+			ON CONFLICT (fp, seq) DO UPDATE SET version = excluded.version, entry = excluded.entry
+			RETURNING fp, seq)
+		SELECT fp, seq FROM ins`, fps, seqs, entries, epochs)
+	if err != nil {
+		return nil, err
 	}
-	return err
+	written := make(map[journalKey]bool, n)
+	var k journalKey
+	_, err = pgx.ForEachRow(rows, []any{&k.fp, &k.seq}, func() error {
+		written[k] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	j.commits.Add(1)
+	j.entries.Add(uint64(len(batch)))
+	return written, nil
 }
 
 // tx runs fn in one transaction, committed if fn returns nil, within

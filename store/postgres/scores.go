@@ -37,6 +37,13 @@ var (
 // returns the rank of the first. s.Points must be ≥ 0 and s.Date between 1970 and 2262,
 // else an error is returned and nothing changes.
 func (s *Store) FinishGame(fp string, sc store.Score) (rank int, err error) {
+	return s.finishGame(fp, sc, nil)
+}
+
+// finishGame is FinishGame, running fence (when not nil) first in the
+// same transaction: an error of fence is returned as it is, and nothing
+// is written.
+func (s *Store) finishGame(fp string, sc store.Score, fence func(context.Context, pgx.Tx) error) (rank int, err error) {
 	if fp == "" {
 		return 0, errors.New("finish game: empty fingerprint")
 	}
@@ -48,6 +55,11 @@ func (s *Store) FinishGame(fp string, sc store.Score) (rank int, err error) {
 	}
 	sc.Fingerprint = fp
 	err = s.tx(func(ctx context.Context, tx pgx.Tx) error {
+		if fence != nil {
+			if err := fence(ctx, tx); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, scoresLock); err != nil {
 			return err
 		}
@@ -69,6 +81,9 @@ func (s *Store) FinishGame(fp string, sc store.Score) (rank int, err error) {
 			WHERE points > $1 OR (points = $1 AND (date_ns < $2 OR (date_ns = $2 AND id < $3)))`,
 			sc.Points, sc.Date.UnixNano(), id).Scan(&rank)
 	})
+	if errors.Is(err, store.ErrFenced) {
+		return 0, err
+	}
 	if err != nil {
 		return 0, fmt.Errorf("finish game %s: %w", fp, avail(err))
 	}
