@@ -20,12 +20,16 @@ func TestIdentityIsTheKeyThatAuthenticated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fault suite")
 	}
+	onEachStore(t, identityIsTheKey)
+}
+
+func identityIsTheKey(t *testing.T, b backend) {
 	sshBin, err := exec.LookPath("ssh")
 	if err != nil {
 		t.Skip("no OpenSSH client")
 	}
 	dir := t.TempDir()
-	p := start(t, freeAddr(t), filepath.Join(dir, "data"))
+	p := b.start(t, freeAddr(t), filepath.Join(dir, "data"))
 	victim := newPlayers(t, 1)[0]
 	victim.name = "victim"
 	victim.connect(t, p.addr) // the victim has a profile and a game

@@ -16,6 +16,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/keys"
 )
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "build grotto:", err)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := pgtest.Run(m) // stops the PostgreSQL the postgres runs started
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
