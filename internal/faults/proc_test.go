@@ -131,6 +131,7 @@ type player struct {
 	shown  int    // the turn on screen after the last key whose answer was drawn
 	around string // the 5x5 tiles round the @ then
 	flight bool   // a key was sent whose answer was not seen
+	died   bool   // the screen showed the game over when the server was killed
 }
 
 func turnOf(screen string) int { return sshtest.Turn(screen) }
