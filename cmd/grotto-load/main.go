@@ -46,6 +46,7 @@ func main() {
 		storeList = flag.String("store", "bbolt", "stores of the --grotto under test, comma-separated, each measured in turn, side by side: "+
 			"bbolt (a file in a temporary data dir), postgres (a throw-away PostgreSQL 15 started for the run, as internal/pgtest does), or a postgres:// URL")
 		dbPID = flag.Int("db-pid", 0, "postmaster process id of the PostgreSQL at a postgres:// --store, for its CPU")
+		extra = flag.String("serve-flags", "", "more flags for the --grotto it starts, space-separated (e.g. \"--fps 120\")")
 		o     options
 	)
 	flag.IntVar(&o.sessions, "sessions", 100, "concurrent SSH sessions, each with its own ed25519 key and PTY")
@@ -75,7 +76,7 @@ func main() {
 	case *grotto != "":
 		stores := strings.Split(*storeList, ",")
 		for _, st := range stores {
-			t, err := startGrotto(*grotto, st, len(stores) > 1, *pin, *dbPID)
+			t, err := startGrotto(*grotto, st, len(stores) > 1, *pin, *dbPID, strings.Fields(*extra))
 			if err != nil {
 				logf("%v", err)
 				os.Exit(1)
@@ -127,9 +128,10 @@ func main() {
 
 // startGrotto starts the grotto binary on a temporary data dir and the
 // store st ("bbolt", "postgres" or a postgres:// URL, see --store), with
-// limits raised for load. named says to name the target for its store
-// ("grotto-bbolt"), for a run that measures several side by side.
-func startGrotto(bin, st string, named, pin bool, dbPID int) (*target, error) {
+// limits raised for load, and the flags extra. named says to name the
+// target for its store ("grotto-bbolt"), for a run that measures several
+// side by side.
+func startGrotto(bin, st string, named, pin bool, dbPID int, extra []string) (*target, error) {
 	data, err := os.MkdirTemp("", "grotto-load")
 	if err != nil {
 		return nil, err
@@ -158,6 +160,7 @@ func startGrotto(bin, st string, named, pin bool, dbPID int) (*target, error) {
 	if named {
 		name += "-" + st
 	}
+	args = append(args, extra...)
 	t, err := startTarget(name, kindGrotto, pin, append(append([]string{bin}, args...), "--listen", freeAddr())...)
 	if err != nil {
 		if db != nil && db.stop != nil {

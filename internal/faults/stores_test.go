@@ -25,12 +25,21 @@ type backend struct {
 	url string
 }
 
-// onEachStore runs test as two subtests: on bbolt, then on a fresh
-// PostgreSQL database. Under -short the PostgreSQL run is skipped when
-// PostgreSQL is not installed; otherwise it fails saying how to install it.
+// onEachStore runs test as two subtests at the same time: one on bbolt,
+// one on a fresh PostgreSQL database, each with its own grotto process.
+// They wait on the network and on timers far more than they compute, so
+// running them together costs the suite little more than one store does.
+// Under -short the PostgreSQL run is skipped when PostgreSQL is not
+// installed; otherwise it fails saying how to install it.
 func onEachStore(t *testing.T, test func(t *testing.T, b backend)) {
-	t.Run("bbolt", func(t *testing.T) { test(t, backend{name: "bbolt"}) })
-	t.Run("postgres", func(t *testing.T) { test(t, backend{name: "postgres", url: pgtest.NewDatabase(t)}) })
+	t.Run("bbolt", func(t *testing.T) {
+		t.Parallel()
+		test(t, backend{name: "bbolt"})
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		test(t, backend{name: "postgres", url: pgtest.NewDatabase(t)})
+	})
 }
 
 // start runs grotto on this backend (see the package-level start).
