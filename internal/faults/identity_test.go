@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,7 +50,7 @@ func identityIsTheKey(t *testing.T, b backend) {
 	}
 	_, port, _ := strings.Cut(p.addr, ":")
 	logFile := filepath.Join(dir, "ssh.log")
-	sock := "grotto-faults-" + filepath.Base(dir)
+	sock := fmt.Sprintf("grotto-faults-%d-%s", os.Getpid(), b.name) // its own tmux server: the other store's run goes on beside it
 	sshCmd := strings.Join([]string{sshBin, "-v", "-E", logFile, "-p", port, "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none",
 		"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
 		"-i", pub, "-i", own, "mallory@127.0.0.1"}, " ")
