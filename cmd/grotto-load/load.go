@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -33,12 +34,27 @@ type target struct {
 	addr string
 	pid  int
 	cmd  *exec.Cmd
+
+	db      *database // the PostgreSQL a grotto target keeps its games in; nil for bbolt
+	dataDir string    // a temporary data dir to remove once stopped
+}
+
+// close stops t, the database it started, and removes its data dir.
+func (t *target) close() {
+	t.stop()
+	if t.db != nil && t.db.stop != nil {
+		t.db.stop()
+		t.db.stop = nil
+	}
+	if t.dataDir != "" {
+		os.RemoveAll(t.dataDir)
+	}
 }
 
 // options is the workload.
 type options struct {
 	sessions int
-	rate     float64       // keys per second per session; 0 holds sessions idle
+	rate     float64       // keys per second per session; 0 holds sessions idle; +Inf: each key once the last is answered
 	duration time.Duration // of the key phase
 	idle     time.Duration // of the idle phase, measured before the key phase
 	keys     string        // pressed in turn
@@ -67,6 +83,11 @@ type result struct {
 	RSSPerSessionKiB  float64 `json:"rss_per_session_kib"`
 	IdleCPUPerSession float64 `json:"idle_cpu_ms_per_s_per_session"`
 	TurnsPerSec       float64 `json:"turns_per_sec"`
+	// Of the PostgreSQL behind a grotto target, over the key phase; 0 for bbolt.
+	DBCPUCores      float64 `json:"db_cpu_s_per_s,omitempty"`
+	DBCPUPerKeyMs   float64 `json:"db_cpu_ms_per_key,omitempty"`
+	WALSyncsPerTurn float64 `json:"wal_syncs_per_turn,omitempty"`
+	CommitsPerTurn  float64 `json:"commits_per_turn,omitempty"`
 }
 
 // session is one load-generating client.
@@ -285,6 +306,8 @@ type keyPhase struct {
 	bytes     int64           // received by all sessions in the phase
 	cpu, wall float64         // the server's CPU seconds, and the seconds of the phase
 	period    time.Duration   // between one session's keys
+	dbCPU     float64         // the database's CPU seconds (PostgreSQL targets whose postmaster is known)
+	wal       walStats        // the database's WAL syncs and commits in the phase
 }
 
 // pressKeys has every live session press o.keys in turn at o.rate for
@@ -294,14 +317,24 @@ func pressKeys(t *target, o options, live []*session, log func(string, ...any)) 
 	bytes0 := readyForKeys(live)
 	var mu sync.Mutex
 	var k keyPhase
+	var wal0 walStats
+	var db0 float64
+	if t.db != nil {
+		wal0, _ = readWAL(t.db.url)
+		if t.db.pid != 0 {
+			db0, _ = dbCPUSeconds(t.db.pid)
+		}
+	}
 	m := startCPU(t.pid)
 	deadline := time.Now().Add(o.duration)
-	period := time.Duration(float64(time.Second) / o.rate)
+	period := time.Duration(float64(time.Second) / o.rate) // 0 at --rate max
 	k.period = period
 	rng := rand.New(rand.NewPCG(uint64(len(live)), 7))
 	offsets := make([]time.Duration, len(live))
 	for i := range offsets {
-		offsets[i] = time.Duration(rng.Int64N(int64(period)))
+		if period > 0 {
+			offsets[i] = time.Duration(rng.Int64N(int64(period)))
+		}
 	}
 	var wg sync.WaitGroup
 	for i, s := range live {
@@ -319,6 +352,19 @@ func pressKeys(t *target, o options, live []*session, log func(string, ...any)) 
 	}
 	wg.Wait()
 	k.cpu, k.wall = m.stop()
+	if t.db != nil {
+		if t.db.pid != 0 {
+			db1, _ := dbCPUSeconds(t.db.pid)
+			k.dbCPU = db1 - db0
+		}
+		log("%s: waiting 11 s for PostgreSQL's statistics", t.name)
+		time.Sleep(11 * time.Second) // idle backends report theirs within 10 s (see readWAL)
+		if wal1, err := readWAL(t.db.url); err == nil {
+			k.wal = walStats{syncs: wal1.syncs - wal0.syncs, commits: wal1.commits - wal0.commits}
+		} else {
+			log("%s: PostgreSQL's statistics: %v", t.name, err)
+		}
+	}
 	k.collect(live, bytes0)
 	return k
 }
@@ -416,5 +462,11 @@ func (k keyPhase) report(r *result, o options) {
 		r.CPUPerKeyMs = k.cpu * 1000 / float64(r.Keys)
 	}
 	r.CPUCores = k.cpu / k.wall
+	r.DBCPUCores = k.dbCPU / k.wall
+	if r.Keys > 0 {
+		r.DBCPUPerKeyMs = k.dbCPU * 1000 / float64(r.Keys)
+		r.WALSyncsPerTurn = float64(k.wal.syncs) / float64(r.Keys)
+		r.CommitsPerTurn = float64(k.wal.commits) / float64(r.Keys)
+	}
 	r.TurnsPerSec = float64(r.Keys) / min(k.wall, o.duration.Seconds()+k.period.Seconds())
 }

@@ -15,8 +15,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -34,16 +37,32 @@ func main() {
 		os.Exit(1)
 	}
 	var (
-		grotto  = flag.String("grotto", "", "grotto binary to start and measure (a temporary data dir; limits raised for load)")
-		addr    = flag.String("addr", "", "address of a running grotto to measure instead (loopback only)")
-		pid     = flag.Int("pid", 0, "process id of the running grotto at --addr, for CPU and memory")
-		floor   = flag.Bool("floor", false, "also measure the two floors and show ratios")
-		pin     = flag.Bool("pin", false, "pin the servers it starts to CPU 0 (taskset); run the load generator on CPU 1")
-		jsonOut = flag.Bool("json", false, "print JSON instead of a table")
-		o       options
+		grotto    = flag.String("grotto", "", "grotto binary to start and measure (a temporary data dir; limits raised for load)")
+		addr      = flag.String("addr", "", "address of a running grotto to measure instead (loopback only)")
+		pid       = flag.Int("pid", 0, "process id of the running grotto at --addr, for CPU and memory")
+		floor     = flag.Bool("floor", false, "also measure the two floors and show ratios")
+		pin       = flag.Bool("pin", false, "pin the servers it starts to CPU 0 (taskset); run the load generator on CPU 1")
+		jsonOut   = flag.Bool("json", false, "print JSON instead of a table")
+		storeList = flag.String("store", "bbolt", "stores of the --grotto under test, comma-separated, each measured in turn, side by side: "+
+			"bbolt (a file in a temporary data dir), postgres (a throw-away PostgreSQL 15 started for the run, as internal/pgtest does), or a postgres:// URL")
+		dbPID = flag.Int("db-pid", 0, "postmaster process id of the PostgreSQL at a postgres:// --store, for its CPU")
+		extra = flag.String("serve-flags", "", "more flags for the --grotto it starts, space-separated (e.g. \"--fps 120\")")
+		o     options
 	)
 	flag.IntVar(&o.sessions, "sessions", 100, "concurrent SSH sessions, each with its own ed25519 key and PTY")
-	flag.Float64Var(&o.rate, "rate", 1, "keys per second per session (0: hold the sessions idle)")
+	o.rate = 1
+	flag.Func("rate", "keys per second per session (0: hold the sessions idle; max: each key as soon as the last one's frame is drawn) (default 1)", func(v string) error {
+		if v == "max" {
+			o.rate = math.Inf(1)
+			return nil
+		}
+		r, err := strconv.ParseFloat(v, 64)
+		if err != nil || r < 0 || math.IsInf(r, 0) {
+			return fmt.Errorf("want keys per second or max, got %q", v)
+		}
+		o.rate = r
+		return nil
+	})
 	flag.DurationVar(&o.duration, "duration", 30*time.Second, "length of the key phase")
 	flag.DurationVar(&o.idle, "idle", 0, "length of an idle phase measured before the key phase")
 	flag.StringVar(&o.keys, "keys", ".", "keys each session presses in turn ('.' waits: the view does not change; 'lh' walks)")
@@ -55,20 +74,16 @@ func main() {
 	var targets []*target
 	switch {
 	case *grotto != "":
-		data, err := os.MkdirTemp("", "grotto-load")
-		if err != nil {
-			logf("%v", err)
-			os.Exit(1)
+		stores := strings.Split(*storeList, ",")
+		for _, st := range stores {
+			t, err := startGrotto(*grotto, st, len(stores) > 1, *pin, *dbPID, strings.Fields(*extra))
+			if err != nil {
+				logf("%v", err)
+				os.Exit(1)
+			}
+			defer t.close()
+			targets = append(targets, t)
 		}
-		defer os.RemoveAll(data)
-		a := freeAddr()
-		t, err := startTarget("grotto", kindGrotto, *pin, *grotto, "serve", "--data", filepath.Join(data, "d"),
-			"--conn-rate", "1000000", "--max-sessions", "100000", "--max-conns-per-addr", "0", "--idle-timeout", "0", "--listen", a)
-		if err != nil {
-			logf("%v", err)
-			os.Exit(1)
-		}
-		targets = append(targets, t)
 	case *addr != "":
 		if host, _, _ := strings.Cut(*addr, ":"); host != "127.0.0.1" && host != "localhost" && host != "[::1]" {
 			logf("--addr must be a loopback address")
@@ -101,10 +116,61 @@ func main() {
 	if *jsonOut {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(map[string]any{"sessions": o.sessions, "rate": o.rate, "duration": o.duration.String(), "keys": o.keys, "results": results})
+		var rate any = o.rate
+		if math.IsInf(o.rate, 1) {
+			rate = "max"
+		}
+		enc.Encode(map[string]any{"sessions": o.sessions, "rate": rate, "duration": o.duration.String(), "keys": o.keys, "results": results})
 		return
 	}
 	printTable(results)
+}
+
+// startGrotto starts the grotto binary on a temporary data dir and the
+// store st ("bbolt", "postgres" or a postgres:// URL, see --store), with
+// limits raised for load, and the flags extra. named says to name the
+// target for its store ("grotto-bbolt"), for a run that measures several
+// side by side.
+func startGrotto(bin, st string, named, pin bool, dbPID int, extra []string) (*target, error) {
+	data, err := os.MkdirTemp("", "grotto-load")
+	if err != nil {
+		return nil, err
+	}
+	name, args := "grotto", []string{"serve", "--data", filepath.Join(data, "d"),
+		"--conn-rate", "1000000", "--max-sessions", "100000", "--max-conns-per-addr", "0", "--idle-timeout", "0"}
+	var db *database
+	switch {
+	case st == "" || st == "bbolt":
+		st = "bbolt"
+	case st == "postgres":
+		if db, err = startPostgres(); err != nil {
+			os.RemoveAll(data)
+			return nil, fmt.Errorf("start PostgreSQL: %w", err)
+		}
+	case strings.HasPrefix(st, "postgres://") || strings.HasPrefix(st, "postgresql://"):
+		db = &database{url: st, pid: dbPID}
+		st = "postgres"
+	default:
+		os.RemoveAll(data)
+		return nil, fmt.Errorf("--store %q: want bbolt, postgres or a postgres:// URL", st)
+	}
+	if db != nil {
+		args = append(args, "--store", db.url)
+	}
+	if named {
+		name += "-" + st
+	}
+	args = append(args, extra...)
+	t, err := startTarget(name, kindGrotto, pin, append(append([]string{bin}, args...), "--listen", freeAddr())...)
+	if err != nil {
+		if db != nil && db.stop != nil {
+			db.stop()
+		}
+		os.RemoveAll(data)
+		return nil, err
+	}
+	t.db, t.dataDir = db, data
+	return t, nil
 }
 
 // printTable prints one row per figure, one column per target, and the
@@ -152,5 +218,11 @@ func printTable(rs []result) {
 	row("RSS KiB/session", func(r result) float64 { return r.RSSPerSessionKiB }, "%.0f")
 	row("idle CPU ms/s/session", func(r result) float64 { return r.IdleCPUPerSession }, "%.3f")
 	row("turns (durable) /s", func(r result) float64 { return r.TurnsPerSec }, "%.0f")
+	if slices.ContainsFunc(rs, func(r result) bool { return r.DBCPUCores > 0 }) {
+		row("database CPU s/s", func(r result) float64 { return r.DBCPUCores }, "%.3f")
+		row("database CPU ms/key", func(r result) float64 { return r.DBCPUPerKeyMs }, "%.2f")
+		row("WAL syncs/turn", func(r result) float64 { return r.WALSyncsPerTurn }, "%.3f")
+		row("commits/turn", func(r result) float64 { return r.CommitsPerTurn }, "%.3f")
+	}
 	tw.Flush()
 }

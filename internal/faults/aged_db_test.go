@@ -122,6 +122,9 @@ func grotto(t *testing.T, args ...string) (int, string, string) {
 	return 0, stdout.String(), stderr.String()
 }
 
+// bbolt only: it measures the bytes the grotto process writes to its own
+// file, and `grotto compact` is bbolt's (PostgreSQL reuses dead rows'
+// space itself: autovacuum).
 func TestATurnCostsTheSameAfterTenThousandFinishedGamesAndCompactShrinksTheFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fault suite")

@@ -106,6 +106,9 @@ func randomBytes(rng *rand.Rand, n int) []byte {
 	return b
 }
 
+// bbolt only: it damages the pages of the bbolt file (PostgreSQL's own
+// files are the database server's to check and recover: pgtest's Kill and
+// Restart test a crash of it).
 func TestADamagedDatabaseStopsTheStartWithOneLineNeverACrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fault suite")

@@ -16,6 +16,10 @@ func TestDamagedSavesAreSetAsideAndTheirPlayersStartAfresh(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fault suite")
 	}
+	onEachStore(t, damagedSaves)
+}
+
+func damagedSaves(t *testing.T, b backend) {
 	dir := t.TempDir()
 	players := newPlayers(t, 5)
 	good, _ := game.New(1, content.Default()).Encode()
@@ -36,10 +40,7 @@ func TestDamagedSavesAreSetAsideAndTheirPlayersStartAfresh(t *testing.T) {
 		{"unknown version", future, nil, true},
 		{"journal that does not fit", good, [][]byte{[]byte(`{"a":3}`), []byte("{garbage")}, false},
 	}
-	st, err := store.Open(filepath.Join(dir, "grotto.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := b.open(t, dir)
 	for i, d := range damage {
 		st.PutSave(keyFP(players[i]), d.save)
 		for j, e := range d.journal {
@@ -47,9 +48,9 @@ func TestDamagedSavesAreSetAsideAndTheirPlayersStartAfresh(t *testing.T) {
 		}
 		st.ClaimName(keyFP(players[i]), players[i].name, time.Now())
 	}
-	st.Close()
+	st.Close() // bbolt: grotto needs the file's lock
 
-	p := start(t, freeAddr(t), dir)
+	p := b.start(t, freeAddr(t), dir)
 	for i, d := range damage {
 		pl := players[i]
 		c, err := dialAs(pl, p.addr)
@@ -83,11 +84,7 @@ func TestDamagedSavesAreSetAsideAndTheirPlayersStartAfresh(t *testing.T) {
 	if code := p.exit(t, 10*time.Second); code != 0 {
 		t.Errorf("exit %d:\n%s", code, p.stderr)
 	}
-	st, err = store.Open(filepath.Join(dir, "grotto.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st = b.open(t, dir)
 	for i, d := range damage {
 		want := 1
 		if d.other {
@@ -99,6 +96,9 @@ func TestDamagedSavesAreSetAsideAndTheirPlayersStartAfresh(t *testing.T) {
 	}
 }
 
+// bbolt only: a file in the data dir, and its lock, are bbolt's (on
+// PostgreSQL, a database that cannot be reached at start is cmd/grotto's
+// TestADatabaseThatCannotBeReachedIsOneLineNamingHostAndReason).
 func TestAFileThatIsNotADatabaseOrIsLockedStopsTheStartNamingIt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fault suite")

@@ -60,8 +60,12 @@ func TestHostileClientsNeverHurtTheServerOrAnotherPlayer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fault suite")
 	}
+	onEachStore(t, hostileClients)
+}
+
+func hostileClients(t *testing.T, b backend) {
 	rng := rand.New(rand.NewPCG(6, 6))
-	p := start(t, freeAddr(t), t.TempDir())
+	p := b.start(t, freeAddr(t), t.TempDir())
 	victim := newPlayers(t, 1)[0]
 	victim.connect(t, p.addr)
 	victimPlays := func(what string) {

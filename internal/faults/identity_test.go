@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,12 +21,16 @@ func TestIdentityIsTheKeyThatAuthenticated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fault suite")
 	}
+	onEachStore(t, identityIsTheKey)
+}
+
+func identityIsTheKey(t *testing.T, b backend) {
 	sshBin, err := exec.LookPath("ssh")
 	if err != nil {
 		t.Skip("no OpenSSH client")
 	}
 	dir := t.TempDir()
-	p := start(t, freeAddr(t), filepath.Join(dir, "data"))
+	p := b.start(t, freeAddr(t), filepath.Join(dir, "data"))
 	victim := newPlayers(t, 1)[0]
 	victim.name = "victim"
 	victim.connect(t, p.addr) // the victim has a profile and a game
@@ -45,7 +50,7 @@ func TestIdentityIsTheKeyThatAuthenticated(t *testing.T) {
 	}
 	_, port, _ := strings.Cut(p.addr, ":")
 	logFile := filepath.Join(dir, "ssh.log")
-	sock := "grotto-faults-" + filepath.Base(dir)
+	sock := fmt.Sprintf("grotto-faults-%d-%s", os.Getpid(), b.name) // its own tmux server: the other store's run goes on beside it
 	sshCmd := strings.Join([]string{sshBin, "-v", "-E", logFile, "-p", port, "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none",
 		"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
 		"-i", pub, "-i", own, "mallory@127.0.0.1"}, " ")

@@ -13,7 +13,11 @@ func TestTheThirtyFiveBytesThatKilledTheServerHurtNoOne(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fault suite")
 	}
-	p := start(t, freeAddr(t), t.TempDir())
+	onEachStore(t, thirtyFiveBytes)
+}
+
+func thirtyFiveBytes(t *testing.T, b backend) {
+	p := b.start(t, freeAddr(t), t.TempDir())
 	ps := newPlayers(t, 2)
 	victim, attacker := ps[0], ps[1]
 	victim.connect(t, p.addr)

@@ -16,6 +16,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/keys"
 )
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "build grotto:", err)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := pgtest.Run(m) // stops the PostgreSQL the postgres runs started
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -130,6 +131,7 @@ type player struct {
 	shown  int    // the turn on screen after the last key whose answer was drawn
 	around string // the 5x5 tiles round the @ then
 	flight bool   // a key was sent whose answer was not seen
+	died   bool   // the screen showed the game over when the server was killed
 }
 
 func turnOf(screen string) int { return sshtest.Turn(screen) }

@@ -69,8 +69,12 @@ func TestResizesAndEnvFloodsBeforeTheGameAreBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fault suite")
 	}
+	onEachStore(t, resizesAndEnvFloods)
+}
+
+func resizesAndEnvFloods(t *testing.T, b backend) {
 	pprof := freeAddr(t)
-	p := start(t, freeAddr(t), t.TempDir(), "--pprof", pprof)
+	p := b.start(t, freeAddr(t), t.TempDir(), "--pprof", pprof)
 	base := heapMB(t, pprof)
 
 	// A resize between pty-req and shell: the shell is still answered.
@@ -132,7 +136,11 @@ func TestOneAddressHoldsFewConnectionsAndNoneWithoutASession(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fault suite")
 	}
-	p := start(t, freeAddr(t), t.TempDir(), "--max-conns-per-addr", "5", "--session-open-timeout", "1s", "--idle-timeout", "0")
+	onEachStore(t, fewConnectionsPerAddress)
+}
+
+func fewConnectionsPerAddress(t *testing.T, b backend) {
+	p := b.start(t, freeAddr(t), t.TempDir(), "--max-conns-per-addr", "5", "--session-open-timeout", "1s", "--idle-timeout", "0")
 	key, _ := sshtest.NewKey()
 	cfg := &gossh.ClientConfig{User: "idler", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second}

@@ -226,7 +226,12 @@ var (
 
 // Main runs the tests of m and then stops the shared server, if a test
 // started one, removing its directory. Call it from TestMain.
-func Main(m *testing.M) {
+func Main(m *testing.M) { os.Exit(Run(m)) }
+
+// Run is [Main] for a TestMain with cleanup of its own: it runs the tests
+// of m, stops the shared server if a test started one, and returns m.Run's
+// exit code for the caller to pass to os.Exit.
+func Run(m *testing.M) int {
 	mainCalled.Store(true)
 	code := m.Run()
 	if shared != nil {
@@ -234,7 +239,7 @@ func Main(m *testing.M) {
 			fmt.Fprintf(os.Stderr, "pgtest: stopping PostgreSQL: %v\n", err)
 		}
 	}
-	os.Exit(code)
+	return code
 }
 
 // Shared returns the test binary's server, starting it on first use. The
