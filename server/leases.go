@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"sync"
 	"time"
 
@@ -28,6 +29,18 @@ type nodeLeases struct {
 	st   store.Leases
 	node string
 	ttl  time.Duration
+
+	// claiming serializes, per key (by a hash of it), a claim in the store
+	// with the registration of its lease, and the last user's removal with
+	// the release in the store: so a session never registers an epoch the
+	// store has just released. Held across a round trip; never under mu.
+	claiming [64]sync.Mutex
+	// renewing is held by the renew loop across its snapshot and its
+	// Renew (for writing), and by a release in the store (for reading):
+	// a renewal never extends a lease just released (the store renews
+	// by node, whatever the expiry), which would keep the key from other
+	// nodes for a TTL.
+	renewing sync.RWMutex
 
 	mu   sync.Mutex
 	held map[string]*heldLease // fingerprint → the node's live lease of it
@@ -89,25 +102,40 @@ func (l *sessionLease) acquire() error {
 		return nil
 	}
 	nl.mu.Unlock()
-	// Claim outside nl.mu: it is a round trip. Two sessions of one key on
-	// this node claiming at once both get the same epoch (a node's live
-	// claims share it), and the first to register wins the entry.
+	// Claim outside nl.mu (it is a round trip) but under the key's claim
+	// lock, then look again: another session of the key may have
+	// registered the lease meanwhile.
+	km := nl.claimLock(l.fp)
+	km.Lock()
+	defer km.Unlock()
+	nl.mu.Lock()
+	h := nl.held[l.fp]
+	if h != nil {
+		h.users[l] = struct{}{}
+		nl.mu.Unlock()
+		l.cur, l.lost = h, false
+		return nil
+	}
+	nl.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
 	defer cancel()
 	epoch, err := nl.st.Claim(ctx, l.fp, nl.node, nl.ttl)
 	if err != nil {
 		return err
 	}
+	h = &heldLease{fp: l.fp, epoch: epoch, game: nl.st.Fenced(l.fp, epoch), users: map[*sessionLease]struct{}{l: {}}}
 	nl.mu.Lock()
-	h := nl.held[l.fp]
-	if h == nil || h.epoch != epoch {
-		h = &heldLease{fp: l.fp, epoch: epoch, game: nl.st.Fenced(l.fp, epoch), users: map[*sessionLease]struct{}{}}
-		nl.held[l.fp] = h
-	}
-	h.users[l] = struct{}{}
+	nl.held[l.fp] = h
 	nl.mu.Unlock()
 	l.cur, l.lost = h, false
 	return nil
+}
+
+// claimLock returns the claim lock of key fp (see nodeLeases.claiming).
+func (nl *nodeLeases) claimLock(fp string) *sync.Mutex {
+	h := fnv.New32a()
+	h.Write([]byte(fp))
+	return &nl.claiming[h.Sum32()%uint32(len(nl.claiming))]
 }
 
 // release stops the session's use of its lease, after the game's last
@@ -122,6 +150,11 @@ func (l *sessionLease) release() {
 		return
 	}
 	nl := l.nl
+	km := nl.claimLock(l.fp)
+	km.Lock()
+	defer km.Unlock()
+	nl.renewing.RLock()
+	defer nl.renewing.RUnlock()
 	nl.mu.Lock()
 	delete(h.users, l)
 	last := len(h.users) == 0 && nl.held[l.fp] == h
@@ -175,6 +208,12 @@ func (l *sessionLease) fencedLost(err error) bool {
 		return false
 	}
 	l.mu.Lock()
+	if l.cur == nil && !l.lost {
+		// No lease to lose: a write outside a claim (refused; the
+		// session keeps its own state).
+		l.mu.Unlock()
+		return false
+	}
 	first := !l.lost
 	l.lost = true
 	l.mu.Unlock()
@@ -244,15 +283,18 @@ func (s *Server) renewLeases(stop <-chan struct{}) {
 	nl := s.leases
 	t := time.NewTicker(nl.ttl / 3)
 	defer t.Stop()
+	failing := false // the last renewal failed: log only the changes
 	for {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
 		}
+		nl.renewing.Lock()
 		nl.mu.Lock()
 		if nl.paused {
 			nl.mu.Unlock()
+			nl.renewing.Unlock()
 			continue
 		}
 		snap := make(map[string]*heldLease, len(nl.held))
@@ -263,15 +305,24 @@ func (s *Server) renewLeases(stop <-chan struct{}) {
 		}
 		nl.mu.Unlock()
 		if len(fps) == 0 {
+			nl.renewing.Unlock()
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
 		lost, err := nl.st.Renew(ctx, nl.node, fps, nl.ttl)
 		cancel()
+		nl.renewing.Unlock()
 		if err != nil {
-			s.log.Warn("could not renew this node's leases; retrying (a lease not renewed within the TTL may be claimed by another node, which ends its game here)",
-				"leases", len(fps), "ttl", nl.ttl, "err", err)
+			if !failing {
+				s.log.Warn("could not renew this node's leases; retrying every third of the TTL (a lease not renewed within the TTL may be claimed by another node, which ends its game here)",
+					"leases", len(fps), "ttl", nl.ttl, "err", err)
+			}
+			failing = true
 			continue
+		}
+		if failing {
+			s.log.Info("this node's leases are renewed again", "leases", len(fps))
+			failing = false
 		}
 		for _, fp := range lost {
 			h := snap[fp]

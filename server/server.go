@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -66,6 +67,10 @@ type Server struct {
 	// leases are the store leases this node holds, one per key playing
 	// here (leases.go): one live game per key across the nodes.
 	leases *nodeLeases
+	// stopRenew, closed by Shutdown once every session has saved and
+	// released, stops the renew loop (renewLeases).
+	stopRenew     chan struct{}
+	stopRenewOnce sync.Once
 }
 
 // FileCheckEvery is how often a running server checks that its database
@@ -104,7 +109,8 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: lobby.NewMemory(nil), conns: newAddrConns(),
-		pending: session.NewPendingEnds(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL)}
+		pending: session.NewPendingEnds(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
+		stopRenew: make(chan struct{})}
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
 		return nil, err
@@ -175,7 +181,10 @@ func (s *Server) Serve() error {
 	defer close(stop)
 	go s.live.Sweep(s.cfg.Limits.KeepAlive, s.cfg.Limits.IdleTimeout, stop)
 	go s.watchFile(stop)
-	go s.renewLeases(stop) // one loop for every key playing on this node
+	// One loop for every key playing on this node, until Shutdown has
+	// seen every session save and release (games still save after Serve
+	// returns).
+	go s.renewLeases(s.stopRenew)
 	err := s.ssh.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -201,6 +210,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	grace, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	s.live.Wait(grace)
+	s.stopRenewOnce.Do(func() { close(s.stopRenew) })
 	fileErr := s.store.CheckFile()
 	if err := s.store.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)
