@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
+	"unicode"
 
 	"charm.land/log/v2"
 )
@@ -37,6 +39,16 @@ type Config struct {
 	// client's; a connection from anywhere else that starts with a header
 	// is refused. Empty: PROXY protocol off (proxy.go).
 	ProxyProtocolFrom []string
+	// Node names this server among the nodes sharing one store: the
+	// holder of a key's lease (store.Leases), shown to a player whose key
+	// plays here when they connect to another node. "" means the host
+	// name (os.Hostname). At most MaxNodeName bytes, printable, no spaces.
+	Node string
+	// LeaseTTL is how long a node's claim on a key's game lasts without a
+	// renewal (renewed every third of it): a node that stops lets another
+	// node resume its players' games after at most this long. At least
+	// MinLeaseTTL; 0 means DefaultLeaseTTL.
+	LeaseTTL time.Duration
 	// Logger receives the server's log; nil means stderr.
 	Logger *log.Logger
 	// NewSeed, if set, seeds every new game (tests use it); nil means random.
@@ -70,6 +82,29 @@ func (c Config) HostKeyPath() string {
 	return filepath.Join(c.DataDir, HostKeyFile)
 }
 
+// DefaultLeaseTTL is Config.LeaseTTL's default: a stopped node's players
+// wait at most this long to play on another node.
+const DefaultLeaseTTL = 15 * time.Second
+
+// MinLeaseTTL is the shortest Config.LeaseTTL: renewals every third of it
+// (one second) must be able to reach the database in time.
+const MinLeaseTTL = 3 * time.Second
+
+// MaxNodeName is the longest Config.Node, in bytes.
+const MaxNodeName = 64
+
+// DefaultNode returns the default node name: the host name, or "grotto"
+// when it cannot be read.
+func DefaultNode() string {
+	if h, err := os.Hostname(); err == nil && h != "" {
+		if len(h) > MaxNodeName {
+			h = h[:MaxNodeName]
+		}
+		return h
+	}
+	return "grotto"
+}
+
 // MaxFPS is the highest frame rate a host may set.
 const MaxFPS = 120
 
@@ -100,6 +135,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.FPS == 0 {
 		c.FPS = DefaultFPS
+	}
+	if c.Node == "" {
+		c.Node = DefaultNode()
+	}
+	if c.LeaseTTL == 0 {
+		c.LeaseTTL = DefaultLeaseTTL
 	}
 	c.Limits = c.Limits.withDefaults()
 	return c
@@ -196,6 +237,19 @@ func (c *Config) Validate() error {
 	}
 	if _, err := parseTrusted(c.ProxyProtocolFrom); err != nil {
 		return err
+	}
+	if c.Node != "" {
+		if len(c.Node) > MaxNodeName {
+			return badSetting("--node", "must be at most %d bytes, not %d", MaxNodeName, len(c.Node))
+		}
+		for _, r := range c.Node {
+			if !unicode.IsPrint(r) || unicode.IsSpace(r) {
+				return badSetting("--node", "%q must be printable, without spaces, e.g. node-a", c.Node)
+			}
+		}
+	}
+	if c.LeaseTTL != 0 && c.LeaseTTL < MinLeaseTTL {
+		return badSetting("--lease-ttl", "must be at least %v, not %v", MinLeaseTTL, c.LeaseTTL)
 	}
 	if c.FPS < 1 || c.FPS > MaxFPS {
 		return badSetting("--fps", "must be between 1 and %d, not %d", MaxFPS, c.FPS)

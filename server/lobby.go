@@ -26,9 +26,10 @@ const takeOverDeadline = 10 * time.Second
 // sessionLobby is one session's window on the server (tui.Lobby) and the
 // notifier of its slot (lobby.Notifier).
 type sessionLobby struct {
-	srv *Server
-	fp  string
-	log *log.Logger
+	srv   *Server
+	fp    string
+	log   *log.Logger
+	lease *sessionLease // the key's store lease as this session uses it (leases.go)
 
 	mu   sync.Mutex
 	prog *tea.Program // the session's program, once built
@@ -156,9 +157,21 @@ func (l *sessionLobby) TakeOver() error {
 	if s == nil {
 		return lobby.ErrReleased
 	}
+	// The key's lease first: the session it takes over from holds it on
+	// this node, so this one shares its epoch; a key that moved to another
+	// node meanwhile stays there.
+	if err := l.lease.acquire(); err != nil {
+		var held *store.LeaseHeldError
+		if errors.As(err, &held) {
+			return fmt.Errorf("your key is playing on node %s", held.Node)
+		}
+		l.log.Error("could not claim the key's lease for a take-over", "err", err)
+		return errors.New("the server cannot reach its database")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), takeOverDeadline)
 	defer cancel()
 	if err := s.TakeOver(ctx, l.storedName); err != nil {
+		l.lease.release()
 		return err
 	}
 	l.log.Info("took over the key's other session")

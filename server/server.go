@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -63,6 +64,13 @@ type Server struct {
 	// pending keeps the games that ended while the store refused every
 	// write, for the key's next session to record (server/session).
 	pending *session.PendingEnds
+	// leases are the store leases this node holds, one per key playing
+	// here (leases.go): one live game per key across the nodes.
+	leases *nodeLeases
+	// stopRenew, closed by Shutdown once every session has saved and
+	// released, stops the renew loop (renewLeases).
+	stopRenew     chan struct{}
+	stopRenewOnce sync.Once
 }
 
 // FileCheckEvery is how often a running server checks that its database
@@ -73,9 +81,11 @@ const FileCheckEvery = 2 * time.Second
 // Shutdown), and CheckFile, which returns store.ErrFileGone once the file
 // the store opened is no longer at its path. *store.Bolt implements it;
 // *postgres.Store (store/postgres), a store without a file of its own,
-// returns nil.
+// returns nil. Its leases (store.Leases) keep each key's game on one node
+// (leases.go).
 type Database interface {
 	store.Store
+	store.Leases
 	CheckFile() error
 }
 
@@ -99,7 +109,8 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: lobby.NewMemory(nil), conns: newAddrConns(),
-		pending: session.NewPendingEnds()}
+		pending: session.NewPendingEnds(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
+		stopRenew: make(chan struct{})}
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
 		return nil, err
@@ -161,7 +172,7 @@ func (s *Server) Serve() error {
 		}
 	}
 	s.log.Info("grotto is listening", "addr", s.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.admins.Load().Len(),
-		"host_key", s.cfg.HostKeyPath())
+		"host_key", s.cfg.HostKeyPath(), "node", s.cfg.Node, "lease_ttl", s.cfg.LeaseTTL)
 	if len(s.proxies) > 0 {
 		s.log.Info("PROXY protocol on: connections from these addresses must start with a PROXY header; a header from anywhere else is refused",
 			"proxy_protocol_from", strings.Join(s.cfg.ProxyProtocolFrom, ","))
@@ -170,6 +181,10 @@ func (s *Server) Serve() error {
 	defer close(stop)
 	go s.live.Sweep(s.cfg.Limits.KeepAlive, s.cfg.Limits.IdleTimeout, stop)
 	go s.watchFile(stop)
+	// One loop for every key playing on this node, until Shutdown has
+	// seen every session save and release (games still save after Serve
+	// returns).
+	go s.renewLeases(s.stopRenew)
 	err := s.ssh.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -195,6 +210,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	grace, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	s.live.Wait(grace)
+	s.stopRenewOnce.Do(func() { close(s.stopRenew) })
 	fileErr := s.store.CheckFile()
 	if err := s.store.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)
@@ -323,7 +339,12 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			return
 		}
 		lob := &sessionLobby{srv: s, fp: id.fp, log: logger}
-		play := s.newPlay(id.fp, logger)
+		// The key's store lease (leases.go): claimed before the game is
+		// read, released after its last write (below), or here on the way
+		// out of a session that never played.
+		lob.lease = &sessionLease{nl: s.leases, st: s.store, fp: id.fp, n: lob}
+		defer lob.lease.release()
+		play := s.newPlay(id.fp, lob.lease, logger)
 		player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store}, Data: s.data,
 			IdleTimeout: s.cfg.Limits.IdleTimeout,
 			Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
@@ -337,8 +358,19 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 			listed = ""
 		}
 		model, prog, err := s.claim(sess, lob, player, listed, logger)
-		if err != nil {
+		var held *store.LeaseHeldError
+		switch {
+		case errors.As(err, &held):
+			logger.Info("key playing on another node: session refused (taking a game over from another node is not supported yet)",
+				"node", held.Node, "until", held.Expires)
+			wish.Fatalln(sess, leaseHeldLine(held)+"\r")
+			return
+		case errors.Is(err, lobby.ErrClosing):
 			wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
+			return
+		case err != nil:
+			logger.Error("could not claim the key's lease", "err", err)
+			wish.Fatalln(sess, "grotto cannot read its database right now; please try again later.\r")
 			return
 		}
 		defer lob.release() // once the game is saved (below), never before
@@ -347,6 +379,16 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		model.Close()
 		hadGame := play.InProgress()
 		err = play.Save()
+		if lob.lease.wasLost() {
+			// Another node claimed the key: its writes here were refused
+			// (fenced) and the game goes on there from its last write.
+			lob.lease.release()
+			logger.Warn("session ended: this node lost the key's lease to another node; nothing more was written here", "err", err)
+			wish.Println(sess, "This game was taken over elsewhere: the server lost its claim on your game, which continues on the server that claimed it.\r")
+			sess.Exit(1)
+			return
+		}
+		lob.lease.release() // after the game's last write
 		if err == nil && hadGame {
 			err = s.store.CheckFile() // a save into a deleted file is no save
 		}
@@ -387,12 +429,16 @@ func cause(err error) error {
 
 // newPlay returns the session layer of key fp: its games, kept durable in
 // the server's store, write trouble logged.
-func (s *Server) newPlay(fp string, logger *log.Logger) *session.Session {
-	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: s.store, Scores: s.store,
+//
+// Its game's writes go through lease, fenced by the key's store lease.
+func (s *Server) newPlay(fp string, lease *sessionLease, logger *log.Logger) *session.Session {
+	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: lease, Scores: lease,
 		Profiles: s.store, Quarantine: loggedQuarantine{s.store, logger}, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
 		Pending: s.pending,
 		Trouble: func(err error) {
-			if errors.Is(err, store.ErrUnavailable) {
+			if errors.Is(err, store.ErrFenced) {
+				logger.Warn("a write of this player's game was refused (fenced): another node claimed the key; this session ends without writing again", "err", err)
+			} else if errors.Is(err, store.ErrUnavailable) {
 				logger.Error("the database is out of reach; this player's last turn waits for it, retried every second, and the player is told", "err", err)
 			} else if err != nil {
 				logger.Error("a write of this player's game failed; it is retried every turn and the player is told", "err", err)
@@ -432,7 +478,8 @@ func (q loggedQuarantine) Quarantined(fp string) ([]store.Quarantined, error) {
 // listed under listed: the key's player slot, or, when the key already
 // plays elsewhere, a spectator slot with the model on the choice screen
 // (take over or watch). It returns the lobby's error (lobby.ErrClosing)
-// when no slot can be had.
+// when no slot can be had, and the store's when the key's lease cannot be
+// claimed (a *store.LeaseHeldError when the key plays on another node).
 func (s *Server) claim(sess ssh.Session, lob *sessionLobby, player tui.Player, listed string, logger *log.Logger) (*tui.Model, *tea.Program, error) {
 	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
 		sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger))
@@ -445,6 +492,13 @@ func (s *Server) claim(sess ssh.Session, lob *sessionLobby, player tui.Player, l
 	}
 	conn, _ := sess.Context().Value(ssh.ContextKeyConn).(lobby.Conn) // for keepalives
 	for {
+		if !player.Conflict {
+			// The key's lease before its game is read (tui.New opens
+			// it): a key playing on another node stops here.
+			if err := lob.lease.acquire(); err != nil {
+				return nil, nil, err
+			}
+		}
 		model := tui.New(player)
 		prog := tea.NewProgram(model, opts...)
 		lob.setProgram(prog)
@@ -457,6 +511,7 @@ func (s *Server) claim(sess ssh.Session, lob *sessionLobby, player tui.Player, l
 			slot, err = s.live.Claim(h)
 		}
 		if errors.Is(err, lobby.ErrAlreadyPlaying) {
+			lob.lease.release() // the session playing here holds it; a take-over acquires it again
 			logger.Info("key already playing: offering take over or watch")
 			player.Conflict = true
 			continue // rebuild the model on the choice screen

@@ -48,6 +48,13 @@ var errDiskOnFire = errors.New("disk on fire")
 func (saveFaults) PutSave(string, []byte) error               { return errDiskOnFire }
 func (saveFaults) AppendJournal(string, uint64, []byte) error { return errDiskOnFire }
 
+// The game's writes go through the key's lease (leases.go): fail those too.
+func (saveFaults) PutSaveAt(string, uint64, []byte) error               { return errDiskOnFire }
+func (saveFaults) AppendJournalAt(string, uint64, uint64, []byte) error { return errDiskOnFire }
+func (f saveFaults) Fenced(fp string, epoch uint64) store.LeasedGame {
+	return store.Fence(f, fp, epoch)
+}
+
 func TestTheHostsLogSaysWhyAGameWasNotSavedAtTheEnd(t *testing.T) {
 	// The player reads "saving is retried every turn" during the game;
 	// once the session has ended nothing retries, and the host needs the

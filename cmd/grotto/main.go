@@ -2,6 +2,7 @@
 //
 //	grotto [serve] [--listen :23234] [--data ./grotto-data] [--admin-keys FILE]
 //	              [--host-key FILE] [--proxy-protocol-from CIDR[,CIDR...]]
+//	              [--node NAME] [--lease-ttl 15s]
 //	grotto compact [--data ./grotto-data]   (offline: shrink the database)
 //	grotto copy-store --from FILE --to URL  (offline: copy bbolt into PostgreSQL)
 //
@@ -99,6 +100,9 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	stringFlag(&c.Store, "store", "GROTTO_STORE", "", "where games are kept: empty for grotto.db in the data dir, a bbolt file's path, or a postgres:// URL shared by many nodes (PG* variables fill in what it leaves out)")
 	stringFlag(&c.AdminKeys, "admin-keys", "GROTTO_ADMIN_KEYS", "", "authorized_keys file listing admins' keys")
 	stringFlag(&c.HostKey, "host-key", "GROTTO_HOST_KEY", "", "the host's private key file, created if missing; nodes behind one address share one (default DATA/host_ed25519)")
+	stringFlag(&c.Node, "node", "GROTTO_NODE", server.DefaultNode(), "this node's name among the nodes sharing a --store: it holds its players' games, and a player whose key plays here is told so on another node")
+	c.LeaseTTL = server.DefaultLeaseTTL
+	durationFlag(&c.LeaseTTL, "lease-ttl", "GROTTO_LEASE_TTL", "how long this node's claim on a player's game lasts unrenewed (renewed every third of it): a stopped node's players can play on another node after at most this long; at least 3s")
 	var proxyFrom string
 	stringFlag(&proxyFrom, "proxy-protocol-from", "GROTTO_PROXY_PROTOCOL_FROM", "", "load balancers (CIDR ranges or addresses, comma-separated) whose connections must start with a PROXY header (v2 or v1); off when empty")
 	c.Limits = server.DefaultLimits()

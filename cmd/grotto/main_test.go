@@ -41,8 +41,8 @@ func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
 func TestHelpListsEveryFlag(t *testing.T) {
 	var out bytes.Buffer
 	parse([]string{"--help"}, &out, &out)
-	for _, f := range []string{"-listen", "-data", "-admin-keys", "-host-key", "-proxy-protocol-from",
-		"GROTTO_LISTEN", "GROTTO_DATA", "GROTTO_ADMIN_KEYS", "GROTTO_HOST_KEY", "GROTTO_PROXY_PROTOCOL_FROM"} {
+	for _, f := range []string{"-listen", "-data", "-admin-keys", "-host-key", "-proxy-protocol-from", "-node", "-lease-ttl",
+		"GROTTO_LISTEN", "GROTTO_DATA", "GROTTO_ADMIN_KEYS", "GROTTO_HOST_KEY", "GROTTO_PROXY_PROTOCOL_FROM", "GROTTO_NODE", "GROTTO_LEASE_TTL"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("--help does not mention %s", f)
 		}
@@ -276,6 +276,9 @@ func TestAnErrorInAVariableNamesTheVariable(t *testing.T) {
 		{"GROTTO_LISTEN", ":abc", "GROTTO_LISTEN (--listen)"},
 		{"GROTTO_PPROF", "0.0.0.0:6060", "GROTTO_PPROF (--pprof)"},
 		{"GROTTO_PROXY_PROTOCOL_FROM", "10.0.0.0/40", "GROTTO_PROXY_PROTOCOL_FROM (--proxy-protocol-from)"},
+		{"GROTTO_LEASE_TTL", "soon", "GROTTO_LEASE_TTL (--lease-ttl) \"soon\" is not a duration"},
+		{"GROTTO_LEASE_TTL", "1s", "GROTTO_LEASE_TTL (--lease-ttl) must be at least 3s, not 1s"},
+		{"GROTTO_NODE", "node a", "GROTTO_NODE (--node) \"node a\" must be printable, without spaces"},
 	} {
 		t.Run(tc.env+"="+tc.value, func(t *testing.T) {
 			t.Setenv(tc.env, tc.value)
@@ -311,6 +314,27 @@ func TestAServerThatCannotStartDoesNotClaimItSavedGames(t *testing.T) {
 		t.Fatalf("the database was left open: %v", err)
 	}
 	db.Close()
+}
+
+func TestTheNodeAndLeaseTTLComeFromFlagsOrVariablesWithTheHostNameAnd15sByDefault(t *testing.T) {
+	c, err := parse([]string{"--data", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if host, _ := os.Hostname(); c.Node != host || c.LeaseTTL != 15*time.Second {
+		t.Errorf("defaults: node %q, lease TTL %v; want the host name %q and 15s", c.Node, c.LeaseTTL, host)
+	}
+	t.Setenv("GROTTO_NODE", "node-a")
+	t.Setenv("GROTTO_LEASE_TTL", "30s")
+	if c, err = parse([]string{"--data", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil || c.Node != "node-a" || c.LeaseTTL != 30*time.Second {
+		t.Errorf("from variables: node %q, lease TTL %v (%v)", c.Node, c.LeaseTTL, err)
+	}
+	if c, err = parse([]string{"--data", t.TempDir(), "--node", "node-b", "--lease-ttl", "3s"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil || c.Node != "node-b" || c.LeaseTTL != 3*time.Second {
+		t.Errorf("from flags: node %q, lease TTL %v (%v)", c.Node, c.LeaseTTL, err)
+	}
+	if _, err = parse([]string{"--data", t.TempDir(), "--lease-ttl", "2s"}, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || !strings.HasPrefix(err.Error(), "--lease-ttl must be at least 3s") {
+		t.Errorf("--lease-ttl 2s: %v", err)
+	}
 }
 
 func TestTheHostKeyAndTrustedBalancersComeFromFlagsOrVariables(t *testing.T) {

@@ -406,6 +406,9 @@ func (s *Session) record(c game.Command) error {
 // durable: the turn is kept in memory and saving is retried each turn, so
 // only the turns shown with this note can be lost, and only to a crash.
 func notSaved(err error) *Error {
+	if errors.Is(err, store.ErrFenced) { // final: no retry will succeed
+		return &Error{Player: "Not saved: " + Why(err) + ". This session ends.", Err: err}
+	}
 	return &Error{Player: "Not saved: " + Why(err) + ". A crash now would lose this turn; saving is retried every turn.", Err: err}
 }
 
@@ -428,6 +431,8 @@ func Why(err error) string {
 		return "the server's database file is gone"
 	case errors.Is(err, store.ErrNoRoom):
 		return "the server's disk is full"
+	case errors.Is(err, store.ErrFenced):
+		return "your game was taken over elsewhere and continues there"
 	case errors.Is(err, store.ErrUnavailable):
 		return "the server cannot reach its database"
 	}

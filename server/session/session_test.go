@@ -517,3 +517,32 @@ func TestASaveOfAnotherVersionIsKeptNotQuarantined(t *testing.T) {
 		t.Errorf("the newer save was not kept as it was: %v", err)
 	}
 }
+
+// TestAFencedWriteIsFinalNotAWaitForStorage: once the game's lease moved
+// to another node every write is refused (store.ErrFenced); the player
+// reads that the game continues elsewhere and that the session ends, never
+// "Waiting for storage", and no retry is promised.
+func TestAFencedWriteIsFinalNotAWaitForStorage(t *testing.T) {
+	st := openStore(t)
+	epoch, err := st.Claim(t.Context(), fp, "node-a", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Config{Fingerprint: fp, Saves: st.Fenced(fp, epoch), Scores: st.Fenced(fp, epoch), Profiles: st, Quarantine: st,
+		NewSeed: func() uint64 { return 7 }, Now: func() time.Time { return now }})
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	st.Release(t.Context(), fp, "node-a", epoch)
+	if _, err := st.Claim(t.Context(), fp, "node-b", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Do(game.Wait())
+	if !errors.Is(err, store.ErrFenced) || s.Waiting() {
+		t.Fatalf("a fenced turn: %v (waiting %v); want ErrFenced and no wait", err, s.Waiting())
+	}
+	if msg := err.Error(); !strings.Contains(msg, "taken over elsewhere") || !strings.Contains(msg, "This session ends") ||
+		strings.Contains(msg, "Waiting") || strings.Contains(msg, "retried") {
+		t.Errorf("the player reads %q", msg)
+	}
+}
