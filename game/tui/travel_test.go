@@ -233,3 +233,40 @@ func TestPoisonDoesNotStopATripEveryStep(t *testing.T) {
 		t.Errorf("poisoned, x went %d turns, HP %d → %d, note %q; want several steps", m.game.Turn()-turn, hp, m.game.Player().HP, n)
 	}
 }
+
+// TestABatInViewStopsNothing: bats flee and never attack, so one in view
+// neither refuses explore nor stops a trip (issue 12 tester: "You cannot
+// explore with the bat in view" again and again on depth 3).
+func TestABatInViewStopsNothing(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	var foe game.Actor
+	for range 100 {
+		press(m, "x")
+		drive(t, m)
+		var seen bool
+		if foe, seen = monsterInView(m.game); seen {
+			break
+		}
+	}
+	if foe.Name == "" {
+		t.Fatal("no monster came into view on seed 7")
+	}
+	// The same game, with every monster a herbivore (a bat's AI).
+	bats := editSave(t, m.game, func(state map[string]any) {
+		for _, a := range state["Actors"].([]any)[1:] {
+			a.(map[string]any)["AI"] = float64(game.AIHerbivore)
+		}
+	})
+	adopt(t, m, bats)
+	m.scr = newPlay()
+	if a, seen := monsterInView(m.game); seen {
+		t.Errorf("a herbivore counts as a monster in view: %s", a.Name)
+	}
+	turn := m.game.Turn()
+	press(m, "x")
+	drive(t, m)
+	if n := note(m); strings.HasPrefix(n, "You cannot explore") || m.game.Turn() == turn {
+		t.Errorf("explore with only herbivores in view: note %q, %d turns", n, m.game.Turn()-turn)
+	}
+}
