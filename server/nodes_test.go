@@ -5,6 +5,7 @@ package server
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -89,7 +90,7 @@ func TestAKeyPlayingOnOneNodeCannotPlayOnAnotherUntilItLeaves(t *testing.T) {
 
 	a := dial(t, addrA, key, 100, 30)
 	newGame(t, a)
-	screen := walk(t, a, 3)
+	screen := rest(t, a, 3)
 	wantTurn, wantAround := turn(screen), around(t, screen)
 
 	b := dial(t, addrB, key, 100, 30)
@@ -101,7 +102,7 @@ func TestAKeyPlayingOnOneNodeCannotPlayOnAnotherUntilItLeaves(t *testing.T) {
 		t.Errorf("node B's log does not say cross-node take-over is not supported yet:\n%s", logsB.String())
 	}
 	// A plays on, untouched.
-	walk(t, a, atoi(wantTurn)+1)
+	rest(t, a, atoi(wantTurn)+1)
 	screen = a.Screen()
 	wantTurn, wantAround = turn(screen), around(t, screen)
 
@@ -118,7 +119,7 @@ func TestAKeyPlayingOnOneNodeCannotPlayOnAnotherUntilItLeaves(t *testing.T) {
 	if got := around(t, screen); got != wantAround {
 		t.Errorf("resumed elsewhere on node B; before:\n%s\nafter:\n%s", wantAround, got)
 	}
-	walk(t, b, atoi(wantTurn)+1)
+	rest(t, b, atoi(wantTurn)+1)
 
 	// And now node A refuses the key, naming B.
 	a = dial(t, addrA, key, 100, 30)
@@ -160,11 +161,11 @@ func TestANodeThatLostItsLeaseIsFencedAndItsPlayersAreTold(t *testing.T) {
 	// other will not (the renew loop finds out).
 	a1 := dial(t, addrA, moving, 100, 30)
 	newGame(t, a1)
-	screen := walk(t, a1, 2)
+	screen := rest(t, a1, 2)
 	wantTurn, wantAround := turn(screen), around(t, screen)
 	a2 := dial(t, addrA, idle, 100, 30)
 	newGame(t, a2)
-	walk(t, a2, 1)
+	rest(t, a2, 1)
 
 	// A stops renewing (as a paused node would); its leases lapse and B
 	// claims the keys, each at the next epoch.
@@ -190,7 +191,7 @@ func TestANodeThatLostItsLeaseIsFencedAndItsPlayersAreTold(t *testing.T) {
 	if got := turn(b1.Screen()); got != wantTurn {
 		t.Errorf("node B's game is at turn %s, want %s", got, wantTurn)
 	}
-	walk(t, b1, atoi(wantTurn)+2)
+	rest(t, b1, atoi(wantTurn)+2)
 
 	// A renews again and hears that it lost the idle key: that session
 	// ends too, without a key pressed.
@@ -211,7 +212,7 @@ func TestATakeOverWithinANodeKeepsTheLeaseAndTheGameWritesOn(t *testing.T) {
 	key := newKey(t)
 	a := dial(t, addrA, key, 100, 30)
 	newGame(t, a)
-	screen := walk(t, a, 2)
+	screen := rest(t, a, 2)
 	wantTurn := turn(screen)
 
 	a2 := dial(t, addrA, key, 100, 30)
@@ -221,7 +222,7 @@ func TestATakeOverWithinANodeKeepsTheLeaseAndTheGameWritesOn(t *testing.T) {
 	if out := ended(t, a); !strings.Contains(out, "took over") || strings.Contains(out, "elsewhere") {
 		t.Errorf("the old session reads %q; want the take-over within the node", out)
 	}
-	screen = walk(t, a2, atoi(wantTurn)+2) // every turn a durable write under the lease
+	screen = rest(t, a2, atoi(wantTurn)+2) // every turn a durable write under the lease
 	wantTurn = turn(screen)
 	if strings.Contains(logsA.String(), "fenced") {
 		t.Errorf("a write was fenced after a take-over within the node:\n%s", logsA.String())
@@ -236,4 +237,27 @@ func TestATakeOverWithinANodeKeepsTheLeaseAndTheGameWritesOn(t *testing.T) {
 	waitText(t, b, "Continue")
 	b.Send("\r")
 	waitText(t, b, "Turn: "+wantTurn)
+}
+
+// rest presses "." (wait: always one turn) until the screen shows turn n,
+// each key answered before the next is sent, so that no key is in flight
+// when it returns: the screen it returns is the game on disk. walk's
+// movement keys can be refused ("blocked"), and a refusal still on screen
+// can answer the next key's wait early, leaving that key in flight.
+func rest(t *testing.T, c *sshtest.Client, n int) string {
+	t.Helper()
+	screen := c.Screen()
+	for i := 0; turn(screen) != "" && atoi(turn(screen)) < n && i < 200; i++ {
+		want := "Turn: " + strconv.Itoa(atoi(turn(screen))+1)
+		c.Send(".")
+		s, err := c.WaitForText(10*time.Second, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		screen = s
+	}
+	if atoi(turn(screen)) < n {
+		t.Fatalf("could not rest %d turns:\n%s", n, screen)
+	}
+	return screen
 }
