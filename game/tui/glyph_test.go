@@ -1,9 +1,6 @@
 package tui
 
 import (
-	"encoding/binary"
-	"encoding/json"
-	"hash/crc32"
 	"strings"
 	"testing"
 
@@ -17,30 +14,16 @@ import (
 // way a save would carry them.
 func withFloorItems(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Game {
 	t.Helper()
-	blob, err := g.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var snap map[string]any
-	if err := json.Unmarshal(blob[10:], &snap); err != nil {
-		t.Fatal(err)
-	}
 	me := g.Player().Pos
-	var items []map[string]any
-	for i, k := range kinds {
-		d := world.Directions8[i%8]
-		p := me.Add(d.X*(1+i/8), d.Y*(1+i/8))
-		items = append(items, map[string]any{"Kind": string(k), "Pos": map[string]any{"X": p.X, "Y": p.Y}})
-	}
-	snap["State"].(map[string]any)["Items"] = items
-	body, _ := json.Marshal(snap)
-	out := append(append([]byte(nil), blob[:10]...), body...)
-	binary.BigEndian.PutUint32(out[6:], crc32.ChecksumIEEE(body))
-	g2, err := game.Decode(out, content.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g2
+	return editSave(t, g, func(state map[string]any) {
+		var items []map[string]any
+		for i, k := range kinds {
+			d := world.Directions8[i%8]
+			p := me.Add(d.X*(1+i/8), d.Y*(1+i/8))
+			items = append(items, map[string]any{"Kind": string(k), "Pos": map[string]any{"X": p.X, "Y": p.Y}})
+		}
+		state["Items"] = items
+	})
 }
 
 // Issue 11: an item's glyph in items.json was checked but never drawn (the

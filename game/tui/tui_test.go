@@ -2,10 +2,7 @@ package tui
 
 import (
 	"bytes"
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
-	"hash/crc32"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,7 +14,6 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/grotto-game/grotto/game"
-	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
@@ -551,27 +547,13 @@ func TestAFullPackFitsEveryTerminalSize(t *testing.T) {
 // save would carry it: through the save format.
 func withPack(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Game {
 	t.Helper()
-	blob, err := g.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var snap map[string]any
-	if err := json.Unmarshal(blob[10:], &snap); err != nil {
-		t.Fatal(err)
-	}
-	var inv []map[string]any
-	for _, k := range kinds {
-		inv = append(inv, map[string]any{"Kind": string(k)})
-	}
-	snap["State"].(map[string]any)["Inventory"] = inv
-	body, _ := json.Marshal(snap)
-	out := append(append([]byte(nil), blob[:10]...), body...)
-	binary.BigEndian.PutUint32(out[6:], crc32.ChecksumIEEE(body))
-	g2, err := game.Decode(out, content.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g2
+	return editSave(t, g, func(state map[string]any) {
+		var inv []map[string]any
+		for _, k := range kinds {
+			inv = append(inv, map[string]any{"Kind": string(k)})
+		}
+		state["Inventory"] = inv
+	})
 }
 
 func TestInertTurnsEveryControlByteIntoAReplacementCharacter(t *testing.T) {
