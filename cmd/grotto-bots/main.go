@@ -83,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			for j := range jobs {
 				t0 := time.Now()
 				o := bot.Play(*first+uint64(j.i), data, policies[j.p], bot.Options{TurnCap: *turnCap, Replay: j.i < *replay})
-				o.Elapsed = time.Since(t0)
+				o.ElapsedMS = float64(time.Since(t0).Microseconds()) / 1000
 				o.Journal = nil // the report does not need it; keep memory flat over many games
 				outs[j.p][j.i] = o
 			}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/mapgen"
@@ -43,7 +42,7 @@ type Summary struct {
 	ScrollsUsed   float64 `json:"scrolls_used"`
 	ScrollsLeft   float64 `json:"scrolls_left"`
 	Refused       int     `json:"refused"`     // commands the game refused, over all games
-	MillisPerGame float64 `json:"ms_per_game"` // mean Outcome.Elapsed, 0 when not measured
+	MillisPerGame float64 `json:"ms_per_game"` // mean Outcome.ElapsedMS, 0 when not measured
 	Violations    int     `json:"violations"`  // broken invariants, over all games
 	FirstBroken   string  `json:"first_violation,omitempty"`
 }
@@ -66,7 +65,7 @@ func Summarize(policy, doc string, outs []Outcome) Summary {
 	causes := map[string]int{}
 	var reached [mapgen.LastDepth + 1]int
 	used, left := map[game.ItemKind]int{}, map[game.ItemKind]int{}
-	var elapsed time.Duration
+	var elapsed float64 // ms
 	for _, o := range outs {
 		switch {
 		case o.Won:
@@ -96,7 +95,7 @@ func Summarize(policy, doc string, outs []Outcome) Summary {
 		if s.FirstBroken == "" && len(o.Violations) > 0 {
 			s.FirstBroken = o.Violations[0]
 		}
-		elapsed += o.Elapsed
+		elapsed += o.ElapsedMS
 	}
 	s.WinRate = float64(s.Wins) / n
 	s.DepthMedian, s.DepthMean = median(depths), mean(depths)
@@ -125,7 +124,7 @@ func Summarize(policy, doc string, outs []Outcome) Summary {
 			s.ScrollsLeft += l
 		}
 	}
-	s.MillisPerGame = float64(elapsed.Microseconds()) / 1000 / n
+	s.MillisPerGame = elapsed / n
 	return s
 }
 

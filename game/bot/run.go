@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
@@ -59,7 +58,7 @@ type Outcome struct {
 	Left       map[game.ItemKind]int // items in the pack at the end, by kind
 	Journal    []game.Command        // every command the game took, in order
 	Violations []string              // broken invariants, empty in a sound game
-	Elapsed    time.Duration         // wall time of the game, filled by a caller that measures it (never by this package)
+	ElapsedMS  float64               // wall time of the game in ms, filled by a caller that measures it (this package reads no clock)
 }
 
 // Play runs policy on a new game of seed with data until the player dies,
