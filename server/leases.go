@@ -80,6 +80,7 @@ type sessionLease struct {
 
 var _ store.Saves = (*sessionLease)(nil)
 var _ store.Scores = (*sessionLease)(nil)
+var _ store.Quarantine = (*sessionLease)(nil)
 
 // acquire makes the session a user of its key's lease on this node,
 // claiming it from the store when the node holds none (or lost it). It
@@ -272,6 +273,25 @@ func (l *sessionLease) FinishGame(fp string, s store.Score) (int, error) {
 	rank, err := g.FinishGame(fp, s)
 	l.fencedLost(err)
 	return rank, err
+}
+
+// Quarantine implements store.Quarantine, fenced by the session's lease:
+// a node that lost the key never sets aside (and so deletes) the new
+// owner's game.
+func (l *sessionLease) Quarantine(fp, reason string, now time.Time) (string, error) {
+	g, err := l.fenced("quarantine")
+	if err != nil {
+		l.fencedLost(err)
+		return "", err
+	}
+	key, err := g.Quarantine(fp, reason, now)
+	l.fencedLost(err)
+	return key, err
+}
+
+// Quarantined implements store.Quarantine.
+func (l *sessionLease) Quarantined(fp string) ([]store.Quarantined, error) {
+	return l.st.Quarantined(fp)
 }
 
 // renewLeases renews every lease the node holds every ttl/3 until stop

@@ -10,6 +10,7 @@ import (
 
 	"charm.land/log/v2"
 
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
 )
@@ -93,5 +94,44 @@ func TestAWriteWithoutALeaseIsFencedAndAfterALostLeaseNeverReachesTheStore(t *te
 	}
 	if n, _ := db.Journal("SHA256:a"); len(n) != 0 {
 		t.Errorf("%d late journal entries reached the store", len(n))
+	}
+}
+
+// TestANodeThatLostTheLeaseCannotQuarantineTheNewOwnersSave: node A's
+// session reads a save it cannot decode after node B took the key over;
+// setting it aside would delete B's game, so it is refused (fenced), the
+// save stays where it is and the session is told its lease moved on.
+func TestANodeThatLostTheLeaseCannotQuarantineTheNewOwnersSave(t *testing.T) {
+	db := tempDB(t)
+	s := &Server{log: log.New(io.Discard), store: db, data: content.Default(), leases: newNodeLeases(db, "node-a", time.Minute)}
+	const fp = "SHA256:a"
+	told := 0
+	l := &sessionLease{nl: s.leases, st: db, fp: fp, n: lobby.NotifierFunc(func(lobby.Event) { told++ })}
+	if err := l.acquire(); err != nil {
+		t.Fatal(err)
+	}
+	defer l.release()
+	// Node A pauses; its lease lapses; node B claims the key and saves a
+	// game that node A cannot read (B's own business).
+	db.Release(context.Background(), fp, "node-a", 1)
+	epoch, err := db.Claim(context.Background(), fp, "node-b", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Fenced(fp, epoch).PutSave(fp, []byte("B's game, unreadable here")); err != nil {
+		t.Fatal(err)
+	}
+	play := s.newPlay(fp, l, log.New(io.Discard))
+	if _, news, err := play.Open(); err == nil {
+		t.Errorf("node A opened B's game: news %q, no error; want it kept and not set aside", news)
+	}
+	if blob, err := db.Save(fp); err != nil || string(blob) != "B's game, unreadable here" {
+		t.Errorf("B's save after node A's open: %q, %v; want it in place", blob, err)
+	}
+	if qs, _ := db.Quarantined(""); len(qs) != 0 {
+		t.Errorf("node A set aside %d records of B's game", len(qs))
+	}
+	if !l.wasLost() || told != 1 {
+		t.Errorf("lost %v, told %d times; want the session told once that its lease moved on", l.wasLost(), told)
 	}
 }

@@ -430,10 +430,11 @@ func cause(err error) error {
 // newPlay returns the session layer of key fp: its games, kept durable in
 // the server's store, write trouble logged.
 //
-// Its game's writes go through lease, fenced by the key's store lease.
+// Its game's writes, quarantine included, go through lease, fenced by the
+// key's store lease.
 func (s *Server) newPlay(fp string, lease *sessionLease, logger *log.Logger) *session.Session {
 	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: lease, Scores: lease,
-		Profiles: s.store, Quarantine: loggedQuarantine{s.store, logger}, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
+		Profiles: s.store, Quarantine: loggedQuarantine{lease, logger}, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
 		Pending: s.pending,
 		Trouble: func(err error) {
 			if errors.Is(err, store.ErrFenced) {

@@ -38,7 +38,8 @@ func (e *LeaseHeldError) Error() string {
 // Is reports whether target is ErrLeaseHeld.
 func (e *LeaseHeldError) Is(target error) bool { return target == ErrLeaseHeld }
 
-// FencedWrites are the writes of [Saves] and [Scores] under a lease: each
+// FencedWrites are the writes of [Saves], [Scores] and [Quarantine] under
+// a lease: each
 // is refused with an error wrapping [ErrFenced], writing nothing, unless
 // epoch is fp's current lease epoch, and the check is atomic with the
 // write (a claim that moves the lease on waits for a write in flight, or
@@ -50,6 +51,10 @@ type FencedWrites interface {
 	DeleteSaveAt(fp string, epoch uint64) error
 	AppendJournalAt(fp string, epoch uint64, seq uint64, entry []byte) error
 	FinishGameAt(fp string, epoch uint64, s Score) (rank int, err error)
+	// QuarantineAt moves fp's save and journal aside (as Quarantine
+	// does) only while epoch is fp's lease epoch: a node that lost the
+	// key must not set aside, and so delete, the new owner's game.
+	QuarantineAt(fp string, epoch uint64, reason string, now time.Time) (key string, err error)
 }
 
 // Leases grant each key (a player's fingerprint) to one node at a time,
@@ -92,20 +97,22 @@ type Leases interface {
 	Fenced(fp string, epoch uint64) LeasedGame
 }
 
-// LeasedGame is one game's [Saves] and [Scores] under a lease (see
-// [Leases.Fenced]): a drop-in for both in a session. Its writes carry the
+// LeasedGame is one game's [Saves], [Scores] and [Quarantine] under a
+// lease (see [Leases.Fenced]): a drop-in for the three in a session. Its writes carry the
 // lease epoch and return an error wrapping [ErrFenced] once the lease
 // moved on; its reads are the store's. It writes only its own key: a
 // write for another fingerprint is an error.
 type LeasedGame interface {
 	Saves
 	Scores
+	Quarantine
 }
 
 // FencedStore is what [Fence] needs: the reads and the fenced writes.
 type FencedStore interface {
 	Saves
 	Scores
+	Quarantine
 	FencedWrites
 }
 
@@ -132,6 +139,9 @@ func (f fenced) own(call, fp string) error {
 func (f fenced) Save(fp string) ([]byte, error)      { return f.st.Save(fp) }
 func (f fenced) Journal(fp string) ([][]byte, error) { return f.st.Journal(fp) }
 func (f fenced) TopScores(n int) ([]Score, error)    { return f.st.TopScores(n) }
+func (f fenced) Quarantined(fp string) ([]Quarantined, error) {
+	return f.st.Quarantined(fp)
+}
 func (f fenced) PutSave(fp string, blob []byte) error {
 	return f.do("put save", fp, func() error { return f.st.PutSaveAt(fp, f.epoch, blob) })
 }
@@ -147,6 +157,14 @@ func (f fenced) FinishGame(fp string, s Score) (rank int, err error) {
 		return err
 	})
 	return rank, err
+}
+
+func (f fenced) Quarantine(fp, reason string, now time.Time) (key string, err error) {
+	err = f.do("quarantine", fp, func() error {
+		key, err = f.st.QuarantineAt(fp, f.epoch, reason, now)
+		return err
+	})
+	return key, err
 }
 
 func (f fenced) do(call, fp string, write func() error) error {

@@ -126,3 +126,12 @@ func (b *Bolt) FinishGameAt(fp string, epoch uint64, s Score) (rank int, err err
 	})
 	return rank, err
 }
+
+// QuarantineAt is Quarantine fenced by epoch (see [FencedWrites]).
+func (b *Bolt) QuarantineAt(fp string, epoch uint64, reason string, now time.Time) (key string, err error) {
+	err = b.fence("quarantine", fp, epoch, func() error {
+		key, err = b.Quarantine(fp, reason, now)
+		return err
+	})
+	return key, err
+}

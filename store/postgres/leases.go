@@ -174,6 +174,15 @@ func (s *Store) FinishGameAt(fp string, epoch uint64, sc store.Score) (rank int,
 	})
 }
 
+// QuarantineAt is Quarantine fenced by epoch, in one transaction (see
+// store.FencedWrites): the lease row is locked FOR SHARE before the save
+// is read and moved aside.
+func (s *Store) QuarantineAt(fp string, epoch uint64, reason string, now time.Time) (string, error) {
+	return s.quarantine(fp, reason, now, func(ctx context.Context, tx pgx.Tx) error {
+		return lockEpoch(ctx, tx, "quarantine", fp, epoch)
+	})
+}
+
 // AppendJournalAt is AppendJournal fenced by epoch (see
 // store.FencedWrites). It shares the group commit with every other append:
 // the batch's one statement writes the entries whose epoch is their key's

@@ -138,8 +138,20 @@ func scanScore(row pgx.CollectableRow) (store.Score, error) {
 // still has the bytes. It returns the quarantine key, fp@now (RFC 3339
 // with nanoseconds), as the bbolt store does.
 func (s *Store) Quarantine(fp, reason string, now time.Time) (string, error) {
+	return s.quarantine(fp, reason, now, nil)
+}
+
+// quarantine is Quarantine, after fence (when not nil) in the same
+// transaction: an error of fence wrapping store.ErrFenced is returned as
+// it is, and nothing moves.
+func (s *Store) quarantine(fp, reason string, now time.Time, fence func(context.Context, pgx.Tx) error) (string, error) {
 	key := fmt.Sprintf("%s@%s", fp, now.UTC().Format(time.RFC3339Nano))
 	err := s.tx(func(ctx context.Context, tx pgx.Tx) error {
+		if fence != nil {
+			if err := fence(ctx, tx); err != nil {
+				return err
+			}
+		}
 		var save []byte
 		var version int16
 		var blob []byte
@@ -170,6 +182,9 @@ func (s *Store) Quarantine(fp, reason string, now time.Time) (string, error) {
 		}
 		return deleteGame(ctx, tx, fp)
 	})
+	if errors.Is(err, store.ErrFenced) {
+		return "", err
+	}
 	if err != nil {
 		return "", fmt.Errorf("quarantine %s: %w", fp, avail(err))
 	}

@@ -32,6 +32,7 @@ func RunLeases(t *testing.T, open func(t *testing.T) LeasedStore) {
 		{"a claim grants epoch 1, the holder's claim keeps it, a reclaim after expiry gives epoch+1", claimEpochs},
 		{"a second node is refused while the lease is live and granted after expiry or release", secondNode},
 		{"stale-epoch writes are refused with ErrFenced and leave the new owner's game byte-equal", staleWrites},
+		{"a stale epoch's quarantine moves nothing aside; the owner's sets the game aside", fencedQuarantine},
 		{"renew extends a node's leases and reports the keys it lost", renew},
 		{"two nodes claiming one key at once: exactly one wins, 20 times", claimRace},
 	} {
@@ -166,6 +167,53 @@ func staleWrites(t *testing.T, st LeasedStore) {
 	}
 	if _, err := st.Save(fpA); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("after the owner's finish the save reads %v, want ErrNotFound", err)
+	}
+}
+
+func fencedQuarantine(t *testing.T, st LeasedStore) {
+	old := claim(t, st, fpA, "a", short)
+	expired() // node a pauses; node b takes the game over and saves it
+	cur := claim(t, st, fpA, "b", long)
+	newGame := st.Fenced(fpA, cur)
+	if err := newGame.PutSave(fpA, []byte("b's save")); err != nil {
+		t.Fatal(err)
+	}
+	if err := newGame.AppendJournal(fpA, 0, []byte("b's move")); err != nil {
+		t.Fatal(err)
+	}
+	save, journal := game(t, st)
+
+	// Node a wakes up with the damaged save it read before, and sets it
+	// aside: it would delete b's game.
+	for what, err := range map[string]error{
+		"view":    func() error { _, err := st.Fenced(fpA, old).Quarantine(fpA, "late damage", when); return err }(),
+		"epoch 0": func() error { _, err := st.QuarantineAt(fpA, 0, "no lease", when); return err }(),
+	} {
+		if !errors.Is(err, store.ErrFenced) || errors.Is(err, store.ErrUnavailable) {
+			t.Errorf("stale quarantine (%s): %v, want ErrFenced (and not ErrUnavailable)", what, err)
+		}
+	}
+	save2, journal2 := game(t, st)
+	if !bytes.Equal(save, save2) || !slices.EqualFunc(journal, journal2, bytes.Equal) {
+		t.Errorf("after a stale quarantine the game is %q %q, want %q %q", save2, journal2, save, journal)
+	}
+	if qs, err := st.Quarantined(""); err != nil || len(qs) != 0 {
+		t.Errorf("a stale quarantine set aside %v (%v)", qs, err)
+	}
+	// The owner's quarantine moves the game aside, bytes and all.
+	key, err := newGame.Quarantine(fpA, "checksum mismatch", when)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := newGame.Quarantined(fpA)
+	if err != nil || len(qs) != 1 || qs[0].Key != key || qs[0].Reason != "checksum mismatch" {
+		t.Fatalf("after the owner's quarantine: %+v, %v; want one record under %q", qs, err, key)
+	}
+	if _, err := st.Save(fpA); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("after the owner's quarantine the save reads %v, want ErrNotFound", err)
+	}
+	if _, err := newGame.Quarantine("SHA256:other", "x", when); err == nil || errors.Is(err, store.ErrFenced) {
+		t.Errorf("a view quarantining another key: %v, want a plain error", err)
 	}
 }
 
