@@ -3,7 +3,7 @@
 //	grotto [serve] [--listen :23234] [--data ./grotto-data] [--admin-keys FILE]
 //	              [--host-key FILE] [--proxy-protocol-from CIDR[,CIDR...]]
 //	              [--node NAME] [--lease-ttl 15s]
-//	grotto compact [--data ./grotto-data]   (offline: shrink the database)
+//	grotto compact [--data ./grotto-data]   (offline: shrink the bbolt database)
 //	grotto copy-store --from FILE --to URL  (offline: copy bbolt into PostgreSQL)
 //
 // Every flag can also be set by an environment variable (GROTTO_LISTEN,
@@ -116,7 +116,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	c.FPS = server.DefaultFPS
 	intFlag(&c.FPS, "fps", "GROTTO_FPS", "most frames per second a session draws (1–120)")
 	usage := func(w io.Writer) {
-		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the database, offline (see grotto compact --help)\n  grotto copy-store --from FILE --to URL   copy a bbolt database into PostgreSQL (see grotto copy-store --help)\n\nFlags:\n")
+		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the bbolt database, offline (see grotto compact --help)\n  grotto copy-store --from FILE --to URL   copy a bbolt database into PostgreSQL (see grotto copy-store --help)\n\nFlags:\n")
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(stderr)

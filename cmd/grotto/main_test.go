@@ -179,6 +179,53 @@ func TestCompactSaysWhatIsWrongWithoutADatabase(t *testing.T) {
 	}
 }
 
+func TestCompactOfAPostgreSQLStoreSaysInOneLineWhatToDoInstead(t *testing.T) {
+	const url = "postgres://grotto:s3cret@db.example/grotto"
+	for _, c := range []struct {
+		name string
+		args []string
+		env  string
+	}{
+		{"from --store", []string{"--store", url}, ""},
+		{"from GROTTO_STORE, as the server's container sets it", nil, url},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("GROTTO_STORE", c.env)
+			var out, errs bytes.Buffer
+			dir := t.TempDir()
+			code := compact(append([]string{"--data", dir}, c.args...), &out, &errs)
+			msg := errs.String()
+			if code != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "PostgreSQL") ||
+				!strings.Contains(msg, "autovacuum") || !strings.Contains(msg, "VACUUM FULL") {
+				t.Errorf("exit %d, %q; want 2 and one line naming autovacuum and VACUUM FULL", code, msg)
+			}
+			if strings.Contains(msg, "s3cret") || out.Len() != 0 {
+				t.Errorf("stdout %q, stderr %q: the password leaked or stdout was written", out.String(), msg)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("compact wrote %d files in the data dir", len(entries))
+			}
+		})
+	}
+}
+
+func TestCompactCompactsTheBboltFileThatStoreNames(t *testing.T) {
+	t.Setenv("GROTTO_STORE", "")
+	path := filepath.Join(t.TempDir(), "elsewhere.db")
+	db, err := store.Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	var out, errs bytes.Buffer
+	if code := compact([]string{"--data", t.TempDir(), "--store", path}, &out, &errs); code != 0 || !strings.Contains(out.String(), path) {
+		t.Errorf("--store %s: exit %d, stdout %q, stderr %q; want that file compacted", path, code, out.String(), errs.String())
+	}
+	if _, err := os.Stat(path + ".bak"); err != nil {
+		t.Errorf("the old file is not kept beside it: %v", err)
+	}
+}
+
 func TestHelpGoesToStdoutWithTheListenPort(t *testing.T) {
 	var out, errs bytes.Buffer
 	if _, err := parse([]string{"--listen", ":2222", "--help"}, &out, &errs); !errors.Is(err, flag.ErrHelp) {
