@@ -143,6 +143,9 @@ func TestGoldenScreens(t *testing.T) {
 			adopt(t, m, withPack(t, m.game, fullPack()))
 			press(m, "i")
 		}},
+		{name: "banner-over-play-60x16", w: 60, h: 16, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
+			m.Update(BannerMsg{Text: "The server restarts at 18:00 UTC for an upgrade; your game will be saved."})
+		}},
 		{name: "game-over", w: 80, h: 24, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
 			for i := 0; i < 20000 && !m.game.Over(); i++ {
 				press(m, towardStairs(m))

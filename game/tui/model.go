@@ -135,6 +135,8 @@ const (
 	ExitShutdown               // the server is shutting down; the game was saved
 	ExitTakenOver              // the same key took the game over from another session
 	ExitIdle                   // no key for Player.IdleTimeout; the game was saved
+	ExitKicked                 // an admin ended the session (KickedMsg); the game was saved
+	ExitBanned                 // the key was banned (BannedMsg); the game was saved
 )
 
 // ShutdownMsg tells a session that the server is stopping: the model saves the
@@ -182,6 +184,7 @@ type Model struct {
 	set      Settings
 	detected colorprofile.Profile   // the terminal's colour profile, as Bubble Tea reports it
 	forced   []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
+	banner   string                 // a host's broadcast shown until the next key (banner.go); "" for none
 }
 
 // New returns the model for one session, starting on the title screen.
@@ -247,6 +250,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.p.Play.Save()
 		m.exit = ExitTakenOver
 		return m, tea.Quit
+	case KickedMsg:
+		m.p.Play.Save()
+		m.exit = ExitKicked
+		return m, tea.Quit
+	case BannedMsg:
+		m.p.Play.Save()
+		m.exit = ExitBanned
+		return m, tea.Quit
+	case BannerMsg:
+		m.banner = msg.Text
 	case WatchersMsg:
 		m.watchers = m.p.Lobby.Watchers()
 		m.publish()
@@ -266,6 +279,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.lastKey = m.p.Now()
 		if msg.String() == "ctrl+c" {
 			return m, m.saveAndLeave()
+		}
+		if m.banner != "" { // the key that dismisses a banner is not played
+			m.banner = ""
+			return m, nil
 		}
 		if m.tooSmallNow() {
 			return m, nil // the screen is hidden: a key would act unseen (issue 12)
@@ -293,7 +310,7 @@ func (m *Model) View() tea.View {
 	} else {
 		s = m.scr.view(m)
 	}
-	v := tea.NewView(m.finish(s))
+	v := tea.NewView(m.finish(m.withBanner(s)))
 	if c, ok := m.scr.(cursorHolder); ok && !m.tooSmallNow() {
 		v.Cursor = c.terminalCursor(m)
 	}
@@ -329,6 +346,10 @@ func (e Exit) String() string {
 		return "taken over"
 	case ExitIdle:
 		return "idle"
+	case ExitKicked:
+		return "kicked"
+	case ExitBanned:
+		return "banned"
 	}
 	return "disconnect"
 }

@@ -60,6 +60,21 @@ type Lobby interface {
 	Wait(ctx context.Context) error
 	// Len returns the number of slots, spectators included.
 	Len() int
+	// Kick takes away the player slot listed under name (without regard
+	// to case: names are unique that way): its Lost channel closes and
+	// its notifier gets Kicked, so its session saves and leaves. ok is
+	// false when no player slot is listed under name. released closes
+	// once the slot is released (its game saved).
+	Kick(name string) (released <-chan struct{}, ok bool)
+	// Ban takes away every slot, player or spectator, whose key banned
+	// reports true: each Lost channel closes and each notifier gets
+	// Banned. It returns how many slots it took away.
+	Ban(banned func(fp string) bool) int
+	// Broadcast hands text to every slot's notifier that is an Announcer
+	// (players, spectators, sessions on the title screen or watching a
+	// game) and returns how many it told. The text is passed as it is:
+	// the caller makes it safe to show.
+	Broadcast(text string) int
 }
 
 // Slot is one session's place in the lobby, held like a lease. Its methods
@@ -144,6 +159,10 @@ const (
 	// IdleCheck: check whether the holder has been idle too long, and if so
 	// save and leave.
 	IdleCheck
+	// Kicked: an admin ended the session (Lobby.Kick); save and leave.
+	Kicked
+	// Banned: the key was banned (Lobby.Ban); save and leave.
+	Banned
 )
 
 func (e Event) String() string {
@@ -156,6 +175,10 @@ func (e Event) String() string {
 		return "watchers changed"
 	case IdleCheck:
 		return "idle check"
+	case Kicked:
+		return "kicked"
+	case Banned:
+		return "banned"
 	}
 	return "unknown event"
 }
@@ -165,6 +188,13 @@ func (e Event) String() string {
 // (hand the event over, e.g. in a goroutine) and may call the lobby.
 type Notifier interface {
 	Notify(Event)
+}
+
+// Announcer is a Notifier that also shows a host's broadcast
+// (Lobby.Broadcast) to its session. Announce, like Notify, is called
+// outside the lobby's lock and must return quickly.
+type Announcer interface {
+	Announce(text string)
 }
 
 // NotifierFunc adapts a function to a Notifier.

@@ -1,0 +1,67 @@
+package lobby
+
+// This file: the host's tools on the live games of a Memory: kick a player,
+// take a banned key's sessions away, broadcast a banner to every session.
+
+import "strings"
+
+// Kick implements Lobby.
+func (m *Memory) Kick(name string) (<-chan struct{}, bool) {
+	m.mu.Lock()
+	var found *slot
+	for _, s := range m.players {
+		if s.name != "" && strings.EqualFold(s.name, name) {
+			found = s
+			break
+		}
+	}
+	var tell Notifier
+	if found != nil {
+		tell = found.loseLocked()
+	}
+	m.mu.Unlock()
+	if found == nil {
+		return nil, false
+	}
+	if tell != nil {
+		tell.Notify(Kicked)
+	}
+	return found.done, true
+}
+
+// Ban implements Lobby.
+func (m *Memory) Ban(banned func(fp string) bool) int {
+	m.mu.Lock()
+	var told []Notifier
+	n := 0
+	for _, s := range m.slots {
+		if s.isLost || !banned(s.key) {
+			continue
+		}
+		n++
+		if t := s.loseLocked(); t != nil {
+			told = append(told, t)
+		}
+	}
+	m.mu.Unlock()
+	for _, t := range told {
+		t.Notify(Banned)
+	}
+	return n
+}
+
+// Broadcast implements Lobby.
+func (m *Memory) Broadcast(text string) int {
+	m.mu.Lock()
+	var told []Announcer
+	for _, s := range m.slots {
+		if a, ok := s.n.(Announcer); ok && !s.released {
+			told = append(told, a)
+		}
+	}
+	m.mu.Unlock()
+	for _, a := range told {
+		a.Announce(text)
+	}
+	return len(told)
+}

@@ -1,0 +1,102 @@
+package lobby
+
+import (
+	"slices"
+	"sync"
+	"testing"
+)
+
+// announcer records what a slot's holder is told, broadcasts included.
+type announcer struct {
+	events
+	mu   sync.Mutex
+	said []string
+}
+
+func (a *announcer) Announce(text string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.said = append(a.said, text)
+}
+
+func (a *announcer) heard() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.said)
+}
+
+func TestKickTakesAwayThePlayerListedUnderTheNameWhateverItsCase(t *testing.T) {
+	m := NewMemory(nil)
+	ann, other := newEvents(), newEvents()
+	s, _ := m.Claim(Holder{Key: "SHA256:ann", Name: "Ann", Notifier: ann})
+	o, _ := m.Claim(Holder{Key: "SHA256:bob", Name: "bob", Notifier: other})
+	if _, ok := m.Kick("nobody"); ok {
+		t.Error("kicking a name nobody plays under found a game")
+	}
+	released, ok := m.Kick("ANN")
+	if !ok {
+		t.Fatal("kick ANN: no game found for Ann")
+	}
+	if e := ann.next(); e != Kicked {
+		t.Errorf("Ann was told %v, want kicked", e)
+	}
+	select {
+	case <-s.Lost():
+	default:
+		t.Error("Ann's slot is not lost")
+	}
+	select {
+	case <-released:
+		t.Fatal("released before Ann's session saved and let go")
+	default:
+	}
+	s.Release()
+	<-released
+	select {
+	case <-o.Lost():
+		t.Error("Bob's slot was taken away too")
+	case e := <-other:
+		t.Errorf("Bob was told %v", e)
+	default:
+	}
+}
+
+func TestBanTakesAwayEverySlotOfTheKeyAndNoOther(t *testing.T) {
+	m := NewMemory(nil)
+	player, spectator, other := newEvents(), newEvents(), newEvents()
+	m.Claim(Holder{Key: "SHA256:bad", Name: "bad", Notifier: player})
+	m.Spectate(Holder{Key: "SHA256:bad", Notifier: spectator})
+	o, _ := m.Claim(Holder{Key: "SHA256:good", Name: "good", Notifier: other})
+	if n := m.Ban(func(fp string) bool { return fp == "SHA256:bad" }); n != 2 {
+		t.Errorf("ban took %d slots away, want the player and the spectator", n)
+	}
+	if a, b := player.next(), spectator.next(); a != Banned || b != Banned {
+		t.Errorf("the banned key's sessions were told %v and %v", a, b)
+	}
+	if n := m.Ban(func(fp string) bool { return fp == "SHA256:bad" }); n != 0 {
+		t.Errorf("a second ban took %d slots already taken away", n)
+	}
+	select {
+	case <-o.Lost():
+		t.Error("another key's slot was taken away")
+	default:
+	}
+}
+
+func TestBroadcastTellsEverySessionThatShowsIt(t *testing.T) {
+	m := NewMemory(nil)
+	a, b := &announcer{events: newEvents()}, &announcer{events: newEvents()}
+	m.Claim(Holder{Key: "SHA256:a", Name: "a", Notifier: a})
+	m.Spectate(Holder{Key: "SHA256:a", Notifier: b})
+	m.Claim(Holder{Key: "SHA256:c", Notifier: newEvents()}) // shows no banner
+	gone, _ := m.Claim(Holder{Key: "SHA256:d", Notifier: &announcer{events: newEvents()}})
+	gone.Release()
+	if n := m.Broadcast("restart at noon"); n != 2 {
+		t.Errorf("broadcast told %d sessions, want 2", n)
+	}
+	for _, x := range []*announcer{a, b} {
+		if got := x.heard(); !slices.Equal(got, []string{"restart at noon"}) {
+			t.Errorf("a session heard %q", got)
+		}
+	}
+}
