@@ -25,6 +25,8 @@ func (s *Server) middleware() ssh.Option {
 		// Identity before anything that needs to know who: commands
 		// (quarantine is for admins) and the session.
 		identify,
+		// A banned key is told so and goes no further (bans.go).
+		s.refuseBanned,
 		// Commands (scores, who, quarantine) need no terminal: before the
 		// PTY check. They end at once, so they are not counted by the
 		// session cap (`ssh host who` works on a full server); the rate

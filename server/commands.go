@@ -15,8 +15,9 @@ import (
 
 // commands answers `ssh host scores` and `ssh host who` with plain text and
 // exit status 0, and for admins `ssh host quarantine`, the games set aside
-// as damaged; any other command (quarantine too, for everyone else) gets a
-// one-line error and status 1. A session without a command goes on to the
+// as damaged, and the host tools `kick NAME` and `broadcast TEXT`
+// (hosttools.go); any other command (the admins' too, for everyone else)
+// gets a one-line error and status 1. A session without a command goes on to the
 // game.
 func (s *Server) commands(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
@@ -47,6 +48,16 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 				return
 			}
 			writeQuarantine(out, qs)
+		case cmd[0] == "kick" && s.isAdmin(sess): // hosttools.go
+			if code := s.kick(sess, out, newlines(sess.Stderr(), sess), cmd[1:]); code != 0 {
+				sess.Exit(code)
+				return
+			}
+		case cmd[0] == "broadcast" && s.isAdmin(sess):
+			if code := s.broadcast(sess, out, newlines(sess.Stderr(), sess), cmd[1:]); code != 0 {
+				sess.Exit(code)
+				return
+			}
 		default:
 			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores` or `who`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
 			sess.Exit(1)

@@ -23,6 +23,10 @@ type Config struct {
 	Listen    string // TCP address, host:port with a port from 1 to 65535 (0, any free port, for tests), e.g. ":23234"
 	DataDir   string // holds the database (grotto.db) and the host key (host_ed25519); Validate makes it absolute
 	AdminKeys string // authorized_keys file naming admins; "" for none; Validate makes it absolute
+	// BannedKeys is an authorized_keys file of keys refused at login
+	// ("" for none), re-read by ReloadBans (SIGHUP); a missing file bans
+	// nobody. Validate makes it absolute.
+	BannedKeys string
 	// Store is where games are kept: "" for the bbolt file grotto.db in
 	// DataDir; another path for a bbolt file there (Validate makes it
 	// absolute); a postgres:// or postgresql:// URL for PostgreSQL
@@ -188,7 +192,7 @@ func portProblem(addr, example string, zeroOK bool) string {
 	return ""
 }
 
-// Validate makes DataDir, AdminKeys and HostKey absolute and returns an
+// Validate makes DataDir, AdminKeys, BannedKeys and HostKey absolute and returns an
 // error saying what is wrong, a *SettingError naming the flag that sets it:
 // an empty listen address or one without a port number from 1 to 65535 (0,
 // any free port, is allowed for tests), an empty data dir, a
@@ -228,6 +232,11 @@ func (c *Config) Validate() error {
 	if c.AdminKeys != "" {
 		if c.AdminKeys, err = filepath.Abs(c.AdminKeys); err != nil {
 			return badSetting("--admin-keys", "%v", err)
+		}
+	}
+	if c.BannedKeys != "" {
+		if c.BannedKeys, err = filepath.Abs(c.BannedKeys); err != nil {
+			return badSetting("--banned-keys", "%v", err)
 		}
 	}
 	if c.HostKey != "" {

@@ -87,9 +87,23 @@ func (l *sessionLobby) Notify(e lobby.Event) {
 		msg = tui.WatchersMsg{}
 	case lobby.IdleCheck:
 		msg = tui.IdleCheckMsg{}
+	case lobby.Kicked:
+		msg = tui.KickedMsg{}
+	case lobby.Banned:
+		msg = tui.BannedMsg{}
 	default:
 		return
 	}
+	l.send(msg)
+}
+
+// Announce implements lobby.Announcer: a host's broadcast becomes the
+// program's banner (tui.BannerMsg).
+func (l *sessionLobby) Announce(text string) { l.send(tui.BannerMsg{Text: text}) }
+
+// send hands msg to the session's program, if it has one, without
+// waiting (see Notify).
+func (l *sessionLobby) send(msg tea.Msg) {
 	l.mu.Lock()
 	p := l.prog
 	l.mu.Unlock()

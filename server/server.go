@@ -52,6 +52,7 @@ type Server struct {
 	store  Database
 	data   *content.Tables // the game's tables (monsters, items, spawns), as the host loaded them
 	admins atomic.Pointer[keys.AdminSet]
+	banned atomic.Pointer[keys.AdminSet]
 	live   lobby.Lobby // the live games (lobby.go adapts it for each session)
 	ln     net.Listener
 	conns  *addrConns // open connections per address (conns.go)
@@ -94,7 +95,8 @@ type Database interface {
 // listen yet. It fills cfg's defaults and validates it (Config.Validate).
 // On success the server owns db and Shutdown closes it; on error the
 // caller still does. Errors: an invalid cfg, a data dir that cannot be
-// made, an unreadable admin-keys file (naming it), a host key file that
+// made, an unreadable admin-keys file or a banned-keys file that does not
+// parse (naming it), a host key file that
 // cannot be read or made or holds no private key (a *keys.HostKeyError
 // naming it).
 func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
@@ -113,6 +115,10 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 		stopRenew: make(chan struct{})}
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
+		return nil, err
+	}
+	s.banned.Store(&keys.AdminSet{})
+	if err := s.ReloadBans(); err != nil {
 		return nil, err
 	}
 	s.proxies, _ = parseTrusted(cfg.ProxyProtocolFrom) // Validate checked it
@@ -540,6 +546,16 @@ func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
 		return "Your key connected from another session and took over; anything you were playing is saved and continues there."
 	case tui.ExitQuit:
 		return "Farewell."
+	case tui.ExitKicked:
+		if hadGame {
+			return "An admin ended your session; your game is saved."
+		}
+		return "An admin ended your session."
+	case tui.ExitBanned:
+		if hadGame {
+			return "This key is banned from this server; your game is saved."
+		}
+		return bannedLine
 	case tui.ExitIdle:
 		if hadGame {
 			return fmt.Sprintf("You were idle for %v; your game is saved. Goodbye.", s.cfg.Limits.IdleTimeout)

@@ -99,6 +99,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	stringFlag(&c.DataDir, "data", "GROTTO_DATA", "./grotto-data", "directory for the database and the host key")
 	stringFlag(&c.Store, "store", "GROTTO_STORE", "", "where games are kept: empty for grotto.db in the data dir, a bbolt file's path, or a postgres:// URL shared by many nodes (PG* variables fill in what it leaves out)")
 	stringFlag(&c.AdminKeys, "admin-keys", "GROTTO_ADMIN_KEYS", "", "authorized_keys file listing admins' keys")
+	stringFlag(&c.BannedKeys, "banned-keys", "GROTTO_BANNED_KEYS", "", "authorized_keys file of keys refused at login, re-read on SIGHUP (a missing file bans nobody)")
 	stringFlag(&c.HostKey, "host-key", "GROTTO_HOST_KEY", "", "the host's private key file, created if missing; nodes behind one address share one (default DATA/host_ed25519)")
 	stringFlag(&c.Node, "node", "GROTTO_NODE", server.DefaultNode(), "this node's name among the nodes sharing a --store: it holds its players' games, and a player whose key plays here is told so on another node")
 	c.LeaseTTL = server.DefaultLeaseTTL
@@ -268,7 +269,7 @@ func start(cfg server.Config) (*server.Server, error) {
 	return srv, nil
 }
 
-// serve runs srv until SIGINT or SIGTERM, re-reading the admins on SIGHUP,
+// serve runs srv until SIGINT or SIGTERM, re-reading the admins and bans on SIGHUP,
 // then shuts it down within shutdownTimeout. It returns the exit code: 0
 // when every game is saved, 1 otherwise or if the server stopped by itself.
 func serve(srv *server.Server, logger *log.Logger) int {
@@ -291,6 +292,9 @@ wait:
 		case <-hup: // re-read the admins: rights are checked when used, so every session sees the change at once
 			if err := srv.ReloadAdmins(); err != nil {
 				logger.Error("SIGHUP: the admin file could not be read; nobody is an admin until it is fixed and reloaded", "err", err)
+			}
+			if err := srv.ReloadBans(); err != nil { // and the bans: a newly banned key's sessions end
+				logger.Error("SIGHUP: the banned-keys file could not be read; the bans before stay in force", "err", err)
 			}
 		case <-ctx.Done():
 			break wait

@@ -30,6 +30,11 @@ func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
 	if c.Listen != "127.0.0.1:1" || c.DataDir != "/srv/grotto" || c.AdminKeys != "" {
 		t.Errorf("config = %+v", c)
 	}
+	t.Setenv("GROTTO_BANNED_KEYS", "banned")
+	if c, _ = parse(nil, &bytes.Buffer{}, &bytes.Buffer{}); c.BannedKeys != filepath.Join(wd(t), "banned") {
+		t.Errorf("GROTTO_BANNED_KEYS=banned: BannedKeys %q, want it absolute", c.BannedKeys)
+	}
+	os.Unsetenv("GROTTO_BANNED_KEYS")
 	os.Unsetenv("GROTTO_LISTEN")
 	os.Unsetenv("GROTTO_DATA")
 	c, _ = parse(nil, &bytes.Buffer{}, &bytes.Buffer{})
@@ -41,8 +46,8 @@ func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
 func TestHelpListsEveryFlag(t *testing.T) {
 	var out bytes.Buffer
 	parse([]string{"--help"}, &out, &out)
-	for _, f := range []string{"-listen", "-data", "-admin-keys", "-host-key", "-proxy-protocol-from", "-node", "-lease-ttl",
-		"GROTTO_LISTEN", "GROTTO_DATA", "GROTTO_ADMIN_KEYS", "GROTTO_HOST_KEY", "GROTTO_PROXY_PROTOCOL_FROM", "GROTTO_NODE", "GROTTO_LEASE_TTL"} {
+	for _, f := range []string{"-listen", "-data", "-admin-keys", "-host-key", "-proxy-protocol-from", "-node", "-lease-ttl", "-banned-keys",
+		"GROTTO_BANNED_KEYS", "GROTTO_LISTEN", "GROTTO_DATA", "GROTTO_ADMIN_KEYS", "GROTTO_HOST_KEY", "GROTTO_PROXY_PROTOCOL_FROM", "GROTTO_NODE", "GROTTO_LEASE_TTL"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("--help does not mention %s", f)
 		}
@@ -50,6 +55,15 @@ func TestHelpListsEveryFlag(t *testing.T) {
 	if _, err := parse([]string{"bogus"}, &out, &out); err == nil {
 		t.Error("an unknown argument was accepted")
 	}
+}
+
+func wd(t *testing.T) string {
+	t.Helper()
+	d, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 func freePort(t *testing.T) string {
