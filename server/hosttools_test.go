@@ -10,6 +10,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/keys"
 )
@@ -198,5 +199,17 @@ func TestReloadingBansEndsTheSessionsOfANewlyBannedKeyWithItsGameSaved(t *testin
 	}
 	if out := ended(t, dial(t, addr, bad, 100, 30)); !strings.Contains(out, "banned") {
 		t.Errorf("a bad file let the banned key in: %q", out)
+	}
+}
+
+func TestKickAndBanGoodbyesClaimASaveOnlyWhenThereWasAGame(t *testing.T) {
+	s := &Server{}
+	for exit, line := range map[tui.Exit]string{tui.ExitKicked: "An admin ended your session", tui.ExitBanned: "This key is banned from this server"} {
+		if bye := s.goodbye(exit, true); bye != line+"; your game is saved." {
+			t.Errorf("%v with a game: %q", exit, bye)
+		}
+		if bye := s.goodbye(exit, false); bye != line+"." {
+			t.Errorf("%v on the title screen: %q", exit, bye)
+		}
 	}
 }
