@@ -46,8 +46,9 @@ func (c *Client) CloseIdleConnections() {
 // Evict asks node to make the game of key fp save and leave, and returns
 // nil once node no longer holds the key's lease. Errors: [ErrNotHere]
 // when node has no game of fp; [ErrUnreachable] (wrapped) when node cannot
-// be reached or does not answer; [ErrUntrusted] (wrapped); ctx's error
-// (wrapped); else the node's reason why the game could not leave.
+// be reached, does not answer or is shutting down; [ErrUntrusted]
+// (wrapped); ctx's error (wrapped); else the node's reason why the game
+// could not leave.
 func (c *Client) Evict(ctx context.Context, node, fp string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, callURL(evictPath, fp), nil)
 	if err != nil {
@@ -59,16 +60,26 @@ func (c *Client) Evict(ctx context.Context, node, fp string) error {
 	}
 	defer resp.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-	switch resp.StatusCode {
-	case http.StatusNoContent, http.StatusOK:
+	if resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusOK {
 		return nil
-	case http.StatusNotFound:
+	}
+	return c.refused(ctx, "evict from", node, resp, msg)
+}
+
+// refused returns the error of a call that node answered with resp, not a
+// success, and the body msg: ErrNotHere for 404; for 503, ctx's error if
+// ctx ended, else ErrUnreachable (the node is shutting down); else the
+// status and the node's message.
+func (c *Client) refused(ctx context.Context, call, node string, resp *http.Response, msg []byte) error {
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
 		return ErrNotHere
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s node %s: %w", call, node, ctx.Err())
+	case resp.StatusCode == http.StatusServiceUnavailable:
+		return fmt.Errorf("%s node %s: %w: it is shutting down", call, node, ErrUnreachable)
 	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("evict from node %s: %w", node, ctx.Err())
-	}
-	return fmt.Errorf("evict from node %s: %s: %s", node, resp.Status, strings.TrimSpace(string(msg)))
+	return fmt.Errorf("%s node %s: %s: %s", call, node, resp.Status, strings.TrimSpace(string(msg)))
 }
 
 // Watch streams the frames of key fp's game on node: the channel holds
@@ -76,24 +87,22 @@ func (c *Client) Evict(ctx context.Context, node, fp string) error {
 // misses frames and never holds the remote game up), and closes when the
 // remote game ends, the stream breaks (a frame above [MaxFrame], a lost
 // connection) or stop is called (stop may be called more than once; ctx
-// only bounds the call's start). Errors: as [Client.Evict]'s.
+// only bounds the call's start: once Watch returned, only stop ends the
+// stream). Errors: as [Client.Evict]'s.
 func (c *Client) Watch(ctx context.Context, node, fp string) (frames <-chan []byte, stop func(), err error) {
+	// ctx bounds the start, sctx the stream (stop cancels it).
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	started := make(chan struct{})
-	go func() { // ctx bounds the start, sctx the stream
-		select {
-		case <-ctx.Done():
-			cancel()
-		case <-started:
-		}
-	}()
+	unbind := context.AfterFunc(ctx, cancel)
 	req, err := http.NewRequestWithContext(sctx, http.MethodGet, callURL(watchPath, fp), nil)
 	if err != nil {
 		cancel()
 		return nil, nil, err
 	}
 	resp, err := c.client(node).Do(req)
-	close(started)
+	if !unbind() && err == nil { // ctx ended as the stream began
+		resp.Body.Close()
+		return nil, nil, fmt.Errorf("watch on node %s: %w", node, ctx.Err())
+	}
 	if err != nil {
 		cancel()
 		return nil, nil, c.failed(ctx, "watch on", node, err)
@@ -102,10 +111,7 @@ func (c *Client) Watch(ctx context.Context, node, fp string) (frames <-chan []by
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 		resp.Body.Close()
 		cancel()
-		if resp.StatusCode == http.StatusNotFound {
-			return nil, nil, ErrNotHere
-		}
-		return nil, nil, fmt.Errorf("watch on node %s: %s: %s", node, resp.Status, strings.TrimSpace(string(msg)))
+		return nil, nil, c.refused(ctx, "watch on", node, resp, msg)
 	}
 	ch := make(chan []byte, 1)
 	go func() {

@@ -635,3 +635,49 @@ func FuzzListener(f *testing.F) {
 		}
 	})
 }
+
+// blockingLocal's Evict waits for its context; Watch has no game.
+type blockingLocal struct {
+	entered chan struct{}
+	left    atomic.Bool
+}
+
+func (l *blockingLocal) Evict(ctx context.Context, fp string) error {
+	close(l.entered)
+	<-ctx.Done()
+	l.left.Store(true)
+	return ctx.Err()
+}
+
+func (l *blockingLocal) Watch(string) (<-chan []byte, func(), bool) { return nil, nil, false }
+
+// Close cuts short an eviction in flight (its context ends) and returns
+// only once it has left the node's games; the caller sees the node gone.
+func TestCloseWaitsForTheCallsInFlight(t *testing.T) {
+	dir := &directory{}
+	secret := newSecret(t)
+	creds, err := cluster.NewCredentials(secret, "node-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := &blockingLocal{entered: make(chan struct{})}
+	srv := cluster.NewServer(creds, local, log.New(io.Discard))
+	go srv.Serve(ln)
+	dir.addrs.Store("node-a", ln.Addr().String())
+	b := startNode(t, dir, secret, "node-b", newLocal())
+	ctx := ctxMinute(t)
+	done := make(chan error, 1)
+	go func() { done <- b.client.Evict(ctx, "node-a", "SHA256:p") }()
+	<-local.entered
+	srv.Close()
+	if !local.left.Load() {
+		t.Error("Close returned with an eviction still in the node's games")
+	}
+	if err := <-done; !errors.Is(err, cluster.ErrUnreachable) {
+		t.Errorf("the caller: %v, want ErrUnreachable", err)
+	}
+}
