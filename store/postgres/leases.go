@@ -43,8 +43,8 @@ func (s *Store) Claim(ctx context.Context, fp, node string, ttl time.Duration) (
 	defer cancel()
 	for range 3 { // a lease seen held may expire before it is read
 		var epoch int64
-		err := s.pool.QueryRow(ctx, `INSERT INTO leases AS l (fp, node, epoch, expires, updated)
-			VALUES ($1, $2, 1, now() + $3::bigint * interval '1 microsecond', now())
+		err := s.pool.QueryRow(ctx, `INSERT INTO leases AS l (fp, node, epoch, expires)
+			VALUES ($1, $2, 1, now() + $3::bigint * interval '1 microsecond')
 			ON CONFLICT (fp) DO UPDATE SET
 				epoch = CASE WHEN l.expires > now() THEN l.epoch ELSE l.epoch + 1 END,
 				node = excluded.node, expires = excluded.expires

@@ -80,8 +80,8 @@ func TestAGroupCommitWithOneStaleEntryCommitsTheOthers(t *testing.T) {
 	}
 }
 
-// Migration 0002 goes down (the leases table is dropped, the rest stays)
-// and up again.
+// Migrations 0003 and 0002 go down (the cluster's tables, then the leases
+// table, are dropped, the rest stays) and up again.
 func TestTheLeasesMigrationGoesDownAndUp(t *testing.T) {
 	s := openInternal(t)
 	ctx := context.Background()
@@ -106,10 +106,16 @@ func TestTheLeasesMigrationGoesDownAndUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	if err := m.Steps(-1); err != nil {
+	if err := s.Announce(ctx, "n1", "h:1", nil, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Migrate(1); err != nil {
 		t.Fatal(err)
 	}
 	var n int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM pg_tables WHERE tablename IN ('nodes', 'node_games', 'cluster_secret')`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("after down: %d cluster tables (%v), want 0", n, err)
+	}
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM pg_tables WHERE tablename = 'leases'`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("after down: %d leases tables (%v), want 0", n, err)
 	}
@@ -121,5 +127,8 @@ func TestTheLeasesMigrationGoesDownAndUp(t *testing.T) {
 	}
 	if e, err := s.Claim(ctx, "SHA256:a", "n2", time.Hour); err != nil || e != 1 {
 		t.Errorf("a claim after down and up: epoch %d, %v; want 1 (a new table)", e, err)
+	}
+	if err := s.Announce(ctx, "n1", "h:1", nil, time.Hour); err != nil {
+		t.Errorf("an announcement after down and up: %v", err)
 	}
 }

@@ -54,6 +54,11 @@ func TestADatabaseThatGoesAwayIsUnavailableAndComesBackWithoutReopening(t *testi
 		"Profile":       func() error { _, err := st.Profile(fp); return err },
 		"FinishGame":    func() error { _, err := st.FinishGame(fp, store.Score{Points: 1, Date: timeZero}); return err },
 		"TopScores":     func() error { _, err := st.TopScores(10); return err },
+		"ClusterSecret": func() error { _, err := st.ClusterSecret(ctx); return err },
+		"Announce":      func() error { return st.Announce(ctx, "n1", "h:1", []store.NodeGame{{Fingerprint: fp}}, time.Minute) },
+		"NodeGames":     func() error { _, err := st.NodeGames(ctx); return err },
+		"NodeAddr":      func() error { _, err := st.NodeAddr(ctx, "n1"); return err },
+		"Withdraw":      func() error { return st.Withdraw(ctx, "n1") },
 	}
 	for name, call := range calls {
 		if err := call(); !errors.Is(err, store.ErrUnavailable) {

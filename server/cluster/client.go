@@ -1,0 +1,230 @@
+package cluster
+
+// This file: a node's end that calls the others: one HTTP/2 connection
+// pool per node, dialled at the address the node announced.
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+)
+
+// Client calls the other nodes of the cluster. It is safe for concurrent
+// use; keep one per process.
+type Client struct {
+	creds  *Credentials
+	addrOf func(ctx context.Context, node string) (string, error)
+
+	mu    sync.Mutex
+	nodes map[string]*http.Client // one connection pool per node
+}
+
+// NewClient returns a client that authenticates with c and finds a node's
+// address with addrOf (store.Cluster.NodeAddr), asked at each new
+// connection, so a node that comes back at another address is found there.
+func NewClient(c *Credentials, addrOf func(ctx context.Context, node string) (string, error)) *Client {
+	return &Client{creds: c, addrOf: addrOf, nodes: map[string]*http.Client{}}
+}
+
+// CloseIdleConnections closes the connections that carry no call or watch.
+func (c *Client) CloseIdleConnections() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, hc := range c.nodes {
+		hc.CloseIdleConnections()
+	}
+}
+
+// Evict asks node to make the game of key fp save and leave, and returns
+// nil once node no longer holds the key's lease. Errors: [ErrNotHere]
+// when node has no game of fp; [ErrUnreachable] (wrapped) when node cannot
+// be reached, does not answer or is shutting down; [ErrUntrusted]
+// (wrapped); ctx's error (wrapped); else the node's reason why the game
+// could not leave.
+func (c *Client) Evict(ctx context.Context, node, fp string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, callURL(evictPath, fp), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.client(node).Do(req)
+	if err != nil {
+		return c.failed(ctx, "evict from", node, err)
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	if resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusOK {
+		return nil
+	}
+	return c.refused(ctx, "evict from", node, resp, msg)
+}
+
+// refused returns the error of a call that node answered with resp, not a
+// success, and the body msg: ErrNotHere for 404; for 503, ctx's error if
+// ctx ended, else ErrUnreachable (the node is shutting down); else the
+// status and the node's message.
+func (c *Client) refused(ctx context.Context, call, node string, resp *http.Response, msg []byte) error {
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return ErrNotHere
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s node %s: %w", call, node, ctx.Err())
+	case resp.StatusCode == http.StatusServiceUnavailable:
+		return fmt.Errorf("%s node %s: %w: it is shutting down", call, node, ErrUnreachable)
+	}
+	return fmt.Errorf("%s node %s: %s: %s", call, node, resp.Status, strings.TrimSpace(string(msg)))
+}
+
+// Watch streams the frames of key fp's game on node: the channel holds
+// the latest frame first, then only the newest unread one (a slow reader
+// misses frames and never holds the remote game up), and closes when the
+// remote game ends, the stream breaks (a frame above [MaxFrame], a lost
+// connection) or stop is called (stop may be called more than once; ctx
+// only bounds the call's start: once Watch returned, only stop ends the
+// stream). Errors: as [Client.Evict]'s.
+func (c *Client) Watch(ctx context.Context, node, fp string) (frames <-chan []byte, stop func(), err error) {
+	// ctx bounds the start, sctx the stream (stop cancels it).
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	unbind := context.AfterFunc(ctx, cancel)
+	req, err := http.NewRequestWithContext(sctx, http.MethodGet, callURL(watchPath, fp), nil)
+	if err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	resp, err := c.client(node).Do(req)
+	if !unbind() && err == nil { // ctx ended as the stream began
+		resp.Body.Close()
+		return nil, nil, fmt.Errorf("watch on node %s: %w", node, ctx.Err())
+	}
+	if err != nil {
+		cancel()
+		return nil, nil, c.failed(ctx, "watch on", node, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+		resp.Body.Close()
+		cancel()
+		return nil, nil, c.refused(ctx, "watch on", node, resp, msg)
+	}
+	ch := make(chan []byte, 1)
+	go func() {
+		defer close(ch)
+		defer resp.Body.Close()
+		for {
+			frame, err := readFrame(resp.Body)
+			if err != nil {
+				return // the game ended, the stream broke, or stop
+			}
+			offer(ch, frame)
+		}
+	}()
+	return ch, cancel, nil
+}
+
+// callURL is the URL of a call on the node a client's pool dials; its
+// host is never resolved (see client).
+func callURL(path, fp string) string {
+	return "https://node" + path + "?" + url.Values{"fp": {fp}}.Encode()
+}
+
+// client returns node's connection pool, made on first use.
+func (c *Client) client(node string) *http.Client {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if hc, ok := c.nodes[node]; ok {
+		return hc
+	}
+	t := &http.Transport{
+		DialTLSContext:    func(ctx context.Context, _, _ string) (net.Conn, error) { return c.dial(ctx, node) },
+		ForceAttemptHTTP2: true,
+		HTTP2:             &http.HTTP2Config{SendPingTimeout: PingInterval, PingTimeout: PingTimeout},
+		MaxIdleConns:      1,
+		Proxy:             nil, // never through an HTTP proxy of the environment
+	}
+	hc := &http.Client{
+		Transport: t,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+	}
+	c.nodes[node] = hc
+	return hc
+}
+
+// dialError is an error of dial: reaching the node, or trusting it.
+type dialError struct{ err error }
+
+func (e *dialError) Error() string { return e.err.Error() }
+func (e *dialError) Unwrap() error { return e.err }
+
+// dial connects to node at its announced address and makes the TLS
+// handshake that verifies it is node (see Credentials.clientConfig).
+func (c *Client) dial(ctx context.Context, node string) (net.Conn, error) {
+	addr, err := c.addrOf(ctx, node)
+	if err != nil {
+		return nil, &dialError{fmt.Errorf("%w: %w", ErrUnreachable, err)}
+	}
+	d := net.Dialer{Timeout: DialTimeout}
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, &dialError{fmt.Errorf("%w: at %s: %w", ErrUnreachable, addr, err)}
+	}
+	hctx, cancel := context.WithTimeout(ctx, HandshakeTimeout)
+	defer cancel()
+	tc := tls.Client(conn, c.creds.clientConfig(node))
+	if err := tc.HandshakeContext(hctx); err != nil {
+		conn.Close()
+		if trustFailure(err) {
+			return nil, &dialError{fmt.Errorf("%w: at %s: %w", ErrUntrusted, addr, err)}
+		}
+		return nil, &dialError{fmt.Errorf("%w: at %s: TLS handshake: %w", ErrUnreachable, addr, err)}
+	}
+	return tc, nil
+}
+
+// failed returns the error of a call to node that got no answer: ctx's
+// error when ctx ended; a dial's error (ErrUnreachable or ErrUntrusted) as
+// it is; ErrUntrusted when the node refused this node's certificate (which
+// TLS 1.3 tells only after the handshake, RFC 8446, 4.4.2.4); else
+// ErrUnreachable: the connection broke or timed out.
+func (c *Client) failed(ctx context.Context, call, node string, err error) error {
+	var de *dialError
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s node %s: %w", call, node, ctx.Err())
+	case errors.As(err, &de):
+		return fmt.Errorf("%s node %s: %w", call, node, de.err)
+	case trustFailure(err):
+		return fmt.Errorf("%s node %s: %w: %w", call, node, ErrUntrusted, err)
+	}
+	return fmt.Errorf("%s node %s: %w: %w", call, node, ErrUnreachable, err)
+}
+
+// trustFailure reports whether err says that the two ends did not trust
+// each other: a certificate that did not verify here (x509's errors, or
+// one naming another node), or a TLS alert from the peer (crypto/tls
+// reports a received alert as a *net.OpError with Op "remote error").
+func trustFailure(err error) bool {
+	var (
+		unknown   x509.UnknownAuthorityError
+		invalid   x509.CertificateInvalidError
+		hostname  x509.HostnameError
+		verifyErr *tls.CertificateVerificationError
+		opErr     *net.OpError
+	)
+	switch {
+	case errors.Is(err, errWrongNode),
+		errors.As(err, &unknown), errors.As(err, &invalid), errors.As(err, &hostname), errors.As(err, &verifyErr):
+		return true
+	case errors.As(err, &opErr) && opErr.Op == "remote error":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,173 @@
+package cluster
+
+// This file: a node's end that the others call: the listener, its two
+// calls (evict, watch) and its shutdown.
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"charm.land/log/v2"
+)
+
+// Paths of the calls; fp is a query parameter.
+const (
+	evictPath = "/v1/evict"
+	watchPath = "/v1/watch"
+)
+
+// Server answers the other nodes' calls on this node's [Local]. It is safe
+// for concurrent use.
+type Server struct {
+	local Local
+	log   *log.Logger
+	http  *http.Server
+
+	mu     sync.Mutex
+	closed bool
+	calls  sync.WaitGroup // calls in flight on local
+}
+
+// NewServer returns a server of local's games for the nodes that hold
+// credentials of the same cluster as c, logging to logger.
+func NewServer(c *Credentials, local Local, logger *log.Logger) *Server {
+	s := &Server{local: local, log: logger}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+evictPath, s.evict)
+	mux.HandleFunc("GET "+watchPath, s.watch)
+	s.http = &http.Server{
+		Handler:           mux,
+		TLSConfig:         c.serverConfig(),
+		ReadHeaderTimeout: HandshakeTimeout, // also bounds the TLS handshake
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		HTTP2:             &http.HTTP2Config{SendPingTimeout: PingInterval, PingTimeout: PingTimeout},
+		// Failed handshakes (a scanner, a node of another cluster) are
+		// net/http's to log: at debug, so that a port scan cannot fill
+		// the log.
+		ErrorLog: logger.StandardLog(log.StandardLogOptions{ForceLevel: log.DebugLevel}),
+	}
+	return s
+}
+
+// Serve answers calls on ln, a TCP listener on a private address (see the
+// package doc), until [Server.Close]; it then returns http.ErrServerClosed,
+// as net/http's Serve does. Any other error is the listener's.
+func (s *Server) Serve(ln net.Listener) error {
+	return s.http.ServeTLS(ln, "", "")
+}
+
+// Close closes the listener and every connection, ending the watches, and
+// returns once no call on Local is in flight (an Evict in flight sees its
+// context cancelled).
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	err := s.http.Close()
+	s.calls.Wait()
+	return err
+}
+
+// begin counts a call on local, or returns false once the server closes.
+func (s *Server) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.calls.Add(1)
+	return true
+}
+
+// peer names the node that called (its certificate, verified).
+func peer(r *http.Request) string {
+	if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 {
+		return ""
+	}
+	return r.TLS.PeerCertificates[0].Subject.CommonName
+}
+
+// evict answers POST /v1/evict?fp=…: 204 once this node let the key go,
+// 404 when it has no game of it, 503 when the call was cut short, 500 with
+// the reason otherwise.
+func (s *Server) evict(w http.ResponseWriter, r *http.Request) {
+	fp := r.URL.Query().Get("fp")
+	if fp == "" {
+		http.Error(w, "no fp", http.StatusBadRequest)
+		return
+	}
+	if !s.begin() {
+		http.Error(w, "closing", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.calls.Done()
+	err := s.local.Evict(r.Context(), fp)
+	switch {
+	case err == nil:
+		s.log.Info("another node took a game over from this one: it left here", "fp", fp, "by", peer(r))
+		w.WriteHeader(http.StatusNoContent)
+	case errors.Is(err, ErrNotHere):
+		http.Error(w, ErrNotHere.Error(), http.StatusNotFound)
+	case r.Context().Err() != nil:
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+	default:
+		s.log.Warn("another node asked for a game here, which could not leave", "fp", fp, "by", peer(r), "err", err)
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	}
+}
+
+// watch answers GET /v1/watch?fp=…: 404 when this node has no game of the
+// key, else 200 and the game's frames, each a 4-byte big-endian length and
+// the frame, until the game ends (the body ends), the watcher goes away or
+// the server closes. The frames come from the game's one-slot channel, so
+// a slow watcher misses frames and never holds the game up.
+func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
+	fp := r.URL.Query().Get("fp")
+	if fp == "" {
+		http.Error(w, "no fp", http.StatusBadRequest)
+		return
+	}
+	if !s.begin() {
+		http.Error(w, "closing", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.calls.Done()
+	frames, stop, ok := s.local.Watch(fp)
+	if !ok {
+		http.Error(w, ErrNotHere.Error(), http.StatusNotFound)
+		return
+	}
+	defer stop()
+	s.log.Debug("another node watches a game here", "fp", fp, "by", peer(r))
+	rc := http.NewResponseController(w)
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.WriteHeader(http.StatusOK)
+	if err := rc.Flush(); err != nil {
+		return
+	}
+	for {
+		select {
+		case frame, open := <-frames:
+			if !open {
+				return // the game ended
+			}
+			if len(frame) > MaxFrame {
+				s.log.Warn("a frame too large to send to a watching node was skipped", "fp", fp, "bytes", len(frame), "max", MaxFrame)
+				continue
+			}
+			_ = rc.SetWriteDeadline(time.Now().Add(FrameWriteTimeout))
+			if err := writeFrame(w, frame); err != nil {
+				return
+			}
+			if err := rc.Flush(); err != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
