@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -38,7 +39,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			}
 			writeScores(out, scores)
 		case len(cmd) == 1 && cmd[0] == "who":
-			writeWho(out, liveGames(s.live.Games()), time.Now())
+			writeWho(out, s.allGames(), time.Now())
 		case len(cmd) == 1 && cmd[0] == "quarantine" && s.isAdmin(sess):
 			qs, err := s.store.Quarantined("")
 			if err != nil {
@@ -82,17 +83,27 @@ func writeScores(w io.Writer, scores []store.Score) {
 	tw.Flush()
 }
 
-// writeWho prints the live games: name, depth, turn, idle time, watchers.
+// writeWho prints the live games: name, depth, turn, idle time, watchers,
+// and the node each plays on when the server is one of several nodes.
 func writeWho(w io.Writer, games []tui.LiveGame, now time.Time) {
 	if len(games) == 0 {
 		fmt.Fprintln(w, "No one is playing.")
 		return
 	}
+	nodes := slices.ContainsFunc(games, func(g tui.LiveGame) bool { return g.Node != "" })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tDEPTH\tTURN\tIDLE\tWATCHERS")
+	if nodes {
+		fmt.Fprintln(tw, "NAME\tDEPTH\tTURN\tIDLE\tWATCHERS\tNODE")
+	} else {
+		fmt.Fprintln(tw, "NAME\tDEPTH\tTURN\tIDLE\tWATCHERS")
+	}
 	for _, g := range games {
 		name, depth, turn, idle := g.Columns(now)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", name, depth, turn, idle, g.Watchers)
+		if nodes {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", name, depth, turn, idle, g.Watchers, tui.Inert(g.Node))
+		} else {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", name, depth, turn, idle, g.Watchers)
+		}
 	}
 	tw.Flush()
 }

@@ -53,6 +53,18 @@ type Config struct {
 	// node resume its players' games after at most this long. At least
 	// MinLeaseTTL; 0 means DefaultLeaseTTL.
 	LeaseTTL time.Duration
+	// ClusterListen is where this node's channel to the other nodes sharing
+	// its PostgreSQL store listens (server/cluster: mutual TLS whose trust
+	// comes from a secret in the database), host:port. It must be an
+	// address only the other nodes reach (a private network, or loopback
+	// for nodes on one machine), never the public one. "" means none: a
+	// key playing on another node can then not be taken over or watched
+	// from here. Only with a PostgreSQL store.
+	ClusterListen string
+	// ClusterAdvertise is the channel address the other nodes dial
+	// (host:port): "" means ClusterListen, which must then name a host,
+	// not every address (":23235", "0.0.0.0:23235").
+	ClusterAdvertise string
 	// Logger receives the server's log; nil means stderr.
 	Logger *log.Logger
 	// NewSeed, if set, seeds every new game (tests use it); nil means random.
@@ -257,6 +269,9 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
+	if err := c.validateCluster(); err != nil {
+		return err
+	}
 	if c.LeaseTTL != 0 && c.LeaseTTL < MinLeaseTTL {
 		return badSetting("--lease-ttl", "must be at least %v, not %v", MinLeaseTTL, c.LeaseTTL)
 	}
@@ -275,6 +290,37 @@ func (c *Config) Validate() error {
 		if p := portProblem(c.Pprof, "127.0.0.1:6060", false); p != "" {
 			return badSetting("--pprof", "%s", p)
 		}
+	}
+	return nil
+}
+
+// validateCluster checks the node channel's addresses (ClusterListen,
+// ClusterAdvertise).
+func (c *Config) validateCluster() error {
+	if c.ClusterListen == "" {
+		if c.ClusterAdvertise != "" {
+			return badSetting("--cluster-advertise", "needs --cluster-listen: it is the address other nodes dial to reach this node's channel")
+		}
+		return nil
+	}
+	host, _, err := net.SplitHostPort(c.ClusterListen)
+	if err != nil {
+		return badSetting("--cluster-listen", "%q must be host:port, e.g. 10.0.0.5:23235 (a private address)", c.ClusterListen)
+	}
+	if p := portProblem(c.ClusterListen, "10.0.0.5:23235", true); p != "" {
+		return badSetting("--cluster-listen", "%s", p)
+	}
+	if c.ClusterAdvertise == "" {
+		if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+			return badSetting("--cluster-advertise", "is needed when --cluster-listen %q listens on every address: give the address other nodes dial, e.g. 10.0.0.5:23235", c.ClusterListen)
+		}
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(c.ClusterAdvertise); err != nil {
+		return badSetting("--cluster-advertise", "%q must be host:port, e.g. 10.0.0.5:23235", c.ClusterAdvertise)
+	}
+	if p := portProblem(c.ClusterAdvertise, "10.0.0.5:23235", false); p != "" {
+		return badSetting("--cluster-advertise", "%s", p)
 	}
 	return nil
 }

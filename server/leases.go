@@ -57,7 +57,14 @@ type heldLease struct {
 	game  store.LeasedGame // the key's game as the holder of epoch writes it
 	users map[*sessionLease]struct{}
 	lost  bool // the store said the node no longer holds it
+	// gone closes once the node let the lease go: released in the store
+	// (or the release failed, leaving it to lapse), or lost.
+	gone     chan struct{}
+	goneOnce sync.Once
 }
+
+// let records that the node no longer holds h.
+func (h *heldLease) let() { h.goneOnce.Do(func() { close(h.gone) }) }
 
 func newNodeLeases(st store.Leases, node string, ttl time.Duration) *nodeLeases {
 	return &nodeLeases{st: st, node: node, ttl: ttl, held: map[string]*heldLease{}}
@@ -124,7 +131,8 @@ func (l *sessionLease) acquire() error {
 	if err != nil {
 		return err
 	}
-	h = &heldLease{fp: l.fp, epoch: epoch, game: nl.st.Fenced(l.fp, epoch), users: map[*sessionLease]struct{}{l: {}}}
+	h = &heldLease{fp: l.fp, epoch: epoch, game: nl.st.Fenced(l.fp, epoch), users: map[*sessionLease]struct{}{l: {}},
+		gone: make(chan struct{})}
 	nl.mu.Lock()
 	nl.held[l.fp] = h
 	nl.mu.Unlock()
@@ -171,6 +179,36 @@ func (l *sessionLease) release() {
 	// A release that fails leaves the lease to expire (one TTL): the key
 	// waits that long before another node may play it.
 	_ = nl.st.Release(ctx, l.fp, nl.node, h.epoch)
+	h.let()
+}
+
+// holds reports whether this node holds a lease on key fp.
+func (nl *nodeLeases) holds(fp string) bool {
+	nl.mu.Lock()
+	defer nl.mu.Unlock()
+	return nl.held[fp] != nil
+}
+
+// waitReleased returns nil once this node no longer holds a lease on key
+// fp, released in the store (or lost), or ctx's error.
+func (nl *nodeLeases) waitReleased(ctx context.Context, fp string) error {
+	nl.mu.Lock()
+	h := nl.held[fp]
+	nl.mu.Unlock()
+	if h == nil {
+		// A release may be in flight: it holds the key's claim lock
+		// until the store has it.
+		km := nl.claimLock(fp)
+		km.Lock()
+		km.Unlock()
+		return nil
+	}
+	select {
+	case <-h.gone:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // wasLost reports whether the session's lease was lost while it held it:
@@ -354,6 +392,7 @@ func (s *Server) renewLeases(stop <-chan struct{}) {
 			if current {
 				h.lost = true
 				delete(nl.held, fp)
+				h.let()
 				for u := range h.users {
 					users = append(users, u)
 				}

@@ -34,6 +34,9 @@ type sessionLobby struct {
 	mu   sync.Mutex
 	prog *tea.Program // the session's program, once built
 	slot lobby.Slot   // the session's slot, once claimed
+	// elsewhere is the node that held the key's lease when this session
+	// began, when another node did: its game is there (nodes.go).
+	elsewhere string
 }
 
 // setProgram makes p the program that hears this session's lobby events.
@@ -48,6 +51,14 @@ func (l *sessionLobby) setSlot(s lobby.Slot) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.slot = s
+}
+
+// setElsewhere records that node held the key's lease when the session
+// began.
+func (l *sessionLobby) setElsewhere(node string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.elsewhere = node
 }
 
 // held returns the session's slot, nil before it claimed one.
@@ -126,22 +137,58 @@ func liveGames(gs []lobby.Game) []tui.LiveGame {
 	return out
 }
 
-// Games implements tui.Lobby.
+// Games implements tui.Lobby: the games of every node (nodes.go).
 func (l *sessionLobby) Games() []tui.LiveGame {
 	self := l.id()
 	var out []tui.LiveGame
-	for _, g := range l.srv.live.Games() {
-		if g.ID != self {
-			out = append(out, liveGame(g))
+	for _, g := range l.srv.allGames() {
+		if g.ID != self || g.Node != l.srv.nodeName() {
+			out = append(out, g)
 		}
 	}
 	return out
 }
 
-// Mine implements tui.Lobby.
+// Mine implements tui.Lobby: the key's game on this node, or on the node
+// that holds it.
 func (l *sessionLobby) Mine() (tui.LiveGame, bool) {
-	g, ok := l.srv.live.OfKey(l.fp)
-	return liveGame(g), ok
+	if g, ok := l.srv.live.OfKey(l.fp); ok {
+		return liveGame(g), true
+	}
+	if l.srv.nodes == nil {
+		return tui.LiveGame{}, false
+	}
+	if g, ok := l.srv.nodes.ofKey(l.fp); ok {
+		return remoteGame(g), true
+	}
+	l.mu.Lock()
+	node := l.elsewhere
+	l.mu.Unlock()
+	if node == "" {
+		return tui.LiveGame{}, false
+	}
+	// Held there but not listed yet (or its node stopped).
+	return tui.LiveGame{ID: remoteID(node, l.fp), Node: node, Name: l.storedName(), LastInput: time.Now()}, true
+}
+
+// Watch implements tui.Lobby: a game of this node through the lobby, one
+// of another node over the node channel.
+func (l *sessionLobby) Watch(id uint64) (<-chan []byte, func(), bool) {
+	if id&remoteBit == 0 || l.srv.nodes == nil {
+		return l.srv.live.Watch(id)
+	}
+	g, ok := l.srv.nodes.find(id)
+	if !ok {
+		l.mu.Lock()
+		node := l.elsewhere
+		l.mu.Unlock()
+		if node == "" || remoteID(node, l.fp) != id {
+			return nil, nil, false
+		}
+		g = store.NodeGame{Node: node, Fingerprint: l.fp}
+	}
+	frames, stop := l.srv.nodes.watchRemote(g.Node, g.Fingerprint)
+	return frames, stop, true
 }
 
 // Watchers implements tui.Lobby.
@@ -151,9 +198,6 @@ func (l *sessionLobby) Watchers() int {
 	}
 	return 0
 }
-
-// Watch implements tui.Lobby.
-func (l *sessionLobby) Watch(id uint64) (<-chan []byte, func(), bool) { return l.srv.live.Watch(id) }
 
 // Publish implements tui.Lobby: it renews the slot (the last input `who`
 // shows) and hands the frame to its watchers.
@@ -172,15 +216,21 @@ func (l *sessionLobby) TakeOver() error {
 		return lobby.ErrReleased
 	}
 	// The key's lease first: the session it takes over from holds it on
-	// this node, so this one shares its epoch; a key that moved to another
-	// node meanwhile stays there.
+	// this node, so this one shares its epoch; one on another node is
+	// asked to release it (nodes.go).
 	if err := l.lease.acquire(); err != nil {
 		var held *store.LeaseHeldError
-		if errors.As(err, &held) {
+		if !errors.As(err, &held) {
+			l.log.Error("could not claim the key's lease for a take-over", "err", err)
+			return errors.New("the server cannot reach its database")
+		}
+		if l.srv.nodes == nil {
 			return fmt.Errorf("your key is playing on node %s", held.Node)
 		}
-		l.log.Error("could not claim the key's lease for a take-over", "err", err)
-		return errors.New("the server cannot reach its database")
+		if err := l.takeOverRemote(held); err != nil {
+			return err
+		}
+		l.log.Info("took the key's game over from another node", "node", held.Node)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), takeOverDeadline)
 	defer cancel()

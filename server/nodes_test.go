@@ -22,8 +22,8 @@ import (
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // serveNode runs a real grotto server named node on the PostgreSQL
-// database url, with leases of ttl (0 for the default), and shuts it down
-// at cleanup.
+// database url, with leases of ttl (0 for the default) and its node channel
+// on loopback, and shuts it down at cleanup.
 func serveNode(t *testing.T, url, node string, ttl time.Duration, logs *lockedBuffer) (*Server, string) {
 	t.Helper()
 	data, err := game.LoadData()
@@ -39,7 +39,7 @@ func serveNode(t *testing.T, url, node string, ttl time.Duration, logs *lockedBu
 	lim := DefaultLimits()
 	lim.ConnPer10s = 10000
 	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(logs), Limits: lim,
-		Node: node, LeaseTTL: ttl}, db, data)
+		Node: node, LeaseTTL: ttl, ClusterListen: "127.0.0.1:0"}, db, data)
 	if err != nil {
 		db.Close()
 		t.Fatal(err)
@@ -81,11 +81,11 @@ func noSessions(t *testing.T, srv *Server) {
 	}
 }
 
-func TestAKeyPlayingOnOneNodeCannotPlayOnAnotherUntilItLeaves(t *testing.T) {
+func TestAKeyPlayingOnOneNodeIsTakenOverFromAnotherAtTheSameTurnAndMap(t *testing.T) {
 	url := pgtest.NewDatabase(t)
 	var logsA, logsB lockedBuffer
 	srvA, addrA := serveNode(t, url, "node-a", 0, &logsA)
-	_, addrB := serveNode(t, url, "node-b", 0, &logsB)
+	srvB, addrB := serveNode(t, url, "node-b", 0, &logsB)
 	key := newKey(t)
 
 	a := dial(t, addrA, key, 100, 30)
@@ -93,61 +93,107 @@ func TestAKeyPlayingOnOneNodeCannotPlayOnAnotherUntilItLeaves(t *testing.T) {
 	screen := rest(t, a, 3)
 	wantTurn, wantAround := turn(screen), around(t, screen)
 
+	// Node B offers the same choice as node A would: watch, or take over.
 	b := dial(t, addrB, key, 100, 30)
-	out := ended(t, b)
-	if !strings.Contains(out, "Your key is playing on node node-a; leave that game first, or wait until") {
-		t.Fatalf("the player on node B reads %q; want the line naming node-a", out)
+	waitText(t, b, "already playing")
+	b.Send("w")
+	watched := waitText(t, b, "Turn: "+wantTurn)
+	if got := around(t, watched); got != wantAround {
+		t.Errorf("watching from node B shows another map; player:\n%s\nwatcher:\n%s", wantAround, got)
 	}
-	if !strings.Contains(logsB.String(), "not supported yet") {
-		t.Errorf("node B's log does not say cross-node take-over is not supported yet:\n%s", logsB.String())
-	}
-	// A plays on, untouched.
-	rest(t, a, atoi(wantTurn)+1)
-	screen = a.Screen()
+	screen = rest(t, a, atoi(wantTurn)+1)
 	wantTurn, wantAround = turn(screen), around(t, screen)
+	waitText(t, b, "Turn: "+wantTurn) // the watcher follows the player on the other node
+	b.Send("q")
+	waitText(t, b, "already playing")
 
-	a.Close() // an abrupt disconnect: A saves and releases as the session unwinds
-	noSessions(t, srvA)
-
-	b = dial(t, addrB, key, 100, 30)
-	screen = waitText(t, b, "Continue")
-	if !strings.Contains(screen, "turn "+wantTurn) {
-		t.Errorf("node B's title does not describe the save at turn %s:\n%s", wantTurn, screen)
-	}
-	b.Send("\r")
+	b.Send("t")
 	screen = waitText(t, b, "Turn: "+wantTurn)
 	if got := around(t, screen); got != wantAround {
-		t.Errorf("resumed elsewhere on node B; before:\n%s\nafter:\n%s", wantAround, got)
+		t.Errorf("taken over on node B at another place; before:\n%s\nafter:\n%s", wantAround, got)
 	}
-	rest(t, b, atoi(wantTurn)+1)
+	if out := ended(t, a); !strings.Contains(out, "took over") {
+		t.Errorf("the player on node A reads %q; want to hear the key took the game over", out)
+	}
+	noSessions(t, srvA)
+	screen = rest(t, b, atoi(wantTurn)+2) // every turn a durable write under B's lease
+	wantTurn, wantAround = turn(screen), around(t, screen)
 
-	// And now node A refuses the key, naming B.
+	// And back to A, the same way.
 	a = dial(t, addrA, key, 100, 30)
-	if out := ended(t, a); !strings.Contains(out, "playing on node node-b") {
-		t.Errorf("the player back on node A reads %q; want the line naming node-b", out)
+	waitText(t, a, "already playing")
+	a.Send("t")
+	screen = waitText(t, a, "Turn: "+wantTurn)
+	if got := around(t, screen); got != wantAround {
+		t.Errorf("taken back on node A at another place; before:\n%s\nafter:\n%s", wantAround, got)
+	}
+	ended(t, b)
+	noSessions(t, srvB)
+	rest(t, a, atoi(wantTurn)+1)
+	for name, logs := range map[string]*lockedBuffer{"A": &logsA, "B": &logsB} {
+		if strings.Contains(logs.String(), "fenced") {
+			t.Errorf("a write was fenced on node %s during take-overs:\n%s", name, logs.String())
+		}
 	}
 }
 
-// claimOn dials addr with key until the node grants the key's lease (the
-// title screen shows Continue), as a player would reconnect after the time
-// the refusal named.
-func claimOn(t *testing.T, addr string, key gossh.Signer) *sshtest.Client {
+// who runs `ssh addr who` and returns what it printed.
+func who(t *testing.T, addr string) string {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		c := dial(t, addr, key, 100, 30)
-		ctx, cancel := context.WithTimeout(context.Background(), waitLong)
-		screen, err := c.WaitFor(ctx, func(s string) bool { return strings.Contains(s, "Continue") })
-		cancel()
-		if err == nil {
-			return c
-		}
-		c.Close()
-		if time.Now().After(deadline) {
-			t.Fatalf("the node never granted the key; last refusal %q\n%s", c.Output(), screen)
-		}
-		time.Sleep(200 * time.Millisecond)
+	out, status := command(t, addr, "who")
+	if status != 0 {
+		t.Fatalf("who exited %d: %s", status, out)
 	}
+	return out
+}
+
+func TestWhoOnEitherNodeListsTheGamesOfBothWithTheirNode(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	var logsA, logsB lockedBuffer
+	_, addrA := serveNode(t, url, "node-a", 0, &logsA)
+	_, addrB := serveNode(t, url, "node-b", 0, &logsB)
+	for _, p := range []struct{ addr, name string }{{addrA, "ann"}, {addrB, "bob"}} {
+		c := dial(t, p.addr, newKey(t), 100, 30)
+		waitText(t, c, "name")
+		c.Send(p.name + "\r")
+		waitText(t, c, "New game")
+		c.Send("n")
+		waitText(t, c, "Turn: 0")
+	}
+	for _, addr := range []string{addrA, addrB} {
+		deadline := time.Now().Add(waitLong)
+		out := who(t, addr)
+		for !(strings.Contains(out, "ann") && strings.Contains(out, "bob")) && time.Now().Before(deadline) {
+			time.Sleep(200 * time.Millisecond)
+			out = who(t, addr)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) != 3 || !strings.Contains(lines[0], "NODE") {
+			t.Fatalf("who on %s:\n%s\nwant a NODE column and both games", addr, out)
+		}
+		for _, l := range lines[1:] {
+			f := strings.Fields(l)
+			want := map[string]string{"ann": "node-a", "bob": "node-b"}[f[0]]
+			if f[len(f)-1] != want {
+				t.Errorf("who on %s lists %q; want %s's game on %s", addr, l, f[0], want)
+			}
+		}
+	}
+}
+
+// resumeOn dials addr with key, as a player would reconnect after their
+// node stopped, and returns the session once it shows the key's game or
+// the title offering to continue it.
+func resumeOn(t *testing.T, addr string, key gossh.Signer) (*sshtest.Client, string) {
+	t.Helper()
+	c := dial(t, addr, key, 100, 30)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*waitLong)
+	defer cancel()
+	screen, err := c.WaitFor(ctx, func(s string) bool { return strings.Contains(s, "Turn:") || strings.Contains(s, "Continue") })
+	if err != nil {
+		t.Fatalf("the node never resumed the key's game; it printed %q\n%s", c.Output(), screen)
+	}
+	return c, screen
 }
 
 func TestANodeThatLostItsLeaseIsFencedAndItsPlayersAreTold(t *testing.T) {
@@ -167,16 +213,19 @@ func TestANodeThatLostItsLeaseIsFencedAndItsPlayersAreTold(t *testing.T) {
 	newGame(t, a2)
 	rest(t, a2, 1)
 
-	// A stops renewing (as a paused node would); its leases lapse and B
-	// claims the keys, each at the next epoch.
-	srvA.pauseRenewals(true)
-	b1 := claimOn(t, addrB, moving)
-	b1.Send("c")
+	// A stops renewing and answering (as a paused node would); B tells
+	// each player so and resumes their game by itself once A's lease
+	// lapses, at the next epoch.
+	pauseNode(srvA)
+	b1, screen := resumeOn(t, addrB, moving)
+	if !strings.Contains(string(b1.Output()), "does not answer") {
+		t.Errorf("node B never told the player it waits for node A:\n%s", b1.Output())
+	}
 	screen = waitText(t, b1, "Turn: "+wantTurn)
 	if got := around(t, screen); got != wantAround {
 		t.Errorf("node B resumed elsewhere; before:\n%s\nafter:\n%s", wantAround, got)
 	}
-	b2 := claimOn(t, addrB, idle)
+	b2, _ := resumeOn(t, addrB, idle)
 
 	// A's next write is refused: its player is told and leaves.
 	a1.Send(".") // rest a turn: a write
@@ -199,7 +248,6 @@ func TestANodeThatLostItsLeaseIsFencedAndItsPlayersAreTold(t *testing.T) {
 	if out := ended(t, a2); !strings.Contains(out, "taken over elsewhere") {
 		t.Errorf("the idle player on node A reads %q; want to hear the game was taken over elsewhere", out)
 	}
-	b2.Send("c")
 	waitText(t, b2, "Turn: 1")
 	noSessions(t, srvA)
 }
@@ -228,15 +276,23 @@ func TestATakeOverWithinANodeKeepsTheLeaseAndTheGameWritesOn(t *testing.T) {
 		t.Errorf("a write was fenced after a take-over within the node:\n%s", logsA.String())
 	}
 	// Node B still sees the key playing on A; once it leaves, B resumes it.
-	if out := ended(t, dial(t, addrB, key, 100, 30)); !strings.Contains(out, "playing on node node-a") {
-		t.Errorf("node B lets the key in while it plays on A: %q", out)
-	}
+	b := dial(t, addrB, key, 100, 30)
+	waitText(t, b, "already playing")
+	b.Send("l")
+	ended(t, b)
 	a2.Close()
 	noSessions(t, srvA)
-	b := dial(t, addrB, key, 100, 30)
+	b = dial(t, addrB, key, 100, 30)
 	waitText(t, b, "Continue")
 	b.Send("\r")
 	waitText(t, b, "Turn: "+wantTurn)
+}
+
+// pauseNode makes srv behave as a paused node: it stops renewing its
+// leases and its node channel stops answering.
+func pauseNode(srv *Server) {
+	srv.pauseRenewals(true)
+	srv.nodes.srv.Close()
 }
 
 // rest presses "." (wait: always one turn) until the screen shows turn n,

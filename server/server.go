@@ -68,6 +68,10 @@ type Server struct {
 	// leases are the store leases this node holds, one per key playing
 	// here (leases.go): one live game per key across the nodes.
 	leases *nodeLeases
+	// nodes is this node's place among the nodes sharing its store
+	// (nodes.go): the node channel, the global list of games; nil on a
+	// store that is not shared (bbolt).
+	nodes *nodes
 	// stopRenew, closed by Shutdown once every session has saved and
 	// released, stops the renew loop (renewLeases).
 	stopRenew     chan struct{}
@@ -122,6 +126,11 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 		return nil, err
 	}
 	s.proxies, _ = parseTrusted(cfg.ProxyProtocolFrom) // Validate checked it
+	nodes, err := newNodes(s, db)
+	if err != nil {
+		return nil, err
+	}
+	s.nodes = nodes
 	hostKey, err := keys.LoadOrCreateHostKey(cfg.HostKeyPath())
 	if err != nil {
 		return nil, err
@@ -164,6 +173,11 @@ func (s *Server) Listen() error {
 		return fmt.Errorf("listen %s: %w", s.cfg.Listen, err)
 	}
 	s.ln = ln
+	if err := s.nodes.listen(s.cfg.ClusterListen, s.cfg.ClusterAdvertise); err != nil {
+		ln.Close()
+		s.ln = nil
+		return err
+	}
 	return nil
 }
 
@@ -187,6 +201,7 @@ func (s *Server) Serve() error {
 	defer close(stop)
 	go s.live.Sweep(s.cfg.Limits.KeepAlive, s.cfg.Limits.IdleTimeout, stop)
 	go s.watchFile(stop)
+	s.nodes.serve(stop)
 	// One loop for every key playing on this node, until Shutdown has
 	// seen every session save and release (games still save after Serve
 	// returns).
@@ -217,6 +232,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	defer cancel()
 	s.live.Wait(grace)
 	s.stopRenewOnce.Do(func() { close(s.stopRenew) })
+	s.nodes.close()
 	fileErr := s.store.CheckFile()
 	if err := s.store.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)
@@ -240,6 +256,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) Close() error {
 	if s.ln != nil {
 		s.ln.Close()
+	}
+	if s.nodes != nil && s.nodes.ln != nil {
+		s.nodes.ln.Close()
 	}
 	s.ssh.Close()
 	return s.store.Close()
@@ -367,7 +386,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		var held *store.LeaseHeldError
 		switch {
 		case errors.As(err, &held):
-			logger.Info("key playing on another node: session refused (taking a game over from another node is not supported yet)",
+			logger.Info("key playing on another node: session refused (this node shares no store with it)",
 				"node", held.Node, "until", held.Expires)
 			wish.Fatalln(sess, leaseHeldLine(held)+"\r")
 			return
@@ -501,9 +520,22 @@ func (s *Server) claim(sess ssh.Session, lob *sessionLobby, player tui.Player, l
 	for {
 		if !player.Conflict {
 			// The key's lease before its game is read (tui.New opens
-			// it): a key playing on another node stops here.
+			// it). A key playing on another node gets the choice screen
+			// (take over or watch), or, when that node does not answer,
+			// a wait for its lease to lapse (nodes.go).
 			if err := lob.lease.acquire(); err != nil {
-				return nil, nil, err
+				var held *store.LeaseHeldError
+				if s.nodes == nil || !errors.As(err, &held) {
+					return nil, nil, err
+				}
+				lob.setElsewhere(held.Node)
+				player.Conflict = true
+				if !s.nodes.nodeAnswers(held.Node) {
+					player.Stranded = strandedNote(held.Node, s.cfg.LeaseTTL)
+					logger.Info("key's game is on a node that does not answer: waiting for its lease to lapse", "node", held.Node, "until", held.Expires)
+				} else {
+					logger.Info("key playing on another node: offering take over or watch", "node", held.Node)
+				}
 			}
 		}
 		model := tui.New(player)

@@ -104,6 +104,8 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	stringFlag(&c.Node, "node", "GROTTO_NODE", server.DefaultNode(), "this node's name among the nodes sharing a --store: it holds its players' games, and a player whose key plays here is told so on another node")
 	c.LeaseTTL = server.DefaultLeaseTTL
 	durationFlag(&c.LeaseTTL, "lease-ttl", "GROTTO_LEASE_TTL", "how long this node's claim on a player's game lasts unrenewed (renewed every third of it): a stopped node's players can play on another node after at most this long; at least 3s")
+	stringFlag(&c.ClusterListen, "cluster-listen", "GROTTO_CLUSTER_LISTEN", "", "with a postgres:// --store: where this node's channel to the other nodes listens (host:port on a private address only they reach; mutual TLS from a secret in the database), for take-over and watching across nodes; off when empty")
+	stringFlag(&c.ClusterAdvertise, "cluster-advertise", "GROTTO_CLUSTER_ADVERTISE", "", "the address other nodes dial for this node's channel, when --cluster-listen listens on every address")
 	var proxyFrom string
 	stringFlag(&proxyFrom, "proxy-protocol-from", "GROTTO_PROXY_PROTOCOL_FROM", "", "load balancers (CIDR ranges or addresses, comma-separated) whose connections must start with a PROXY header (v2 or v1); off when empty")
 	c.Limits = server.DefaultLimits()

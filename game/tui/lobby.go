@@ -10,6 +10,7 @@ import (
 // screen's list and `ssh host who`.
 type LiveGame struct {
 	ID        uint64 // the session, for Lobby.Watch
+	Node      string // the node it plays on, when the server is one of several ("" otherwise)
 	Name      string // already checked to be a valid name
 	Depth     int    // 0 while not in a game
 	Turn      int
@@ -56,6 +57,12 @@ type WatchersMsg struct{}
 // TakenOverMsg tells a session that its key connected again and took the
 // game over: the model saves and quits.
 type TakenOverMsg struct{}
+
+// TakeOverNoteMsg tells a session taking its key's game over how it goes
+// while Lobby.TakeOver runs (e.g. the node holding the game does not
+// answer, and the game resumes here when that node's claim lapses): the
+// choice screen shows Note.
+type TakeOverNoteMsg struct{ Note string }
 
 // nopLobby is the lobby of a session alone on its server (tests).
 type nopLobby struct{}

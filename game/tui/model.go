@@ -49,6 +49,11 @@ type Player struct {
 	NeedName bool
 	// Conflict starts on the choice screen: this key already plays elsewhere.
 	Conflict bool
+	// Stranded, with Conflict, is the note of a key whose game is held by
+	// a node that does not answer (it stopped): the choice screen starts
+	// already taking the game over, showing the note, since there is no
+	// session to watch or to ask. "" for none.
+	Stranded string
 	// IdleTimeout ends the session, saving the game, after this long without
 	// a key; 0 means never.
 	IdleTimeout time.Duration
@@ -201,6 +206,8 @@ func New(p Player) *Model {
 	m := &Model{p: p, keys: newKeyMaps(), w: 80, h: 24, set: p.Settings.normal(), detected: colorprofile.ANSI256}
 	m.th = newTheme(m.profile())
 	switch {
+	case p.Conflict && p.Stranded != "":
+		m.scr = &conflictScreen{waiting: true, stranded: true, note: p.Stranded}
 	case p.Conflict:
 		m.scr = &conflictScreen{}
 	case p.NeedName:
@@ -215,7 +222,11 @@ func New(p Player) *Model {
 // (the RGB and Tc capabilities), since SSH clients rarely forward COLORTERM.
 func (m *Model) Init() tea.Cmd {
 	m.lastKey = m.p.Now()
-	return tea.Batch(tea.RequestCapability("RGB"), tea.RequestCapability("Tc"))
+	cmds := []tea.Cmd{tea.RequestCapability("RGB"), tea.RequestCapability("Tc")}
+	if c, ok := m.scr.(*conflictScreen); ok && c.waiting { // stranded: take over at once
+		cmds = append(cmds, m.takeOver())
+	}
+	return tea.Batch(cmds...)
 }
 
 // IdleCheckMsg asks the session whether it has been idle for
@@ -263,7 +274,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case WatchersMsg:
 		m.watchers = m.p.Lobby.Watchers()
 		m.publish()
-	case takeOverDone, frameMsg, watchEnded, tripStep, storageRetry:
+	case takeOverDone, TakeOverNoteMsg, frameMsg, watchEnded, tripStep, storageRetry:
 		if h, ok := m.scr.(asyncHandler); ok { // else it is late news for a screen left behind
 			var cmd tea.Cmd
 			m.scr, cmd = h.async(m, msg)

@@ -80,8 +80,9 @@ func (s *nameScreen) view(m *Model) string {
 
 // conflictScreen is shown when the key already has a live session.
 type conflictScreen struct {
-	note    string
-	waiting bool
+	note     string
+	waiting  bool
+	stranded bool // the game's node does not answer: it resumes here by itself
 }
 
 func (s *conflictScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
@@ -106,11 +107,17 @@ func (s *conflictScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 }
 
 func (s *conflictScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
+	if n, ok := msg.(TakeOverNoteMsg); ok {
+		if s.waiting {
+			s.note = n.Note
+		}
+		return s, nil
+	}
 	done, ok := msg.(takeOverDone)
 	if !ok {
 		return s, nil
 	}
-	s.waiting = false
+	s.waiting, s.stranded = false, false
 	if done.err != nil {
 		s.note = "Could not take over (" + done.err.Error() + "); press t to try again."
 		return s, nil
@@ -128,6 +135,13 @@ func (s *conflictScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 func (s *conflictScreen) view(m *Model) string {
 	th := m.th
 	var b strings.Builder
+	if s.stranded {
+		b.WriteString(th.title.Render("Resuming your game") + "\n\n")
+		b.WriteString(th.text.Render("Your game was open on another server of this host, which does not answer.") + "\n\n")
+		b.WriteString(th.dim.Render(s.note) + "\n\n")
+		b.WriteString(th.dim.Render("Ctrl+C to leave; your game stays saved."))
+		return m.center(b.String())
+	}
 	b.WriteString(th.title.Render("This key is already playing") + "\n\n")
 	b.WriteString(th.text.Render("Your key has a game open in another session.") + "\n\n")
 	b.WriteString(th.heading.Render("(t) ") + th.text.Render("take over: that session saves and closes, you carry on here") + "\n")

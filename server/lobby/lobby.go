@@ -136,6 +136,7 @@ type Holder struct {
 // the title screen and `ssh host who`.
 type Game struct {
 	ID        uint64    // the slot, for Lobby.Watch
+	Key       string    // the player's fingerprint: for the server and its nodes, never shown
 	Name      string    // the stored profile's name, "" before one is claimed
 	Depth     int       // dungeon depth (levels); 0 while not in a game
 	Turn      int       // turns played in the game

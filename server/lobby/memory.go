@@ -121,7 +121,7 @@ func (m *Memory) OfKey(fp string) (Game, bool) {
 
 // listed is how s shows in the list of live games; m.mu is held.
 func (s *slot) listed() Game {
-	return Game{ID: s.id, Name: s.name, Depth: s.depth, Turn: s.turn, LastInput: s.lastInput, Watchers: len(s.watchers)}
+	return Game{ID: s.id, Key: s.key, Name: s.name, Depth: s.depth, Turn: s.turn, LastInput: s.lastInput, Watchers: len(s.watchers)}
 }
 
 // Shutdown implements Lobby.

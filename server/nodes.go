@@ -1,0 +1,418 @@
+package server
+
+// This file: the node's side of the cluster, for nodes sharing one
+// PostgreSQL store (store.Cluster). It announces this node's live games
+// and its channel address (announceLoop), keeps the last global listing
+// for `who` and the title screen, offers the other nodes this node's games
+// over the authenticated channel (server/cluster: evict a key's game so
+// that another node takes it over, watch one), and asks them for theirs.
+//
+// Games of other nodes get IDs with the top bit set (remoteID), derived
+// from the node and the key, so that the UI can watch one by ID as it
+// watches a local game.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/log/v2"
+
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/cluster"
+	"github.com/grotto-game/grotto/server/lobby"
+	"github.com/grotto-game/grotto/store"
+)
+
+// nodeCallTimeout bounds one call to another node over the channel: a
+// node that does not answer within it is taken for stopped.
+const nodeCallTimeout = 3 * time.Second
+
+// nodes is this node's place among the nodes sharing its store: nil on a
+// store that is not shared (bbolt).
+type nodes struct {
+	st    store.Cluster
+	self  string
+	ttl   time.Duration // an announcement lives this long; the loop renews it every third
+	log   *log.Logger
+	creds *cluster.Credentials
+	peers *cluster.Client  // calls to the other nodes
+	srv   *cluster.Server  // the channel, nil when this node does not listen
+	ln    net.Listener     // the channel's listener, once Listen has run
+	addr  string           // the address announced for the channel ("" for none)
+	local func() []lobby.Game
+
+	mu     sync.Mutex
+	others []store.NodeGame // the other nodes' games, from the last listing
+}
+
+// newNodes returns the cluster side of server s, or nil when its store is
+// not shared. It reads (or creates) the cluster secret the channel's
+// certificates derive from. Errors: the store's (the database cannot be
+// reached), or a channel setting that cannot work.
+func newNodes(s *Server, db Database) (*nodes, error) {
+	st, ok := db.(store.Cluster)
+	if !ok {
+		if s.cfg.ClusterListen != "" {
+			return nil, badSetting("--cluster-listen", "needs a PostgreSQL store (--store postgres://…): the channel joins nodes sharing one database")
+		}
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
+	defer cancel()
+	secret, err := st.ClusterSecret(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the cluster secret: %w", err)
+	}
+	creds, err := cluster.NewCredentials(secret, s.cfg.Node)
+	if err != nil {
+		return nil, err
+	}
+	n := &nodes{st: st, self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, creds: creds, local: s.live.Games}
+	n.peers = cluster.NewClient(creds, st.NodeAddr)
+	if s.cfg.ClusterListen != "" {
+		n.srv = cluster.NewServer(creds, nodeLocal{s}, s.log)
+	}
+	return n, nil
+}
+
+// listen binds the channel's address, when this node has one.
+func (n *nodes) listen(addr, advertise string) error {
+	if n == nil || n.srv == nil {
+		return nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen %s (the node channel, --cluster-listen): %w", addr, err)
+	}
+	n.ln = ln
+	n.addr = advertise
+	if n.addr == "" {
+		n.addr = ln.Addr().String()
+	}
+	return nil
+}
+
+// serve runs the channel and the announcements until stop closes.
+func (n *nodes) serve(stop <-chan struct{}) {
+	if n == nil {
+		return
+	}
+	if n.ln != nil {
+		n.log.Info("node channel listening (mutual TLS from the cluster secret; keep it on a private address)",
+			"cluster_listen", n.ln.Addr().String(), "advertised", n.addr)
+		go n.srv.Serve(n.ln)
+	} else {
+		n.log.Warn("no node channel (--cluster-listen): a key playing on another node cannot be taken over from here, only resumed once it leaves; its game cannot be watched from here")
+	}
+	go n.announceLoop(stop)
+}
+
+// close withdraws this node's announcement and closes the channel.
+func (n *nodes) close() {
+	if n == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
+	defer cancel()
+	if err := n.st.Withdraw(ctx, n.self); err != nil {
+		n.log.Warn("could not withdraw this node's announcement; its games leave the global list when it lapses", "err", err)
+	}
+	if n.srv != nil {
+		n.srv.Close()
+	}
+}
+
+// announcePeriod is how often a node announces its games: often enough
+// for `who` to be fresh, never less than three times per TTL.
+func (n *nodes) announcePeriod() time.Duration { return min(2*time.Second, n.ttl/3) }
+
+// announceLoop announces this node's games and reads every node's, until
+// stop closes.
+func (n *nodes) announceLoop(stop <-chan struct{}) {
+	t := time.NewTicker(n.announcePeriod())
+	defer t.Stop()
+	failing := false
+	for {
+		err := n.announce()
+		switch {
+		case err != nil && !failing:
+			n.log.Warn("could not announce this node's games; `who` on other nodes misses them until it can", "err", err)
+			failing = true
+		case err == nil && failing:
+			n.log.Info("this node's games are announced again")
+			failing = false
+		}
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// announce writes this node's games and reads the others'.
+func (n *nodes) announce() error {
+	mine := n.local()
+	games := make([]store.NodeGame, len(mine))
+	for i, g := range mine {
+		games[i] = store.NodeGame{Node: n.self, Fingerprint: g.Key, Name: g.Name, Depth: g.Depth, Turn: g.Turn,
+			Watchers: g.Watchers, LastInput: g.LastInput}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
+	defer cancel()
+	if err := n.st.Announce(ctx, n.self, n.addr, games, n.ttl); err != nil {
+		return err
+	}
+	all, err := n.st.NodeGames(ctx)
+	if err != nil {
+		return err
+	}
+	others := slices.DeleteFunc(all, func(g store.NodeGame) bool { return g.Node == n.self })
+	n.mu.Lock()
+	n.others = others
+	n.mu.Unlock()
+	return nil
+}
+
+// remoteBit marks the ID of a game on another node.
+const remoteBit = 1 << 63
+
+// remoteID is the ID the UI knows a game on another node by: stable for
+// the node and key, never that of a local slot (whose top bit is clear).
+func remoteID(node, fp string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(node))
+	h.Write([]byte{0})
+	h.Write([]byte(fp))
+	return remoteBit | h.Sum64()>>1
+}
+
+// remoteGame is how the UI lists a game of another node.
+func remoteGame(g store.NodeGame) tui.LiveGame {
+	return tui.LiveGame{ID: remoteID(g.Node, g.Fingerprint), Node: g.Node, Name: g.Name, Depth: g.Depth, Turn: g.Turn,
+		LastInput: g.LastInput, Watchers: g.Watchers}
+}
+
+// remote returns the other nodes' games as last listed.
+func (n *nodes) remote() []store.NodeGame {
+	if n == nil {
+		return nil
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clone(n.others)
+}
+
+// find returns the listed game of another node with ID id.
+func (n *nodes) find(id uint64) (store.NodeGame, bool) {
+	for _, g := range n.remote() {
+		if remoteID(g.Node, g.Fingerprint) == id {
+			return g, true
+		}
+	}
+	return store.NodeGame{}, false
+}
+
+// ofKey returns the listed game of key fp on another node.
+func (n *nodes) ofKey(fp string) (store.NodeGame, bool) {
+	for _, g := range n.remote() {
+		if g.Fingerprint == fp {
+			return g, true
+		}
+	}
+	return store.NodeGame{}, false
+}
+
+// allGames lists the live games of every node, for `who` and the title
+// screen: this node's from its lobby (fresh), the others' from the last
+// listing; sorted by name regardless of case, then node. Off a cluster,
+// the lobby's games with no node.
+func (s *Server) allGames() []tui.LiveGame {
+	local := liveGames(s.live.Games())
+	if s.nodes == nil {
+		return local
+	}
+	for i := range local {
+		local[i].Node = s.cfg.Node
+	}
+	for _, g := range s.nodes.remote() {
+		local = append(local, remoteGame(g))
+	}
+	slices.SortStableFunc(local, func(a, b tui.LiveGame) int {
+		if c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Node, b.Node)
+	})
+	return local
+}
+
+// watchRemote subscribes to the frames of key fp's game on node: it
+// returns at once, and the channel fills once the node answers (it closes
+// when the game ends, the node cannot be reached, or stop is called).
+func (n *nodes) watchRemote(node, fp string) (<-chan []byte, func()) {
+	out := make(chan []byte, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		defer close(out)
+		dial, dialCancel := context.WithTimeout(ctx, nodeCallTimeout)
+		frames, stop, err := n.peers.Watch(dial, node, fp)
+		dialCancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				n.log.Info("could not watch a game on another node", "node", node, "err", err)
+			}
+			return
+		}
+		defer stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case f, ok := <-frames:
+				if !ok {
+					return
+				}
+				offerLatest(out, f)
+			}
+		}
+	}()
+	return out, cancel
+}
+
+// offerLatest puts frame in ch (capacity 1), replacing a frame not read
+// yet: a slow watcher only misses frames.
+func offerLatest(ch chan []byte, frame []byte) {
+	for {
+		select {
+		case ch <- frame:
+			return
+		default:
+		}
+		select {
+		case <-ch:
+		default:
+		}
+	}
+}
+
+// strandedNote is what a player reads while their game waits for node,
+// which does not answer, to lose its claim (at most one lease TTL).
+func strandedNote(node string, ttl time.Duration) string {
+	return fmt.Sprintf("Node %s, where your game was open, does not answer. Your game resumes here by itself once that node's claim on it lapses: within %v.", node, ttl.Round(time.Second))
+}
+
+// nodeAnswers reports whether node answers on the channel (a stopped or
+// paused node does not).
+func (n *nodes) nodeAnswers(node string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), nodeCallTimeout)
+	defer cancel()
+	return !errors.Is(n.peers.Ping(ctx, node), cluster.ErrUnreachable)
+}
+
+// takeOverRemote takes key fp's game from node, which holds its lease: it
+// asks that node to save and release (server/cluster), then claims the
+// lease here. When the node does not answer (stopped, cut off), or has no
+// channel, it waits for the node's lease to lapse, telling the player
+// through note. It returns nil once this node holds the lease, or an
+// error for the player.
+func (l *sessionLobby) takeOverRemote(held *store.LeaseHeldError) error {
+	n, ttl := l.srv.nodes, l.srv.cfg.LeaseTTL
+	// A stopped node's lease lapses within one TTL of its last renewal.
+	deadline := time.Now().Add(ttl + takeOverDeadline)
+	asked := ""
+	for {
+		if held.Node != asked {
+			asked = held.Node
+			ctx, cancel := context.WithTimeout(context.Background(), nodeCallTimeout+2*time.Second)
+			err := n.peers.Evict(ctx, held.Node, l.fp)
+			cancel()
+			switch {
+			case err == nil, errors.Is(err, cluster.ErrNotHere):
+				// Released, or leaving anyway: claim below.
+			case errors.Is(err, cluster.ErrUnreachable):
+				l.log.Warn("take-over: the node holding the key's lease does not answer; waiting for its lease to lapse", "node", held.Node, "err", err)
+				l.note(strandedNote(held.Node, ttl))
+			default:
+				l.log.Error("take-over: the node holding the key's lease refused to release it", "node", held.Node, "err", err)
+				l.note(fmt.Sprintf("Node %s did not release your game; waiting for it (within %v).", held.Node, ttl.Round(time.Second)))
+			}
+		}
+		err := l.lease.acquire()
+		if err == nil {
+			return nil
+		}
+		if !errors.As(err, &held) {
+			l.log.Error("could not claim the key's lease for a take-over", "err", err)
+			return errors.New("the server cannot reach its database")
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("your key is still playing on node %s", held.Node)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// note shows the session's choice screen a line about its take-over.
+func (l *sessionLobby) note(text string) {
+	l.mu.Lock()
+	p := l.prog
+	l.mu.Unlock()
+	if p != nil {
+		go p.Send(tui.TakeOverNoteMsg{Note: text})
+	}
+}
+
+// nodeLocal is what this node offers the others over the channel
+// (cluster.Local).
+type nodeLocal struct{ s *Server }
+
+var _ cluster.Local = nodeLocal{}
+
+// Evict implements cluster.Local: the key's session here is taken over
+// as by another session of the key on this node (lobby/takeover.go: told,
+// saves, releases), by a spectator slot that leaves at once; it returns
+// once this node released the key's lease in the store.
+func (l nodeLocal) Evict(ctx context.Context, fp string) error {
+	s := l.s
+	if _, ok := s.live.OfKey(fp); !ok {
+		if !s.leases.holds(fp) {
+			return cluster.ErrNotHere
+		}
+		return s.leases.waitReleased(ctx, fp) // its session is ending
+	}
+	sp, err := s.live.Spectate(lobby.Holder{Key: fp})
+	if err != nil {
+		return err
+	}
+	defer sp.Release()
+	if err := sp.TakeOver(ctx, func() string { return "" }); err != nil {
+		return err
+	}
+	s.log.Info("another node took this key's game over: its session here saved and left", "fp", fp)
+	return s.leases.waitReleased(ctx, fp)
+}
+
+// Watch implements cluster.Local.
+func (l nodeLocal) Watch(fp string) (<-chan []byte, func(), bool) {
+	g, ok := l.s.live.OfKey(fp)
+	if !ok {
+		return nil, nil, false
+	}
+	return l.s.live.Watch(g.ID)
+}
+
+// nodeName is the node's name in listings: "" off a cluster.
+func (s *Server) nodeName() string {
+	if s.nodes == nil {
+		return ""
+	}
+	return s.cfg.Node
+}
