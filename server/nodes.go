@@ -309,12 +309,20 @@ func strandedNote(node string, ttl time.Duration) string {
 	return fmt.Sprintf("Node %s, where your game was open, does not answer. Your game resumes here by itself once that node's claim on it lapses: within %v.", node, ttl.Round(time.Second))
 }
 
-// nodeAnswers reports whether node answers on the channel (a stopped or
-// paused node does not).
+// nodeAnswers reports whether node answers on the channel within
+// nodeCallTimeout (a stopped or paused node does not, nor one without a
+// channel).
 func (n *nodes) nodeAnswers(node string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), nodeCallTimeout)
 	defer cancel()
-	return !errors.Is(n.peers.Ping(ctx, node), cluster.ErrUnreachable)
+	return n.peers.Ping(ctx, node) == nil
+}
+
+// silent reports whether err, a call's to another node, says the node
+// does not answer: unreachable, or no answer in time (a paused node
+// accepts connections and never answers).
+func silent(err error) bool {
+	return errors.Is(err, cluster.ErrUnreachable) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // takeOverRemote takes key fp's game from node, which holds its lease: it
@@ -337,7 +345,7 @@ func (l *sessionLobby) takeOverRemote(held *store.LeaseHeldError) error {
 			switch {
 			case err == nil, errors.Is(err, cluster.ErrNotHere):
 				// Released, or leaving anyway: claim below.
-			case errors.Is(err, cluster.ErrUnreachable):
+			case silent(err):
 				l.log.Warn("take-over: the node holding the key's lease does not answer; waiting for its lease to lapse", "node", held.Node, "err", err)
 				l.note(strandedNote(held.Node, ttl))
 			default:
@@ -396,7 +404,6 @@ func (l nodeLocal) Evict(ctx context.Context, fp string) error {
 	if err := sp.TakeOver(ctx, func() string { return "" }); err != nil {
 		return err
 	}
-	s.log.Info("another node took this key's game over: its session here saved and left", "fp", fp)
 	return s.leases.waitReleased(ctx, fp)
 }
 

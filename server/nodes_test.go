@@ -173,7 +173,8 @@ func TestWhoOnEitherNodeListsTheGamesOfBothWithTheirNode(t *testing.T) {
 		}
 		for _, l := range lines[1:] {
 			f := strings.Fields(l)
-			want := map[string]string{"ann": "node-a", "bob": "node-b"}[f[0]]
+			// The name screen suggests the SSH user's name; ours follow it.
+			want := map[string]string{"testerann": "node-a", "testerbob": "node-b"}[f[0]]
 			if f[len(f)-1] != want {
 				t.Errorf("who on %s lists %q; want %s's game on %s", addr, l, f[0], want)
 			}

@@ -66,6 +66,26 @@ func (c *Client) Evict(ctx context.Context, node, fp string) error {
 	return c.refused(ctx, "evict from", node, resp, msg)
 }
 
+// Ping returns nil when node answers on the channel. Errors: as
+// [Client.Evict]'s ([ErrUnreachable] (wrapped) for a node that stopped,
+// is paused, cut off or shutting down, or never announced an address).
+func (c *Client) Ping(ctx context.Context, node string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://node"+pingPath, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.client(node).Do(req)
+	if err != nil {
+		return c.failed(ctx, "ping", node, err)
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	if resp.StatusCode == http.StatusNoContent {
+		return nil
+	}
+	return c.refused(ctx, "ping", node, resp, msg)
+}
+
 // refused returns the error of a call that node answered with resp, not a
 // success, and the body msg: ErrNotHere for 404; for 503, ctx's error if
 // ctx ended, else ErrUnreachable (the node is shutting down); else the

@@ -17,6 +17,7 @@ import (
 const (
 	evictPath = "/v1/evict"
 	watchPath = "/v1/watch"
+	pingPath  = "/v1/ping"
 )
 
 // Server answers the other nodes' calls on this node's [Local]. It is safe
@@ -38,6 +39,7 @@ func NewServer(c *Credentials, local Local, logger *log.Logger) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+evictPath, s.evict)
 	mux.HandleFunc("GET "+watchPath, s.watch)
+	mux.HandleFunc("GET "+pingPath, s.ping)
 	s.http = &http.Server{
 		Handler:           mux,
 		TLSConfig:         c.serverConfig(),
@@ -118,6 +120,17 @@ func (s *Server) evict(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("another node asked for a game here, which could not leave", "fp", fp, "by", peer(r), "err", err)
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
+}
+
+// ping answers GET /v1/ping: 204 while the node serves, 503 once it is
+// closing. It tells a node that answers from one that stopped.
+func (s *Server) ping(w http.ResponseWriter, r *http.Request) {
+	if !s.begin() {
+		http.Error(w, "closing", http.StatusServiceUnavailable)
+		return
+	}
+	s.calls.Done()
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // watch answers GET /v1/watch?fp=…: 404 when this node has no game of the
