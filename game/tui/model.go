@@ -182,6 +182,7 @@ type Model struct {
 	set      Settings
 	detected colorprofile.Profile   // the terminal's colour profile, as Bubble Tea reports it
 	forced   []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
+	start    tea.Cmd                // run by Init: a watcher's first wait for a frame (NewWatcher)
 }
 
 // New returns the model for one session, starting on the title screen.
@@ -212,7 +213,7 @@ func New(p Player) *Model {
 // (the RGB and Tc capabilities), since SSH clients rarely forward COLORTERM.
 func (m *Model) Init() tea.Cmd {
 	m.lastKey = m.p.Now()
-	return tea.Batch(tea.RequestCapability("RGB"), tea.RequestCapability("Tc"))
+	return tea.Batch(tea.RequestCapability("RGB"), tea.RequestCapability("Tc"), m.start)
 }
 
 // IdleCheckMsg asks the session whether it has been idle for
