@@ -83,7 +83,7 @@ const (
 	WriteTimeout = 10 * time.Second
 )
 
-//go:embed assets/*.js assets/*.css assets/LICENSE.* assets/VERSIONS
+//go:embed assets/*.js assets/*.css assets/*.svg assets/LICENSE.* assets/VERSIONS
 var assets embed.FS
 
 //go:embed templates/*.html
@@ -154,11 +154,13 @@ func (s *Server) Handler() http.Handler {
 // secure sets the headers every response carries: nothing is loaded from
 // elsewhere (Content-Security-Policy default-src 'self', which covers the
 // same-origin WebSocket too: CSP Level 3, "connect-src"), no framing, no
-// sniffing, no referrer.
+// sniffing, no referrer. Inline styles are allowed, inline scripts are not:
+// xterm.js's DOM renderer colours cells with style attributes (true
+// colour), which style-src 'self' alone blocks (xtermjs/xterm.js#4445).
 func secure(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+		h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")
