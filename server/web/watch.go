@@ -3,7 +3,7 @@ package web
 // This file: the watch WebSocket, /watch/{game}/ws?cols=N&rows=N. It runs a
 // watch-only tui.Model on a bridge (bridge.go), counted as a watcher of the
 // game (Live.Watch), the newest frame only. Limits: MaxWatchers pages at
-// once, MaxMessage bytes a message, WriteTimeout a write.
+// once, MaxMessage bytes a message, Config.WriteTimeout a write.
 
 import (
 	"net/http"
@@ -23,7 +23,7 @@ const endGrace = 500 * time.Millisecond
 // 400 for a size that is not two whole numbers from 1, 503 when
 // MaxWatchers pages are open. The connection closes with status 1000 "The
 // game has ended." once the game ends, 1001 "The server is restarting." at
-// Shutdown, 1008 when the page reads too slowly (WriteTimeout), 1003 for a
+// Shutdown, 1008 when the page reads too slowly (Config.WriteTimeout), 1003 for a
 // message that is not a resize and 1009 for one over MaxMessage bytes.
 func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 	cols, okC := dimension(r.URL.Query().Get("cols"), tui.MaxWidth)
@@ -62,7 +62,7 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered
 	}
 	conn.SetReadLimit(MaxMessage)
-	b := newBridge(s.ctx, conn, WriteTimeout)
+	b := newBridge(s.ctx, conn, s.cfg.WriteTimeout)
 	defer b.finish()
 	mine, ended := relay(frames)
 	model, ok := tui.NewWatcher(oneGame{mine, stop}, s.cfg.Data, g)

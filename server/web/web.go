@@ -65,6 +65,9 @@ type Config struct {
 	Logger *log.Logger
 	// Now returns the current time (idle times); nil means time.Now.
 	Now func() time.Time
+	// WriteTimeout is how long a write to a watch page may take before
+	// the page is dropped; 0 means WriteTimeout.
+	WriteTimeout time.Duration
 }
 
 // Limits of the web server.
@@ -77,9 +80,10 @@ const (
 	// bytes (a resize is about 25): a larger one closes the connection
 	// with status 1009 (RFC 6455, section 7.4.1).
 	MaxMessage = 1024
-	// WriteTimeout is how long a write to a page may take: a page that
-	// reads slower only misses frames (the lobby keeps the newest), and
-	// one that stops reading for this long is dropped.
+	// WriteTimeout is Config.WriteTimeout's default: how long a write to
+	// a page may take. A page that reads slower only misses frames (the
+	// lobby keeps the newest), and one that stops reading for this long is
+	// dropped.
 	WriteTimeout = 10 * time.Second
 )
 
@@ -121,6 +125,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = WriteTimeout
 	}
 	p, err := parsePages()
 	if err != nil {

@@ -344,3 +344,38 @@ func TestShutdownClosesWatchPagesSayingWhy(t *testing.T) {
 		t.Errorf("%d watchers left after shutdown", n)
 	}
 }
+
+func TestAPageThatStopsReadingIsDroppedNotWaitedFor(t *testing.T) {
+	closed := make(chan *bridge, 1)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		b := newBridge(context.Background(), conn, 200*time.Millisecond)
+		chunk := make([]byte, 1<<20)
+		for i := 0; i < 1000; i++ { // a gigabyte: far more than the sockets' buffers
+			if _, err := b.Write(chunk); err != nil {
+				break
+			}
+		}
+		closed <- b
+		b.finish()
+	}))
+	defer hs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(hs.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow() // and never read
+	select {
+	case b := <-closed:
+		if b.ctx.Err() == nil || b.status != websocket.StatusPolicyViolation {
+			t.Errorf("the bridge's status is %v (ended: %v), want 1008 and its program ended", b.status, b.ctx.Err())
+		}
+	case <-ctx.Done():
+		t.Fatal("the server still writes to a page that reads nothing")
+	}
+}
