@@ -45,12 +45,11 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Too many people are watching right now; please try again later.", http.StatusServiceUnavailable)
 		return
 	}
-	s.socks.Add(1)
-	defer s.socks.Done()
-	if s.ctx.Err() != nil {
+	if !s.startWatching() {
 		http.Error(w, "The server is restarting.", http.StatusServiceUnavailable)
 		return
 	}
+	defer s.socks.Done()
 	frames, stop, ok := s.cfg.Live.Watch(g.ID)
 	if !ok {
 		s.notFound(w, "That game has just ended.")

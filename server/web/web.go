@@ -103,7 +103,10 @@ type Server struct {
 
 	ctx    context.Context // cancelled by Shutdown: every watch page closes
 	cancel context.CancelFunc
-	socks  sync.WaitGroup // watch pages being served
+
+	mu      sync.Mutex
+	closing bool           // Shutdown or Close has begun: no new watch page
+	socks   sync.WaitGroup // watch pages being served (added under mu, before closing)
 }
 
 // New returns the web server of cfg; it does not listen yet.
@@ -136,7 +139,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-		MaxHeaderBytes: 16 << 10, ErrorLog: nil}
+		MaxHeaderBytes: 16 << 10}
 	return s, nil
 }
 
@@ -189,7 +192,7 @@ func (s *Server) Serve(ln net.Listener) error {
 // page is closed with "The server is restarting." (WebSocket status 1001),
 // and it waits for them and for requests in flight until ctx expires.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.cancel()
+	s.stopWatching()
 	err := s.http.Shutdown(ctx)
 	done := make(chan struct{})
 	go func() { s.socks.Wait(); close(done) }()
@@ -205,6 +208,26 @@ func (s *Server) Shutdown(ctx context.Context) error {
 
 // Close closes the web server at once, watch pages included.
 func (s *Server) Close() error {
-	s.cancel()
+	s.stopWatching()
 	return s.http.Close()
+}
+
+// stopWatching refuses new watch pages and closes the open ones.
+func (s *Server) stopWatching() {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.cancel()
+}
+
+// startWatching counts a new watch page in, false once the server is
+// stopping; the page calls s.socks.Done when it has gone.
+func (s *Server) startWatching() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.socks.Add(1)
+	return true
 }
