@@ -82,6 +82,10 @@ type Config struct {
 	// the server; "" for none. It must be on loopback (127.0.0.1, ::1 or
 	// localhost): the profiler shows memory and must not face players.
 	Pprof string
+	// HTTP is the address of the web pages (server/web): the top scores,
+	// who is playing, and live games drawn in the browser; host:port with
+	// a port from 1 to 65535 (0, any free port, for tests). "" for none.
+	HTTP string
 }
 
 // DefaultFPS is the frame rate of a session: a key is answered within one
@@ -210,7 +214,8 @@ func portProblem(addr, example string, zeroOK bool) string {
 // any free port, is allowed for tests), an empty data dir, a
 // --proxy-protocol-from entry that is not a CIDR range or an address
 // (parseTrusted), a frame rate outside 1 to
-// MaxFPS, a limit out of its range (Limits.validate), or a --pprof address
+// MaxFPS, a limit out of its range (Limits.validate), an --http address
+// without a port number from 1 to 65535 (0 allowed), or a --pprof address
 // that is not on loopback or has no port from 1 to 65535. It reads no file:
 // a missing admin-keys file or a bad host key is New's error.
 func (c *Config) Validate() error {
@@ -280,6 +285,11 @@ func (c *Config) Validate() error {
 	}
 	if err := c.Limits.validate(); err != nil {
 		return err
+	}
+	if c.HTTP != "" {
+		if p := portProblem(c.HTTP, ":8080", true); p != "" {
+			return badSetting("--http", "%s", p)
+		}
 	}
 	if c.Pprof != "" {
 		host, _, err := net.SplitHostPort(c.Pprof)

@@ -42,10 +42,10 @@ type nodes struct {
 	ttl   time.Duration // an announcement lives this long; the loop renews it every third
 	log   *log.Logger
 	creds *cluster.Credentials
-	peers *cluster.Client  // calls to the other nodes
-	srv   *cluster.Server  // the channel, nil when this node does not listen
-	ln    net.Listener     // the channel's listener, once Listen has run
-	addr  string           // the address announced for the channel ("" for none)
+	peers *cluster.Client // calls to the other nodes
+	srv   *cluster.Server // the channel, nil when this node does not listen
+	ln    net.Listener    // the channel's listener, once Listen has run
+	addr  string          // the address announced for the channel ("" for none)
 	local func() []lobby.Game
 
 	mu     sync.Mutex

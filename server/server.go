@@ -35,6 +35,7 @@ import (
 	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/session"
+	"github.com/grotto-game/grotto/server/web"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -76,6 +77,9 @@ type Server struct {
 	// released, stops the renew loop (renewLeases).
 	stopRenew     chan struct{}
 	stopRenewOnce sync.Once
+	// web serves the web pages with --http (web.go); nil without.
+	web   *web.Server
+	webLn net.Listener
 }
 
 // FileCheckEvery is how often a running server checks that its database
@@ -163,6 +167,9 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 		return nil, fmt.Errorf("ssh server: %w", err)
 	}
 	s.ssh = srv
+	if s.web, err = s.newWeb(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -176,6 +183,14 @@ func (s *Server) Listen() error {
 	if err := s.nodes.listen(s.cfg.ClusterListen, s.cfg.ClusterAdvertise); err != nil {
 		ln.Close()
 		s.ln = nil
+		return err
+	}
+	if err := s.listenWeb(); err != nil {
+		ln.Close()
+		s.ln = nil
+		if s.nodes != nil && s.nodes.ln != nil {
+			s.nodes.ln.Close()
+		}
 		return err
 	}
 	return nil
@@ -206,6 +221,13 @@ func (s *Server) Serve() error {
 	// seen every session save and release (games still save after Serve
 	// returns).
 	go s.renewLeases(s.stopRenew)
+	if s.web != nil {
+		go func() {
+			if err := s.web.Serve(s.webLn); err != nil {
+				s.log.Error("the web pages stopped", "err", err)
+			}
+		}()
+	}
 	err := s.ssh.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -219,6 +241,12 @@ func (s *Server) Serve() error {
 // their handlers unwind. It returns the store's close error, if any.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.log.Info("shutting down", "sessions", s.live.Len())
+	if s.web != nil { // watch pages first: they hold no game
+		if err := s.web.Shutdown(ctx); err != nil {
+			s.log.Warn("web pages still open at the deadline; closing them", "err", err)
+			s.web.Close()
+		}
+	}
 	s.live.Shutdown() // every session hears lobby.ShutDown, saves and leaves
 	done := make(chan error, 1)
 	go func() { done <- s.ssh.Shutdown(ctx) }()
@@ -259,6 +287,9 @@ func (s *Server) Close() error {
 	}
 	if s.nodes != nil && s.nodes.ln != nil {
 		s.nodes.ln.Close()
+	}
+	if s.webLn != nil {
+		s.webLn.Close()
 	}
 	s.ssh.Close()
 	return s.store.Close()

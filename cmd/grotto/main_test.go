@@ -307,10 +307,26 @@ func TestABadSettingIsRefusedBeforeAnythingIsOpened(t *testing.T) {
 	}
 }
 
+func TestTheWebPagesAreOffUnlessAnAddressIsSet(t *testing.T) {
+	c, err := parse([]string{"--data", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err != nil || c.HTTP != "" {
+		t.Fatalf("by default: HTTP %q, err %v; want off", c.HTTP, err)
+	}
+	t.Setenv("GROTTO_HTTP", ":8080")
+	if c, err := parse([]string{"--data", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil || c.HTTP != ":8080" {
+		t.Errorf("GROTTO_HTTP=:8080: HTTP %q, err %v", c.HTTP, err)
+	}
+	t.Setenv("GROTTO_HTTP", "nowhere")
+	if _, err := parse([]string{"--data", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "GROTTO_HTTP (--http)") {
+		t.Errorf("GROTTO_HTTP=nowhere: %v, want an error naming GROTTO_HTTP (--http)", err)
+	}
+}
+
 func TestAnAddressWithoutAValidPortIsABadConfiguration(t *testing.T) {
 	for _, args := range [][]string{
 		{"--listen", "127.0.0.1:"}, {"--listen", ":99999"}, {"--listen", ":abc"},
 		{"--pprof", "127.0.0.1:"}, {"--pprof", "127.0.0.1:99999"},
+		{"--http", "localhost"}, {"--http", ":99999"},
 	} {
 		_, err := parse(append(args, "--data", t.TempDir()), &bytes.Buffer{}, &bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), args[0]) {

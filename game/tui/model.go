@@ -190,6 +190,7 @@ type Model struct {
 	detected colorprofile.Profile   // the terminal's colour profile, as Bubble Tea reports it
 	forced   []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
 	banner   string                 // a host's broadcast shown until the next key (banner.go); "" for none
+	start    tea.Cmd                // run by Init: a watcher's first wait for a frame (NewWatcher)
 }
 
 // New returns the model for one session, starting on the title screen.
@@ -222,7 +223,7 @@ func New(p Player) *Model {
 // (the RGB and Tc capabilities), since SSH clients rarely forward COLORTERM.
 func (m *Model) Init() tea.Cmd {
 	m.lastKey = m.p.Now()
-	cmds := []tea.Cmd{tea.RequestCapability("RGB"), tea.RequestCapability("Tc")}
+	cmds := []tea.Cmd{tea.RequestCapability("RGB"), tea.RequestCapability("Tc"), m.start}
 	if c, ok := m.scr.(*conflictScreen); ok && c.waiting { // stranded: take over at once
 		cmds = append(cmds, m.takeOver())
 	}

@@ -361,6 +361,9 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	switch k.String() {
 	case "q", "esc":
 		w.stop()
+		if w.back == nil { // a watcher only (NewWatcher): nothing to go back to
+			return w, tea.Quit
+		}
 		if c, ok := w.back.(*conflictScreen); ok {
 			c.note = ""
 			if w.ended { // the other session is gone: nothing left to take over
@@ -377,20 +380,29 @@ func (w *watchScreen) view(m *Model) string {
 	if w.g == nil {
 		msg := "Waiting for the game of " + Inert(w.name) + "…"
 		if w.ended {
-			msg = Inert(w.name) + " has left. Press q."
+			msg = Inert(w.name) + " has left."
+		}
+		if w.back == nil { // a watcher only (NewWatcher)
+			return m.center(m.th.dim.Render(msg))
+		}
+		if w.ended {
+			msg += " Press q."
 		}
 		return m.center(m.th.dim.Render(msg) + "\n\n" + m.th.dim.Render("q to stop watching"))
 	}
-	note := "Watching " + Inert(w.name) + " · q to stop"
+	note, back := "Watching "+Inert(w.name), " · q to stop"
 	switch {
 	case w.g.Over() && w.g.Won():
-		note = Inert(w.name) + " escaped the grotto! · q to go back"
+		note, back = Inert(w.name)+" escaped the grotto!", " · q to go back"
 	case w.g.Over():
-		note = Inert(w.name) + " was " + w.g.Cause() + " · q to go back"
+		note, back = Inert(w.name)+" was "+w.g.Cause(), " · q to go back"
 	case w.ended:
-		note = Inert(w.name) + " has left the game · q to go back"
+		note, back = Inert(w.name)+" has left the game", " · q to go back"
 	}
-	return w.board.render(m, w.g, nil, note)
+	if w.back == nil { // a watcher only (NewWatcher): there is no going back
+		back = ""
+	}
+	return w.board.render(m, w.g, nil, note+back)
 }
 
 // settle moves the watch camera to keep the watched player in view.

@@ -1,0 +1,37 @@
+// grotto's watch page: draws a live game with xterm.js from the frames its
+// WebSocket sends (binary messages: terminal output), and tells the server
+// the terminal's size (text messages: {"cols":N,"rows":N}) as the window
+// changes. Read-only: no key is sent. window.grottoTerm is the Terminal,
+// for tests.
+(function () {
+  'use strict';
+  var el = document.getElementById('term');
+  var status = document.getElementById('status');
+  var term = new Terminal({ disableStdin: true, cursorBlink: false, scrollback: 0,
+    fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 15,
+    theme: { background: '#000000' } });
+  var fit = new FitAddon.FitAddon();
+  term.loadAddon(fit);
+  term.open(el);
+  fit.fit();
+  window.grottoTerm = term;
+  var proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  var ws = new WebSocket(proto + '//' + location.host + el.dataset.ws + '?cols=' + term.cols + '&rows=' + term.rows);
+  ws.binaryType = 'arraybuffer';
+  ws.onopen = function () { status.textContent = 'live'; };
+  ws.onmessage = function (e) {
+    if (e.data instanceof ArrayBuffer) { term.write(new Uint8Array(e.data)); }
+  };
+  ws.onclose = function (e) {
+    status.textContent = e.reason || 'The connection closed. Reload the page to watch again.';
+    document.body.dataset.closed = String(e.code);
+  };
+  term.onResize(function (size) {
+    if (ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ cols: size.cols, rows: size.rows })); }
+  });
+  var pending;
+  window.addEventListener('resize', function () {
+    clearTimeout(pending);
+    pending = setTimeout(function () { fit.fit(); }, 100);
+  });
+})();

@@ -1,0 +1,127 @@
+package web
+
+// This file: a Bubble Tea program whose terminal is a WebSocket. Its output
+// goes to the page as binary messages, with "\n" sent as "\r\n" as a PTY
+// would (Bubble Tea writes bare newlines when its input is no TTY); the
+// page's text messages are resizes, delivered as tea.WindowSizeMsg. A watch
+// page runs a watch-only tui.Model on it; a page that plays would run a
+// full one, its keys read from the page's binary messages.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/coder/websocket"
+
+	"github.com/grotto-game/grotto/game/tui"
+)
+
+// bridge is the terminal of one program: a WebSocket.
+type bridge struct {
+	conn    *websocket.Conn
+	ctx     context.Context // the program's: cancelled when the bridge closes
+	cancel  context.CancelFunc
+	timeout time.Duration // most a write may take (WriteTimeout)
+
+	mu     sync.Mutex
+	closed bool
+	status websocket.StatusCode // why the bridge closed (close)
+	reason string
+}
+
+// newBridge returns the bridge of conn, ending with parent.
+func newBridge(parent context.Context, conn *websocket.Conn, timeout time.Duration) *bridge {
+	ctx, cancel := context.WithCancel(parent)
+	return &bridge{conn: conn, ctx: ctx, cancel: cancel, timeout: timeout}
+}
+
+// Write implements io.Writer for the program's output: one binary message
+// per write, within the write timeout. A page that does not take it in time
+// is closed: its program ends.
+func (b *bridge) Write(p []byte) (int, error) {
+	// Not b.ctx: cancelling a write's context closes the connection
+	// (coder/websocket), and the bridge's close must still send its reason.
+	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
+	defer cancel()
+	if err := b.conn.Write(ctx, websocket.MessageBinary, bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			b.close(websocket.StatusPolicyViolation, "This page fell too far behind the game. Reload it to watch again.")
+		}
+		b.close(websocket.StatusAbnormalClosure, "")
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// close ends the program; the first call's status and reason (a sentence
+// the page shows; at most 123 bytes, RFC 6455 section 5.5) are what
+// finish sends the page.
+func (b *bridge) close(status websocket.StatusCode, reason string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.closed {
+		b.closed, b.status, b.reason = true, status, reason
+	}
+	b.cancel()
+}
+
+// finish closes the WebSocket with the status and reason of the first
+// close (1000 if none), waiting a few seconds at most for the page's reply.
+func (b *bridge) finish() {
+	b.close(websocket.StatusNormalClosure, "")
+	b.mu.Lock()
+	status, reason := b.status, b.reason
+	b.mu.Unlock()
+	if status == websocket.StatusAbnormalClosure { // the connection is gone already
+		b.conn.CloseNow()
+		return
+	}
+	b.conn.Close(status, reason)
+}
+
+// resize is the text message a page sends when its terminal changes size.
+type resize struct {
+	Cols int `json:"cols"`
+	Rows int `json:"rows"`
+}
+
+// readResizes reads the page's messages until the connection ends, sending
+// each resize to prog. Anything else is refused: a binary message (no key
+// is taken from a watcher), a text that is not a resize, and (by the read
+// limit) any message over MaxMessage bytes, which the library closes with
+// status 1009.
+func (b *bridge) readResizes(prog *tea.Program) {
+	for {
+		// Not b.ctx (see Write): the read ends when the connection closes.
+		typ, data, err := b.conn.Read(context.Background())
+		if err != nil {
+			b.close(websocket.StatusAbnormalClosure, "")
+			return
+		}
+		var m resize
+		if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || m.Cols < 1 || m.Rows < 1 {
+			b.close(websocket.StatusUnsupportedData, "The page sent a message grotto does not understand.")
+			return
+		}
+		prog.Send(tea.WindowSizeMsg{Width: min(m.Cols, tui.MaxWidth), Height: min(m.Rows, tui.MaxHeight)})
+	}
+}
+
+// run runs model on the bridge at cols x rows until the page goes, the
+// bridge closes or the model quits, at most fps frames a second, and
+// returns what Bubble Tea returns.
+func (b *bridge) run(model tea.Model, cols, rows, fps int) error {
+	prog := tea.NewProgram(model, tea.WithContext(b.ctx), tea.WithInput(nil), tea.WithOutput(b),
+		tea.WithWindowSize(cols, rows), tea.WithoutSignalHandler(), tea.WithFPS(fps),
+		// xterm.js draws true colour (xterm.js docs, "Supported Terminal Sequences").
+		tea.WithColorProfile(colorprofile.TrueColor), tea.WithEnvironment([]string{"TERM=xterm-256color", "COLORTERM=truecolor"}))
+	go b.readResizes(prog)
+	_, err := prog.Run()
+	return err
+}

@@ -1,0 +1,118 @@
+package web
+
+// This file: the HTML pages (the front page, a watch page, not found), from
+// html/template, which escapes every name a player chose.
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+	"strconv"
+
+	"github.com/grotto-game/grotto/game/tui"
+)
+
+// pages are the parsed templates.
+type pages struct{ t *template.Template }
+
+func parsePages() (*pages, error) {
+	t, err := template.ParseFS(templates, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	return &pages{t: t}, nil
+}
+
+// scoreRow is one row of the front page's score table.
+type scoreRow struct {
+	Rank, Points, Depth, Turns int
+	Name, Cause, Date          string
+}
+
+// gameRow is one row of the front page's live games.
+type gameRow struct {
+	ID                      uint64
+	Name, Depth, Turn, Idle string
+	Watchers                int
+	OnTitle                 bool // between games: no depth or turn
+}
+
+// indexData is what the front page shows.
+type indexData struct {
+	Scores      []scoreRow
+	ScoresError bool // the scores could not be read
+	Games       []gameRow
+}
+
+// index serves the front page: the top scores and the live games.
+func (s *Server) index(w http.ResponseWriter, r *http.Request) {
+	var d indexData
+	scores, err := s.cfg.Scores.TopScores(TopScores)
+	if err != nil {
+		s.log.Error("web: the scores cannot be read", "err", err)
+		d.ScoresError = true
+	}
+	for i, sc := range scores {
+		d.Scores = append(d.Scores, scoreRow{Rank: i + 1, Name: tui.Inert(sc.Name), Points: sc.Points, Depth: sc.Depth,
+			Turns: sc.Turns, Cause: tui.Inert(sc.Cause), Date: sc.Date.UTC().Format("2006-01-02")})
+	}
+	now := s.cfg.Now()
+	for _, g := range s.cfg.Live.Games() {
+		name, depth, turn, idle := g.Columns(now)
+		d.Games = append(d.Games, gameRow{ID: g.ID, Name: name, Depth: depth, Turn: turn, Idle: idle,
+			Watchers: g.Watchers, OnTitle: g.Depth <= 0})
+	}
+	s.render(w, http.StatusOK, "index.html", d)
+}
+
+// watchData is what a watch page shows before its script draws the game.
+type watchData struct {
+	ID   uint64
+	Name string
+}
+
+// watchPage serves the page that draws game {game} (watch.js connects its
+// WebSocket); an unknown game gets the not-found page.
+func (s *Server) watchPage(w http.ResponseWriter, r *http.Request) {
+	g, ok := s.game(r.PathValue("game"))
+	if !ok {
+		s.notFound(w, "No game "+strconv.Quote(r.PathValue("game"))+" is being played here now: it may have ended.")
+		return
+	}
+	name, _, _, _ := g.Columns(s.cfg.Now())
+	s.render(w, http.StatusOK, "watch.html", watchData{ID: g.ID, Name: name})
+}
+
+// game returns the live game whose id is text, if any.
+func (s *Server) game(text string) (tui.LiveGame, bool) {
+	id, err := strconv.ParseUint(text, 10, 64)
+	if err != nil {
+		return tui.LiveGame{}, false
+	}
+	for _, g := range s.cfg.Live.Games() {
+		if g.ID == id {
+			return g, true
+		}
+	}
+	return tui.LiveGame{}, false
+}
+
+// notFound serves the not-found page (status 404) saying why.
+func (s *Server) notFound(w http.ResponseWriter, why string) {
+	s.render(w, http.StatusNotFound, "notfound.html", why)
+}
+
+// render executes template name into a buffer first, so that a failure
+// sends a plain 500 rather than half a page.
+func (s *Server) render(w http.ResponseWriter, status int, name string, data any) {
+	var b bytes.Buffer
+	if err := s.pages.t.ExecuteTemplate(&b, name, data); err != nil {
+		s.log.Error("web: page", "page", name, "err", err)
+		http.Error(w, "grotto could not draw this page.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(b.Bytes())
+}

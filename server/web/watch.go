@@ -1,0 +1,134 @@
+package web
+
+// This file: the watch WebSocket, /watch/{game}/ws?cols=N&rows=N. It runs a
+// watch-only tui.Model on a bridge (bridge.go), counted as a watcher of the
+// game (Live.Watch), the newest frame only. Limits: MaxWatchers pages at
+// once, MaxMessage bytes a message, Config.WriteTimeout a write.
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/grotto-game/grotto/game/tui"
+)
+
+// endGrace is how long a watch page keeps its connection once the game has
+// ended, so that its last screen (saying how) is drawn before the close.
+const endGrace = 500 * time.Millisecond
+
+// watchSocket serves a watch page's WebSocket: 404 for a game not live,
+// 400 for a size that is not two whole numbers from 1, 503 when
+// MaxWatchers pages are open. The connection closes with status 1000 "The
+// game has ended." once the game ends, 1001 "The server is restarting." at
+// Shutdown, 1008 when the page reads too slowly (Config.WriteTimeout), 1003 for a
+// message that is not a resize and 1009 for one over MaxMessage bytes.
+func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
+	cols, okC := dimension(r.URL.Query().Get("cols"), tui.MaxWidth)
+	rows, okR := dimension(r.URL.Query().Get("rows"), tui.MaxHeight)
+	if !okC || !okR {
+		http.Error(w, "cols and rows must be whole numbers from 1", http.StatusBadRequest)
+		return
+	}
+	g, ok := s.game(r.PathValue("game"))
+	if !ok {
+		s.notFound(w, "No game "+strconv.Quote(r.PathValue("game"))+" is being played here now: it may have ended.")
+		return
+	}
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	default:
+		s.log.Warn("web: a watch page was refused: too many open", "max", s.cfg.MaxWatchers)
+		http.Error(w, "Too many people are watching right now; please try again later.", http.StatusServiceUnavailable)
+		return
+	}
+	if !s.startWatching() {
+		http.Error(w, "The server is restarting.", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.socks.Done()
+	frames, stop, ok := s.cfg.Live.Watch(g.ID)
+	if !ok {
+		s.notFound(w, "That game has just ended.")
+		return
+	}
+	defer stop()
+	conn, err := websocket.Accept(w, r, nil) // same origin only (the library's default)
+	if err != nil {
+		return // Accept has answered
+	}
+	conn.SetReadLimit(MaxMessage)
+	b := newBridge(s.ctx, conn, s.cfg.WriteTimeout)
+	defer b.finish()
+	mine, ended := relay(frames)
+	model, ok := tui.NewWatcher(oneGame{mine, stop}, s.cfg.Data, g)
+	if !ok { // cannot happen: oneGame always watches
+		b.close(websocket.StatusInternalError, "grotto could not show this game.")
+		return
+	}
+	defer model.Close()
+	go func() {
+		select {
+		case <-ended:
+			select {
+			case <-time.After(endGrace):
+			case <-b.ctx.Done():
+			}
+			b.close(websocket.StatusNormalClosure, "The game has ended.")
+		case <-s.ctx.Done():
+			b.close(websocket.StatusGoingAway, "The server is restarting.")
+		case <-b.ctx.Done():
+		}
+	}()
+	if err := b.run(model, cols, rows, s.cfg.FPS); err != nil && b.ctx.Err() == nil {
+		s.log.Warn("web: a watch page's program failed", "err", err)
+	}
+}
+
+// dimension parses a terminal size from a query: a whole number from 1,
+// capped at most.
+func dimension(text string, most int) (int, bool) {
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 1 {
+		return 0, false
+	}
+	return min(n, most), true
+}
+
+// relay hands src's frames on to the channel it returns, newest only, and
+// closes ended (and then that channel) once src closes: the game ended.
+func relay(src <-chan []byte) (frames <-chan []byte, ended <-chan struct{}) {
+	out := make(chan []byte, 1)
+	done := make(chan struct{})
+	go func() {
+		for f := range src {
+			select { // this goroutine is the only sender: after the drain there is room
+			case <-out:
+			default:
+			}
+			out <- f
+		}
+		close(done)
+		close(out)
+	}()
+	return out, done
+}
+
+// oneGame is the tui.Lobby of a watch page: it watches the one game the
+// page subscribed to; the rest does nothing.
+type oneGame struct {
+	frames <-chan []byte
+	stop   func()
+}
+
+func (o oneGame) Watch(uint64) (<-chan []byte, func(), bool) { return o.frames, o.stop, true }
+func (oneGame) Games() []tui.LiveGame                        { return nil }
+func (oneGame) Mine() (tui.LiveGame, bool)                   { return tui.LiveGame{}, false }
+func (oneGame) Watchers() int                                { return 0 }
+func (oneGame) Publish(int, int, []byte)                     {}
+func (oneGame) TakeOver() error                              { return nil }
+func (oneGame) ClaimName(string) error                       { return nil }
+func (oneGame) Cheat(string)                                 {}

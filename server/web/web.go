@@ -1,0 +1,233 @@
+// Package web is grotto's web front door, served from the same binary as
+// the SSH server when the host sets --http: the top scores and who is
+// playing on one plain HTML page (/), and any live game drawn read-only in
+// the browser by xterm.js (/watch/<game>), whose frames come over a
+// WebSocket from a watch-only Bubble Tea program (bridge.go).
+//
+// Files by concern: web.go (Config, Server, routes, headers, shutdown),
+// pages.go (the HTML pages and their templates), watch.go (the watch
+// WebSocket and its limits), bridge.go (a Bubble Tea program whose
+// terminal is a WebSocket), assets/ (xterm.js and its licence, refreshed by
+// assets/refresh.sh; the page's own script and style).
+package web
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"charm.land/log/v2"
+
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/store"
+)
+
+// Scores is the high-score table as the front page reads it; store.Scores
+// implements it.
+type Scores interface {
+	// TopScores returns up to n scores, best first.
+	TopScores(n int) ([]store.Score, error)
+}
+
+// Live is the live games as the web shows them: the list on the front page
+// and the frames of one game for its watch page. The server adapts its
+// lobby to it; a lobby of many nodes lists and watches their games too.
+type Live interface {
+	// Games lists the live games (tui.LiveGame.ID is the id in
+	// /watch/<id>).
+	Games() []tui.LiveGame
+	// Watch subscribes to game id's frames (game save blobs, the newest
+	// only); the channel closes when the game ends; stop unsubscribes and
+	// may be called more than once. ok is false when id is not live. A
+	// subscription counts as a watcher of the game.
+	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
+}
+
+// Config is what the web server needs.
+type Config struct {
+	Scores Scores          // the high-score table
+	Live   Live            // the live games
+	Data   *content.Tables // the game data frames decode with; nil means content.Default()
+	// FPS is the most frames per second a watch page is drawn at (as an
+	// SSH session's); 0 means 30.
+	FPS int
+	// MaxWatchers caps the watch pages open at once; more are refused with
+	// 503 and a reason. 0 means DefaultMaxWatchers.
+	MaxWatchers int
+	// Logger receives the web server's log; nil means stderr.
+	Logger *log.Logger
+	// Now returns the current time (idle times); nil means time.Now.
+	Now func() time.Time
+	// WriteTimeout is how long a write to a watch page may take before
+	// the page is dropped; 0 means WriteTimeout.
+	WriteTimeout time.Duration
+}
+
+// Limits of the web server.
+const (
+	// DefaultMaxWatchers is Config.MaxWatchers' default.
+	DefaultMaxWatchers = 1000
+	// TopScores is how many scores the front page lists.
+	TopScores = 20
+	// MaxMessage is the largest WebSocket message a page may send, in
+	// bytes (a resize is about 25): a larger one closes the connection
+	// with status 1009 (RFC 6455, section 7.4.1).
+	MaxMessage = 1024
+	// WriteTimeout is Config.WriteTimeout's default: how long a write to
+	// a page may take. A page that reads slower only misses frames (the
+	// lobby keeps the newest), and one that stops reading for this long is
+	// dropped.
+	WriteTimeout = 10 * time.Second
+)
+
+//go:embed assets/*.js assets/*.css assets/*.svg assets/LICENSE.* assets/VERSIONS
+var assets embed.FS
+
+//go:embed templates/*.html
+var templates embed.FS
+
+// Server is the web server. Its zero value is not usable: call New.
+type Server struct {
+	cfg   Config
+	log   *log.Logger
+	http  *http.Server
+	pages *pages
+	slots chan struct{} // one token per open watch page (MaxWatchers)
+
+	ctx    context.Context // cancelled by Shutdown: every watch page closes
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	closing bool           // Shutdown or Close has begun: no new watch page
+	socks   sync.WaitGroup // watch pages being served (added under mu, before closing)
+}
+
+// New returns the web server of cfg; it does not listen yet.
+func New(cfg Config) (*Server, error) {
+	if cfg.Scores == nil || cfg.Live == nil {
+		return nil, errors.New("web.New needs the scores and the live games")
+	}
+	if cfg.Data == nil {
+		cfg.Data = content.Default()
+	}
+	if cfg.FPS <= 0 {
+		cfg.FPS = 30
+	}
+	if cfg.MaxWatchers <= 0 {
+		cfg.MaxWatchers = DefaultMaxWatchers
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = log.New(os.Stderr)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = WriteTimeout
+	}
+	p, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers)}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		MaxHeaderBytes: 16 << 10}
+	return s, nil
+}
+
+// Handler returns the routes, with the security headers on every response:
+//
+//	GET /                       the top scores and the live games
+//	GET /watch/{game}           a live game's watch page (404 for an unknown game)
+//	GET /watch/{game}/ws        its WebSocket (watch.go)
+//	GET /assets/{file}          xterm.js, its licence, the page's script and style
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.index)
+	mux.HandleFunc("GET /watch/{game}", s.watchPage)
+	mux.HandleFunc("GET /watch/{game}/ws", s.watchSocket)
+	mux.Handle("GET /assets/", http.FileServerFS(assets))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.notFound(w, "There is no such page here.")
+	})
+	return secure(mux)
+}
+
+// secure sets the headers every response carries: nothing is loaded from
+// elsewhere (Content-Security-Policy default-src 'self', which covers the
+// same-origin WebSocket too: CSP Level 3, "connect-src"), no framing, no
+// sniffing, no referrer. Inline styles are allowed, inline scripts are not:
+// xterm.js's DOM renderer colours cells with style attributes (true
+// colour), which style-src 'self' alone blocks (xtermjs/xterm.js#4445).
+func secure(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Serve answers HTTP on ln until Shutdown; it then returns nil.
+func (s *Server) Serve(ln net.Listener) error {
+	s.log.Info("web pages are served", "addr", "http://"+ln.Addr().String())
+	err := s.http.Serve(ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return fmt.Errorf("web: %w", err)
+}
+
+// Shutdown stops the web server: no new request is accepted, every watch
+// page is closed with "The server is restarting." (WebSocket status 1001),
+// and it waits for them and for requests in flight until ctx expires.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.stopWatching()
+	err := s.http.Shutdown(ctx)
+	done := make(chan struct{})
+	go func() { s.socks.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		if err == nil {
+			err = ctx.Err()
+		}
+	}
+	return err
+}
+
+// Close closes the web server at once, watch pages included.
+func (s *Server) Close() error {
+	s.stopWatching()
+	return s.http.Close()
+}
+
+// stopWatching refuses new watch pages and closes the open ones.
+func (s *Server) stopWatching() {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.cancel()
+}
+
+// startWatching counts a new watch page in, false once the server is
+// stopping; the page calls s.socks.Done when it has gone.
+func (s *Server) startWatching() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.socks.Add(1)
+	return true
+}
