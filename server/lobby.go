@@ -174,20 +174,18 @@ func (l *sessionLobby) Mine() (tui.LiveGame, bool) {
 // Watch implements tui.Lobby: a game of this node through the lobby, one
 // of another node over the node channel.
 func (l *sessionLobby) Watch(id uint64) (<-chan []byte, func(), bool) {
-	if id&remoteBit == 0 || l.srv.nodes == nil {
-		return l.srv.live.Watch(id)
+	if frames, stop, ok := l.srv.watchGame(id); ok {
+		return frames, stop, true
 	}
-	g, ok := l.srv.nodes.find(id)
-	if !ok {
-		l.mu.Lock()
-		node := l.elsewhere
-		l.mu.Unlock()
-		if node == "" || remoteID(node, l.fp) != id {
-			return nil, nil, false
-		}
-		g = store.NodeGame{Node: node, Fingerprint: l.fp}
+	l.mu.Lock()
+	node := l.elsewhere
+	l.mu.Unlock()
+	if l.srv.nodes == nil || node == "" || remoteID(node, l.fp) != id {
+		return nil, nil, false
 	}
-	frames, stop := l.srv.nodes.watchRemote(g.Node, g.Fingerprint)
+	// The key's own game on the node that held it when this session began,
+	// not listed yet.
+	frames, stop := l.srv.nodes.watchRemote(node, l.fp)
 	return frames, stop, true
 }
 

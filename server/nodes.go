@@ -254,6 +254,21 @@ func (s *Server) allGames() []tui.LiveGame {
 	return local
 }
 
+// watchGame subscribes to the frames of game id as Lobby.Watch does: a
+// game of this node through its lobby, one of another node (remoteID)
+// over the node channel. ok is false when no such game is live or listed.
+func (s *Server) watchGame(id uint64) (<-chan []byte, func(), bool) {
+	if id&remoteBit == 0 || s.nodes == nil {
+		return s.live.Watch(id)
+	}
+	g, ok := s.nodes.find(id)
+	if !ok {
+		return nil, nil, false
+	}
+	frames, stop := s.nodes.watchRemote(g.Node, g.Fingerprint)
+	return frames, stop, true
+}
+
 // watchRemote subscribes to the frames of key fp's game on node: it
 // returns at once, and the channel fills once the node answers (it closes
 // when the game ends, the node cannot be reached, or stop is called).

@@ -17,10 +17,10 @@ import (
 type webLive struct{ s *Server }
 
 // Games implements web.Live.
-func (l webLive) Games() []tui.LiveGame { return liveGames(l.s.live.Games()) }
+func (l webLive) Games() []tui.LiveGame { return l.s.allGames() }
 
 // Watch implements web.Live; a page counts as a watcher of the game.
-func (l webLive) Watch(id uint64) (<-chan []byte, func(), bool) { return l.s.live.Watch(id) }
+func (l webLive) Watch(id uint64) (<-chan []byte, func(), bool) { return l.s.watchGame(id) }
 
 // newWeb builds the web server of cfg.HTTP, nil when it is "". Watch pages
 // are capped like game sessions (Limits.MaxSessions), separately.
