@@ -324,11 +324,17 @@ func strandedNote(node string, ttl time.Duration) string {
 	return fmt.Sprintf("Node %s, where your game was open, does not answer. Your game resumes here by itself once that node's claim on it lapses: within %v.", node, ttl.Round(time.Second))
 }
 
+// pingTimeout bounds the question whether a node answers, asked before a
+// session's screen shows (the player waits on a blank terminal): a node
+// slower than this is only taken for stopped on screen, as the take-over
+// still asks it first.
+const pingTimeout = time.Second
+
 // nodeAnswers reports whether node answers on the channel within
-// nodeCallTimeout (a stopped or paused node does not, nor one without a
+// pingTimeout (a stopped or paused node does not, nor one without a
 // channel).
 func (n *nodes) nodeAnswers(node string) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), nodeCallTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
 	defer cancel()
 	return n.peers.Ping(ctx, node) == nil
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
 )
@@ -90,5 +91,73 @@ func TestTheChosenMenuRowIsMarkedWithoutColours(t *testing.T) {
 	press(m, "o")
 	if s := plain(m); !strings.Contains(s, "> Symbols") {
 		t.Errorf("the settings' chosen row is not marked:\n%s", s)
+	}
+}
+
+// strandedLobby is the lobby of a session whose key's game is on a node
+// that does not answer: its take-over waits, telling the player so.
+type strandedLobby struct {
+	nopLobby
+	took chan struct{}
+}
+
+func (l strandedLobby) TakeOver() error { close(l.took); return nil }
+
+// TestAStrandedPlayerReadsTheWholeWaitAndResumesWithoutAKey: the session
+// starts already taking the game over (no key to press), shows the note
+// wrapped to the terminal, keeps showing the lobby's notes while it waits,
+// and then carries on.
+func TestAStrandedPlayerReadsTheWholeWaitAndResumesWithoutAKey(t *testing.T) {
+	p := newPlayer(t, openStore(t), "SHA256:test", "tester", 1)
+	took := make(chan struct{})
+	p.Lobby, p.Conflict = strandedLobby{took: took}, true
+	p.Stranded = "Node node-a, where your game was open, does not answer. Your game resumes here by itself once that node's claim on it lapses: within 15s."
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	s := plain(m)
+	if got := strings.Join(strings.Fields(s), " "); !strings.Contains(got, p.Stranded) {
+		t.Errorf("the note is not all on screen:\n%s", s)
+	}
+	for _, line := range strings.Split(s, "\n") {
+		if w := ansi.StringWidth(strings.TrimRight(line, " ")); w > 60 {
+			t.Errorf("a line %d columns wide at 60 columns (the terminal cuts it):\n%s", w, line)
+		}
+	}
+	m.Update(TakeOverNoteMsg{Note: "Node node-a did not release your game; waiting for it (within 15s)."})
+	if !strings.Contains(plain(m), "did not release") {
+		t.Errorf("a later note is not shown:\n%s", plain(m))
+	}
+	press(m, "l") // keys do nothing while it waits
+	if m.exit != 0 {
+		t.Fatalf("a key ended the wait: exit %v", m.exit)
+	}
+	runCmd(m, m.Init())
+	select {
+	case <-took:
+	default:
+		t.Fatal("the stranded session never started taking its game over")
+	}
+	if s := plain(m); strings.Contains(s, "does not answer") {
+		t.Errorf("still waiting once the take-over is done:\n%s", s)
+	}
+}
+
+// runCmd runs cmd as Bubble Tea would, batches included, and hands every
+// message it returns to m.
+func runCmd(m *Model, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			runCmd(m, c)
+		}
+	default:
+		_, next := m.Update(msg)
+		if _, ok := msg.(takeOverDone); ok {
+			runCmd(m, next)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
 )
@@ -137,9 +138,15 @@ func (s *conflictScreen) view(m *Model) string {
 	var b strings.Builder
 	if s.stranded {
 		b.WriteString(th.title.Render("Resuming your game") + "\n\n")
-		b.WriteString(th.text.Render("Your game was open on another server of this host, which does not answer.") + "\n\n")
-		b.WriteString(th.dim.Render(s.note) + "\n\n")
-		b.WriteString(th.dim.Render("Ctrl+C to leave; your game stays saved."))
+		w := max(20, min(m.w-4, 72))
+		for _, line := range strings.Split(ansi.Wrap("Your game was open on another server of this host, which does not answer.", w, " "), "\n") {
+			b.WriteString(th.text.Render(line) + "\n")
+		}
+		b.WriteString("\n")
+		for _, line := range strings.Split(ansi.Wrap(s.note, w, " "), "\n") {
+			b.WriteString(th.dim.Render(line) + "\n")
+		}
+		b.WriteString("\n" + th.dim.Render("Ctrl+C to leave; your game stays saved."))
 		return m.center(b.String())
 	}
 	b.WriteString(th.title.Render("This key is already playing") + "\n\n")
