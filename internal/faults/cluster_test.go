@@ -20,6 +20,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/internal/haproxytest"
+	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/store"
 )
@@ -45,9 +46,9 @@ type node struct {
 }
 
 // pause stops the process (SIGSTOP) as a hung or descheduled machine
-// would: its connections stay open, nothing runs. resume continues it.
-func (n node) pause()  { n.cmd.Process.Signal(syscall.SIGSTOP) }
-func (n node) resume() { n.cmd.Process.Signal(syscall.SIGCONT) }
+// would: its connections stay open, nothing runs. wake continues it.
+func (n node) pause() { n.cmd.Process.Signal(syscall.SIGSTOP) }
+func (n node) wake()  { n.cmd.Process.Signal(syscall.SIGCONT) }
 
 // cluster is nodes on one PostgreSQL database behind one HAProxy.
 type cluster struct {
@@ -85,6 +86,19 @@ func startCluster(t *testing.T, url string, n int) *cluster {
 		}
 	})
 	return c
+}
+
+// nodesOnPostgres is how a node test begins: skipped under -short, run in
+// parallel with the others, n nodes on a fresh database of the shared
+// PostgreSQL, and that database open to read what the nodes wrote.
+func nodesOnPostgres(t *testing.T, n int) (*cluster, store.Store) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("fault suite")
+	}
+	t.Parallel()
+	c := startCluster(t, pgtest.NewDatabase(t), n)
+	return c, c.db.open(t, "")
 }
 
 // nodeOf returns the index of the node serving cl, found in the nodes'

@@ -20,12 +20,7 @@ import (
 )
 
 func TestKill9OfANodeWithThreePlayersEachResumesOnAnotherNodeAtTheTurnTheirScreenShowed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fault suite")
-	}
-	t.Parallel()
-	c := startCluster(t, pgtest.NewDatabase(t), 3)
-	st := c.db.open(t, "")
+	c, st := nodesOnPostgres(t, 3)
 	players := newPlayers(t, 3)
 	type seen struct {
 		depth string
@@ -95,12 +90,7 @@ func TestKill9OfANodeWithThreePlayersEachResumesOnAnotherNodeAtTheTurnTheirScree
 var lostLease = regexp.MustCompile(`this node lost (its|the key's) lease`)
 
 func TestANodePausedPastItsLeaseWritesNothingWhenItWakes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fault suite")
-	}
-	t.Parallel()
-	c := startCluster(t, pgtest.NewDatabase(t), 2)
-	st := c.db.open(t, "")
+	c, st := nodesOnPostgres(t, 2)
 	pl := newPlayers(t, 1)[0]
 	pl.enter(t, c.onNode(t, pl, 0))
 	pl.rest(t, 3)
@@ -126,7 +116,7 @@ func TestANodePausedPastItsLeaseWritesNothingWhenItWakes(t *testing.T) {
 		t.Fatalf("the store holds turn %d, the new node's screen shows %d", held.game.Turn(), pl.shown)
 	}
 
-	paused.resume()
+	paused.wake()
 	// It finds out (its renew loop, or its write refused) within a few
 	// renewals; whether or not it says so, it must not have written.
 	deadline := time.Now().Add(30 * time.Second)
@@ -157,12 +147,7 @@ func TestANodePausedPastItsLeaseWritesNothingWhenItWakes(t *testing.T) {
 }
 
 func TestTwoNewPlayersOnTwoNodesClaimingOneNameAtOnceOneGetsItTheOtherChoosesAnother(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fault suite")
-	}
-	t.Parallel()
-	c := startCluster(t, pgtest.NewDatabase(t), 2)
-	st := c.db.open(t, "")
+	c, st := nodesOnPostgres(t, 2)
 	for race := range 3 {
 		name := fmt.Sprintf("racer%d", race)
 		pair := newPlayers(t, 2)
