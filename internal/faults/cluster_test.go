@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -58,8 +59,9 @@ type cluster struct {
 }
 
 // startCluster starts n nodes named node1… on the database url, sharing
-// one host key file, then HAProxy in front of them, balancing in turn
-// (roundrobin: a new connection goes to the next node in order).
+// one host key file, each with its node channel on loopback, then HAProxy
+// in front of them, balancing in turn (roundrobin: a new connection goes
+// to the next node in order).
 func startCluster(t *testing.T, url string, n int) *cluster {
 	t.Helper()
 	c := &cluster{db: backend{name: "postgres", url: url}}
@@ -68,7 +70,7 @@ func startCluster(t *testing.T, url string, n int) *cluster {
 	for i := range n {
 		name := fmt.Sprintf("node%d", i+1)
 		p := c.db.start(t, freeAddr(t), t.TempDir(), "--node", name, "--lease-ttl", leaseTTL.String(),
-			"--host-key", hostKey, "--proxy-protocol-from", balancerIP+"/32")
+			"--host-key", hostKey, "--proxy-protocol-from", balancerIP+"/32", "--cluster-listen", freeAddr(t))
 		select {
 		case <-p.done:
 			t.Fatalf("%s exited at start: %v\n%s", name, p.err, p.stderr)
@@ -134,13 +136,15 @@ func (c *cluster) onNode(t *testing.T, pl *player, i int) string {
 	}
 }
 
-// leaseHeld is the start of the one line a node says when the key plays on
-// another node (server/leases.go, leaseHeldLine); waitingForNode is the
-// screen that may replace it, which waits for that node's lease and goes
-// on by itself. arrive handles both.
+// What a node shows a key whose game another node holds: without the node
+// channel, one line and the end of the session (server/leases.go,
+// leaseHeldLine); with it, the choice to take the game over (or watch it),
+// or, when that node does not answer, a wait that resumes the game by
+// itself once its lease lapses (server/nodes.go). arrive handles each.
 const (
-	leaseHeld      = "Your key is playing on node"
-	waitingForNode = "waiting for node"
+	leaseHeld = "Your key is playing on node"
+	choice    = "This key is already playing"
+	stranded  = "Resuming your game"
 )
 
 // atTitle reports whether the screen is where a session starts: the name
@@ -153,10 +157,11 @@ func atTitle(s string) bool {
 func inGame(s string) bool { return turnOf(s) >= 0 && around(s) != "" }
 
 // arrive connects pl to addr (the balancer) as a player coming back
-// would, until a node lets them in, and returns the name screen or the
-// title. A node that refuses the key with one line (it plays on another
-// node, whose lease has not lapsed) is tried again a second later; a
-// screen that waits for that node is read until it goes on by itself; a
+// would, until a node lets them in, and returns the name screen, the title
+// or the game. A node that refuses the key with one line (it plays on
+// another node, whose lease has not lapsed) is tried again a second later;
+// on the choice screen pl takes the game over; a screen that waits for a
+// node that does not answer is read until it goes on by itself; a
 // connection the balancer cannot pass to a node (dead or stopped) is tried
 // again. It fails the test after comeBack.
 func (pl *player) arrive(t *testing.T, addr string) string {
@@ -168,19 +173,35 @@ func (pl *player) arrive(t *testing.T, addr string) string {
 	return screen
 }
 
+// arriveBy is arrive without a test, for players coming back at once: it
+// says why it failed, and records in pl.via what pl went through.
 func (pl *player) arriveBy(addr string, deadline time.Time) (string, error) {
 	var last string // what the last try ended with, for the failure
+	pl.via = nil
 	for time.Now().Before(deadline) {
 		// A node that is stopped accepts the connection (its kernel does)
 		// but never answers the handshake: give up on it soon.
 		c, err := sshtest.Dial(addr, pl.key, sshtest.Options{Width: 100, Height: 30, User: pl.name, DialTimeout: 3 * time.Second})
 		if err != nil {
 			last = err.Error()
+			pl.via = append(pl.via, "no node")
 			time.Sleep(100 * time.Millisecond)
 			continue
 		}
 		ctx, cancel := context.WithDeadline(context.Background(), deadline)
-		screen, err := c.WaitFor(ctx, func(s string) bool { return atTitle(s) || inGame(s) })
+		tookOver, waited := false, false
+		screen, err := c.WaitFor(ctx, func(s string) bool {
+			if strings.Contains(s, choice) && !tookOver {
+				tookOver = true
+				pl.via = append(pl.via, "took over")
+				c.Send("t")
+			}
+			if strings.Contains(s, stranded) && !waited {
+				waited = true
+				pl.via = append(pl.via, "waited on "+strconv.Quote(stranded))
+			}
+			return atTitle(s) || inGame(s)
+		})
 		cancel()
 		if err == nil {
 			pl.c = c
@@ -190,6 +211,7 @@ func (pl *player) arriveBy(addr string, deadline time.Time) (string, error) {
 		c.Close()
 		last = fmt.Sprintf("%v; printed %q", err, out)
 		if strings.Contains(out, leaseHeld) {
+			pl.via = append(pl.via, "refused")
 			time.Sleep(time.Second) // as a player would, reading the line
 		}
 	}

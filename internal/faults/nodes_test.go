@@ -60,7 +60,7 @@ func TestKill9OfANodeWithThreePlayersEachResumesOnAnotherNodeAtTheTurnTheirScree
 		}
 		screen := pl.enter(t, first[i])
 		on := c.nodeOf(t, pl.c)
-		t.Logf("%s let in again by node %d %v after the kill", pl.name, on+1, took[i].Round(10*time.Millisecond))
+		t.Logf("%s let in again by node %d %v after the kill (%s)", pl.name, on+1, took[i].Round(10*time.Millisecond), strings.Join(pl.via, ", "))
 		if on <= 0 {
 			t.Errorf("%s: resumed on node %d, want another live node", pl.name, on+1)
 		}
@@ -106,7 +106,7 @@ func TestANodePausedPastItsLeaseWritesNothingWhenItWakes(t *testing.T) {
 	}
 	old.Send(move)
 	screen, took := pl.resume(t, c.lb.Addr)
-	t.Logf("resumed on node %d %v after the pause", c.nodeOf(t, pl.c)+1, took.Round(10*time.Millisecond))
+	t.Logf("resumed on node %d %v after the pause (%s)", c.nodeOf(t, pl.c)+1, took.Round(10*time.Millisecond), strings.Join(pl.via, ", "))
 	if got := turnOf(screen); got != pl.shown || around(screen) != pl.around {
 		t.Fatalf("the screen showed turn %d before the pause; resumed at turn %d:\n%s", pl.shown, got, screen)
 	}

@@ -128,10 +128,11 @@ type player struct {
 	key    gossh.Signer
 	name   string
 	c      *sshtest.Client
-	shown  int    // the turn on screen after the last key whose answer was drawn
-	around string // the 5x5 tiles round the @ then
-	flight bool   // a key was sent whose answer was not seen
-	died   bool   // the screen showed the game over when the server was killed
+	shown  int      // the turn on screen after the last key whose answer was drawn
+	around string   // the 5x5 tiles round the @ then
+	flight bool     // a key was sent whose answer was not seen
+	died   bool     // the screen showed the game over when the server was killed
+	via    []string // what the player went through to come back (arrive), for the log
 }
 
 func turnOf(screen string) int { return sshtest.Turn(screen) }
