@@ -21,14 +21,7 @@ import (
 // player who leaves while it waits is told that only the move never shown
 // may be lost, and the next login finds the turn the screen last showed.
 func TestPlayWaitsForARestartedDatabaseAndResumesByItself(t *testing.T) {
-	srv, err := pgtest.Start() // this test's own: it kills it
-	if err != nil {
-		if testing.Short() {
-			t.Skipf("skipped under -short: %v", err)
-		}
-		t.Fatalf("pgtest: cannot start PostgreSQL: %v", err)
-	}
-	defer srv.Stop()
+	srv := pgtest.Own(t) // this test's own: it kills it
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	url, err := srv.CreateDatabase(ctx)

@@ -128,18 +128,18 @@ type player struct {
 	key    gossh.Signer
 	name   string
 	c      *sshtest.Client
-	shown  int    // the turn on screen after the last key whose answer was drawn
-	around string // the 5x5 tiles round the @ then
-	flight bool   // a key was sent whose answer was not seen
-	died   bool   // the screen showed the game over when the server was killed
+	shown  int      // the turn on screen after the last key whose answer was drawn
+	around string   // the 5x5 tiles round the @ then
+	flight bool     // a key was sent whose answer was not seen
+	died   bool     // the screen showed the game over when the server was killed
+	via    []string // what the player went through to come back (arrive), for the log
 }
 
 func turnOf(screen string) int { return sshtest.Turn(screen) }
 
 func around(screen string) string { return sshtest.Around(screen) }
 
-// connect dials as p and gets to a game: naming themselves and starting one
-// the first time, choosing Continue after.
+// connect dials as p and gets to a game (see enter).
 func (p *player) connect(t *testing.T, addr string) string {
 	t.Helper()
 	c, err := sshtest.Dial(addr, p.key, sshtest.Options{Width: 100, Height: 30, User: p.name})
@@ -147,15 +147,27 @@ func (p *player) connect(t *testing.T, addr string) string {
 		t.Fatal(err)
 	}
 	p.c = c
-	screen, err := c.WaitFor(context.Background(), func(s string) bool {
-		return strings.Contains(s, "Choose the name") || strings.Contains(s, "New game")
-	})
+	screen, err := c.WaitFor(context.Background(), atTitle)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p.enter(t, screen)
+}
+
+// enter takes p from the first screen of their session (the name screen
+// or the title) into a game: naming themselves and starting one the first
+// time, choosing Continue after. A screen already in a game is returned as
+// it is.
+func (p *player) enter(t *testing.T, screen string) string {
+	t.Helper()
+	if inGame(screen) {
+		return screen
+	}
+	c := p.c
+	var err error
 	if strings.Contains(screen, "Choose the name") {
 		c.Send("\r")
-		if screen, err = c.WaitForText(10*time.Second, "New game"); err != nil {
+		if screen, err = c.WaitForText(30*time.Second, "New game"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -164,8 +176,9 @@ func (p *player) connect(t *testing.T, addr string) string {
 	} else {
 		c.Send("n")
 	}
-	screen, err = c.WaitFor(context.Background(), func(s string) bool { return turnOf(s) >= 0 && around(s) != "" })
-	if err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if screen, err = c.WaitFor(ctx, inGame); err != nil {
 		t.Fatal(err)
 	}
 	return screen

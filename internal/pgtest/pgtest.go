@@ -260,6 +260,23 @@ func Shared(t testing.TB) *Server {
 	return shared
 }
 
+// Own starts a server for tb alone, one it may [Server.Kill] and
+// [Server.Restart] without disturbing other tests, and stops it at tb's
+// cleanup. Like [Shared] it fails tb when PostgreSQL cannot start, or
+// skips it under -short.
+func Own(tb testing.TB) *Server {
+	tb.Helper()
+	s, err := Start()
+	if err != nil {
+		if testing.Short() {
+			tb.Skipf("skipped under -short: %v", err)
+		}
+		tb.Fatalf("pgtest: cannot start PostgreSQL: %v", err)
+	}
+	tb.Cleanup(func() { s.Stop() })
+	return s
+}
+
 // NewDatabase returns the URL of a new, empty database on the shared
 // server (see [Shared]), for this test alone.
 func NewDatabase(t testing.TB) string {

@@ -258,6 +258,11 @@ func (c *Client) BytesReceived() int64 {
 	return c.received
 }
 
+// LocalAddr returns the client's end of the TCP connection: the address a
+// server records for this client (directly, or from the PROXY header a
+// balancer in between sends), so a test can find which server took it.
+func (c *Client) LocalAddr() net.Addr { return c.conn.LocalAddr() }
+
 // Done returns a channel that is closed when the session has ended and all
 // of its output has been received.
 func (c *Client) Done() <-chan struct{} {
