@@ -8,8 +8,10 @@ package faults
 // trying again while their key is still held by a node that stopped.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -48,8 +50,31 @@ type node struct {
 
 // pause stops the process (SIGSTOP) as a hung or descheduled machine
 // would: its connections stay open, nothing runs. wake continues it.
-func (n node) pause() { n.cmd.Process.Signal(syscall.SIGSTOP) }
-func (n node) wake()  { n.cmd.Process.Signal(syscall.SIGCONT) }
+//
+// kill(2) only makes the signal pending: pause returns once every thread
+// of the process is stopped (state T in /proc), so that nothing sent after
+// it can be read before the stop.
+func (n node) pause() {
+	n.cmd.Process.Signal(syscall.SIGSTOP)
+	pid := strconv.Itoa(n.cmd.Process.Pid)
+	for range 500 {
+		tasks, _ := filepath.Glob(filepath.Join("/proc", pid, "task", "*", "stat"))
+		stopped := len(tasks) > 0
+		for _, f := range tasks {
+			b, err := os.ReadFile(f)
+			// The state follows the command name's closing parenthesis.
+			if i := bytes.LastIndexByte(b, ')'); err != nil || i < 0 || i+2 >= len(b) || b[i+2] != 'T' {
+				stopped = false
+				break
+			}
+		}
+		if stopped {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+func (n node) wake() { n.cmd.Process.Signal(syscall.SIGCONT) }
 
 // cluster is nodes on one PostgreSQL database behind one HAProxy.
 type cluster struct {
