@@ -26,6 +26,11 @@ var ErrOtherRules = errors.New("recorded under other rules")
 // record that says it has no full history.
 var ErrDamaged = errors.New("the game's history is damaged")
 
+// ErrNoHistory is returned (wrapped) for a record kept without its full
+// history: a game resumed from a save written before histories were kept.
+// Nothing is damaged; it cannot be replayed, but its dump reads.
+var ErrNoHistory = errors.New("the game was kept without its full history")
+
 // ErrMismatch is returned (wrapped, saying what differs) when a history
 // replays, but not to the recorded end: a command refused, a game that
 // ends early or not at all, another final state hash, score or cause.
@@ -54,10 +59,13 @@ type Replay struct {
 
 // New checks rec against the rules of data and decodes its history, and
 // returns the replay at turn 0 (the game as it started). It returns an
-// error wrapping ErrOtherRules or ErrDamaged.
+// error wrapping ErrOtherRules, ErrNoHistory or ErrDamaged.
 func New(rec Record, data *content.Tables) (*Replay, error) {
 	if now := game.Rules(data); rec.Rules != now {
 		return nil, fmt.Errorf("%w: the game was played under rules %s, this server runs %s", ErrOtherRules, rec.Rules, now)
+	}
+	if len(rec.History) == 0 {
+		return nil, ErrNoHistory
 	}
 	cmds, err := game.DecodeHistory(rec.History)
 	if err != nil {
@@ -133,7 +141,7 @@ func (r *Replay) NextDepth() error {
 func (r *Replay) End() error { return r.Seek(len(r.cmds)) }
 
 // Verify replays rec whole and checks its end: the final game, or an error
-// wrapping ErrOtherRules, ErrDamaged or ErrMismatch.
+// wrapping ErrOtherRules, ErrNoHistory, ErrDamaged or ErrMismatch.
 func Verify(rec Record, data *content.Tables) (*game.Game, error) {
 	r, err := New(rec, data)
 	if err != nil {

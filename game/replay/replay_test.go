@@ -163,7 +163,8 @@ func TestADamagedOrForeignRecordIsRefusedNotPlayed(t *testing.T) {
 		{"a record from other rules", func(r replay.Record) replay.Record { r.Rules = "0.000000000000"; return r }, replay.ErrOtherRules, "other rules"},
 		{"a history with a flipped bit", flip, replay.ErrDamaged, "damaged"},
 		{"a truncated history", func(r replay.Record) replay.Record { r.History = r.History[:len(r.History)*2/3]; return r }, replay.ErrDamaged, "damaged"},
-		{"an empty history", func(r replay.Record) replay.Record { r.History = nil; return r }, replay.ErrDamaged, "damaged"},
+		{"a record kept without its history", func(r replay.Record) replay.Record { r.History = nil; return r }, replay.ErrNoHistory, "without its full history"},
+		{"a history of no commands", func(r replay.Record) replay.Record { r.History = emptyHistory(); return r }, replay.ErrDamaged, "damaged"},
 		{"another final hash", func(r replay.Record) replay.Record { r.Hash = strings.Repeat("0", 64); return r }, replay.ErrMismatch, "hash"},
 		{"another score", func(r replay.Record) replay.Record { r.Points++; return r }, replay.ErrMismatch, "score"},
 		{"another seed", func(r replay.Record) replay.Record { r.Seed++; return r }, replay.ErrMismatch, "does not match"},
@@ -176,6 +177,12 @@ func TestADamagedOrForeignRecordIsRefusedNotPlayed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// emptyHistory is the history of a game that took no command.
+func emptyHistory() []byte {
+	h, _ := game.New(1, content.Default()).HistoryBlob()
+	return h
 }
 
 // TestAReplaySteps: a viewer steps turn by turn, jumps to the next depth,
