@@ -144,7 +144,7 @@ func decodeHistoryRaw(blob []byte) ([]byte, int, error) {
 
 // decodeRaw decodes exactly n commands from raw.
 func decodeRaw(raw []byte, n int) ([]Command, error) {
-	cmds := make([]Command, 0, n)
+	cmds := make([]Command, 0, min(n, 1<<16)) // n is not trusted: grow past that as commands are read
 	for len(raw) > 0 {
 		c, rest, err := readCommand(raw)
 		if err != nil {

@@ -1,13 +1,19 @@
 package server
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/log/v2"
+
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/bot"
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/replay"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
 )
@@ -158,5 +164,34 @@ func TestADamagedHistoryIsSetAsideNeverShown(t *testing.T) {
 	}
 	if out, _, status := run(t, login(t, addr, "x", newKey(t)), "dump 1"); status != 0 || !strings.Contains(out, "Game #1") {
 		t.Errorf("the sound game: status %d, %q", status, out)
+	}
+}
+
+// TestOpenReplayStepsAKeptGameOrSaysWhyNot: the replay player's entry
+// point gives a kept game at turn 0 that replays to its recorded end; a
+// game of other rules comes back with its dump and ErrOtherRules, not
+// played.
+func TestOpenReplayStepsAKeptGameOrSaysWhyNot(t *testing.T) {
+	db := tempDB(t)
+	s := &Server{log: log.New(io.Discard), store: db, data: content.Default()}
+	end := finishGames(t, db, "ann")[0]
+	f, r, err := s.OpenReplay("1")
+	if err != nil || r.Pos() != 0 || r.Game().Turn() != 0 || f.Score.Name != "ann" {
+		t.Fatalf("OpenReplay(1): %+v, %v", f, err)
+	}
+	if err := r.End(); err != nil || r.Game().StateHash() != end.StateHash() {
+		t.Errorf("the replay's end: %v", err)
+	}
+	hist, _ := end.HistoryBlob()
+	if _, err := db.FinishGame("SHA256:old", store.Score{Name: "old", Date: time.Now(),
+		Game: &store.GameRecord{Rules: "0.000000000000", History: hist, Dump: "old: the dump"}}); err != nil {
+		t.Fatal(err)
+	}
+	f, r, err = s.OpenReplay("2")
+	if !errors.Is(err, replay.ErrOtherRules) || r != nil || f.Record.Dump != "old: the dump" {
+		t.Errorf("OpenReplay of other rules: %v, replay %v, dump %q; want ErrOtherRules and the dump", err, r != nil, f.Record.Dump)
+	}
+	if _, _, err := s.OpenReplay("3"); !errors.Is(err, ErrNoSuchGame) {
+		t.Errorf("OpenReplay(3): %v, want ErrNoSuchGame", err)
 	}
 }
