@@ -222,6 +222,7 @@ func TestTheDumpTellsTheGame(t *testing.T) {
 	data := content.Default()
 	g, _ := finishedGame(t, data)
 	d := replay.Dump(g, data, "Ann")
+	t.Logf("a dump of %d bytes (%d turns)", len(d), g.Turn())
 	for _, want := range []string{"Ann: ", g.Cause(), "Character level", "Pack:", "Kills by monster:", "Last messages:",
 		g.Message(g.LogLen() - 1).Text, "as the player knew it", "@"} {
 		if !strings.Contains(d, want) {
