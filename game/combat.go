@@ -87,6 +87,7 @@ func (g *Game) die(b *Actor, cause, how string, byPlayer bool) {
 	g.logf(MsgEnemyDeath, fmt.Sprintf("The %s is dead!", b.Name))
 	if byPlayer {
 		g.s.Kills++
+		g.s.Slain = countKill(g.s.Slain, b.Name)
 		g.s.XPEarned += b.XP
 		g.gainXP(b.XP)
 	}

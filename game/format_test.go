@@ -101,8 +101,10 @@ func sign(n int) int { return min(1, max(-1, n)) }
 const fixturePath = "testdata/depth2.save"
 
 // withoutMemory returns blob re-encoded without the memory of things (the
-// Seen key, issue 12), as the code before it wrote the same game: the pins
-// below hold for every other byte. Memory has its own tests (memory_test.go).
+// Seen key, issue 12) nor the history and kills by monster (issue 15), as
+// the code before them wrote the same game: the pins below hold for every
+// other byte. Memory has its own tests (memory_test.go), the history its
+// own (history_test.go).
 func withoutMemory(t *testing.T, blob []byte) []byte {
 	t.Helper()
 	var body saveBody
@@ -110,6 +112,7 @@ func withoutMemory(t *testing.T, blob []byte) []byte {
 		t.Fatal(err)
 	}
 	body.State.Seen = nil
+	body.State.Slain, body.History, body.HistoryPart = nil, nil, false // issue 15
 	out, err := json.Marshal(body)
 	if err != nil {
 		t.Fatal(err)

@@ -44,6 +44,7 @@ type state struct {
 	CharLevel int        // the player's level (growth.go); 0, as in saves from before levels, means 1
 	XP        int        // the player's experience toward the next level
 	Seen      []Sighting // things the player remembers on this level (memory.go)
+	Slain     []Slain    // the player's kills by monster, in the order first killed (issue 15)
 }
 
 // Game is one player's game. It is not safe for concurrent use: one game
@@ -57,6 +58,7 @@ type Game struct {
 	dist  *world.DistanceMap
 	light *lighting // derived each turn on dark levels; never saved
 	data  *content.Tables
+	hist  history // every command accepted since turn 0 (history.go)
 }
 
 // New starts a game from seed on depth 1, with the monsters, items and spawn
@@ -66,7 +68,7 @@ type Game struct {
 // the same game.
 func New(seed uint64, data *content.Tables) *Game {
 	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
-	g := &Game{pcg: pcg, rng: rand.New(pcg), data: data}
+	g := &Game{pcg: pcg, rng: rand.New(pcg), data: data, hist: history{complete: true}}
 	g.s.Seed = seed
 	g.s.Actors = []Actor{newPlayer(world.Pos{})}
 	g.enterLevel(1)

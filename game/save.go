@@ -32,12 +32,19 @@ var ErrSaveVersion = errors.New("save format version unknown")
 // 4 bytes CRC-32 (IEEE) of the body, then the JSON body (saveBody, in
 // savebody.go). Restoring it with Decode gives a game that plays on exactly
 // as this one would.
-func (g *Game) Encode() ([]byte, error) {
+func (g *Game) Encode() ([]byte, error) { return g.encode(true) }
+
+// encode is Encode, with the history or without it (StateHash).
+func (g *Game) encode(withHistory bool) ([]byte, error) {
 	rng, err := g.pcg.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("encode rng: %w", err)
 	}
-	body, err := json.Marshal(saveBody{State: g.s.toSave(), RNG: rng})
+	sb := saveBody{State: g.s.toSave(), RNG: rng}
+	if withHistory && (g.hist.complete || g.hist.n > 0) { // an old save with nothing since stays as it was
+		sb.History, sb.HistoryPart = encodeHistory(g.hist.raw, g.hist.n), !g.hist.complete
+	}
+	body, err := json.Marshal(sb)
 	if err != nil {
 		return nil, fmt.Errorf("encode game: %w", err)
 	}
@@ -77,6 +84,16 @@ func Decode(blob []byte, data *content.Tables) (*Game, error) {
 		return nil, fmt.Errorf("%w: rng: %v", ErrCorruptSave, err)
 	}
 	g := &Game{s: s, pcg: pcg, rng: rand.New(pcg), data: data}
+	if snap.History != nil {
+		raw, n, err := decodeHistoryRaw(snap.History)
+		if err == nil {
+			_, err = decodeRaw(raw, n)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrCorruptSave, err)
+		}
+		g.hist = history{raw: raw, n: n, complete: !snap.HistoryPart}
+	}
 	if err := g.checkWorn(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorruptSave, err)
 	}

@@ -12,6 +12,14 @@ import "github.com/grotto-game/grotto/game/world"
 type saveBody struct {
 	State saveState `json:"State"`
 	RNG   []byte    `json:"RNG"` // math/rand/v2 PCG state (MarshalBinary), base64 in JSON
+	// History is every command accepted since turn 0 (HistoryBlob's form,
+	// base64 in JSON); absent in saves from before histories were kept
+	// (issue 15), whose games then have an incomplete history, and in
+	// the encoding StateHash hashes.
+	History []byte `json:"History,omitempty"`
+	// HistoryPart is true in a save whose History starts after turn 0 (a
+	// game first saved before histories were kept).
+	HistoryPart bool `json:"HistoryPart,omitempty"`
 }
 
 // saveState is state as saved; see state for the meaning of each field.
@@ -36,6 +44,13 @@ type saveState struct {
 	CharLevel int            `json:"CharLevel,omitempty"` // 0 or absent: level 1 (saves from before levels)
 	XP        int            `json:"PlayerXP,omitempty"`  // absent in saves from before levels
 	Seen      []saveSighting `json:"Seen,omitempty"`      // issue 12; absent in older saves
+	Slain     []saveSlain    `json:"Slain,omitempty"`     // issue 15; absent in older saves
+}
+
+// saveSlain is a Slain as saved.
+type saveSlain struct {
+	Name  string `json:"Name"`
+	Count int    `json:"Count"`
 }
 
 // saveMap is a world.Map as saved: W x H tiles, row-major.
@@ -175,7 +190,8 @@ func (s *state) toSave() saveState {
 		Map: toSaveMap(s.Map), Actors: convert(s.Actors, toSaveActor), Items: convert(s.Items, toSaveItem),
 		Inventory: convert(s.Inventory, toSaveItem), Log: convert(s.Log, toSaveMessage), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
-		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, toSaveSighting)}
+		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, toSaveSighting),
+		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) })}
 }
 
 // state returns the in-memory state of a decoded save (not yet validated).
@@ -184,5 +200,6 @@ func (s *saveState) state() state {
 		Map: s.Map.worldMap(), Actors: convert(s.Actors, saveActor.actor), Items: convert(s.Items, saveItem.item),
 		Inventory: convert(s.Inventory, saveItem.item), Log: convert(s.Log, saveMessage.message), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
-		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, saveSighting.sighting)}
+		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, saveSighting.sighting),
+		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) })}
 }

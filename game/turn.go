@@ -12,8 +12,18 @@ import (
 // every monster acts and the FOV is recomputed. An impossible command returns
 // an *Impossible error and leaves the game exactly as it was. While a
 // level-up waits for its choice (Growth().Pending), every command but
-// LevelUp is impossible.
+// LevelUp is impossible. Every command it accepts joins the game's
+// history (History), which a replay plays again from the seed.
 func (g *Game) Apply(c Command) (Result, error) {
+	res, err := g.apply(c)
+	if err == nil {
+		g.hist.add(c) // every accepted command, for replays (history.go)
+	}
+	return res, err
+}
+
+// apply is Apply without keeping the history.
+func (g *Game) apply(c Command) (Result, error) {
 	if g.s.Over {
 		return Result{}, ErrGameOver
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -14,8 +15,9 @@ import (
 	"github.com/grotto-game/grotto/store"
 )
 
-// commands answers `ssh host scores` and `ssh host who` with plain text and
-// exit status 0, and for admins `ssh host quarantine`, the games set aside
+// commands answers `ssh host scores`, `ssh host who`, `ssh host replays
+// [NAME]` and `ssh host dump ID` (replays.go) with plain text and exit
+// status 0, and for admins `ssh host quarantine`, the games set aside
 // as damaged, and the host tools `kick NAME` and `broadcast TEXT`
 // (hosttools.go); any other command (the admins' too, for everyone else)
 // gets a one-line error and status 1. A session without a command goes on to the
@@ -38,6 +40,30 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 				return
 			}
 			writeScores(out, scores)
+		case cmd[0] == "replays" && len(cmd) <= 2: // replays.go
+			name := ""
+			if len(cmd) == 2 {
+				name = cmd[1]
+			}
+			games, err := s.store.FinishedGames(name, ReplaysListed)
+			if err != nil {
+				s.log.Error("replays", "err", err)
+				fmt.Fprintln(sess.Stderr(), "grotto: the finished games cannot be read right now")
+				sess.Exit(1)
+				return
+			}
+			writeReplays(out, games, name)
+		case cmd[0] == "dump" && len(cmd) == 2:
+			f, err := s.FinishedGame(cmd[1])
+			if err != nil && !errors.Is(err, ErrNoSuchGame) {
+				s.log.Error("dump", "id", cmd[1], "err", err)
+			}
+			if err != nil {
+				fmt.Fprintln(newlines(sess.Stderr(), sess), "grotto: "+dumpError(err, cmd[1]))
+				sess.Exit(1)
+				return
+			}
+			writeDump(out, f)
 		case len(cmd) == 1 && cmd[0] == "who":
 			writeWho(out, s.allGames(), time.Now())
 		case len(cmd) == 1 && cmd[0] == "quarantine" && s.isAdmin(sess):
@@ -60,7 +86,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 				return
 			}
 		default:
-			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores` or `who`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
+			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores`, `who`, `replays [NAME]` or `dump ID`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
 			sess.Exit(1)
 			return
 		}

@@ -79,7 +79,7 @@ func Open(path string, lockTimeout time.Duration) (*Bolt, error) {
 	db.MaxBatchDelay = JournalBatchDelay
 	g := newGuardedDB(db, path)
 	err = g.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{playersBucket, savesBucket, scoresBucket, journalBucket, namesBucket} {
+		for _, name := range [][]byte{playersBucket, savesBucket, scoresBucket, journalBucket, namesBucket, finishedBucket} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("bucket %s: %w", name, err)
 			}

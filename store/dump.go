@@ -19,6 +19,7 @@ type Counts struct {
 	JournalEntries int // journal entries, all players together
 	Scores         int // finished games on the table
 	Quarantined    int // games set aside as damaged
+	Finished       int // finished games kept whole (Replays)
 }
 
 // Dumper receives everything a store holds, one record at a time. Byte
@@ -41,6 +42,9 @@ type Dumper interface {
 	Score(seq uint64, s Score) error
 	// Quarantined is one game set aside, under its key.
 	Quarantined(key string, q QuarantineRecord) error
+	// Finished is one finished game kept whole, with its id; they come
+	// oldest first.
+	Finished(f Finished) error
 }
 
 // Dump hands everything in the file to d, in one read transaction (a
@@ -100,6 +104,18 @@ func (b *Bolt) Dump(d Dumper) (Counts, error) {
 			return d.Score(binary.BigEndian.Uint64(k[16:]), s)
 		}); err != nil {
 			return err
+		}
+		if fb := tx.Bucket(finishedBucket); fb != nil {
+			if err := fb.ForEach(func(k, v []byte) error {
+				f, err := decodeFinished(k, v)
+				if err != nil {
+					return err
+				}
+				n.Finished++
+				return d.Finished(f)
+			}); err != nil {
+				return err
+			}
 		}
 		if qb := tx.Bucket(quarantineBucket); qb != nil {
 			return qb.ForEach(func(k, v []byte) error {

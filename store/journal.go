@@ -110,6 +110,11 @@ type QuarantineRecord struct {
 	When        time.Time `json:"when"`
 	Save        []byte    `json:"save"`
 	Journal     [][]byte  `json:"journal"`
+	// FinishedID and Finished are a finished game set aside
+	// (Replays.QuarantineFinished): its id and its record as stored (its
+	// version byte, then the body); absent for a save.
+	FinishedID uint64 `json:"finished_id,omitempty"`
+	Finished   []byte `json:"finished,omitempty"`
 }
 
 // Quarantine moves fp's save and journal, as they are on disk, into the
@@ -173,7 +178,7 @@ func (b *Bolt) Quarantined(fp string) ([]Quarantined, error) {
 				return err
 			}
 			out = append(out, Quarantined{Key: string(k), Fingerprint: q.Fingerprint, Reason: q.Reason,
-				When: q.When, SaveBytes: len(q.Save), JournalEntries: len(q.Journal)})
+				When: q.When, SaveBytes: len(q.Save), JournalEntries: len(q.Journal), FinishedID: q.FinishedID})
 		}
 		return nil
 	})

@@ -16,6 +16,7 @@ const (
 	saveV1       byte = 1 // the caller's blob, verbatim
 	scoreV1      byte = 1 // JSON scoreRecord
 	quarantineV1 byte = 1 // JSON QuarantineRecord
+	finishedV1   byte = 1 // JSON finishedRecord
 )
 
 // profileRecord is Profile's on-disk form, decoupled from the Go type so that
@@ -46,6 +47,19 @@ type scoreRecord struct {
 	Points      int       `json:"points"`
 	Cause       string    `json:"cause"`
 	Date        time.Time `json:"date"`
+	GameID      uint64    `json:"game_id,omitempty"` // absent before games were kept (issue 15)
+}
+
+// finishedRecord is a Finished's on-disk form; its key is the id.
+type finishedRecord struct {
+	Score   scoreRecord `json:"score"`
+	Cheated bool        `json:"cheated,omitempty"`
+	Won     bool        `json:"won,omitempty"`
+	Seed    uint64      `json:"seed"`
+	Rules   string      `json:"rules"`
+	Hash    string      `json:"hash"`
+	History []byte      `json:"history"` // base64 in JSON
+	Dump    string      `json:"dump"`
 }
 
 // encodeJSON returns version followed by the JSON of v.
@@ -117,6 +131,7 @@ func encodeScore(s Score) ([]byte, error) {
 		Points:      s.Points,
 		Cause:       s.Cause,
 		Date:        s.Date.UTC(),
+		GameID:      s.GameID,
 	})
 }
 
@@ -134,5 +149,6 @@ func decodeScore(key, rec []byte) (Score, error) {
 		Points:      r.Points,
 		Cause:       r.Cause,
 		Date:        r.Date,
+		GameID:      r.GameID,
 	}, nil
 }

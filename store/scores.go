@@ -36,8 +36,9 @@ func scoreKey(s Score, seq uint64) []byte {
 
 // FinishGame ends fp's game for good (permadeath): in a single write
 // transaction it deletes fp's save (if any) and records s with s.Fingerprint
-// set to fp. It returns s's 1-based rank: 1 plus the number of scores that
-// rank before it. s.Points must be ≥ 0 and s.Date between 1970 and 2262,
+// set to fp, and s.Game (when not nil) as a finished game kept whole under
+// the next id (Replays). It returns s's 1-based rank: 1 plus the number of
+// scores that rank before it; 0 for a Cheated score, which is not ranked. s.Points must be ≥ 0 and s.Date between 1970 and 2262,
 // else an error is returned and nothing changes.
 //
 // Computing the rank walks the table up to s, so it costs O(rank).
@@ -52,15 +53,27 @@ func (b *Bolt) FinishGame(fp string, s Score) (rank int, err error) {
 		return 0, fmt.Errorf("finish game %s: date %v outside 1970–2262", fp, s.Date)
 	}
 	s.Fingerprint = fp
-	rec, err := encodeScore(s)
-	if err != nil {
-		return 0, fmt.Errorf("finish game %s: %w", fp, err)
-	}
 	err = b.update(func(tx *bolt.Tx) error {
 		if err := tx.Bucket(savesBucket).Delete([]byte(fp)); err != nil {
 			return err
 		}
 		if err := dropJournal(tx, fp); err != nil {
+			return err
+		}
+		s.GameID = 0
+		if s.Game != nil {
+			id, err := putFinished(tx, s)
+			if err != nil {
+				return err
+			}
+			s.GameID = id
+		}
+		if s.Cheated { // kept, never ranked
+			rank = 0
+			return nil
+		}
+		rec, err := encodeScore(s)
+		if err != nil {
 			return err
 		}
 		scores := tx.Bucket(scoresBucket)

@@ -80,6 +80,63 @@ type Score struct {
 	// Date is when the game ended; among equal Points the earlier Date ranks
 	// first. It must lie between 1970 and 2262 (Unix nanoseconds fit an int64).
 	Date time.Time
+	// Cheated marks a game in which cheats were used: FinishGame keeps it
+	// (Game) but never ranks it (rank 0; TopScores leaves it out).
+	Cheated bool
+	// Game, when not nil, is the finished game kept whole for replays and
+	// dumps, which FinishGame records in the same transaction as the
+	// score (issue 15). Not set on what TopScores returns.
+	Game *GameRecord
+	// GameID is the id of the game kept whole (Finished.ID) for a score
+	// that TopScores returns, 0 when none was kept (a score recorded
+	// before games were kept). Ignored by FinishGame.
+	GameID uint64
+}
+
+// GameRecord is what a finished game needs beyond its Score to be replayed
+// and told (game/replay): opaque to the store but for its size.
+type GameRecord struct {
+	Won     bool   // the player escaped (else died)
+	Seed    uint64 // the game's seed
+	Rules   string // the rules it was played under (game.Rules)
+	Hash    string // a hash of its final state (game.StateHash)
+	History []byte // every command since turn 0, compressed (game.HistoryBlob)
+	Dump    string // the plain-text account of its end (replay.Dump)
+}
+
+// Finished is one finished game kept whole: its score and its record,
+// under a short id.
+type Finished struct {
+	// ID is the game's id: 1 for the first game kept, then one more for
+	// each (copy-store keeps them). `ssh host dump ID` names a game by it.
+	ID uint64
+	// Score is the game's score (Score.Game nil, Score.GameID = ID);
+	// Score.Cheated games are kept but not ranked.
+	Score Score
+	// Record is the game's seed, rules, history, hash and dump; the
+	// History and Dump are left empty by FinishedGames.
+	Record GameRecord
+}
+
+// MaxFinishedGames is the most FinishedGames returns.
+const MaxFinishedGames = 1000
+
+// Replays reads the finished games kept whole (Score.Game): the list, and
+// one game by id.
+type Replays interface {
+	// FinishedGame returns the finished game with id, whole, or
+	// ErrNotFound; an error wrapping ErrCorrupt if it cannot be decoded.
+	FinishedGame(id uint64) (Finished, error)
+	// FinishedGames returns up to n (at most MaxFinishedGames) finished
+	// games, newest first (highest id), of the player named name
+	// (case-insensitively; every player when name is ""), without their
+	// History and Dump.
+	FinishedGames(name string, n int) ([]Finished, error)
+	// QuarantineFinished moves finished game id aside, as stored, with a
+	// reason (its history is damaged): it is no longer listed nor read,
+	// and the host still has its bytes. It returns the quarantine key,
+	// fp@when/finished/ID, or ErrNotFound.
+	QuarantineFinished(id uint64, reason string, now time.Time) (key string, err error)
 }
 
 // Saves keeps each player's game in progress: a snapshot (the save) and the
@@ -104,8 +161,10 @@ type Saves interface {
 // Scores ends games for good and ranks them.
 type Scores interface {
 	// FinishGame ends fp's game for good (permadeath): in one transaction it
-	// deletes fp's save and records s, with s.Fingerprint set to fp. It
-	// returns s's 1-based rank on the table.
+	// deletes fp's save and records s, with s.Fingerprint set to fp, and
+	// s.Game (when not nil) as a finished game kept whole (Replays). It
+	// returns s's 1-based rank on the table, 0 for a Cheated score (kept,
+	// never ranked).
 	FinishGame(fp string, s Score) (rank int, err error)
 	// TopScores returns up to n scores, best first; ties rank in the order
 	// they were recorded.
@@ -141,12 +200,13 @@ type Quarantine interface {
 type Quarantined struct {
 	Key, Fingerprint, Reason string
 	When                     time.Time
-	SaveBytes                int // bytes of the save record kept
-	JournalEntries           int // journal entries kept
+	SaveBytes                int    // bytes of the save record kept
+	JournalEntries           int    // journal entries kept
+	FinishedID               uint64 // the finished game set aside (Replays.QuarantineFinished), 0 for a save
 }
 
-// Store is grotto's persistence, by role: saves and journal, scores,
-// profiles and names, quarantine. Every player is keyed by fingerprint
+// Store is grotto's persistence, by role: saves and journal, scores and
+// the finished games kept whole, profiles and names, quarantine. Every player is keyed by fingerprint
 // (see [Profile.Fingerprint]). Implementations are safe for concurrent use
 // and pass the contract suite in store/storetest.
 type Store interface {
@@ -154,6 +214,7 @@ type Store interface {
 	Scores
 	Profiles
 	Quarantine
+	Replays
 	// Close releases the store; it must not be used afterwards.
 	Close() error
 }

@@ -106,6 +106,6 @@ func copyStore(args []string, stdout, stderr io.Writer) int {
 
 // counts formats n for a host to read.
 func counts(n store.Counts) string {
-	return fmt.Sprintf("%d players, %d names, %d saves, %d journal entries, %d scores, %d quarantined",
-		n.Players, n.Names, n.Saves, n.JournalEntries, n.Scores, n.Quarantined)
+	return fmt.Sprintf("%d players, %d names, %d saves, %d journal entries, %d scores, %d finished games, %d quarantined",
+		n.Players, n.Names, n.Saves, n.JournalEntries, n.Scores, n.Finished, n.Quarantined)
 }

@@ -46,10 +46,17 @@ func fillBolt(t *testing.T, path string) {
 	// dates carry nanoseconds, which must survive.
 	for i, pts := range []int{100, 300, 100, 100, 50} {
 		date := when.Add(time.Duration(i%2) * time.Nanosecond)
-		_, err := b.FinishGame(fmt.Sprintf("SHA256:s%d", i), store.Score{Name: fmt.Sprintf("s%d", i), Points: pts,
-			Depth: i + 1, Turns: 10 * i, Kills: i, Cause: "killed by a test", Date: date})
+		sc := store.Score{Name: fmt.Sprintf("s%d", i), Points: pts,
+			Depth: i + 1, Turns: 10 * i, Kills: i, Cause: "killed by a test", Date: date}
+		if i%2 == 0 { // a game kept whole (issue 15); the others as before games were kept
+			sc.Game = &store.GameRecord{Seed: uint64(i), Rules: "1.0123456789ab", Hash: "hash", History: []byte{1, byte(i)}, Dump: "dump"}
+		}
+		_, err := b.FinishGame(fmt.Sprintf("SHA256:s%d", i), sc)
 		must(t, err)
 	}
+	_, err = b.FinishGame("SHA256:cheat", store.Score{Name: "cheat", Points: 5000, Cheated: true, Cause: "escaped", Date: when,
+		Game: &store.GameRecord{Won: true, Seed: 1 << 63, Rules: "1.0123456789ab", History: []byte{1}}})
+	must(t, err)
 	_, err = b.Quarantine("SHA256:p5", "checksum mismatch", when)
 	must(t, err)
 }
@@ -72,6 +79,7 @@ func tables(t *testing.T, url string) string {
 		`SELECT p::text FROM players p ORDER BY fp`, `SELECT n::text FROM names n ORDER BY name_key`,
 		`SELECT s::text FROM saves s ORDER BY fp`, `SELECT j::text FROM journal j ORDER BY fp, seq`,
 		`SELECT s::text FROM scores s ORDER BY id`, `SELECT q::text FROM quarantine q ORDER BY key`,
+		`SELECT f::text FROM finished f ORDER BY id`,
 	} {
 		rows, err := conn.Query(ctx, q)
 		must(t, err)
@@ -90,7 +98,7 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 	if code := copyStore([]string{"--from", from, "--to", url}, &out, &errs); code != 0 {
 		t.Fatalf("copy-store exited %d: %s", code, errs.String())
 	}
-	if !strings.Contains(out.String(), "6 players, 6 names, 5 saves, 10 journal entries, 5 scores, 1 quarantined") ||
+	if !strings.Contains(out.String(), "6 players, 6 names, 5 saves, 10 journal entries, 5 scores, 4 finished games, 1 quarantined") ||
 		!strings.Contains(out.String(), "counts match") {
 		t.Errorf("copy-store said %q", out.String())
 	}
@@ -135,6 +143,19 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 	}) {
 		t.Errorf("the score table differs:\nbbolt      %+v\nPostgreSQL %+v (%v)", bt, pt, err)
 	}
+	bf, _ := b.FinishedGames("", 10)
+	pf, err := pg.FinishedGames("", 10)
+	if err != nil || len(bf) != 4 || !slices.EqualFunc(bf, pf, func(x, y store.Finished) bool {
+		return x.ID == y.ID && x.Score.Date.Equal(y.Score.Date) && x.Score.Cheated == y.Score.Cheated && x.Record.Seed == y.Record.Seed
+	}) {
+		t.Errorf("the finished games differ:\nbbolt      %+v\nPostgreSQL %+v (%v)", bf, pf, err)
+	}
+	if bg, _ := b.FinishedGame(2); true {
+		pgg, err := pg.FinishedGame(2)
+		if err != nil || string(bg.Record.History) != string(pgg.Record.History) || bg.Record.Dump != pgg.Record.Dump || !pgg.Score.Date.Equal(bg.Score.Date) {
+			t.Errorf("finished game 2: bbolt %+v, PostgreSQL %+v (%v)", bg, pgg, err)
+		}
+	}
 	bq, _ := b.Quarantined("")
 	pq, err := pg.Quarantined("")
 	if err != nil || len(bq) != 1 || len(pq) != 1 || bq[0].Key != pq[0].Key || bq[0].SaveBytes != pq[0].SaveBytes ||
@@ -162,6 +183,13 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 	rank, err := pg.FinishGame("SHA256:new", store.Score{Name: "new", Points: 100, Cause: "test", Date: bt[1].Date})
 	if err != nil || rank != 4 {
 		t.Errorf("a new 100-point score at the date of the best one ranked %d (%v), want 4", rank, err)
+	}
+	if _, err := pg.FinishGame("SHA256:new", store.Score{Name: "new", Points: 1, Date: bt[1].Date.Add(time.Hour),
+		Game: &store.GameRecord{History: []byte{1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := pg.FinishedGames("new", 1); err != nil || len(f) != 1 || f[0].ID != 5 {
+		t.Errorf("a game finished after the copy: %+v (%v), want id 5, after the 4 copied", f, err)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/replay"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -480,14 +481,12 @@ func corrupt(err error) bool {
 }
 
 // finish ends the game for good: it records the score under the stored
-// profile's name and deletes the save (permadeath) in one transaction. A
-// game with cheats only loses its save: rank 0, never on the table.
+// profile's name, keeps the game whole (seed, rules, history since turn
+// 0, final hash and dump: store.GameRecord, for replays) and deletes the
+// save (permadeath), in one transaction. A game with cheats is kept, marked,
+// but never on the table: rank 0.
 func (s *Session) finish() error {
 	g := s.game
-	if g.Cheated() {
-		s.rank = 0
-		return s.cfg.Saves.DeleteSave(s.cfg.Fingerprint)
-	}
 	var name string
 	if p, err := s.cfg.Profiles.Profile(s.cfg.Fingerprint); err == nil {
 		name = p.Name
@@ -499,13 +498,28 @@ func (s *Session) finish() error {
 	}
 	rank, err := s.cfg.Scores.FinishGame(s.cfg.Fingerprint, store.Score{
 		Name: name, Depth: g.Depth(), Turns: g.Turn(), Kills: g.Kills(),
-		Points: g.Score(), Cause: g.Cause(), Date: s.ended,
+		Points: g.Score(), Cause: g.Cause(), Date: s.ended, Cheated: g.Cheated(),
+		Game: s.gameRecord(g, name),
 	})
 	if err != nil {
 		return err
 	}
 	s.rank = rank
 	return nil
+}
+
+// gameRecord returns what keeps g, a game that ended, whole: its seed,
+// rules, history and final hash for replays, and its dump. A game resumed
+// from a save written before histories were kept has no full history: it
+// is kept with none, which a replay refuses as damaged (its dump still
+// reads).
+func (s *Session) gameRecord(g *game.Game, name string) *store.GameRecord {
+	r := &store.GameRecord{Won: g.Won(), Seed: g.Seed(), Rules: game.Rules(s.cfg.Data), Hash: g.StateHash(),
+		Dump: replay.Dump(g, s.cfg.Data, name)}
+	if hist, full := g.HistoryBlob(); full {
+		r.History = hist
+	}
+	return r
 }
 
 // recordEnd records a game that ended while its end could not be recorded

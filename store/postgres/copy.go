@@ -31,8 +31,9 @@ func (s *Store) Import(ctx context.Context, fill func(store.Dumper) error) error
 		if err := fill(&importer{ctx: ctx, tx: tx}); err != nil {
 			return err
 		}
-		// Scores finished from now on get ids after the imported ones.
-		_, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence('scores', 'id'), greatest((SELECT max(id) FROM scores), 1))`)
+		// Scores and games finished from now on get ids after the imported ones.
+		_, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence('scores', 'id'), greatest((SELECT max(id) FROM scores), 1)),
+			setval(pg_get_serial_sequence('finished', 'id'), greatest((SELECT max(id) FROM finished), 1))`)
 		return err
 	})
 	if err != nil {
@@ -97,16 +98,16 @@ func (im *importer) Score(seq uint64, sc store.Score) error {
 	if sc.Date.Before(minScoreDate) || sc.Date.After(maxScoreDate) {
 		return fmt.Errorf("score #%d: date %v outside 1970–2262", seq, sc.Date)
 	}
-	tag, err := im.tx.Exec(im.ctx, `INSERT INTO scores (id, fp, name, depth, turns, kills, points, cause, date_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
-		int64(seq), sc.Fingerprint, sc.Name, sc.Depth, sc.Turns, sc.Kills, sc.Points, sc.Cause, sc.Date.UnixNano())
+	tag, err := im.tx.Exec(im.ctx, `INSERT INTO scores (id, fp, name, depth, turns, kills, points, cause, date_ns, game_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+		int64(seq), sc.Fingerprint, sc.Name, sc.Depth, sc.Turns, sc.Kills, sc.Points, sc.Cause, sc.Date.UnixNano(), gameID(sc.GameID))
 	if err != nil {
 		return fmt.Errorf("score #%d: %w", seq, err)
 	}
 	if tag.RowsAffected() == 1 {
 		return nil
 	}
-	rows, err := im.tx.Query(im.ctx, `SELECT fp, name, depth, turns, kills, points, cause, date_ns FROM scores WHERE id = $1`, int64(seq))
+	rows, err := im.tx.Query(im.ctx, `SELECT fp, name, depth, turns, kills, points, cause, date_ns, coalesce(game_id, 0) FROM scores WHERE id = $1`, int64(seq))
 	if err != nil {
 		return fmt.Errorf("score #%d: %w", seq, err)
 	}
@@ -138,13 +139,44 @@ func (im *importer) Quarantined(key string, q store.QuarantineRecord) error {
 	return nil
 }
 
+// Finished writes a finished game kept whole under its id: the same
+// game again is no change, another game under that id is an error
+// wrapping ErrNotACopy (as for scores).
+func (im *importer) Finished(f store.Finished) error {
+	if f.ID == 0 || f.ID > math.MaxInt64 {
+		return fmt.Errorf("finished game #%d: id out of range", f.ID)
+	}
+	if f.Score.Date.Before(minScoreDate) || f.Score.Date.After(maxScoreDate) {
+		return fmt.Errorf("finished game #%d: date %v outside 1970–2262", f.ID, f.Score.Date)
+	}
+	var fp string
+	var ns int64
+	err := im.tx.QueryRow(im.ctx, `SELECT fp, date_ns FROM finished WHERE id = $1`, int64(f.ID)).Scan(&fp, &ns)
+	switch {
+	case err == nil && fp == f.Score.Fingerprint && ns == f.Score.Date.UnixNano():
+		return nil // copied before
+	case err == nil:
+		return fmt.Errorf("finished game #%d: %w: the database holds another game there", f.ID, ErrNotACopy)
+	case !errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("finished game #%d: %w", f.ID, err)
+	}
+	got, err := insertFinished(im.ctx, im.tx, f.ID, f)
+	if err != nil {
+		return fmt.Errorf("finished game #%d: %w", f.ID, err)
+	}
+	if got != int64(f.ID) {
+		return fmt.Errorf("finished game #%d: %w: the database holds another game there, or this one under id %d", f.ID, ErrNotACopy, got)
+	}
+	return nil
+}
+
 // Counts returns how many records of each kind the database holds.
 func (s *Store) Counts(ctx context.Context) (store.Counts, error) {
 	var n store.Counts
 	err := s.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM names),
 		(SELECT count(*) FROM saves), (SELECT count(*) FROM journal), (SELECT count(*) FROM scores),
-		(SELECT count(*) FROM quarantine)`).
-		Scan(&n.Players, &n.Names, &n.Saves, &n.JournalEntries, &n.Scores, &n.Quarantined)
+		(SELECT count(*) FROM quarantine), (SELECT count(*) FROM finished)`).
+		Scan(&n.Players, &n.Names, &n.Saves, &n.JournalEntries, &n.Scores, &n.Quarantined, &n.Finished)
 	if err != nil {
 		return n, fmt.Errorf("count %s: %w", s.where, err)
 	}

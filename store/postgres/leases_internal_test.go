@@ -109,7 +109,7 @@ func TestTheLeasesMigrationGoesDownAndUp(t *testing.T) {
 	if err := s.Announce(ctx, "n1", "h:1", nil, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Migrate(1); err != nil {
+	if err := m.Migrate(1); err != nil { // down through every later migration to before the leases
 		t.Fatal(err)
 	}
 	var n int

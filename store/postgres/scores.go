@@ -66,6 +66,17 @@ func (s *Store) finishGame(fp string, sc store.Score, fence func(context.Context
 		if err := deleteGame(ctx, tx, fp); err != nil {
 			return err
 		}
+		if sc.Game != nil {
+			id, err := insertFinished(ctx, tx, 0, store.Finished{Score: sc, Record: *sc.Game})
+			if err != nil {
+				return err
+			}
+			sc.GameID = uint64(id)
+		}
+		if sc.Cheated { // kept, never ranked
+			rank = 0
+			return nil
+		}
 		// A retry of a finish whose commit went through but whose answer
 		// was lost (store.ErrUnavailable) finds its score already there.
 		var id int64
@@ -92,14 +103,14 @@ func (s *Store) finishGame(fp string, sc store.Score, fence func(context.Context
 
 // insertScore records sc, with id if it is not 0, and returns its id.
 func insertScore(ctx context.Context, tx pgx.Tx, id int64, sc store.Score) (int64, error) {
-	args := []any{sc.Fingerprint, sc.Name, sc.Depth, sc.Turns, sc.Kills, sc.Points, sc.Cause, sc.Date.UnixNano()}
+	args := []any{sc.Fingerprint, sc.Name, sc.Depth, sc.Turns, sc.Kills, sc.Points, sc.Cause, sc.Date.UnixNano(), gameID(sc.GameID)}
 	if id == 0 {
-		err := tx.QueryRow(ctx, `INSERT INTO scores (fp, name, depth, turns, kills, points, cause, date_ns)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`, args...).Scan(&id)
+		err := tx.QueryRow(ctx, `INSERT INTO scores (fp, name, depth, turns, kills, points, cause, date_ns, game_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`, args...).Scan(&id)
 		return id, err
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO scores (id, fp, name, depth, turns, kills, points, cause, date_ns)
-		VALUES ($9, $1, $2, $3, $4, $5, $6, $7, $8)`, append(args, id)...)
+	_, err := tx.Exec(ctx, `INSERT INTO scores (id, fp, name, depth, turns, kills, points, cause, date_ns, game_id)
+		VALUES ($10, $1, $2, $3, $4, $5, $6, $7, $8, $9)`, append(args, id)...)
 	return id, err
 }
 
@@ -111,7 +122,7 @@ func (s *Store) TopScores(n int) ([]store.Score, error) {
 	}
 	ctx, cancel := op()
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT fp, name, depth, turns, kills, points, cause, date_ns FROM scores
+	rows, err := s.pool.Query(ctx, `SELECT fp, name, depth, turns, kills, points, cause, date_ns, coalesce(game_id, 0) FROM scores
 		ORDER BY points DESC, date_ns, id LIMIT $1`, n)
 	if err != nil {
 		return nil, fmt.Errorf("top scores: %w", avail(err))
@@ -123,12 +134,13 @@ func (s *Store) TopScores(n int) ([]store.Score, error) {
 	return top, nil
 }
 
-// scanScore reads fp, name, depth, turns, kills, points, cause, date_ns.
+// scanScore reads fp, name, depth, turns, kills, points, cause, date_ns,
+// game_id (0 for NULL).
 func scanScore(row pgx.CollectableRow) (store.Score, error) {
 	var sc store.Score
-	var ns int64
-	err := row.Scan(&sc.Fingerprint, &sc.Name, &sc.Depth, &sc.Turns, &sc.Kills, &sc.Points, &sc.Cause, &ns)
-	sc.Date = time.Unix(0, ns).UTC()
+	var ns, game int64
+	err := row.Scan(&sc.Fingerprint, &sc.Name, &sc.Depth, &sc.Turns, &sc.Kills, &sc.Points, &sc.Cause, &ns, &game)
+	sc.Date, sc.GameID = time.Unix(0, ns).UTC(), uint64(game)
 	return sc, err
 }
 
@@ -197,10 +209,11 @@ func putQuarantine(ctx context.Context, tx pgx.Tx, key string, q store.Quarantin
 	if journal == nil {
 		journal = [][]byte{}
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO quarantine (key, fp, reason, at, save, journal) VALUES ($1, $2, $3, $4, $5, $6)
+	_, err := tx.Exec(ctx, `INSERT INTO quarantine (key, fp, reason, at, save, journal, finished_id, finished)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (key) DO UPDATE SET fp = excluded.fp, reason = excluded.reason, at = excluded.at,
-			save = excluded.save, journal = excluded.journal`,
-		key, q.Fingerprint, q.Reason, q.When.UTC(), q.Save, journal)
+			save = excluded.save, journal = excluded.journal, finished_id = excluded.finished_id, finished = excluded.finished`,
+		key, q.Fingerprint, q.Reason, q.When.UTC(), q.Save, journal, gameID(q.FinishedID), q.Finished)
 	return err
 }
 
@@ -210,14 +223,16 @@ func putQuarantine(ctx context.Context, tx pgx.Tx, key string, q store.Quarantin
 func (s *Store) Quarantined(fp string) ([]store.Quarantined, error) {
 	ctx, cancel := op()
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT key, fp, reason, at, coalesce(length(save), 0), cardinality(journal)
+	rows, err := s.pool.Query(ctx, `SELECT key, fp, reason, at, coalesce(length(save), 0), cardinality(journal), coalesce(finished_id, 0)
 		FROM quarantine WHERE $1 = '' OR fp = $1 ORDER BY key COLLATE "C"`, fp)
 	if err != nil {
 		return nil, fmt.Errorf("quarantined: %w", avail(err))
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Quarantined, error) {
 		var q store.Quarantined
-		err := row.Scan(&q.Key, &q.Fingerprint, &q.Reason, &q.When, &q.SaveBytes, &q.JournalEntries)
+		var fin int64
+		err := row.Scan(&q.Key, &q.Fingerprint, &q.Reason, &q.When, &q.SaveBytes, &q.JournalEntries, &fin)
+		q.FinishedID = uint64(fin)
 		q.When = q.When.UTC()
 		return q, err
 	})

@@ -32,6 +32,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"finishing a game deletes its save and ranks the score", finish},
 		{"names are unique case-insensitively and a new claim frees the old", names},
 		{"quarantine moves the save and journal aside with the reason", quarantine},
+		{"every finished game is kept whole with its score, cheated ones unranked", finishedGames},
+		{"a damaged finished game is set aside, no longer listed", quarantineFinished},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := open(t)
@@ -228,5 +230,107 @@ func quarantine(t *testing.T, st store.Store) {
 	}
 	if all, err := st.Quarantined(""); err != nil || len(all) != 2 {
 		t.Errorf("every quarantined record: %+v (%v), want 2", all, err)
+	}
+}
+
+// gameRecord is a finished game's record as a session would make it.
+func gameRecord(seed uint64) *store.GameRecord {
+	return &store.GameRecord{Seed: seed, Rules: "1.abcdef012345", Hash: fmt.Sprintf("%064x", seed),
+		History: []byte{1, 0, 0, 0, byte(seed), 0xff, 0x80}, Dump: fmt.Sprintf("Ann: the dump of game %d\n", seed)}
+}
+
+func finishedGames(t *testing.T, st store.Store) {
+	st.PutSave("SHA256:a", []byte("snapshot"))
+	st.AppendJournal("SHA256:a", 0, []byte("cmd"))
+	ends := []struct {
+		fp, name string
+		points   int
+		cheated  bool
+		rank     int
+	}{{"SHA256:a", "Ann", 100, false, 1}, {"SHA256:b", "Bob", 900, true, 0}, {"SHA256:a", "Ann", 50, false, 2}, {"SHA256:b", "Bob", 70, false, 2}}
+	for i, e := range ends {
+		sc := store.Score{Name: e.name, Points: e.points, Depth: 3, Turns: 1000 + i, Kills: 4, Cause: fmt.Sprintf("end %d", i),
+			Date: when.Add(time.Duration(i) * time.Minute), Cheated: e.cheated, Game: gameRecord(uint64(i + 1))}
+		rank, err := st.FinishGame(e.fp, sc)
+		if err != nil || rank != e.rank {
+			t.Errorf("game %d (%d points, cheated %v) ranked %d (%v), want %d", i, e.points, e.cheated, rank, err, e.rank)
+		}
+	}
+	if _, err := st.Save("SHA256:a"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a finished game's save: %v, want ErrNotFound", err)
+	}
+	top, err := st.TopScores(10)
+	if err != nil || len(top) != 3 {
+		t.Fatalf("the table: %+v (%v), want the 3 games without cheats", top, err)
+	}
+	for _, sc := range top {
+		if sc.GameID == 0 || sc.Cheated {
+			t.Errorf("a ranked score %+v: no game id, or cheated", sc)
+		}
+	}
+	all, err := st.FinishedGames("", 50)
+	if err != nil || len(all) != 4 {
+		t.Fatalf("every finished game: %+v (%v), want 4", all, err)
+	}
+	for i, f := range all {
+		want := uint64(4 - i) // newest first; ids 1, 2, 3, 4 in the order they finished
+		if f.ID != want || f.Score.Turns != 1000+int(want)-1 || f.Record.History != nil || f.Record.Dump != "" || f.Record.Seed != want {
+			t.Errorf("listed game %d: %+v, want id %d, without history nor dump", i, f, want)
+		}
+	}
+	if !all[2].Score.Cheated || all[2].Score.Name != "Bob" || all[2].Score.Points != 900 {
+		t.Errorf("the cheated game is listed as %+v, want Bob's 900 points marked cheated", all[2])
+	}
+	if ids := []uint64{top[0].GameID, top[1].GameID, top[2].GameID}; !slices.Equal(ids, []uint64{1, 4, 3}) {
+		t.Errorf("the table's game ids: %v, want 1 (Ann's 100), 4 (Bob's 70), 3 (Ann's 50)", ids)
+	}
+	ann, err := st.FinishedGames("aNN", 50)
+	if err != nil || len(ann) != 2 || ann[0].ID != 3 || ann[1].ID != 1 {
+		t.Errorf("Ann's games: %+v (%v), want 3 then 1", ann, err)
+	}
+	if few, _ := st.FinishedGames("", 1); len(few) != 1 || few[0].ID != 4 {
+		t.Errorf("the newest game: %+v, want id 4", few)
+	}
+	f, err := st.FinishedGame(2)
+	want := store.Finished{ID: 2, Score: store.Score{Name: "Bob", Fingerprint: "SHA256:b", Depth: 3, Turns: 1001, Kills: 4, Points: 900,
+		Cause: "end 1", Date: when.Add(time.Minute), Cheated: true, GameID: 2}, Record: *gameRecord(2)}
+	if err != nil || f.ID != want.ID || f.Score != want.Score || f.Record.Seed != 2 || f.Record.Rules != want.Record.Rules ||
+		f.Record.Hash != want.Record.Hash || string(f.Record.History) != string(want.Record.History) || f.Record.Dump != want.Record.Dump {
+		t.Errorf("game 2: %+v (%v)\nwant %+v", f, err, want)
+	}
+	if _, err := st.FinishedGame(99); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("an unknown id: %v, want ErrNotFound", err)
+	}
+	if _, err := st.FinishGame("SHA256:c", store.Score{Name: "Cy", Points: 1, Date: when}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := st.FinishedGames("", 50); len(n) != 4 {
+		t.Errorf("a score without a game kept made %d finished games, want still 4", len(n))
+	}
+}
+
+func quarantineFinished(t *testing.T, st store.Store) {
+	for i := range 2 {
+		if _, err := st.FinishGame("SHA256:a", store.Score{Name: "Ann", Points: 10, Date: when.Add(time.Duration(i) * time.Minute),
+			Game: gameRecord(uint64(i + 1))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key, err := st.QuarantineFinished(1, "history is damaged: checksum mismatch", when)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.FinishedGame(1); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the quarantined game is still read: %v", err)
+	}
+	if list, _ := st.FinishedGames("", 10); len(list) != 1 || list[0].ID != 2 {
+		t.Errorf("the list after quarantine: %+v, want game 2 only", list)
+	}
+	q, err := st.Quarantined("SHA256:a")
+	if err != nil || len(q) != 1 || q[0].Key != key || q[0].FinishedID != 1 || q[0].Reason != "history is damaged: checksum mismatch" {
+		t.Errorf("the quarantine: %+v (%v), want game 1 under %s", q, err, key)
+	}
+	if _, err := st.QuarantineFinished(1, "again", when); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("quarantining a game no longer there: %v, want ErrNotFound", err)
 	}
 }

@@ -1,0 +1,128 @@
+package game
+
+import (
+	"errors"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/grotto-game/grotto/game/world"
+)
+
+// everyKindOfCommand holds one command of each shape the history codec
+// writes: compact steps, bare actions and commands with fields.
+var everyKindOfCommand = []Command{
+	Move(-1, -1), Move(1, 0), Move(0, 1), Move(0, 0), Move(3, -7), Wait(), Descend(), PickUp(),
+	Use(2, world.Pos{X: 79, Y: 42}), Drop(25), Throw(0, world.Pos{X: -1, Y: 1 << 20}), LevelUp(StatDefense),
+	{Action: ActCheat, Cheat: CheatCreate, Kind: FireballScroll}, {Action: ActCheat, Cheat: CheatGod},
+}
+
+func TestEveryCommandRoundTripsThroughTheHistory(t *testing.T) {
+	var raw []byte
+	for _, c := range everyKindOfCommand {
+		raw = appendCommand(raw, c)
+	}
+	got, err := DecodeHistory(encodeHistory(raw, len(everyKindOfCommand)))
+	want := make([]Command, len(everyKindOfCommand))
+	for i, c := range everyKindOfCommand {
+		want[i] = c.Normalized()
+	}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("decoded %+v (%v)\nwant    %+v", got, err, want)
+	}
+}
+
+// TestAResumedGameKeepsItsHistory: the history survives a save and a
+// resume, and a refused command does not join it.
+func TestAResumedGameKeepsItsHistory(t *testing.T) {
+	g := New(3, testData)
+	cmds := randomCommands(3, 300)
+	var accepted []Command
+	for i, c := range cmds {
+		if _, err := g.Apply(c); err == nil {
+			accepted = append(accepted, c.Normalized())
+		}
+		if i == 150 {
+			blob, err := g.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, err = Decode(blob, testData); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if g.Over() {
+			break
+		}
+	}
+	got, full := g.History()
+	if !full || !slices.Equal(got, accepted) {
+		t.Errorf("history of %d commands (complete %v), want the %d accepted, complete", len(got), full, len(accepted))
+	}
+}
+
+// TestASaveFromBeforeHistoriesHasAPartialOne: a save written before
+// histories were kept decodes with an incomplete history, which then
+// grows from there and stays marked incomplete through saves.
+func TestASaveFromBeforeHistoriesHasAPartialOne(t *testing.T) {
+	blob, err := os.ReadFile(fixturePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Decode(blob, testData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, full := g.History(); full || len(h) != 0 {
+		t.Errorf("an old save's history: %d commands, complete %v; want none, incomplete", len(h), full)
+	}
+	g.Apply(Wait())
+	blob, _ = g.Encode()
+	if g, err = Decode(blob, testData); err != nil {
+		t.Fatal(err)
+	}
+	if h, full := g.History(); full || len(h) != 1 {
+		t.Errorf("after a wait and a save: %d commands, complete %v; want 1, incomplete", len(h), full)
+	}
+}
+
+// TestADamagedHistoryInASaveIsACorruptSave: a save whose history does not
+// decode is refused as corrupt, as any damaged save.
+func TestADamagedHistoryInASaveIsACorruptSave(t *testing.T) {
+	g := New(1, testData)
+	g.Apply(Wait())
+	g.hist.raw = append(g.hist.raw, 0x7f) // an unknown action
+	blob, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(blob, testData); !errors.Is(err, ErrCorruptSave) {
+		t.Errorf("decoding a save with a damaged history: %v, want ErrCorruptSave", err)
+	}
+}
+
+func FuzzDecodeHistory(f *testing.F) {
+	var raw []byte
+	for _, c := range everyKindOfCommand {
+		raw = appendCommand(raw, c)
+	}
+	f.Add(encodeHistory(raw, len(everyKindOfCommand)))
+	f.Add(encodeHistory(nil, 0))
+	f.Add([]byte{1, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		cmds, err := DecodeHistory(b)
+		if err != nil {
+			if !errors.Is(err, ErrCorruptHistory) {
+				t.Fatalf("error %v does not wrap ErrCorruptHistory", err)
+			}
+			return
+		}
+		var again []byte
+		for _, c := range cmds {
+			again = appendCommand(again, c)
+		}
+		if back, err := DecodeHistory(encodeHistory(again, len(cmds))); err != nil || !slices.Equal(back, cmds) {
+			t.Fatalf("decoded commands do not round-trip: %v", err)
+		}
+	})
+}

@@ -1,0 +1,154 @@
+// Finished games kept whole (issue 15): `ssh host replays [NAME]` lists
+// them, `ssh host dump ID` prints one's account, and OpenReplay gives the
+// replay player a game to step through. A game whose history is damaged
+// is quarantined on first read and never shown as a different game.
+
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/replay"
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/store"
+)
+
+// ReplaysListed is how many finished games `replays` lists at most.
+const ReplaysListed = 50
+
+// ErrNoSuchGame is returned (wrapped, naming the id as given) by
+// OpenReplay and FinishedGame for an id that names no finished game kept.
+var ErrNoSuchGame = errors.New("no such finished game")
+
+// ErrHistoryDamaged is returned (wrapped, with the cause) by OpenReplay
+// and FinishedGame when the game's history cannot be read: the game has
+// just been quarantined (`ssh host quarantine` lists it) and is no longer
+// listed.
+var ErrHistoryDamaged = errors.New("the game's history is damaged and has been set aside for the host")
+
+// FinishedGame returns finished game id (as a player typed it: digits),
+// whole, after checking that its history can be read (a game kept
+// without one, from before histories were kept, passes: its dump reads).
+// Errors wrap ErrNoSuchGame (unknown or malformed id), ErrHistoryDamaged
+// (the game was quarantined now), or the store's error.
+func (s *Server) FinishedGame(id string) (store.Finished, error) {
+	n, err := strconv.ParseUint(id, 10, 64)
+	if err != nil || n == 0 {
+		return store.Finished{}, fmt.Errorf("%w: %q", ErrNoSuchGame, id)
+	}
+	f, err := s.store.FinishedGame(n)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Finished{}, fmt.Errorf("%w: #%d", ErrNoSuchGame, n)
+	}
+	if errors.Is(err, store.ErrCorrupt) {
+		return store.Finished{}, s.setAside(n, err)
+	}
+	if err != nil {
+		return store.Finished{}, err
+	}
+	if len(f.Record.History) > 0 {
+		if _, err := game.DecodeHistory(f.Record.History); err != nil {
+			return store.Finished{}, s.setAside(n, err)
+		}
+	}
+	return f, nil
+}
+
+// setAside quarantines finished game id, whose record or history cause
+// says is damaged, and returns the error that says so.
+func (s *Server) setAside(id uint64, cause error) error {
+	key, qerr := s.store.QuarantineFinished(id, cause.Error(), time.Now())
+	if qerr != nil {
+		s.log.Error("quarantine finished game", "id", id, "cause", cause, "err", qerr)
+		return fmt.Errorf("%w (%v); setting it aside failed: %v", ErrHistoryDamaged, cause, qerr)
+	}
+	s.log.Warn("finished game quarantined", "id", id, "key", key, "cause", cause)
+	return fmt.Errorf("%w: %w", ErrHistoryDamaged, cause)
+}
+
+// OpenReplay returns finished game id (digits, as typed) and its replay at
+// turn 0, for the replay player: step it with Step, Seek, NextDepth and
+// End (package game/replay), draw Replay.Game(). Errors: those of
+// FinishedGame; for a game played under other rules than this server's, or
+// kept without its history, the game f with an error wrapping
+// replay.ErrOtherRules or replay.ErrNoHistory (show f.Record.Dump
+// instead); a history that does not replay to its recorded end is found
+// by the replay's own steps (replay.ErrMismatch) and should be shown so,
+// never played on.
+func (s *Server) OpenReplay(id string) (f store.Finished, r *replay.Replay, err error) {
+	if f, err = s.FinishedGame(id); err != nil {
+		return f, nil, err
+	}
+	r, err = replay.New(RecordOf(f), s.data)
+	if errors.Is(err, replay.ErrDamaged) {
+		return store.Finished{}, nil, s.setAside(f.ID, err)
+	}
+	return f, r, err
+}
+
+// RecordOf returns what a replay needs of f.
+func RecordOf(f store.Finished) replay.Record {
+	return replay.Record{Seed: f.Record.Seed, Rules: f.Record.Rules, History: f.Record.History, Hash: f.Record.Hash,
+		Points: f.Score.Points, Cause: f.Score.Cause}
+}
+
+// writeReplays prints finished games, newest first: id, name, score,
+// cause, depth, turns, date, and "cheated" for a game with cheats.
+func writeReplays(w io.Writer, games []store.Finished, name string) {
+	if len(games) == 0 {
+		if name != "" {
+			fmt.Fprintf(w, "No finished games of %s.\n", tui.Inert(name))
+		} else {
+			fmt.Fprintln(w, "No finished games yet.")
+		}
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tSCORE\tCAUSE\tDEPTH\tTURNS\tDATE\t")
+	for _, f := range games {
+		sc, mark := f.Score, ""
+		if sc.Cheated {
+			mark = "cheated"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%s\t%s\n", f.ID, tui.Inert(sc.Name), sc.Points, tui.Inert(sc.Cause),
+			sc.Depth, sc.Turns, sc.Date.UTC().Format("2006-01-02 15:04"), mark)
+	}
+	tw.Flush()
+}
+
+// writeDump prints finished game f's account: a line naming the game,
+// then the dump kept with it.
+func writeDump(w io.Writer, f store.Finished) {
+	mark := ""
+	if f.Score.Cheated {
+		mark = ", cheated"
+	}
+	fmt.Fprintf(w, "Game #%d, ended %s UTC%s.\n", f.ID, f.Score.Date.UTC().Format("2006-01-02 15:04"), mark)
+	if f.Record.Dump == "" {
+		fmt.Fprintf(w, "%s: %d points, %s. Depth %d, %d turns.\n(No account was kept of this game.)\n",
+			tui.Inert(f.Score.Name), f.Score.Points, tui.Inert(f.Score.Cause), f.Score.Depth, f.Score.Turns)
+		return
+	}
+	for _, line := range strings.SplitAfter(strings.TrimSuffix(f.Record.Dump, "\n"), "\n") {
+		fmt.Fprintln(w, tui.Inert(strings.TrimSuffix(line, "\n"))) // a name or message sent no escape
+	}
+}
+
+// dumpError is the one line `dump` prints for err, a FinishedGame error,
+// in a player's words.
+func dumpError(err error, id string) string {
+	switch {
+	case errors.Is(err, ErrNoSuchGame):
+		return fmt.Sprintf("no finished game %q; `replays` lists them", tui.Inert(id))
+	case errors.Is(err, ErrHistoryDamaged):
+		return fmt.Sprintf("game %s is damaged and cannot be shown; it has been set aside for the host", tui.Inert(id))
+	}
+	return "the finished games cannot be read right now"
+}

@@ -1,0 +1,145 @@
+// Finished games kept whole (issue 15): recorded by FinishGame in the
+// score's transaction, listed, read by id, and set aside when damaged.
+
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/grotto-game/grotto/store"
+)
+
+// gameID is id as a column value: NULL for 0.
+func gameID(id uint64) any {
+	if id == 0 {
+		return nil
+	}
+	return int64(id)
+}
+
+// insertFinished records f (with f.ID when it is not 0) and returns its id;
+// a game of the same key and date already there (a retried finish whose
+// first commit went through) is not recorded twice: its id is returned.
+func insertFinished(ctx context.Context, tx pgx.Tx, id uint64, f store.Finished) (int64, error) {
+	sc, r := f.Score, f.Record
+	args := []any{sc.Fingerprint, sc.Name, sc.Depth, sc.Turns, sc.Kills, sc.Points, sc.Cause, sc.Date.UnixNano(),
+		sc.Cheated, r.Won, int64(r.Seed), r.Rules, r.Hash, nonNil(r.History), r.Dump, gameID(id)}
+	var got int64
+	err := tx.QueryRow(ctx, `INSERT INTO finished (fp, name, depth, turns, kills, points, cause, date_ns,
+			cheated, won, seed, rules, hash, history, dump, id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, coalesce($16, nextval(pg_get_serial_sequence('finished', 'id'))))
+		ON CONFLICT (fp, date_ns) DO NOTHING RETURNING id`, args...).Scan(&got)
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = tx.QueryRow(ctx, `SELECT id FROM finished WHERE fp = $1 AND date_ns = $2`, sc.Fingerprint, sc.Date.UnixNano()).Scan(&got)
+	}
+	return got, err
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// finishedColumns are what scanFinished reads, in its order.
+const finishedColumns = `id, fp, name, depth, turns, kills, points, cause, date_ns, cheated, won, seed, rules, hash`
+
+// scanFinished reads finishedColumns, then history and dump when whole.
+func scanFinished(whole bool) pgx.RowToFunc[store.Finished] {
+	return func(row pgx.CollectableRow) (store.Finished, error) {
+		var f store.Finished
+		var id, ns, seed int64
+		sc, r := &f.Score, &f.Record
+		dest := []any{&id, &sc.Fingerprint, &sc.Name, &sc.Depth, &sc.Turns, &sc.Kills, &sc.Points, &sc.Cause, &ns,
+			&sc.Cheated, &r.Won, &seed, &r.Rules, &r.Hash}
+		if whole {
+			dest = append(dest, &r.History, &r.Dump)
+		}
+		err := row.Scan(dest...)
+		f.ID, sc.GameID, sc.Date, r.Seed = uint64(id), uint64(id), time.Unix(0, ns).UTC(), uint64(seed)
+		return f, err
+	}
+}
+
+// FinishedGame returns finished game id, whole (see [store.Replays]).
+func (s *Store) FinishedGame(id uint64) (store.Finished, error) {
+	ctx, cancel := op()
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT `+finishedColumns+`, history, dump FROM finished WHERE id = $1`, int64(id))
+	if err != nil {
+		return store.Finished{}, fmt.Errorf("finished game %d: %w", id, avail(err))
+	}
+	f, err := pgx.CollectExactlyOneRow(rows, scanFinished(true))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Finished{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.Finished{}, fmt.Errorf("finished game %d: %w", id, avail(err))
+	}
+	return f, nil
+}
+
+// FinishedGames returns up to n finished games, newest first, of name (see
+// [store.Replays]).
+func (s *Store) FinishedGames(name string, n int) ([]store.Finished, error) {
+	n = min(n, store.MaxFinishedGames)
+	if n <= 0 {
+		return nil, nil
+	}
+	ctx, cancel := op()
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT `+finishedColumns+` FROM finished
+		WHERE $1 = '' OR lower(name) = lower($1) ORDER BY id DESC LIMIT $2`, name, n)
+	if err != nil {
+		return nil, fmt.Errorf("finished games: %w", avail(err))
+	}
+	out, err := pgx.CollectRows(rows, scanFinished(false))
+	if err != nil {
+		return nil, fmt.Errorf("finished games: %w", avail(err))
+	}
+	return out, nil
+}
+
+// QuarantineFinished moves finished game id aside (see [store.Replays]),
+// in one transaction; the quarantine keeps the record as the bbolt file
+// stores it (store.EncodeFinished).
+func (s *Store) QuarantineFinished(id uint64, reason string, now time.Time) (string, error) {
+	var key string
+	err := s.tx(func(ctx context.Context, tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT `+finishedColumns+`, history, dump FROM finished WHERE id = $1 FOR UPDATE`, int64(id))
+		if err != nil {
+			return err
+		}
+		f, err := pgx.CollectExactlyOneRow(rows, scanFinished(true))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return store.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		rec, err := store.EncodeFinished(f)
+		if err != nil {
+			return err
+		}
+		key = fmt.Sprintf("%s@%s/finished/%d", f.Score.Fingerprint, now.UTC().Format(time.RFC3339Nano), id)
+		if err := putQuarantine(ctx, tx, key, store.QuarantineRecord{Fingerprint: f.Score.Fingerprint, Reason: reason,
+			When: now.UTC(), FinishedID: id, Finished: rec}); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM finished WHERE id = $1`, int64(id))
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	if err != nil {
+		return "", fmt.Errorf("quarantine finished game %d: %w", id, avail(err))
+	}
+	return key, nil
+}
