@@ -1,10 +1,13 @@
 package server
 
-// This file: the admins' host tools over `ssh host CMD`: kick a player off
-// this node, broadcast a banner to every session on it. Everyone else is
-// told they are unknown commands (commands.go).
+// This file: the admins' host tools over `ssh host CMD`: kick a player,
+// broadcast a banner to every session. On a node of a cluster both reach
+// the other nodes too (hosttools_cluster.go). Everyone else is told they
+// are unknown commands (commands.go).
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -15,72 +18,136 @@ import (
 	"charm.land/ssh"
 
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/cluster"
 )
 
 // MaxBroadcast is the longest broadcast an admin may send, in runes
 // (characters): two or three lines on an 80-column terminal.
 const MaxBroadcast = 200
 
-// kickWait is how long `kick` waits for the session to save and let go
-// before it answers.
+// kickWait is how long a kick waits for the session to save and let go
+// (its game saved, its key's lease released) before it answers.
 const kickWait = 10 * time.Second
 
-// kick runs `kick NAME` for an admin: the player listed under NAME on this
-// node (as `who` lists it, without regard to case) saves and leaves, told
-// "An admin ended your session". It answers on out once the session has
-// let go, and returns the exit status: 0 done, 1 no such game or it did
-// not let go within kickWait, 2 bad usage.
+// kick runs `kick NAME` for an admin: the player listed under NAME (as
+// `who` lists it, without regard to case) saves and leaves, told "An admin
+// ended your session": on this node if it plays here, else on the node the
+// cluster's listing has it on (kickElsewhere). It answers on out once the
+// session has let go, naming the node on a cluster, and returns the exit
+// status: 0 done, 1 no such game, it did not let go within kickWait, or
+// its node did not answer; 2 bad usage.
 func (s *Server) kick(sess ssh.Session, out, errOut io.Writer, args []string) int {
 	if len(args) != 1 {
 		fmt.Fprintln(errOut, "grotto: usage: kick NAME (a name `who` lists)")
 		return 2
 	}
 	name := tui.Inert(args[0])
-	released, ok := s.live.Kick(args[0])
+	fp, ok := s.liveNamed(args[0])
 	if !ok {
-		fmt.Fprintf(errOut, "grotto: no live game named %s on this server\n", name)
-		return 1
+		return s.kickElsewhere(sess, out, errOut, args[0])
 	}
 	s.log.Info("an admin kicked a player", "admin", s.adminOf(sess), "name", name)
-	select {
-	case <-released:
-		fmt.Fprintf(out, "kicked %s: the session has ended.\n", name)
+	where := ""
+	if s.nodes != nil {
+		where = " on node " + tui.Inert(s.cfg.Node)
+	}
+	switch err := s.kickHere(context.Background(), fp); {
+	case err == nil:
+		fmt.Fprintf(out, "kicked %s%s: the session has ended.\n", name, where)
 		return 0
-	case <-time.After(kickWait):
+	case errors.Is(err, cluster.ErrNotHere):
+		fmt.Fprintf(errOut, "grotto: %s left%s just now\n", name, where)
+		return 1
+	default:
 		fmt.Fprintf(errOut, "grotto: %s was told to leave but has not let go after %v; it ends once its game is saved\n", name, kickWait)
 		return 1
 	}
 }
 
-// broadcast runs `broadcast TEXT…` for an admin: every session on this
-// node (players, watchers, the title screen) shows TEXT as a banner until
-// its next key. TEXT is the arguments joined by spaces, with tabs and line
-// breaks made spaces and every other control character made inert
-// (tui.Inert); at most MaxBroadcast runes. It returns the exit status: 0
-// sent, 2 empty or too long.
-func (s *Server) broadcast(sess ssh.Session, out, errOut io.Writer, args []string) int {
+// liveNamed returns the key of the player listed under name on this node,
+// without regard to case.
+func (s *Server) liveNamed(name string) (fp string, ok bool) {
+	for _, g := range s.live.Games() {
+		if g.Name != "" && strings.EqualFold(g.Name, name) {
+			return g.Key, true
+		}
+	}
+	return "", false
+}
+
+// kickHere ends the session of key fp's game on this node as an admin's
+// kick: told, it saves and leaves. It returns nil once the session let
+// go and this node released the key's lease (so the player may come back
+// on any node at once), cluster.ErrStillLeaving when that did not happen
+// within kickWait, cluster.ErrNotHere when the key has no game here, or
+// ctx's error.
+func (s *Server) kickHere(ctx context.Context, fp string) error {
+	released, ok := s.live.KickKey(fp)
+	if !ok {
+		return cluster.ErrNotHere
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, kickWait, cluster.ErrStillLeaving)
+	defer cancel()
+	select {
+	case <-released:
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+	if err := s.leases.waitReleased(ctx, fp); err != nil {
+		return context.Cause(ctx)
+	}
+	return nil
+}
+
+// broadcastText returns what every session shows for an admin's
+// `broadcast` of raw: tabs and line breaks made spaces, every other
+// control character made inert (tui.Inert), spaces trimmed. Applying it
+// again changes nothing. Errors, for the admin: a text with nothing to
+// show, or one above MaxBroadcast runes.
+func broadcastText(raw string) (string, error) {
 	text := strings.TrimSpace(tui.Inert(strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r == '\r' {
 			return ' '
 		}
 		return r
-	}, strings.Join(args, " "))))
+	}, raw)))
 	switch n := utf8.RuneCountInString(text); {
 	case strings.IndexFunc(text, func(r rune) bool { return !unicode.IsSpace(r) }) < 0:
-		fmt.Fprintln(errOut, "grotto: usage: broadcast TEXT (what every session here shows until its next key)")
-		return 2
+		return "", errors.New("usage: broadcast TEXT (what every session shows until its next key)")
 	case n > MaxBroadcast:
-		fmt.Fprintf(errOut, "grotto: a broadcast is at most %d characters; this one has %d. Nothing was sent.\n", MaxBroadcast, n)
+		return "", fmt.Errorf("a broadcast is at most %d characters; this one has %d. Nothing was sent.", MaxBroadcast, n)
+	}
+	return text, nil
+}
+
+// broadcast runs `broadcast TEXT…` for an admin: every session on this
+// node (players, watchers, the title screen), and on a cluster every
+// session of every other live node (broadcastElsewhere), shows TEXT as a
+// banner until its next key. TEXT is the arguments joined by spaces, made
+// safe by broadcastText. It returns the exit status: 0 sent (on a
+// cluster, a node that did not get it is named on errOut, one line
+// each), 2 empty or too long (nothing sent).
+func (s *Server) broadcast(sess ssh.Session, out, errOut io.Writer, args []string) int {
+	text, err := broadcastText(strings.Join(args, " "))
+	if err != nil {
+		fmt.Fprintln(errOut, "grotto: "+err.Error())
 		return 2
 	}
 	n := s.live.Broadcast(text)
-	s.log.Info("an admin broadcast a message", "admin", s.adminOf(sess), "sessions", n, "text", text)
-	if n == 1 {
-		fmt.Fprintln(out, "sent to 1 session")
-	} else {
-		fmt.Fprintf(out, "sent to %d sessions\n", n)
+	if s.nodes != nil {
+		return s.broadcastElsewhere(sess, out, errOut, text, n)
 	}
+	s.log.Info("an admin broadcast a message", "admin", s.adminOf(sess), "sessions", n, "text", text)
+	fmt.Fprintf(out, "sent to %s\n", count(n, "session"))
 	return 0
+}
+
+// count is n and noun, plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // adminOf returns the fingerprint of the session's key, for the log.

@@ -26,6 +26,13 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // on loopback, and shuts it down at cleanup.
 func serveNode(t *testing.T, url, node string, ttl time.Duration, logs *lockedBuffer) (*Server, string) {
 	t.Helper()
+	return serveNodeWith(t, url, Config{Node: node, LeaseTTL: ttl, ClusterListen: "127.0.0.1:0"}, logs)
+}
+
+// serveNodeWith is serveNode with cfg (its node, channel, admins…); the
+// listen address, data directory, logger and limits are set here.
+func serveNodeWith(t *testing.T, url string, cfg Config, logs *lockedBuffer) (*Server, string) {
+	t.Helper()
 	data, err := game.LoadData()
 	if err != nil {
 		t.Fatal(err)
@@ -38,8 +45,8 @@ func serveNode(t *testing.T, url, node string, ttl time.Duration, logs *lockedBu
 	}
 	lim := DefaultLimits()
 	lim.ConnPer10s = 10000
-	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(logs), Limits: lim,
-		Node: node, LeaseTTL: ttl, ClusterListen: "127.0.0.1:0"}, db, data)
+	cfg.Listen, cfg.DataDir, cfg.Logger, cfg.Limits = "127.0.0.1:0", t.TempDir(), log.New(logs), lim
+	srv, err := New(cfg, db, data)
 	if err != nil {
 		db.Close()
 		t.Fatal(err)

@@ -39,6 +39,10 @@ type Cluster interface {
 	// ordered by name (case-insensitively), then node, then fingerprint.
 	// Errors: ErrUnavailable (wrapped).
 	NodeGames(ctx context.Context) ([]NodeGame, error)
+	// Nodes lists the names of the nodes whose announcement is live, with
+	// games or without, in byte order (for a broadcast to every node).
+	// Errors: ErrUnavailable (wrapped).
+	Nodes(ctx context.Context) ([]string, error)
 	// NodeAddr returns node's channel address from its live announcement;
 	// an error wrapping ErrNotFound when no announcement of node is live or
 	// it gave no address. Errors: ErrUnavailable (wrapped).

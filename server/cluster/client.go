@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -84,6 +85,57 @@ func (c *Client) Ping(ctx context.Context, node string) error {
 		return nil
 	}
 	return c.refused(ctx, "ping", node, resp, msg)
+}
+
+// Broadcast asks node to show text (valid UTF-8, at most [MaxBroadcast]
+// bytes) as a banner to every live session there, and returns how many
+// sessions it reached. Errors: as [Client.Evict]'s (never ErrNotHere).
+func (c *Client) Broadcast(ctx context.Context, node, text string) (sessions int, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://node"+broadcastPath, strings.NewReader(text))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	resp, err := c.client(node).Do(req)
+	if err != nil {
+		return 0, c.failed(ctx, "broadcast on", node, err)
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	if resp.StatusCode != http.StatusOK {
+		return 0, c.refused(ctx, "broadcast on", node, resp, msg)
+	}
+	n, err := strconv.Atoi(string(msg))
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("broadcast on node %s: it answered %.40q, not a number of sessions", node, msg)
+	}
+	return n, nil
+}
+
+// Kick asks node to make the game of key fp save and end, its player told
+// that an admin ended the session, and returns nil once the session there
+// let go. Errors: [ErrStillLeaving] when the player was told but had not
+// let go within that node's wait (give ctx that wait and a few seconds
+// more); otherwise as [Client.Evict]'s ([ErrNotHere] when node has no game
+// of fp).
+func (c *Client) Kick(ctx context.Context, node, fp string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, callURL(kickPath, fp), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.client(node).Do(req)
+	if err != nil {
+		return c.failed(ctx, "kick on", node, err)
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	switch resp.StatusCode {
+	case http.StatusNoContent, http.StatusOK:
+		return nil
+	case http.StatusAccepted:
+		return ErrStillLeaving
+	}
+	return c.refused(ctx, "kick on", node, resp, msg)
 }
 
 // refused returns the error of a call that node answered with resp, not a

@@ -1,7 +1,9 @@
 // Package cluster is the authenticated channel between the grotto nodes
 // that share one store: a node asks another to give up a player's game
-// (Evict, so that the player can take it over here) or to stream its frames
-// (Watch, so that a player here can watch a game there).
+// (Evict, so that the player can take it over here), to stream its frames
+// (Watch, so that a player here can watch a game there), and for an
+// admin's host tools to show a banner to every session there (Broadcast)
+// or to end a player's session there (Kick).
 //
 // The channel is HTTP/2 over mutual TLS 1.3 (net/http, crypto/tls), and it
 // trusts nothing but the cluster's secret (store.Cluster.ClusterSecret):
@@ -34,6 +36,11 @@ import (
 // ErrNotHere is returned by [Local.Evict], [Client.Evict] and
 // [Client.Watch] when the node has no live game of the key.
 var ErrNotHere = errors.New("no game of this key on the node")
+
+// ErrStillLeaving is returned by [Local.Kick] and [Client.Kick] when the
+// player was told to leave but had not let go of the game within the
+// node's wait: the session still saves and ends, later.
+var ErrStillLeaving = errors.New("told to leave, not gone yet")
 
 // ErrUnreachable is returned (wrapped, naming the node and the cause) by
 // [Client.Evict] and [Client.Watch] when the node cannot be reached or does
@@ -70,6 +77,11 @@ const (
 	PingTimeout  = 5 * time.Second
 )
 
+// MaxBroadcast is the longest broadcast text, in bytes, a node accepts
+// from another (grotto's own limit, 200 characters, is at most 800 bytes
+// of UTF-8); a longer one is refused with 413.
+const MaxBroadcast = 4 << 10
+
 // FrameWriteTimeout bounds writing one frame to a watcher: a watcher that
 // takes no bytes for this long is dropped.
 const FrameWriteTimeout = 30 * time.Second
@@ -88,6 +100,18 @@ type Local interface {
 	// game here. stop ends the subscription (it may be called more than
 	// once); the channel is then closed.
 	Watch(fp string) (frames <-chan []byte, stop func(), ok bool)
+	// Broadcast shows text (valid UTF-8, at most [MaxBroadcast] bytes, as
+	// an admin on another node typed it; make it safe to show) as a
+	// banner to every live session on this node, and returns how many it
+	// reached. Errors: a text the node refuses, said for the admin.
+	Broadcast(ctx context.Context, text string) (sessions int, err error)
+	// Kick makes the live game of key fp on this node save and end, its
+	// player told that an admin ended the session. It returns nil once
+	// the session let go (its game saved, the key's lease released),
+	// ErrStillLeaving when the player was told but had not let go within
+	// the node's own wait, ErrNotHere when the key has no game here, or
+	// ctx's error.
+	Kick(ctx context.Context, fp string) error
 }
 
 // writeFrame writes frame with its length before it.

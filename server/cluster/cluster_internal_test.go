@@ -103,7 +103,9 @@ func TestAClientWithAForeignCertificateIsUntrusted(t *testing.T) {
 // countingLocal has no games, and counts the calls.
 type countingLocal struct{ n atomic.Int64 }
 
-func (l *countingLocal) Evict(context.Context, string) error { l.n.Add(1); return ErrNotHere }
+func (l *countingLocal) Evict(context.Context, string) error            { l.n.Add(1); return ErrNotHere }
+func (l *countingLocal) Broadcast(context.Context, string) (int, error) { l.n.Add(1); return 0, nil }
+func (l *countingLocal) Kick(context.Context, string) error             { l.n.Add(1); return ErrNotHere }
 func (l *countingLocal) Watch(string) (<-chan []byte, func(), bool) {
 	l.n.Add(1)
 	return nil, nil, false

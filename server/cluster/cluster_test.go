@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -28,7 +29,9 @@ import (
 type fakeLocal struct {
 	mu    sync.Mutex
 	games map[string]*fakeGame
-	calls atomic.Int64 // calls of Evict and Watch
+	heard []string            // broadcasts shown
+	stuck map[string]struct{} // keys whose session is told to leave and never lets go
+	calls atomic.Int64        // calls of Evict, Watch, Broadcast and Kick
 }
 
 type fakeGame struct {
@@ -38,7 +41,7 @@ type fakeGame struct {
 }
 
 func newLocal(fps ...string) *fakeLocal {
-	l := &fakeLocal{games: map[string]*fakeGame{}}
+	l := &fakeLocal{games: map[string]*fakeGame{}, stuck: map[string]struct{}{}}
 	for _, fp := range fps {
 		l.games[fp] = &fakeGame{watchers: map[int]chan []byte{}}
 	}
@@ -92,6 +95,37 @@ func (l *fakeLocal) Evict(ctx context.Context, fp string) error {
 	l.calls.Add(1)
 	if !l.has(fp) {
 		return cluster.ErrNotHere
+	}
+	l.end(fp)
+	return nil
+}
+
+// Broadcast shows text to every game (each a session).
+func (l *fakeLocal) Broadcast(_ context.Context, text string) (int, error) {
+	l.calls.Add(1)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.heard = append(l.heard, text)
+	return len(l.games), nil
+}
+
+func (l *fakeLocal) said() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.heard)
+}
+
+// Kick ends fp's game, unless its session is stuck.
+func (l *fakeLocal) Kick(_ context.Context, fp string) error {
+	l.calls.Add(1)
+	if !l.has(fp) {
+		return cluster.ErrNotHere
+	}
+	l.mu.Lock()
+	_, stuck := l.stuck[fp]
+	l.mu.Unlock()
+	if stuck {
+		return cluster.ErrStillLeaving
 	}
 	l.end(fp)
 	return nil
@@ -261,6 +295,63 @@ func TestTwoNodesEvictAndWatchEachOther(t *testing.T) {
 	}
 }
 
+// An admin's tools across nodes: a broadcast from b reaches every session
+// on a, which says how many; a kick from b ends a game on a, and a key a
+// has no game of is ErrNotHere; a session told to leave that has not let
+// go yet is ErrStillLeaving; a text a node must not take is refused before
+// it reaches the games.
+func TestANodeBroadcastsAndKicksOnAnother(t *testing.T) {
+	dir := &directory{}
+	secret := newSecret(t)
+	a := startNode(t, dir, secret, "node-a", newLocal("SHA256:amy", "SHA256:ann", "SHA256:stuck"))
+	b := startNode(t, dir, secret, "node-b", newLocal())
+	ctx := ctxMinute(t)
+
+	text := "Server restarts at noon — back in 5 minutes"
+	if n, err := b.client.Broadcast(ctx, "node-a", text); err != nil || n != 3 {
+		t.Fatalf("broadcast on a: %d sessions, %v; want 3", n, err)
+	}
+	if said := a.local.said(); len(said) != 1 || said[0] != text {
+		t.Errorf("a showed %q, want the text once as sent", said)
+	}
+	if n, err := a.client.Broadcast(ctx, "node-b", text); err != nil || n != 0 {
+		t.Errorf("broadcast on b, which has no sessions: %d, %v; want 0", n, err)
+	}
+
+	if err := b.client.Kick(ctx, "node-a", "SHA256:amy"); err != nil {
+		t.Fatalf("kick amy on a: %v", err)
+	}
+	if a.local.has("SHA256:amy") || !a.local.has("SHA256:ann") {
+		t.Error("the kick did not end amy's game alone")
+	}
+	if err := b.client.Kick(ctx, "node-a", "SHA256:amy"); !errors.Is(err, cluster.ErrNotHere) {
+		t.Errorf("kick amy again: %v, want ErrNotHere", err)
+	}
+	a.local.mu.Lock()
+	a.local.stuck["SHA256:stuck"] = struct{}{}
+	a.local.mu.Unlock()
+	if err := b.client.Kick(ctx, "node-a", "SHA256:stuck"); !errors.Is(err, cluster.ErrStillLeaving) {
+		t.Errorf("kick a session that has not let go: %v, want ErrStillLeaving", err)
+	}
+
+	before := a.local.calls.Load()
+	for name, body := range map[string]string{
+		"empty":     "",
+		"not UTF-8": "\xff\xfe",
+		"too long":  strings.Repeat("x", cluster.MaxBroadcast+1),
+	} {
+		if _, err := b.client.Broadcast(ctx, "node-a", body); err == nil {
+			t.Errorf("a broadcast %s was taken", name)
+		}
+	}
+	if n := a.local.calls.Load(); n != before {
+		t.Errorf("refused broadcasts reached a's games %d times", n-before)
+	}
+	if said := a.local.said(); len(said) != 1 {
+		t.Errorf("a showed %q after the refused broadcasts", said)
+	}
+}
+
 // A watch closes when the remote game ends; stop ends the remote
 // subscription too; a server that closes ends its watches.
 func TestAWatchClosesWithTheRemoteGame(t *testing.T) {
@@ -402,6 +493,12 @@ func TestStrangersAreRefused(t *testing.T) {
 		if _, _, err := x.client.Watch(ctx, "node-a", "SHA256:p"); !errors.Is(err, cluster.ErrUntrusted) {
 			t.Errorf("watch: %v, want ErrUntrusted", err)
 		}
+		if _, err := x.client.Broadcast(ctx, "node-a", "hello"); !errors.Is(err, cluster.ErrUntrusted) {
+			t.Errorf("broadcast: %v, want ErrUntrusted", err)
+		}
+		if err := x.client.Kick(ctx, "node-a", "SHA256:p"); !errors.Is(err, cluster.ErrUntrusted) {
+			t.Errorf("kick: %v, want ErrUntrusted", err)
+		}
 	})
 	t.Run("a node of another cluster is called", func(t *testing.T) {
 		if err := a.client.Evict(ctx, "node-x", "SHA256:x"); !errors.Is(err, cluster.ErrUntrusted) {
@@ -465,8 +562,21 @@ func TestStrangersAreRefused(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a TLS client without a certificate broadcasts", func(t *testing.T) {
+		tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, ForceAttemptHTTP2: true}
+		defer tr.CloseIdleConnections()
+		hc := &http.Client{Transport: tr, Timeout: time.Minute}
+		resp, err := hc.Post("https://"+a.addr+"/v1/broadcast", "text/plain", strings.NewReader("hello"))
+		if err == nil {
+			resp.Body.Close()
+			t.Errorf("the node answered %s", resp.Status)
+		}
+	})
 	if n := a.local.calls.Load(); n != 0 {
 		t.Errorf("a's games were asked %d times by strangers", n)
+	}
+	if said := a.local.said(); len(said) != 0 {
+		t.Errorf("a stranger's broadcast was shown: %q", said)
 	}
 	if !a.local.has("SHA256:p") {
 		t.Error("a stranger evicted the game")
@@ -505,6 +615,15 @@ func TestADeadNodeIsUnreachable(t *testing.T) {
 		}
 		if _, _, err := a.client.Watch(ctx, node, "SHA256:p"); !errors.Is(err, cluster.ErrUnreachable) {
 			t.Errorf("watch: %v, want ErrUnreachable", err)
+		}
+		if node == "node-hung" {
+			return // each call waits out HandshakeTimeout: the two above show it
+		}
+		if _, err := a.client.Broadcast(ctx, node, "hello"); !errors.Is(err, cluster.ErrUnreachable) {
+			t.Errorf("broadcast: %v, want ErrUnreachable", err)
+		}
+		if err := a.client.Kick(ctx, node, "SHA256:p"); !errors.Is(err, cluster.ErrUnreachable) {
+			t.Errorf("kick: %v, want ErrUnreachable", err)
 		}
 	}
 	t.Run("nothing listens", func(t *testing.T) {
@@ -650,6 +769,10 @@ func (l *blockingLocal) Evict(ctx context.Context, fp string) error {
 }
 
 func (l *blockingLocal) Watch(string) (<-chan []byte, func(), bool) { return nil, nil, false }
+
+func (l *blockingLocal) Broadcast(context.Context, string) (int, error) { return 0, nil }
+
+func (l *blockingLocal) Kick(context.Context, string) error { return cluster.ErrNotHere }
 
 // Close cuts short an eviction in flight (its context ends) and returns
 // only once it has left the node's games; the caller sees the node gone.

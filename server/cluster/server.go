@@ -1,14 +1,18 @@
 package cluster
 
-// This file: a node's end that the others call: the listener, its two
-// calls (evict, watch) and its shutdown.
+// This file: a node's end that the others call: the listener, its calls
+// (evict, watch, ping; broadcast and kick for the admins' host tools) and
+// its shutdown.
 
 import (
 	"errors"
+	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/log/v2"
 )
@@ -18,6 +22,9 @@ const (
 	evictPath = "/v1/evict"
 	watchPath = "/v1/watch"
 	pingPath  = "/v1/ping"
+	// broadcastPath carries the text as the request's body.
+	broadcastPath = "/v1/broadcast"
+	kickPath      = "/v1/kick"
 )
 
 // Server answers the other nodes' calls on this node's [Local]. It is safe
@@ -40,6 +47,8 @@ func NewServer(c *Credentials, local Local, logger *log.Logger) *Server {
 	mux.HandleFunc("POST "+evictPath, s.evict)
 	mux.HandleFunc("GET "+watchPath, s.watch)
 	mux.HandleFunc("GET "+pingPath, s.ping)
+	mux.HandleFunc("POST "+broadcastPath, s.broadcast)
+	mux.HandleFunc("POST "+kickPath, s.kick)
 	s.http = &http.Server{
 		Handler:           mux,
 		TLSConfig:         c.serverConfig(),
@@ -182,5 +191,71 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		}
+	}
+}
+
+// broadcast answers POST /v1/broadcast, the text as the body: 200 and the
+// number of sessions that show it (decimal), 400 for an empty text or one
+// that is not UTF-8, 413 for one above MaxBroadcast bytes, 503 while
+// closing, 500 with the node's reason when it refused the text.
+func (s *Server) broadcast(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBroadcast))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		http.Error(w, "a broadcast above "+strconv.Itoa(MaxBroadcast)+" bytes", http.StatusRequestEntityTooLarge)
+		return
+	case err != nil:
+		http.Error(w, "the text was cut off", http.StatusBadRequest)
+		return
+	case len(body) == 0 || !utf8.Valid(body):
+		http.Error(w, "an empty text, or not UTF-8", http.StatusBadRequest)
+		return
+	}
+	if !s.begin() {
+		http.Error(w, "closing", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.calls.Done()
+	n, err := s.local.Broadcast(r.Context(), string(body))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	s.log.Info("an admin on another node broadcast a message here", "sessions", n, "by", peer(r))
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	io.WriteString(w, strconv.Itoa(n))
+}
+
+// kick answers POST /v1/kick?fp=…: 204 once the key's session here let
+// go, 202 when it was told but has not let go yet (ErrStillLeaving), 404
+// when this node has no game of the key, 503 when the call was cut short,
+// 500 with the reason otherwise.
+func (s *Server) kick(w http.ResponseWriter, r *http.Request) {
+	fp := r.URL.Query().Get("fp")
+	if fp == "" {
+		http.Error(w, "no fp", http.StatusBadRequest)
+		return
+	}
+	if !s.begin() {
+		http.Error(w, "closing", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.calls.Done()
+	err := s.local.Kick(r.Context(), fp)
+	switch {
+	case err == nil:
+		s.log.Info("an admin on another node kicked a player here", "fp", fp, "by", peer(r))
+		w.WriteHeader(http.StatusNoContent)
+	case errors.Is(err, ErrStillLeaving):
+		s.log.Info("an admin on another node kicked a player here, who has not let go yet", "fp", fp, "by", peer(r))
+		http.Error(w, ErrStillLeaving.Error(), http.StatusAccepted)
+	case errors.Is(err, ErrNotHere):
+		http.Error(w, ErrNotHere.Error(), http.StatusNotFound)
+	case r.Context().Err() != nil:
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+	default:
+		s.log.Warn("an admin on another node kicked a player here, who could not leave", "fp", fp, "by", peer(r), "err", err)
+		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
 }

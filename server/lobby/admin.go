@@ -7,14 +7,26 @@ import "strings"
 
 // Kick implements Lobby.
 func (m *Memory) Kick(name string) (<-chan struct{}, bool) {
-	m.mu.Lock()
-	var found *slot
-	for _, s := range m.players {
-		if s.name != "" && strings.EqualFold(s.name, name) {
-			found = s
-			break
+	return m.kick(func() *slot {
+		for _, s := range m.players {
+			if s.name != "" && strings.EqualFold(s.name, name) {
+				return s
+			}
 		}
-	}
+		return nil
+	})
+}
+
+// KickKey implements Lobby.
+func (m *Memory) KickKey(fp string) (<-chan struct{}, bool) {
+	return m.kick(func() *slot { return m.players[fp] })
+}
+
+// kick takes away the player slot find returns (nil for none; it runs
+// with m.mu held) as Kick says.
+func (m *Memory) kick(find func() *slot) (<-chan struct{}, bool) {
+	m.mu.Lock()
+	found := find()
 	var tell Notifier
 	if found != nil {
 		tell = found.loseLocked()

@@ -61,6 +61,36 @@ func TestKickTakesAwayThePlayerListedUnderTheNameWhateverItsCase(t *testing.T) {
 	}
 }
 
+func TestKickKeyTakesAwayTheKeysPlayerAndNotItsSpectator(t *testing.T) {
+	m := NewMemory(nil)
+	ann, spectator, other := newEvents(), newEvents(), newEvents()
+	s, _ := m.Claim(Holder{Key: "SHA256:ann", Name: "Ann", Notifier: ann})
+	sp, _ := m.Spectate(Holder{Key: "SHA256:ann", Notifier: spectator})
+	o, _ := m.Claim(Holder{Key: "SHA256:bob", Notifier: other}) // no name yet
+	if _, ok := m.KickKey("SHA256:nobody"); ok {
+		t.Error("kicking a key with no game found one")
+	}
+	released, ok := m.KickKey("SHA256:ann")
+	if !ok {
+		t.Fatal("kick by Ann's key: no game found")
+	}
+	if e := ann.next(); e != Kicked {
+		t.Errorf("Ann was told %v, want kicked", e)
+	}
+	s.Release()
+	<-released
+	for name, sl := range map[string]Slot{"Ann's spectator": sp, "Bob": o} {
+		select {
+		case <-sl.Lost():
+			t.Errorf("%s was taken away too", name)
+		default:
+		}
+	}
+	if _, ok := m.KickKey("SHA256:bob"); !ok {
+		t.Error("a player with no name yet cannot be kicked by key")
+	}
+}
+
 func TestBanTakesAwayEverySlotOfTheKeyAndNoOther(t *testing.T) {
 	m := NewMemory(nil)
 	player, spectator, other := newEvents(), newEvents(), newEvents()

@@ -66,6 +66,10 @@ type Lobby interface {
 	// false when no player slot is listed under name. released closes
 	// once the slot is released (its game saved).
 	Kick(name string) (released <-chan struct{}, ok bool)
+	// KickKey is Kick for the player slot of key fp (a fingerprint),
+	// found by key, never by name: an admin's kick asked by another node,
+	// which knows the key from the cluster's listing.
+	KickKey(fp string) (released <-chan struct{}, ok bool)
 	// Ban takes away every slot, player or spectator, whose key banned
 	// reports true: each Lost channel closes and each notifier gets
 	// Banned. It returns how many slots it took away.

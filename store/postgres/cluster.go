@@ -110,6 +110,22 @@ func (s *Store) NodeGames(ctx context.Context) ([]store.NodeGame, error) {
 	return games, nil
 }
 
+// Nodes lists the live nodes' names (see store.Cluster.Nodes). Errors:
+// store.ErrUnavailable (wrapped).
+func (s *Store) Nodes(ctx context.Context) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT node FROM nodes WHERE expires > now() ORDER BY node COLLATE "C"`)
+	if err != nil {
+		return nil, fmt.Errorf("list the nodes: %w", avail(err))
+	}
+	nodes, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("list the nodes: %w", avail(err))
+	}
+	return nodes, nil
+}
+
 // NodeAddr returns node's channel address (see store.Cluster.NodeAddr).
 // Errors: store.ErrNotFound (wrapped) when node has no live announcement
 // or announced no address; store.ErrUnavailable (wrapped).

@@ -47,6 +47,15 @@ func listGames(t *testing.T, st *postgres.Store) []store.NodeGame {
 	return games
 }
 
+func listNodes(t *testing.T, st *postgres.Store) []string {
+	t.Helper()
+	nodes, err := st.Nodes(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nodes
+}
+
 // Two nodes announce their games; either node lists both nodes' games, by
 // name case-insensitively, with every column as announced.
 func TestTwoNodesAnnouncingAreListedTogether(t *testing.T) {
@@ -114,9 +123,15 @@ func TestAnExpiredAnnouncementVanishes(t *testing.T) {
 	if _, err := st.NodeAddr(ctx, "alive"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("address of a node that announced none: %v, want ErrNotFound", err)
 	}
-	// The dead node comes back: it is listed again.
+	if got := listNodes(t, st); !equal(got, []string{"alive"}) {
+		t.Errorf("live nodes after dead's announcement expired: %q, want only alive", got)
+	}
+	// The dead node comes back, with no games: it is listed again.
 	if err := st.Announce(ctx, "dead", "10.0.0.9:7000", nil, time.Hour); err != nil {
 		t.Fatal(err)
+	}
+	if got := listNodes(t, st); !equal(got, []string{"alive", "dead"}) {
+		t.Errorf("live nodes once dead came back without games: %q, want alive and dead", got)
 	}
 	if addr, err := st.NodeAddr(ctx, "dead"); err != nil || addr != "10.0.0.9:7000" {
 		t.Errorf("address of a node back: %q, %v", addr, err)
@@ -171,6 +186,9 @@ func TestWithdrawRemovesTheNode(t *testing.T) {
 	}
 	if _, err := st.NodeAddr(ctx, "a"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("address after withdraw: %v, want ErrNotFound", err)
+	}
+	if got := listNodes(t, st); len(got) != 0 {
+		t.Errorf("live nodes after withdraw: %q, want none", got)
 	}
 	if err := st.Withdraw(ctx, "never"); err != nil {
 		t.Errorf("withdraw of a node never announced: %v", err)

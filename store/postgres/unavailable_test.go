@@ -57,6 +57,7 @@ func TestADatabaseThatGoesAwayIsUnavailableAndComesBackWithoutReopening(t *testi
 		"ClusterSecret": func() error { _, err := st.ClusterSecret(ctx); return err },
 		"Announce":      func() error { return st.Announce(ctx, "n1", "h:1", []store.NodeGame{{Fingerprint: fp}}, time.Minute) },
 		"NodeGames":     func() error { _, err := st.NodeGames(ctx); return err },
+		"Nodes":         func() error { _, err := st.Nodes(ctx); return err },
 		"NodeAddr":      func() error { _, err := st.NodeAddr(ctx, "n1"); return err },
 		"Withdraw":      func() error { return st.Withdraw(ctx, "n1") },
 	}
