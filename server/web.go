@@ -38,7 +38,7 @@ func (s *Server) newWeb() (*web.Server, error) {
 	}
 	return web.New(web.Config{Scores: s.store, Live: webLive{s}, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: s.cfg.Limits.MaxSessions, Logger: s.log,
-		Tokens: s.store, Players: webPlayers{s}, BaseURL: s.webBase()})
+		Tokens: s.store, Players: webPlayers{s}, BaseURL: s.cfg.HTTPURL})
 }
 
 // webBase is the base URL of the web pages: --http-url, else http:// and
@@ -105,7 +105,7 @@ func (w webSeat) conn() lobby.Conn { return nil }
 
 // run runs prog on the page; the session saves whatever ended it (an
 // error is the program's own failure or the page going away).
-func (w webSeat) run(prog *tea.Program) { w.t.Run(prog) }
+func (w webSeat) run(prog *tea.Program)     { w.t.Run(prog) }
 func (w webSeat) fail(line string)          { w.t.End(line, false) }
 func (w webSeat) end(line string, code int) { w.t.End(line, code == 0) }
 

@@ -75,9 +75,9 @@ type Config struct {
 	Tokens store.WebTokens
 	// Players runs the play pages' sessions (play.go).
 	Players Players
-	// BaseURL is where players reach these pages, e.g.
-	// https://play.example.org or http://203.0.113.7:8080: cookies are
-	// Secure when it is https, and pages name its host in `ssh HOST web`.
+	// BaseURL is where players reach these pages (--http-url), e.g.
+	// https://play.example.org; "" when not set. Cookies are Secure when
+	// it is https, and pages name its host in `ssh HOST web`.
 	BaseURL string
 }
 
