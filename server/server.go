@@ -389,96 +389,94 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 // program, and once it has ended for any reason saves the game and says
 // goodbye.
 func (s *Server) play(st seat) {
-	{
-		id := st.who()
-		logger := s.log.With("fp", id.fp, "ssh_user", id.name)
-		if st.browser() {
-			logger = s.log.With("fp", id.fp, "browser", true)
-		}
-		name, isNew, err := s.touchProfile(id, logger)
-		if errors.Is(err, store.ErrCorrupt) {
-			// Trying again will not help: the host must repair or remove
-			// the record.
-			logger.Error("this player's profile record is damaged; they cannot play until it is repaired or removed", "err", err)
-			st.fail("Your player record on this server is damaged; the host has been told. Please contact them.")
-			return
-		}
-		if err != nil {
-			logger.Error("profile", "err", err)
-			st.fail("grotto cannot read its database right now; please try again later.")
-			return
-		}
-		lob := &sessionLobby{srv: s, fp: id.fp, log: logger}
-		// The key's store lease (leases.go): claimed before the game is
-		// read, released after its last write (below), or here on the way
-		// out of a session that never played.
-		lob.lease = &sessionLease{nl: s.leases, st: s.store, fp: id.fp, n: lob}
-		defer lob.lease.release()
-		play := s.newPlay(id.fp, lob.lease, logger)
-		player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store}, Data: s.data,
-			IdleTimeout: s.cfg.Limits.IdleTimeout,
-			Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
-			Lobby:       lob, NeedName: isNew,
-			Settings: s.settingsOf(id.fp), SaveSettings: s.saveSettings(id.fp, logger)}
-		// The slot is listed under the stored profile's name only: a key
-		// that has claimed none is unnamed (name is then just the name
-		// screen's suggestion).
-		listed := name
-		if isNew {
-			listed = ""
-		}
-		model, prog, err := s.claim(st, lob, player, listed, logger)
-		var held *store.LeaseHeldError
-		switch {
-		case errors.As(err, &held):
-			logger.Info("key playing on another node: session refused (this node shares no store with it)",
-				"node", held.Node, "until", held.Expires)
-			st.fail(leaseHeldLine(held))
-			return
-		case errors.Is(err, lobby.ErrClosing):
-			st.fail("The server is restarting. Please reconnect in a moment.")
-			return
-		case err != nil:
-			logger.Error("could not claim the key's lease", "err", err)
-			st.fail("grotto cannot read its database right now; please try again later.")
-			return
-		}
-		defer lob.release() // once the game is saved (below), never before
-		st.run(prog)        // until the player leaves or the session ends
-		model.Close()
-		hadGame := play.InProgress()
-		err = play.Save()
-		if lob.lease.wasLost() {
-			// Another node claimed the key: its writes here were refused
-			// (fenced) and the game goes on there from its last write.
-			lob.lease.release()
-			logger.Warn("session ended: this node lost the key's lease to another node; nothing more was written here", "err", err)
-			st.end("This game was taken over elsewhere: the server lost its claim on your game, which continues on the server that claimed it.", 1)
-			return
-		}
-		lob.lease.release() // after the game's last write
-		if err == nil && hadGame {
-			err = s.store.CheckFile() // a save into a deleted file is no save
-		}
-		if err != nil {
-			s.unsaved.Add(1)
-			// err is the player's text (it promises retries, which end
-			// with the session); the host needs the cause.
-			if play.OnlyLastWaits() {
-				logger.Error("could not save game at end of session; the one turn the player was never shown is lost", "err", cause(err))
-			} else {
-				logger.Error("could not save game at end of session; the turns since the last save are lost", "err", cause(err))
-			}
-			if play.OnlyLastWaits() { // every turn the screen showed is in the store
-				st.end("Your game could not be saved ("+session.Why(err)+"). Every move your screen showed is saved; the last key you pressed was never shown and may be lost. The host has been told.", 1)
-			} else {
-				st.end("Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.", 1)
-			}
-			return
-		}
-		logger.Info("session ended", "exit", model.Exit())
-		st.end(s.goodbye(model.Exit(), hadGame), 0)
+	id := st.who()
+	logger := s.log.With("fp", id.fp, "ssh_user", id.name)
+	if st.browser() {
+		logger = s.log.With("fp", id.fp, "browser", true)
 	}
+	name, isNew, err := s.touchProfile(id, logger)
+	if errors.Is(err, store.ErrCorrupt) {
+		// Trying again will not help: the host must repair or remove
+		// the record.
+		logger.Error("this player's profile record is damaged; they cannot play until it is repaired or removed", "err", err)
+		st.fail("Your player record on this server is damaged; the host has been told. Please contact them.")
+		return
+	}
+	if err != nil {
+		logger.Error("profile", "err", err)
+		st.fail("grotto cannot read its database right now; please try again later.")
+		return
+	}
+	lob := &sessionLobby{srv: s, fp: id.fp, log: logger}
+	// The key's store lease (leases.go): claimed before the game is
+	// read, released after its last write (below), or here on the way
+	// out of a session that never played.
+	lob.lease = &sessionLease{nl: s.leases, st: s.store, fp: id.fp, n: lob}
+	defer lob.lease.release()
+	play := s.newPlay(id.fp, lob.lease, logger)
+	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store}, Data: s.data,
+		IdleTimeout: s.cfg.Limits.IdleTimeout,
+		Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
+		Lobby:       lob, NeedName: isNew,
+		Settings: s.settingsOf(id.fp), SaveSettings: s.saveSettings(id.fp, logger)}
+	// The slot is listed under the stored profile's name only: a key
+	// that has claimed none is unnamed (name is then just the name
+	// screen's suggestion).
+	listed := name
+	if isNew {
+		listed = ""
+	}
+	model, prog, err := s.claim(st, lob, player, listed, logger)
+	var held *store.LeaseHeldError
+	switch {
+	case errors.As(err, &held):
+		logger.Info("key playing on another node: session refused (this node shares no store with it)",
+			"node", held.Node, "until", held.Expires)
+		st.fail(leaseHeldLine(held))
+		return
+	case errors.Is(err, lobby.ErrClosing):
+		st.fail("The server is restarting. Please reconnect in a moment.")
+		return
+	case err != nil:
+		logger.Error("could not claim the key's lease", "err", err)
+		st.fail("grotto cannot read its database right now; please try again later.")
+		return
+	}
+	defer lob.release() // once the game is saved (below), never before
+	st.run(prog)        // until the player leaves or the session ends
+	model.Close()
+	hadGame := play.InProgress()
+	err = play.Save()
+	if lob.lease.wasLost() {
+		// Another node claimed the key: its writes here were refused
+		// (fenced) and the game goes on there from its last write.
+		lob.lease.release()
+		logger.Warn("session ended: this node lost the key's lease to another node; nothing more was written here", "err", err)
+		st.end("This game was taken over elsewhere: the server lost its claim on your game, which continues on the server that claimed it.", 1)
+		return
+	}
+	lob.lease.release() // after the game's last write
+	if err == nil && hadGame {
+		err = s.store.CheckFile() // a save into a deleted file is no save
+	}
+	if err != nil {
+		s.unsaved.Add(1)
+		// err is the player's text (it promises retries, which end
+		// with the session); the host needs the cause.
+		if play.OnlyLastWaits() {
+			logger.Error("could not save game at end of session; the one turn the player was never shown is lost", "err", cause(err))
+		} else {
+			logger.Error("could not save game at end of session; the turns since the last save are lost", "err", cause(err))
+		}
+		if play.OnlyLastWaits() { // every turn the screen showed is in the store
+			st.end("Your game could not be saved ("+session.Why(err)+"). Every move your screen showed is saved; the last key you pressed was never shown and may be lost. The host has been told.", 1)
+		} else {
+			st.end("Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.", 1)
+		}
+		return
+	}
+	logger.Info("session ended", "exit", model.Exit())
+	st.end(s.goodbye(model.Exit(), hadGame), 0)
 }
 
 // cause is what the host's log says of a session error: the cause behind a

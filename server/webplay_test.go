@@ -298,3 +298,57 @@ func mustURL(t *testing.T, s string) *url.URL {
 }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// playingBrowser names key's player over SSH (on the title, then leaves),
+// and returns a browser that redeemed the key's link.
+func playingBrowser(t *testing.T, addr string, key gossh.Signer) *http.Client {
+	t.Helper()
+	c := dial(t, addr, key, 100, 30)
+	title(t, c)
+	c.Send("q")
+	<-c.Done()
+	b := noRedirects(t)
+	if code, _ := get(t, b, webLinkOf(t, addr, key)); code != http.StatusSeeOther {
+		t.Fatalf("the link: %d, want 303", code)
+	}
+	return b
+}
+
+func TestABrowserCountsAgainstMaxSessions(t *testing.T) {
+	srv, addr := serve(t, Config{HTTP: "127.0.0.1:0", Limits: Limits{MaxSessions: 1, ConnPer10s: 10000}})
+	base := "http://" + srv.HTTPAddr().String()
+	b := playingBrowser(t, addr, newKey(t))
+	player := dial(t, addr, newKey(t), 100, 30)
+	title(t, player)
+	p := openPage(t, b, base, "/play/ws?cols=100&rows=30")
+	if code, why := p.closed(t); code != websocket.StatusPolicyViolation || !strings.Contains(why, "grotto is full (1 session)") {
+		t.Errorf("a browser past --max-sessions 1: %v %q, want 1008 and grotto is full", code, why)
+	}
+	player.Send("q")
+	<-player.Done()
+	p = openPage(t, b, base, "/play/ws?cols=100&rows=30")
+	p.waitFor(t, "New game") // the seat is free again
+	// Now the browser holds the one seat: an SSH session is refused.
+	refused := dial(t, addr, newKey(t), 100, 30)
+	waitText(t, refused, "grotto is full")
+}
+
+func TestABrowsersKeysPassTheSanitizerAndItsIdlePlayerIsSaved(t *testing.T) {
+	srv, addr := serve(t, Config{HTTP: "127.0.0.1:0", Limits: Limits{IdleTimeout: 2 * time.Second, ConnPer10s: 10000}})
+	base := "http://" + srv.HTTPAddr().String()
+	key := newKey(t)
+	p := openPage(t, playingBrowser(t, addr, key), base, "/play/ws?cols=100&rows=30")
+	p.waitFor(t, "New game")
+	p.send(t, "n")
+	p.waitFor(t, "Turn: 0")
+	// The CSI that panicked x/ansi's parser (33 parameters; input.go), then a move.
+	p.send(t, "\x1b["+strings.Repeat("1;", 40)+"1m")
+	screen := walkPage(t, p, 0)
+	if code, why := p.closed(t); code != websocket.StatusNormalClosure || !strings.Contains(why, "idle for 2s; your game is saved") {
+		t.Errorf("an idle browser: %v %q, want 1000 and the idle goodbye", code, why)
+	}
+	back := dial(t, addr, key, 100, 30)
+	title(t, back)
+	back.Send("c")
+	waitText(t, back, "Turn: "+turn(screen))
+}
