@@ -23,8 +23,8 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // serveNode runs a real grotto server named node on the PostgreSQL
 // database url, with leases of ttl (0 for the default) and its node channel
-// on loopback, and shuts it down at cleanup.
-func serveNode(t *testing.T, url, node string, ttl time.Duration, logs *lockedBuffer) (*Server, string) {
+// on loopback, and shuts it down at cleanup; opts change its config.
+func serveNode(t *testing.T, url, node string, ttl time.Duration, logs *lockedBuffer, opts ...func(*Config)) (*Server, string) {
 	t.Helper()
 	data, err := game.LoadData()
 	if err != nil {
@@ -38,8 +38,12 @@ func serveNode(t *testing.T, url, node string, ttl time.Duration, logs *lockedBu
 	}
 	lim := DefaultLimits()
 	lim.ConnPer10s = 10000
-	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(logs), Limits: lim,
-		Node: node, LeaseTTL: ttl, ClusterListen: "127.0.0.1:0"}, db, data)
+	cfg := Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(logs), Limits: lim,
+		Node: node, LeaseTTL: ttl, ClusterListen: "127.0.0.1:0"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	srv, err := New(cfg, db, data)
 	if err != nil {
 		db.Close()
 		t.Fatal(err)

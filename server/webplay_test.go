@@ -27,6 +27,7 @@ import (
 	"github.com/coder/websocket"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/server/web"
 )
 
@@ -351,4 +352,51 @@ func TestABrowsersKeysPassTheSanitizerAndItsIdlePlayerIsSaved(t *testing.T) {
 	title(t, back)
 	back.Send("c")
 	waitText(t, back, "Turn: "+turn(screen))
+}
+
+func TestALinkFromOneNodeOpensOnAnotherAndTakesTheGameOverFromTheFirst(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	var logsA, logsB lockedBuffer
+	withWeb := func(c *Config) { c.HTTP = "127.0.0.1:0" }
+	srvA, addrA := serveNode(t, url, "node-a", 0, &logsA, withWeb)
+	srvB, _ := serveNode(t, url, "node-b", 0, &logsB, withWeb)
+	baseA, baseB := "http://"+srvA.HTTPAddr().String(), "http://"+srvB.HTTPAddr().String()
+	key := newKey(t)
+	player := dial(t, addrA, key, 100, 30)
+	name := fmt.Sprintf("roamer%d", names.Add(1))
+	namedGame(t, player, name)
+	sshScreen := rest(t, player, 2)
+
+	// Node A issues the link; node B, behind the same address, redeems it.
+	link := strings.Replace(webLinkOf(t, addrA, key), baseA, baseB, 1)
+	b := noRedirects(t)
+	if code, body := get(t, b, link); code != http.StatusSeeOther {
+		t.Fatalf("node A's link on node B: %d %q, want 303", code, body)
+	}
+	if code, _ := get(t, noRedirects(t), strings.Replace(link, baseB, baseA, 1)); code != http.StatusGone {
+		t.Errorf("the link back on node A after node B redeemed it: %d, want 410", code)
+	}
+	p := openPage(t, b, baseB, "/play/ws?cols=100&rows=30")
+	p.waitFor(t, "already playing") // the key plays on node A
+	p.send(t, "t")
+	screen := p.waitFor(t, "Turn: "+turn(sshScreen))
+	if around(t, screen) != around(t, sshScreen) {
+		t.Errorf("taken over from node A at another place:\nssh:\n%s\nbrowser:\n%s", around(t, sshScreen), around(t, screen))
+	}
+	if out := ended(t, player); !strings.Contains(out, "took over") {
+		t.Errorf("the SSH player on node A reads %q; want to hear the key took the game over", out)
+	}
+	screen = walkPage(t, p, atoi(turn(screen)))
+	deadline := time.Now().Add(waitLong)
+	for whoTurn(t, addrA, name) != turn(screen) {
+		if time.Now().After(deadline) {
+			t.Fatalf("who on node A shows %s at turn %q, want %s (the browser's on node B)", name, whoTurn(t, addrA, name), turn(screen))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for n, logs := range map[string]*lockedBuffer{"A": &logsA, "B": &logsB} {
+		if strings.Contains(logs.String(), "fenced") {
+			t.Errorf("a write was fenced on node %s:\n%s", n, logs.String())
+		}
+	}
 }
