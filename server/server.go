@@ -8,7 +8,9 @@
 // check), limits.go (abuse limits and their middleware), conns.go
 // (connections per address), requests.go (session requests), input*.go (a
 // session's keys), commands.go (scores, who, quarantine), lobby.go (each
-// session's window on server/lobby), server.go (New, serving, the session, shutdown).
+// session's window on server/lobby), seat.go (an SSH session or a browser
+// as the terminal of a session), web.go (the web pages, browsers that
+// play), server.go (New, serving, the session, shutdown).
 package server
 
 import (

@@ -1,7 +1,9 @@
 package server
 
 // This file: the web pages (server/web) as this server serves them, with
-// --http: their view of the store and the lobby, and their listener.
+// --http: their view of the store and the lobby, their listener, and the
+// browsers that play (webPlayers, webSeat): each one a session on the
+// same path as an SSH session (play, server.go).
 
 import (
 	"context"

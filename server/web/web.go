@@ -4,10 +4,15 @@
 // the browser by xterm.js (/watch/<game>), whose frames come over a
 // WebSocket from a watch-only Bubble Tea program (bridge.go).
 //
+// A browser tied to a key by a one-time link (`ssh host web`) plays that
+// key's game on /play, its session run by the server (Players) as an SSH
+// session's.
+//
 // Files by concern: web.go (Config, Server, routes, headers, shutdown),
 // pages.go (the HTML pages and their templates), watch.go (the watch
-// WebSocket and its limits), bridge.go (a Bubble Tea program whose
-// terminal is a WebSocket), assets/ (xterm.js and its licence, refreshed by
+// WebSocket and its limits), tokens.go (play links and the play cookie),
+// play.go (the play page, its WebSocket, the Seat), bridge.go (a Bubble
+// Tea program whose terminal is a WebSocket), assets/ (xterm.js and its licence, refreshed by
 // assets/refresh.sh; the page's own script and style).
 package web
 
