@@ -204,3 +204,92 @@ func TestABrowserReadsTheScoresAndWatchesAnSSHPlayerMove(t *testing.T) {
 		}
 	}
 }
+
+// termTurn reads the turn off the page's terminal, -1 when none shows.
+func termTurn(t *testing.T, ctx context.Context) int {
+	t.Helper()
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](termText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := turn(text); s != "" {
+		return atoi(s)
+	}
+	return -1
+}
+
+func TestABrowserFollowsAnSSHWebLinkAndPlaysAMoveThatWhoShows(t *testing.T) {
+	ctx, console := browser(t)
+	_, addr, base := serveWeb(t)
+	key := newKey(t)
+	player := dial(t, addr, key, 100, 30)
+	name := fmt.Sprintf("clicked%d", names.Add(1))
+	namedGame(t, player, name)
+	walk(t, player, 1)
+	player.Send("S") // saved: the browser continues it
+	<-player.Done()
+	link := webLinkOf(t, addr, key)
+	dir := shots(t)
+
+	if _, err := chromedp.Run(ctx, chromedp.Navigate(link)); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := chromedp.Run(ctx, chromedp.Location()); err != nil || u != base+"/play" {
+		t.Errorf("the link led to %q (%v), want %s/play", u, err, base)
+	}
+	readTerm(t, ctx, "Continue")
+	// Keys typed into xterm.js (its focused textarea) play the game.
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(".xterm-helper-textarea")), chromedp.KeyEvent("c")); err != nil {
+		t.Fatal(err)
+	}
+	readTerm(t, ctx, "Turn: ")
+	before := termTurn(t, ctx)
+	moved := false
+	for _, k := range []string{"l", "j", "h", "k", "y", "u", "b", "n"} {
+		if _, err := chromedp.Run(ctx, chromedp.KeyEvent(k)); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(2 * time.Second)
+		for time.Now().Before(deadline) && termTurn(t, ctx) == before {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if termTurn(t, ctx) > before {
+			moved = true
+			break
+		}
+	}
+	if !moved {
+		t.Fatalf("no key pressed in the browser played a turn (turn %d)", before)
+	}
+	now := fmt.Sprint(termTurn(t, ctx))
+	deadline := time.Now().Add(waitLong)
+	for whoTurn(t, addr, name) != now {
+		if time.Now().After(deadline) {
+			t.Fatalf("ssh host who shows %s at turn %q, want %s (the browser's)", name, whoTurn(t, addr, name), now)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // let the last frame paint before the picture
+	shoot(t, ctx, dir, "play.png")
+
+	// The link a second time, in a fresh tab: refused.
+	tab, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	resp, err := chromedp.Run(tab, chromedp.NavigateResponse(link))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != 410 {
+		t.Errorf("the link a second time: status %d, want 410 Gone", resp.Status)
+	}
+	why, err := chromedp.Run(tab, chromedp.Text(chromedp.ID("why")))
+	if err != nil || !strings.Contains(why, "used already") {
+		t.Errorf("the link a second time shows %q (%v), want that it was used already", why, err)
+	}
+	shoot(t, tab, dir, "play-link-used.png")
+	for _, m := range console() {
+		if m.Type == "error" || m.IsException() {
+			t.Errorf("the browser's console (%s): %s", m.URL, m)
+		}
+	}
+}

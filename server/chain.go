@@ -35,8 +35,8 @@ func (s *Server) middleware() ssh.Option {
 		// The game needs a terminal: a friendly message without one.
 		requirePTY(PortOf(s.cfg.Listen)),
 		// The session cap counts games: sessions that passed the rate
-		// limit and have a terminal.
-		capSessions(s.cfg.Limits.MaxSessions),
+		// limit and have a terminal, and browsers that play (web.go).
+		s.sessions.middleware(),
 		// The player's session: profile, model and program, the lobby slot,
 		// the save when the program ends (server.go).
 		s.sessionMiddleware,

@@ -12,12 +12,13 @@ import (
 	"charm.land/ssh"
 
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/web"
 	"github.com/grotto-game/grotto/store"
 )
 
 // commands answers `ssh host scores`, `ssh host who`, `ssh host replays
-// [NAME]` and `ssh host dump ID` (replays.go) with plain text and exit
-// status 0, and for admins `ssh host quarantine`, the games set aside
+// [NAME]`, `ssh host dump ID` (replays.go) and `ssh host web` (webLink)
+// with plain text and exit status 0, and for admins `ssh host quarantine`, the games set aside
 // as damaged, and the host tools `kick NAME` and `broadcast TEXT`
 // (hosttools.go); any other command (the admins' too, for everyone else)
 // gets a one-line error and status 1. A session without a command goes on to the
@@ -66,6 +67,11 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			writeDump(out, f)
 		case len(cmd) == 1 && cmd[0] == "who":
 			writeWho(out, s.allGames(), time.Now())
+		case len(cmd) == 1 && cmd[0] == "web":
+			if code := s.webLink(sess, out, newlines(sess.Stderr(), sess)); code != 0 {
+				sess.Exit(code)
+				return
+			}
 		case len(cmd) == 1 && cmd[0] == "quarantine" && s.isAdmin(sess):
 			qs, err := s.store.Quarantined("")
 			if err != nil {
@@ -86,7 +92,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 				return
 			}
 		default:
-			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores`, `who`, `replays [NAME]` or `dump ID`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
+			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores`, `who`, `replays [NAME]`, `dump ID` or `web`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
 			sess.Exit(1)
 			return
 		}
@@ -164,4 +170,40 @@ func writeQuarantine(w io.Writer, qs []store.Quarantined) {
 			tui.Inert(q.Reason), q.SaveBytes, q.JournalEntries, tui.Inert(q.Key))
 	}
 	tw.Flush()
+}
+
+// webLink answers `ssh host web`: a one-time link (server/web, tokens.go)
+// that ties a browser to the session's key, for a key that has a player
+// (a claimed name); it returns the exit status. The link begins with
+// --http-url, else the --http address, and the text says which.
+func (s *Server) webLink(sess ssh.Session, out, errOut io.Writer) int {
+	if s.web == nil {
+		fmt.Fprintln(errOut, "grotto: this server has no web pages (--http is off), so no browser can play here.")
+		return 1
+	}
+	id, _ := sess.Context().Value(ctxIdentity).(identity)
+	p, err := s.store.Profile(id.fp)
+	switch {
+	case errors.Is(err, store.ErrNotFound) || (err == nil && p.Name == ""):
+		fmt.Fprintln(errOut, "grotto: this key has no player here yet. Connect once with plain ssh (no command) to choose a name, then ask for a link again.")
+		return 1
+	case err != nil:
+		s.log.Error("web link: profile", "fp", id.fp, "err", err)
+		fmt.Fprintln(errOut, "grotto: the database cannot be read right now; please try again later.")
+		return 1
+	}
+	path, err := s.web.IssueLink(sess.Context(), id.fp)
+	if err != nil {
+		s.log.Error("web link", "fp", id.fp, "err", err)
+		fmt.Fprintln(errOut, "grotto: no link can be made right now (the database cannot be written); please try again later.")
+		return 1
+	}
+	s.log.Info("web link issued", "fp", id.fp, "expires_in", web.LinkTTL)
+	fmt.Fprintf(out, "Open this link in a browser to play as %s there:\n\n  %s%s\n\n", tui.Inert(p.Name), s.webBase(), path)
+	fmt.Fprintf(out, "It works once, within %v, and ties that browser to this key for %v.\n", web.LinkTTL, web.SessionTTL)
+	fmt.Fprintln(out, "Keep it to yourself: whoever opens it first plays your game.")
+	if s.cfg.HTTPURL == "" {
+		fmt.Fprintln(out, "(The address is this server's --http listening address; a host behind a proxy or a domain sets --http-url.)")
+	}
+	return 0
 }

@@ -86,6 +86,11 @@ type Config struct {
 	// who is playing, and live games drawn in the browser; host:port with
 	// a port from 1 to 65535 (0, any free port, for tests). "" for none.
 	HTTP string
+	// HTTPURL is the base URL players reach the web pages at, e.g.
+	// https://play.example.org (behind a proxy that terminates TLS): the
+	// links `ssh host web` prints begin with it, and session cookies are
+	// Secure when it is https. "" means http:// and the --http address.
+	HTTPURL string
 }
 
 // DefaultFPS is the frame rate of a session: a key is answered within one
@@ -289,6 +294,15 @@ func (c *Config) Validate() error {
 	if c.HTTP != "" {
 		if p := portProblem(c.HTTP, ":8080", true); p != "" {
 			return badSetting("--http", "%s", p)
+		}
+	}
+	if c.HTTPURL != "" {
+		if c.HTTP == "" {
+			return badSetting("--http-url", "needs --http: it is where the web pages are reached, and they are off")
+		}
+		u, err := url.Parse(c.HTTPURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return badSetting("--http-url", "%q must be a base URL such as https://play.example.org", c.HTTPURL)
 		}
 	}
 	if c.Pprof != "" {

@@ -35,3 +35,25 @@ func TestAnAddressNeedsAPortNumberFrom1To65535(t *testing.T) {
 		}
 	}
 }
+
+func TestTheWebBaseURLMustBeAnHTTPURLAndNeedsTheWebPages(t *testing.T) {
+	for _, tc := range []struct {
+		http, url string
+		ok        bool
+	}{
+		{":8080", "https://play.example.org", true},
+		{":8080", "http://203.0.113.7:8080/", true},
+		{"", "https://play.example.org", false}, // no web pages to link to
+		{":8080", "play.example.org", false},
+		{":8080", "ftp://play.example.org", false},
+		{":8080", "https://", false},
+		{":8080", "https://user:pw@play.example.org", false},
+		{":8080", "https://play.example.org/?x=1", false},
+	} {
+		c := Config{Listen: ":23234", HTTP: tc.http, HTTPURL: tc.url, DataDir: t.TempDir()}.withDefaults()
+		err := c.Validate()
+		if tc.ok != (err == nil) || (err != nil && !strings.HasPrefix(err.Error(), "--http-url")) {
+			t.Errorf("--http %q --http-url %q: %v, want ok=%v or an error naming --http-url", tc.http, tc.url, err, tc.ok)
+		}
+	}
+}

@@ -37,7 +37,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
-	"charm.land/ssh"
 	uv "github.com/charmbracelet/ultraviolet"
 )
 
@@ -70,14 +69,6 @@ const (
 // kitty keyboard protocol's CSI 27 u, which ultraviolet decodes to the same
 // KeyPressEvent as a lone ESC.
 const escKey = "\x1b[27u"
-
-// sessionInput returns the program option that reads a session's keys: at
-// most perSec bytes a second (with a burst of 8 seconds' worth), sanitized
-// and decoded by grotto (see the top of this file).
-func sessionInput(sess ssh.Session, perSec int, logger *log.Logger) tea.ProgramOption {
-	pty, _, _ := sess.Pty()
-	return newInput(sess.Context(), inputOf(sess), pty.Term, perSec, logger).option()
-}
 
 // input is one session's keyboard: a pump reading the client, shared by the
 // programs the session makes (only one of which runs).

@@ -136,16 +136,44 @@ func rateLimit(perTenSeconds int) wish.Middleware {
 
 // capSessions refuses sessions beyond limit at once with a one-line reason
 // naming the limit ("grotto is full (1 session)"); limit < 1 means no cap.
-func capSessions(limit int) wish.Middleware {
+func capSessions(limit int) wish.Middleware { return newSessionCap(limit).middleware() }
+
+// sessionCap counts a server's game sessions, SSH and browser alike
+// (Limits.MaxSessions).
+type sessionCap struct {
+	limit int // < 1: no cap
+	open  atomic.Int64
+}
+
+func newSessionCap(limit int) *sessionCap { return &sessionCap{limit: limit} }
+
+// enter counts one more session in; false (and not counted) when the cap
+// is reached.
+func (c *sessionCap) enter() bool {
+	if n := c.open.Add(1); c.limit > 0 && n > int64(c.limit) {
+		c.open.Add(-1)
+		return false
+	}
+	return true
+}
+
+// leave counts a session out.
+func (c *sessionCap) leave() { c.open.Add(-1) }
+
+// fullLine is what a session refused by the cap reads.
+func (c *sessionCap) fullLine() string {
+	return fmt.Sprintf("grotto is full (%s); please try again later.", sessions(c.limit))
+}
+
+// middleware refuses SSH sessions beyond the cap with fullLine.
+func (c *sessionCap) middleware() wish.Middleware {
 	return func(next ssh.Handler) ssh.Handler {
-		var open atomic.Int64
 		return func(sess ssh.Session) {
-			if n := open.Add(1); limit > 0 && n > int64(limit) {
-				open.Add(-1)
-				wish.Fatalln(sess, fmt.Sprintf("grotto is full (%s); please try again later.\r", sessions(limit)))
+			if !c.enter() {
+				wish.Fatalln(sess, c.fullLine()+"\r")
 				return
 			}
-			defer open.Add(-1)
+			defer c.leave()
 			next(sess)
 		}
 	}

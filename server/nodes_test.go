@@ -23,10 +23,14 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // serveNode runs a real grotto server named node on the PostgreSQL
 // database url, with leases of ttl (0 for the default) and its node channel
-// on loopback, and shuts it down at cleanup.
-func serveNode(t *testing.T, url, node string, ttl time.Duration, logs *lockedBuffer) (*Server, string) {
+// on loopback, and shuts it down at cleanup; opts change its config.
+func serveNode(t *testing.T, url, node string, ttl time.Duration, logs *lockedBuffer, opts ...func(*Config)) (*Server, string) {
 	t.Helper()
-	return serveNodeWith(t, url, Config{Node: node, LeaseTTL: ttl, ClusterListen: "127.0.0.1:0"}, logs)
+	cfg := Config{Node: node, LeaseTTL: ttl, ClusterListen: "127.0.0.1:0"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return serveNodeWith(t, url, cfg, logs)
 }
 
 // serveNodeWith is serveNode with cfg (its node, channel, admins…); the

@@ -8,7 +8,9 @@
 // check), limits.go (abuse limits and their middleware), conns.go
 // (connections per address), requests.go (session requests), input*.go (a
 // session's keys), commands.go (scores, who, quarantine), lobby.go (each
-// session's window on server/lobby), server.go (New, serving, the session, shutdown).
+// session's window on server/lobby), seat.go (an SSH session or a browser
+// as the terminal of a session), web.go (the web pages, browsers that
+// play), server.go (New, serving, the session, shutdown).
 package server
 
 import (
@@ -28,7 +30,6 @@ import (
 	"charm.land/log/v2"
 	"charm.land/ssh"
 	"charm.land/wish/v2"
-	"charm.land/wish/v2/bubbletea"
 
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
@@ -57,6 +58,8 @@ type Server struct {
 	live   lobby.Lobby // the live games (lobby.go adapts it for each session)
 	ln     net.Listener
 	conns  *addrConns // open connections per address (conns.go)
+	// sessions counts the game sessions, SSH and browser (limits.go).
+	sessions *sessionCap
 	// proxies are the balancers trusted to send a PROXY header (proxy.go);
 	// empty when PROXY protocol is off.
 	proxies trustedProxies
@@ -91,10 +94,12 @@ const FileCheckEvery = 2 * time.Second
 // the store opened is no longer at its path. *store.Bolt implements it;
 // *postgres.Store (store/postgres), a store without a file of its own,
 // returns nil. Its leases (store.Leases) keep each key's game on one node
-// (leases.go).
+// (leases.go); its web tokens (store.WebTokens) tie browsers to keys
+// (`ssh host web`, server/web).
 type Database interface {
 	store.Store
 	store.Leases
+	store.WebTokens
 	CheckFile() error
 }
 
@@ -119,7 +124,8 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: lobby.NewMemory(nil), conns: newAddrConns(),
-		pending: session.NewPendingEnds(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
+		sessions: newSessionCap(cfg.Limits.MaxSessions),
+		pending:  session.NewPendingEnds(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
 		stopRenew: make(chan struct{})}
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
@@ -374,103 +380,105 @@ func programOf(sess ssh.Session) *tea.Program {
 	return p
 }
 
-// sessionMiddleware owns one player's session: it loads the profile, builds
-// the model and program, registers it as live, and once the program has
-// ended for any reason saves the game and says goodbye.
+// sessionMiddleware runs the player's session (play) on the SSH session.
 func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		id := sess.Context().Value(ctxIdentity).(identity)
-		logger := s.log.With("fp", id.fp, "ssh_user", id.name)
-		name, isNew, err := s.touchProfile(id, logger)
-		if errors.Is(err, store.ErrCorrupt) {
-			// Trying again will not help: the host must repair or remove
-			// the record.
-			logger.Error("this player's profile record is damaged; they cannot play until it is repaired or removed", "err", err)
-			wish.Fatalln(sess, "Your player record on this server is damaged; the host has been told. Please contact them.\r")
-			return
-		}
-		if err != nil {
-			logger.Error("profile", "err", err)
-			wish.Fatalln(sess, "grotto cannot read its database right now; please try again later.\r")
-			return
-		}
-		lob := &sessionLobby{srv: s, fp: id.fp, log: logger}
-		// The key's store lease (leases.go): claimed before the game is
-		// read, released after its last write (below), or here on the way
-		// out of a session that never played.
-		lob.lease = &sessionLease{nl: s.leases, st: s.store, fp: id.fp, n: lob}
-		defer lob.lease.release()
-		play := s.newPlay(id.fp, lob.lease, logger)
-		player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store}, Data: s.data,
-			IdleTimeout: s.cfg.Limits.IdleTimeout,
-			Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
-			Lobby:       lob, NeedName: isNew,
-			Settings: s.settingsOf(id.fp), SaveSettings: s.saveSettings(id.fp, logger)}
-		// The slot is listed under the stored profile's name only: a key
-		// that has claimed none is unnamed (name is then just the name
-		// screen's suggestion).
-		listed := name
-		if isNew {
-			listed = ""
-		}
-		model, prog, err := s.claim(sess, lob, player, listed, logger)
-		var held *store.LeaseHeldError
-		switch {
-		case errors.As(err, &held):
-			logger.Info("key playing on another node: session refused (this node shares no store with it)",
-				"node", held.Node, "until", held.Expires)
-			wish.Fatalln(sess, leaseHeldLine(held)+"\r")
-			return
-		case errors.Is(err, lobby.ErrClosing):
-			wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
-			return
-		case err != nil:
-			logger.Error("could not claim the key's lease", "err", err)
-			wish.Fatalln(sess, "grotto cannot read its database right now; please try again later.\r")
-			return
-		}
-		defer lob.release() // once the game is saved (below), never before
-		sess.Context().SetValue(ctxProgram, prog)
-		next(sess) // runs the program until the player leaves or the session ends
-		model.Close()
-		hadGame := play.InProgress()
-		err = play.Save()
-		if lob.lease.wasLost() {
-			// Another node claimed the key: its writes here were refused
-			// (fenced) and the game goes on there from its last write.
-			lob.lease.release()
-			logger.Warn("session ended: this node lost the key's lease to another node; nothing more was written here", "err", err)
-			wish.Println(sess, "This game was taken over elsewhere: the server lost its claim on your game, which continues on the server that claimed it.\r")
-			sess.Exit(1)
-			return
-		}
-		lob.lease.release() // after the game's last write
-		if err == nil && hadGame {
-			err = s.store.CheckFile() // a save into a deleted file is no save
-		}
-		if err != nil {
-			s.unsaved.Add(1)
-			// err is the player's text (it promises retries, which end
-			// with the session); the host needs the cause.
-			if play.OnlyLastWaits() {
-				logger.Error("could not save game at end of session; the one turn the player was never shown is lost", "err", cause(err))
-			} else {
-				logger.Error("could not save game at end of session; the turns since the last save are lost", "err", cause(err))
-			}
-			if play.OnlyLastWaits() { // every turn the screen showed is in the store
-				wish.Println(sess, "Your game could not be saved ("+session.Why(err)+"). Every move your screen showed is saved; the last key you pressed was never shown and may be lost. The host has been told.\r")
-			} else {
-				wish.Println(sess, "Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.\r")
-			}
-			sess.Exit(1)
-			return
-		}
-		if bye := s.goodbye(model.Exit(), hadGame); bye != "" {
-			wish.Println(sess, bye+"\r")
-		}
-		logger.Info("session ended", "exit", model.Exit())
-		sess.Exit(0)
+	return func(sess ssh.Session) { s.play(sshSeat{sess: sess, next: next, s: s}) }
+}
+
+// play owns one player's session, on an SSH session or in a browser (seat):
+// it loads the profile, builds the model and program, claims the key's
+// lease and lobby slot (one live game per key, across nodes), runs the
+// program, and once it has ended for any reason saves the game and says
+// goodbye.
+func (s *Server) play(st seat) {
+	id := st.who()
+	logger := s.log.With("fp", id.fp, "ssh_user", id.name)
+	if st.browser() {
+		logger = s.log.With("fp", id.fp, "browser", true)
 	}
+	name, isNew, err := s.touchProfile(id, logger)
+	if errors.Is(err, store.ErrCorrupt) {
+		// Trying again will not help: the host must repair or remove
+		// the record.
+		logger.Error("this player's profile record is damaged; they cannot play until it is repaired or removed", "err", err)
+		st.fail("Your player record on this server is damaged; the host has been told. Please contact them.")
+		return
+	}
+	if err != nil {
+		logger.Error("profile", "err", err)
+		st.fail("grotto cannot read its database right now; please try again later.")
+		return
+	}
+	lob := &sessionLobby{srv: s, fp: id.fp, log: logger}
+	// The key's store lease (leases.go): claimed before the game is
+	// read, released after its last write (below), or here on the way
+	// out of a session that never played.
+	lob.lease = &sessionLease{nl: s.leases, st: s.store, fp: id.fp, n: lob}
+	defer lob.lease.release()
+	play := s.newPlay(id.fp, lob.lease, logger)
+	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store}, Data: s.data,
+		IdleTimeout: s.cfg.Limits.IdleTimeout,
+		Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
+		Lobby:       lob, NeedName: isNew,
+		Settings: s.settingsOf(id.fp), SaveSettings: s.saveSettings(id.fp, logger)}
+	// The slot is listed under the stored profile's name only: a key
+	// that has claimed none is unnamed (name is then just the name
+	// screen's suggestion).
+	listed := name
+	if isNew {
+		listed = ""
+	}
+	model, prog, err := s.claim(st, lob, player, listed, logger)
+	var held *store.LeaseHeldError
+	switch {
+	case errors.As(err, &held):
+		logger.Info("key playing on another node: session refused (this node shares no store with it)",
+			"node", held.Node, "until", held.Expires)
+		st.fail(leaseHeldLine(held))
+		return
+	case errors.Is(err, lobby.ErrClosing):
+		st.fail("The server is restarting. Please reconnect in a moment.")
+		return
+	case err != nil:
+		logger.Error("could not claim the key's lease", "err", err)
+		st.fail("grotto cannot read its database right now; please try again later.")
+		return
+	}
+	defer lob.release() // once the game is saved (below), never before
+	st.run(prog)        // until the player leaves or the session ends
+	model.Close()
+	hadGame := play.InProgress()
+	err = play.Save()
+	if lob.lease.wasLost() {
+		// Another node claimed the key: its writes here were refused
+		// (fenced) and the game goes on there from its last write.
+		lob.lease.release()
+		logger.Warn("session ended: this node lost the key's lease to another node; nothing more was written here", "err", err)
+		st.end("This game was taken over elsewhere: the server lost its claim on your game, which continues on the server that claimed it.", 1)
+		return
+	}
+	lob.lease.release() // after the game's last write
+	if err == nil && hadGame {
+		err = s.store.CheckFile() // a save into a deleted file is no save
+	}
+	if err != nil {
+		s.unsaved.Add(1)
+		// err is the player's text (it promises retries, which end
+		// with the session); the host needs the cause.
+		if play.OnlyLastWaits() {
+			logger.Error("could not save game at end of session; the one turn the player was never shown is lost", "err", cause(err))
+		} else {
+			logger.Error("could not save game at end of session; the turns since the last save are lost", "err", cause(err))
+		}
+		if play.OnlyLastWaits() { // every turn the screen showed is in the store
+			st.end("Your game could not be saved ("+session.Why(err)+"). Every move your screen showed is saved; the last key you pressed was never shown and may be lost. The host has been told.", 1)
+		} else {
+			st.end("Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.", 1)
+		}
+		return
+	}
+	logger.Info("session ended", "exit", model.Exit())
+	st.end(s.goodbye(model.Exit(), hadGame), 0)
 }
 
 // cause is what the host's log says of a session error: the cause behind a
@@ -537,17 +545,12 @@ func (q loggedQuarantine) Quarantined(fp string) ([]store.Quarantined, error) {
 // (take over or watch). It returns the lobby's error (lobby.ErrClosing)
 // when no slot can be had, and the store's when the key's lease cannot be
 // claimed (a *store.LeaseHeldError when the key plays on another node).
-func (s *Server) claim(sess ssh.Session, lob *sessionLobby, player tui.Player, listed string, logger *log.Logger) (*tui.Model, *tea.Program, error) {
-	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
-		sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger))
-	if pty, _, ok := sess.Pty(); ok {
-		// A client may claim any size; Bubble Tea allocates a screen of
-		// it. The request filter (requests.go) already clamped the
-		// pty-req and clamps every window-change; this keeps the first
-		// size safe on its own too.
-		opts = append(opts, tea.WithWindowSize(min(max(pty.Window.Width, 0), tui.MaxWidth), min(max(pty.Window.Height, 0), tui.MaxHeight)))
-	}
-	conn, _ := sess.Context().Value(ssh.ContextKeyConn).(lobby.Conn) // for keepalives
+func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed string, logger *log.Logger) (*tui.Model, *tea.Program, error) {
+	ctx, keys, term := st.keys()
+	// Every seat's keys pass the same sanitizer and rate (input.go).
+	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
+		newInput(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger).option())
+	conn := st.conn() // for keepalives
 	for {
 		if !player.Conflict {
 			// The key's lease before its game is read (tui.New opens

@@ -1,13 +1,23 @@
 package server
 
 // This file: the web pages (server/web) as this server serves them, with
-// --http: their view of the store and the lobby, and their listener.
+// --http: their view of the store and the lobby, their listener, and the
+// browsers that play (webPlayers, webSeat): each one a session on the
+// same path as an SSH session (play, server.go).
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/web"
 )
 
@@ -29,8 +39,77 @@ func (s *Server) newWeb() (*web.Server, error) {
 		return nil, nil
 	}
 	return web.New(web.Config{Scores: s.store, Live: webLive{s}, Data: s.data, FPS: s.cfg.FPS,
-		MaxWatchers: s.cfg.Limits.MaxSessions, Logger: s.log})
+		MaxWatchers: s.cfg.Limits.MaxSessions, Logger: s.log,
+		Tokens: s.store, Players: webPlayers{s}, BaseURL: s.cfg.HTTPURL})
 }
+
+// webBase is the base URL of the web pages: --http-url, else http:// and
+// the --http address (its port once listening: --http :0 in tests), with
+// "localhost" for a host that listens on every address.
+func (s *Server) webBase() string {
+	if s.cfg.HTTPURL != "" {
+		return strings.TrimSuffix(s.cfg.HTTPURL, "/")
+	}
+	addr := s.cfg.HTTP
+	if s.webLn != nil {
+		addr = s.webLn.Addr().String()
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost" // listening everywhere: the host's own name is not known here
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// webPlayers runs the play pages' sessions (web.Players) on the session
+// path of SSH sessions (play, server.go).
+type webPlayers struct{ s *Server }
+
+// Admit implements web.Players: a banned key is refused.
+func (p webPlayers) Admit(fp string) error {
+	if b := p.s.banned.Load(); b != nil && b.Contains(fp) {
+		return errors.New(bannedLine)
+	}
+	return nil
+}
+
+// Play implements web.Players: a browser is a session like any other,
+// counted by --max-sessions.
+func (p webPlayers) Play(seat *web.Seat) {
+	if !p.s.sessions.enter() {
+		p.s.log.Warn("web: a play page was refused: the server is full", "fp", seat.Fingerprint())
+		seat.End(p.s.sessions.fullLine(), false)
+		return
+	}
+	defer p.s.sessions.leave()
+	start := time.Now()
+	p.s.log.Info("web: a browser plays", "fp", seat.Fingerprint())
+	p.s.play(webSeat{seat})
+	p.s.log.Info("web: a browser stopped playing", "fp", seat.Fingerprint(), "duration", time.Since(start).Round(time.Millisecond))
+}
+
+// webSeat is a browser's play page as a session's seat (seat.go).
+type webSeat struct{ t *web.Seat }
+
+func (w webSeat) who() identity                       { return identity{fp: w.t.Fingerprint()} }
+func (w webSeat) browser() bool                       { return true }
+func (w webSeat) programOptions() []tea.ProgramOption { return w.t.Options() }
+func (w webSeat) keys() (context.Context, io.Reader, string) {
+	return w.t.Context(), w.t.Keys(), w.t.Term()
+}
+
+// conn is nil: a page that goes away closes its WebSocket, and one that
+// stops reading is dropped by the bridge's write timeout.
+func (w webSeat) conn() lobby.Conn { return nil }
+
+// run runs prog on the page; the session saves whatever ended it (an
+// error is the program's own failure or the page going away).
+func (w webSeat) run(prog *tea.Program)     { w.t.Run(prog) }
+func (w webSeat) fail(line string)          { w.t.End(line, false) }
+func (w webSeat) end(line string, code int) { w.t.End(line, code == 0) }
 
 // listenWeb binds cfg.HTTP, if set.
 func (s *Server) listenWeb() error {

@@ -28,3 +28,13 @@ func TestBoltPassesTheLeaseContract(t *testing.T) {
 		return b
 	})
 }
+
+func TestBoltPassesTheWebTokenContract(t *testing.T) {
+	storetest.RunWebTokens(t, func(t *testing.T) storetest.WebTokenStore {
+		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	})
+}

@@ -4,14 +4,15 @@ package web
 // goes to the page as binary messages, with "\n" sent as "\r\n" as a PTY
 // would (Bubble Tea writes bare newlines when its input is no TTY); the
 // page's text messages are resizes, delivered as tea.WindowSizeMsg. A watch
-// page runs a watch-only tui.Model on it; a page that plays would run a
-// full one, its keys read from the page's binary messages.
+// page runs a watch-only tui.Model on it; a play page (play.go) the
+// player's session, its keys read from the page's binary messages.
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"sync"
 	"time"
 
@@ -91,18 +92,27 @@ type resize struct {
 	Rows int `json:"rows"`
 }
 
-// readResizes reads the page's messages until the connection ends, sending
-// each resize to prog. Anything else is refused: a binary message (no key
-// is taken from a watcher), a text that is not a resize, and (by the read
-// limit) any message over MaxMessage bytes, which the library closes with
-// status 1009.
-func (b *bridge) readResizes(prog *tea.Program) {
+// read reads the page's messages until the connection ends, sending each
+// resize (a text message) to prog, and the bytes of each binary message
+// to keys (a play page's keys), or, when keys is nil (a watch page: no key
+// is taken from a watcher), closing the connection with status 1003.
+// Anything else is refused too: a text that is not a resize, and (by the
+// read limit) any message over MaxMessage bytes, which the library closes
+// with status 1009. A write to keys waits for the session to read it: a
+// page that types faster than the session's input rate is slowed down.
+func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 	for {
 		// Not b.ctx (see Write): the read ends when the connection closes.
 		typ, data, err := b.conn.Read(context.Background())
 		if err != nil {
 			b.close(websocket.StatusAbnormalClosure, "")
 			return
+		}
+		if typ == websocket.MessageBinary && keys != nil {
+			if _, err := keys.Write(data); err != nil {
+				return // the session has ended
+			}
+			continue
 		}
 		var m resize
 		if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || m.Cols < 1 || m.Rows < 1 {
@@ -121,7 +131,7 @@ func (b *bridge) run(model tea.Model, cols, rows, fps int) error {
 		tea.WithWindowSize(cols, rows), tea.WithoutSignalHandler(), tea.WithFPS(fps),
 		// xterm.js draws true colour (xterm.js docs, "Supported Terminal Sequences").
 		tea.WithColorProfile(colorprofile.TrueColor), tea.WithEnvironment([]string{"TERM=xterm-256color", "COLORTERM=truecolor"}))
-	go b.readResizes(prog)
+	go b.read(prog, nil)
 	_, err := prog.Run()
 	return err
 }

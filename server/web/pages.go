@@ -97,6 +97,11 @@ func (s *Server) game(text string) (tui.LiveGame, bool) {
 	return tui.LiveGame{}, false
 }
 
+// refuse serves the refusal page with status and why.
+func (s *Server) refuse(w http.ResponseWriter, status int, why string) {
+	s.render(w, status, "refused.html", why)
+}
+
 // notFound serves the not-found page (status 404) saying why.
 func (s *Server) notFound(w http.ResponseWriter, why string) {
 	s.render(w, http.StatusNotFound, "notfound.html", why)

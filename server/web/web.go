@@ -4,10 +4,15 @@
 // the browser by xterm.js (/watch/<game>), whose frames come over a
 // WebSocket from a watch-only Bubble Tea program (bridge.go).
 //
+// A browser tied to a key by a one-time link (`ssh host web`) plays that
+// key's game on /play, its session run by the server (Players) as an SSH
+// session's.
+//
 // Files by concern: web.go (Config, Server, routes, headers, shutdown),
 // pages.go (the HTML pages and their templates), watch.go (the watch
-// WebSocket and its limits), bridge.go (a Bubble Tea program whose
-// terminal is a WebSocket), assets/ (xterm.js and its licence, refreshed by
+// WebSocket and its limits), tokens.go (play links and the play cookie),
+// play.go (the play page, its WebSocket, the Seat), bridge.go (a Bubble
+// Tea program whose terminal is a WebSocket), assets/ (xterm.js and its licence, refreshed by
 // assets/refresh.sh; the page's own script and style).
 package web
 
@@ -18,7 +23,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -68,6 +75,15 @@ type Config struct {
 	// WriteTimeout is how long a write to a watch page may take before
 	// the page is dropped; 0 means WriteTimeout.
 	WriteTimeout time.Duration
+	// Tokens keeps the play links and sessions (tokens.go); with Players,
+	// browsers may play. nil: browsers only watch.
+	Tokens store.WebTokens
+	// Players runs the play pages' sessions (play.go).
+	Players Players
+	// BaseURL is where players reach these pages (--http-url), e.g.
+	// https://play.example.org; "" when not set. Cookies are Secure when
+	// it is https, and pages name its host in `ssh HOST web`.
+	BaseURL string
 }
 
 // Limits of the web server.
@@ -100,6 +116,10 @@ type Server struct {
 	http  *http.Server
 	pages *pages
 	slots chan struct{} // one token per open watch page (MaxWatchers)
+	// secure is true when BaseURL is https: cookies are Secure.
+	secure bool
+	// hostName is BaseURL's host name, as players type it after ssh.
+	hostName string
 
 	ctx    context.Context // cancelled by Shutdown: every watch page closes
 	cancel context.CancelFunc
@@ -132,11 +152,17 @@ func New(cfg Config) (*Server, error) {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = WriteTimeout
 	}
+	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
+	base, err := url.Parse(cfg.BaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("web: base URL %q: %w", cfg.BaseURL, err)
+	}
 	p, err := parsePages()
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers)}
+	s := &Server{cfg: cfg, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers),
+		secure: base.Scheme == "https", hostName: base.Hostname()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		MaxHeaderBytes: 16 << 10}
@@ -148,12 +174,18 @@ func New(cfg Config) (*Server, error) {
 //	GET /                       the top scores and the live games
 //	GET /watch/{game}           a live game's watch page (404 for an unknown game)
 //	GET /watch/{game}/ws        its WebSocket (watch.go)
+//	GET /play/{token}           a one-time link: sets the play cookie, on to /play (tokens.go)
+//	GET /play                   the play page (play.go)
+//	GET /play/ws                its WebSocket: the key's session
 //	GET /assets/{file}          xterm.js, its licence, the page's script and style
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.index)
 	mux.HandleFunc("GET /watch/{game}", s.watchPage)
 	mux.HandleFunc("GET /watch/{game}/ws", s.watchSocket)
+	mux.HandleFunc("GET /play/{token}", s.redeemLink)
+	mux.HandleFunc("GET /play", s.playPage)
+	mux.HandleFunc("GET /play/ws", s.playSocket)
 	mux.Handle("GET /assets/", http.FileServerFS(assets))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, "There is no such page here.")

@@ -33,6 +33,10 @@ func TestPostgresPassesTheStoreContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store { return open(t) })
 }
 
+func TestPostgresPassesTheWebTokenContract(t *testing.T) {
+	storetest.RunWebTokens(t, func(t *testing.T) storetest.WebTokenStore { return open(t) })
+}
+
 func TestTwoNodesOpeningAFreshDatabaseTogetherMigrateItOnce(t *testing.T) {
 	url := pgtest.NewDatabase(t)
 	const nodes = 4

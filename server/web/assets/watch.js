@@ -1,13 +1,16 @@
-// grotto's watch page: draws a live game with xterm.js from the frames its
-// WebSocket sends (binary messages: terminal output), and tells the server
-// the terminal's size (text messages: {"cols":N,"rows":N}) as the window
-// changes. Read-only: no key is sent. window.grottoTerm is the Terminal,
-// for tests.
+// grotto's watch and play pages: draws a live game with xterm.js from the
+// frames its WebSocket sends (binary messages: terminal output), and tells
+// the server the terminal's size (text messages: {"cols":N,"rows":N}) as
+// the window changes. A watch page is read-only: no key is sent. A play
+// page (data-play="1") sends what the player types as binary messages
+// (UTF-8, as xterm.js's onData gives it). window.grottoTerm is the
+// Terminal, for tests.
 (function () {
   'use strict';
   var el = document.getElementById('term');
   var status = document.getElementById('status');
-  var term = new Terminal({ disableStdin: true, cursorBlink: false, scrollback: 0,
+  var play = el.dataset.play === '1';
+  var term = new Terminal({ disableStdin: !play, cursorBlink: false, scrollback: 0,
     fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 15,
     theme: { background: '#000000' } });
   var fit = new FitAddon.FitAddon();
@@ -18,12 +21,19 @@
   var proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   var ws = new WebSocket(proto + '//' + location.host + el.dataset.ws + '?cols=' + term.cols + '&rows=' + term.rows);
   ws.binaryType = 'arraybuffer';
-  ws.onopen = function () { status.textContent = 'live'; };
+  ws.onopen = function () { status.textContent = play ? 'playing' : 'live'; };
+  if (play) {
+    var utf8 = new TextEncoder();
+    term.onData(function (data) {
+      if (ws.readyState === WebSocket.OPEN) { ws.send(utf8.encode(data)); }
+    });
+    term.focus();
+  }
   ws.onmessage = function (e) {
     if (e.data instanceof ArrayBuffer) { term.write(new Uint8Array(e.data)); }
   };
   ws.onclose = function (e) {
-    status.textContent = e.reason || 'The connection closed. Reload the page to watch again.';
+    status.textContent = e.reason || (play ? 'The connection closed. Reload the page to play on.' : 'The connection closed. Reload the page to watch again.');
     document.body.dataset.closed = String(e.code);
   };
   term.onResize(function (size) {
