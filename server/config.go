@@ -66,6 +66,13 @@ type Config struct {
 	// the server; "" for none. It must be on loopback (127.0.0.1, ::1 or
 	// localhost): the profiler shows memory and must not face players.
 	Pprof string
+	// Metrics is the address to serve Prometheus metrics on, at /metrics
+	// (server/metrics; its own HTTP server, started and stopped with the
+	// server); "" for none. host:port with a port from 1 to 65535 (0, any
+	// free port, for tests). Metrics name no player, but say how busy the
+	// server is: keep it on loopback, or where only the host's Prometheus
+	// reaches.
+	Metrics string
 }
 
 // DefaultFPS is the frame rate of a session: a key is answered within one
@@ -194,8 +201,9 @@ func portProblem(addr, example string, zeroOK bool) string {
 // any free port, is allowed for tests), an empty data dir, a
 // --proxy-protocol-from entry that is not a CIDR range or an address
 // (parseTrusted), a frame rate outside 1 to
-// MaxFPS, a limit out of its range (Limits.validate), or a --pprof address
-// that is not on loopback or has no port from 1 to 65535. It reads no file:
+// MaxFPS, a limit out of its range (Limits.validate), a --metrics address
+// that is not host:port, or a --pprof address that is not on loopback or
+// has no port from 1 to 65535. It reads no file:
 // a missing admin-keys file or a bad host key is New's error.
 func (c *Config) Validate() error {
 	if c.Listen == "" {
@@ -256,6 +264,11 @@ func (c *Config) Validate() error {
 	}
 	if err := c.Limits.validate(); err != nil {
 		return err
+	}
+	if c.Metrics != "" {
+		if p := portProblem(c.Metrics, "127.0.0.1:2112", true); p != "" {
+			return badSetting("--metrics", "%s", p)
+		}
 	}
 	if c.Pprof != "" {
 		host, _, err := net.SplitHostPort(c.Pprof)

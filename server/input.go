@@ -39,6 +39,8 @@ import (
 	"charm.land/log/v2"
 	"charm.land/ssh"
 	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/grotto-game/grotto/server/metrics"
 )
 
 // Bounds of what a client may send as one escape sequence. Anything longer
@@ -74,9 +76,11 @@ const escKey = "\x1b[27u"
 // sessionInput returns the program option that reads a session's keys: at
 // most perSec bytes a second (with a burst of 8 seconds' worth), sanitized
 // and decoded by grotto (see the top of this file).
-func sessionInput(sess ssh.Session, perSec int, logger *log.Logger) tea.ProgramOption {
+func sessionInput(sess ssh.Session, perSec int, logger *log.Logger, clock *metrics.KeyClock) tea.ProgramOption {
 	pty, _, _ := sess.Pty()
-	return newInput(sess.Context(), inputOf(sess), pty.Term, perSec, logger).option()
+	in := newInput(sess.Context(), inputOf(sess), pty.Term, perSec, logger)
+	in.clock = clock
+	return in.option()
 }
 
 // input is one session's keyboard: a pump reading the client, shared by the
@@ -101,6 +105,9 @@ type input struct {
 
 	raw       bool         // tests only: no sanitizer and no recover, as before the fix
 	recovered atomic.Int64 // decoder panics caught: each is an upstream bug the sanitizer let through
+	// clock times each key to the frame that answers it (metrics.KeyClock:
+	// lock-free, no allocation); nil measures nothing.
+	clock *metrics.KeyClock
 }
 
 func newInput(ctx context.Context, src io.Reader, term string, perSec int, logger *log.Logger) *input {
@@ -191,6 +198,9 @@ func (in *input) decode(ctx context.Context, p *tea.Program) (recovered any, end
 		select {
 		case ev := <-events:
 			if fromClient(ev) {
+				if _, key := ev.(uv.KeyPressEvent); key {
+					in.clock.Key()
+				}
 				p.Send(ev) // returns at once if p has ended: the reader never blocks
 			}
 		case <-finished:
@@ -212,6 +222,7 @@ func (in *input) pump() {
 		buf := make([]byte, 4096)
 		n, err := r.Read(buf)
 		if n > 0 {
+			in.clock.Read()
 			select {
 			case in.chunks <- buf[:n]:
 			case <-in.ctx.Done():

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,6 +35,7 @@ import (
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/server/lobby"
+	"github.com/grotto-game/grotto/server/metrics"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
 )
@@ -71,6 +73,11 @@ type Server struct {
 	// released, stops the renew loop (renewLeases).
 	stopRenew     chan struct{}
 	stopRenewOnce sync.Once
+	// metrics are the server's Prometheus instruments (metrics.go),
+	// served on --metrics by metricsHTTP once Listen bound metricsLn.
+	metrics     *metrics.Metrics
+	metricsLn   net.Listener
+	metricsHTTP *http.Server
 }
 
 // FileCheckEvery is how often a running server checks that its database
@@ -108,9 +115,11 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: lobby.NewMemory(nil), conns: newAddrConns(),
+	mem := lobby.NewMemory(nil)
+	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: mem, conns: newAddrConns(),
 		pending: session.NewPendingEnds(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
 		stopRenew: make(chan struct{})}
+	s.newMetrics(mem, db) // metrics.go
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
 		return nil, err
@@ -140,8 +149,8 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 			return nil
 		},
 		func(srv *ssh.Server) error { srv.AddHostKey(hostKey); return nil },
-		wish.WithPublicKeyAuth(acceptKey),
-		wish.WithKeyboardInteractiveAuth(explainKeys),
+		wish.WithPublicKeyAuth(s.publicKeyAuth),          // auth.go
+		wish.WithKeyboardInteractiveAuth(s.keyboardAuth), // auth.go
 		s.middleware(), // chain.go
 	)
 	if err != nil {
@@ -151,11 +160,16 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	return s, nil
 }
 
-// Listen binds the configured address; Addr is valid after it.
+// Listen binds the configured address, and the metrics address if one is
+// set (Config.Metrics); Addr and MetricsAddr are valid after it.
 func (s *Server) Listen() error {
 	ln, err := net.Listen("tcp", s.cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", s.cfg.Listen, err)
+	}
+	if err := s.listenMetrics(); err != nil {
+		ln.Close()
+		return err
 	}
 	s.ln = ln
 	return nil
@@ -185,6 +199,7 @@ func (s *Server) Serve() error {
 	// seen every session save and release (games still save after Serve
 	// returns).
 	go s.renewLeases(s.stopRenew)
+	go s.serveMetrics() // until Shutdown's stopMetrics
 	err := s.ssh.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -211,6 +226,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	defer cancel()
 	s.live.Wait(grace)
 	s.stopRenewOnce.Do(func() { close(s.stopRenew) })
+	s.stopMetrics(ctx) // the last scrape sees every save
 	fileErr := s.store.CheckFile()
 	if err := s.store.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)
@@ -235,6 +251,7 @@ func (s *Server) Close() error {
 	if s.ln != nil {
 		s.ln.Close()
 	}
+	s.stopMetrics(context.Background())
 	s.ssh.Close()
 	return s.store.Close()
 }
@@ -345,7 +362,7 @@ func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
 		lob.lease = &sessionLease{nl: s.leases, st: s.store, fp: id.fp, n: lob}
 		defer lob.lease.release()
 		play := s.newPlay(id.fp, lob.lease, logger)
-		player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store}, Data: s.data,
+		player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.metrics.TimedScores(s.store)}, Data: s.data,
 			IdleTimeout: s.cfg.Limits.IdleTimeout,
 			Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
 			Lobby:       lob, NeedName: isNew,
@@ -432,9 +449,10 @@ func cause(err error) error {
 //
 // Its game's writes go through lease, fenced by the key's store lease.
 func (s *Server) newPlay(fp string, lease *sessionLease, logger *log.Logger) *session.Session {
-	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: lease, Scores: lease,
-		Profiles: s.store, Quarantine: loggedQuarantine{s.store, logger}, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
-		Pending: s.pending,
+	m := s.metrics // every store call of the session timed by operation
+	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: m.TimedSaves(lease), Scores: m.TimedScores(lease),
+		Profiles: m.TimedProfiles(s.store), Quarantine: m.TimedQuarantine(loggedQuarantine{s.store, logger}),
+		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.pending, Played: m.Played,
 		Trouble: func(err error) {
 			if errors.Is(err, store.ErrFenced) {
 				logger.Warn("a write of this player's game was refused (fenced): another node claimed the key; this session ends without writing again", "err", err)
@@ -481,8 +499,9 @@ func (q loggedQuarantine) Quarantined(fp string) ([]store.Quarantined, error) {
 // when no slot can be had, and the store's when the key's lease cannot be
 // claimed (a *store.LeaseHeldError when the key plays on another node).
 func (s *Server) claim(sess ssh.Session, lob *sessionLobby, player tui.Player, listed string, logger *log.Logger) (*tui.Model, *tea.Program, error) {
+	clock := s.metrics.NewKeyClock() // key→frame latency: keys in, frames out (metrics.go)
 	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
-		sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger))
+		sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger, clock), tea.WithOutput(sessionOutput(sess, clock)))
 	if pty, _, ok := sess.Pty(); ok {
 		// A client may claim any size; Bubble Tea allocates a screen of
 		// it. The request filter (requests.go) already clamped the

@@ -112,6 +112,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	intFlag(&c.Limits.InputBytesPerSec, "input-rate", "GROTTO_INPUT_RATE", "bytes per second one session may type or paste")
 	intFlag(&c.Limits.MaxConnsPerAddr, "max-conns-per-addr", "GROTTO_MAX_CONNS_PER_ADDR", "most connections one IP address (IPv6: one /64) may hold at once; 0 for no cap")
 	durationFlag(&c.Limits.SessionOpenTimeout, "session-open-timeout", "GROTTO_SESSION_OPEN_TIMEOUT", "close a connection that starts no session this long after its handshake or its last session; 0 for never")
+	stringFlag(&c.Metrics, "metrics", "GROTTO_METRICS", "", "serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:2112; off when empty")
 	stringFlag(&c.Pprof, "pprof", "GROTTO_PPROF", "", "serve Go's profiler on this loopback address, e.g. 127.0.0.1:6060")
 	c.FPS = server.DefaultFPS
 	intFlag(&c.FPS, "fps", "GROTTO_FPS", "most frames per second a session draws (1–120)")
