@@ -28,3 +28,13 @@ func TestBoltPassesTheLeaseContract(t *testing.T) {
 		return b
 	})
 }
+
+func TestBoltReportsEachJournalCommitToItsObserver(t *testing.T) {
+	storetest.RunObserver(t, func(t *testing.T) storetest.ObservableStore {
+		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	})
+}
