@@ -8,7 +8,8 @@
 // check), limits.go (abuse limits and their middleware), conns.go
 // (connections per address), requests.go (session requests), input*.go (a
 // session's keys), commands.go (scores, who, quarantine), lobby.go (each
-// session's window on server/lobby), server.go (New, serving, the session, shutdown).
+// session's window on server/lobby), metrics.go (Prometheus metrics on
+// --metrics, server/metrics), server.go (New, serving, the session, shutdown).
 package server
 
 import (

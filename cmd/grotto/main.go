@@ -2,7 +2,7 @@
 //
 //	grotto [serve] [--listen :23234] [--data ./grotto-data] [--admin-keys FILE]
 //	              [--host-key FILE] [--proxy-protocol-from CIDR[,CIDR...]]
-//	              [--node NAME] [--lease-ttl 15s]
+//	              [--node NAME] [--lease-ttl 15s] [--metrics 127.0.0.1:2112]
 //	grotto compact [--data ./grotto-data]   (offline: shrink the database)
 //	grotto copy-store --from FILE --to URL  (offline: copy bbolt into PostgreSQL)
 //
