@@ -21,6 +21,22 @@ func acceptKey(ctx ssh.Context, _ ssh.PublicKey) bool {
 	return true
 }
 
+// publicKeyAuth is acceptKey, counted in the server's metrics
+// (grotto_auth_attempts_total{method="publickey"}).
+func (s *Server) publicKeyAuth(ctx ssh.Context, k ssh.PublicKey) bool {
+	ok := acceptKey(ctx, k)
+	s.metrics.Authenticated("publickey", ok)
+	return ok
+}
+
+// keyboardAuth is explainKeys, counted in the server's metrics
+// (grotto_auth_attempts_total{method="keyboard-interactive"}).
+func (s *Server) keyboardAuth(ctx ssh.Context, c gossh.KeyboardInteractiveChallenge) bool {
+	ok := explainKeys(ctx, c)
+	s.metrics.Authenticated("keyboard-interactive", ok)
+	return ok
+}
+
 // identity is who a session is: read from the key it authenticated with.
 type identity struct {
 	fp   string

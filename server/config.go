@@ -91,6 +91,13 @@ type Config struct {
 	// links `ssh host web` prints begin with it, and session cookies are
 	// Secure when it is https. "" means http:// and the --http address.
 	HTTPURL string
+	// Metrics is the address to serve Prometheus metrics on, at /metrics
+	// (server/metrics; its own HTTP server, started and stopped with the
+	// server); "" for none. host:port with a port from 1 to 65535 (0, any
+	// free port, for tests). Metrics name no player, but say how busy the
+	// server is: keep it on loopback, or where only the host's Prometheus
+	// reaches.
+	Metrics string
 }
 
 // DefaultFPS is the frame rate of a session: a key is answered within one
@@ -219,9 +226,10 @@ func portProblem(addr, example string, zeroOK bool) string {
 // any free port, is allowed for tests), an empty data dir, a
 // --proxy-protocol-from entry that is not a CIDR range or an address
 // (parseTrusted), a frame rate outside 1 to
-// MaxFPS, a limit out of its range (Limits.validate), an --http address
-// without a port number from 1 to 65535 (0 allowed), or a --pprof address
-// that is not on loopback or has no port from 1 to 65535. It reads no file:
+// MaxFPS, a limit out of its range (Limits.validate), an --http or
+// --metrics address without a port number from 1 to 65535 (0 allowed), or
+// a --pprof address that is not on loopback or has no port from 1 to
+// 65535. It reads no file:
 // a missing admin-keys file or a bad host key is New's error.
 func (c *Config) Validate() error {
 	if c.Listen == "" {
@@ -303,6 +311,11 @@ func (c *Config) Validate() error {
 		u, err := url.Parse(c.HTTPURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
 			return badSetting("--http-url", "%q must be a base URL such as https://play.example.org", c.HTTPURL)
+		}
+	}
+	if c.Metrics != "" {
+		if p := portProblem(c.Metrics, "127.0.0.1:2112", true); p != "" {
+			return badSetting("--metrics", "%s", p)
 		}
 	}
 	if c.Pprof != "" {

@@ -19,6 +19,8 @@ import (
 
 	"charm.land/ssh"
 	"golang.org/x/time/rate"
+
+	"github.com/grotto-game/grotto/server/metrics"
 )
 
 // addrConns counts the open connections of each address.
@@ -87,6 +89,7 @@ func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
 	if fromBalancer {
 		pc, err := readProxyHeader(c, true, ProxyHeaderTimeout)
 		if err != nil {
+			s.metrics.Connections.WithLabelValues(metrics.ConnBadProxyHeader).Inc()
 			s.conns.badBalancer.Do(func() {
 				s.log.Error("refused a connection from a trusted load balancer (--proxy-protocol-from) without a valid PROXY header",
 					"balancer", c.RemoteAddr().String(), "err", err)
@@ -97,6 +100,7 @@ func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
 	}
 	key := addrKey(c.RemoteAddr())
 	if !s.conns.acquire(key, lim.MaxConnsPerAddr) {
+		s.metrics.Connections.WithLabelValues(metrics.ConnTooMany).Inc()
 		c.SetWriteDeadline(time.Now().Add(time.Second))
 		fmt.Fprintf(c, "grotto: too many connections from your address (at most %d at once); close some and try again.\r\n", lim.MaxConnsPerAddr)
 		s.conns.refused.Do(func() {
@@ -108,6 +112,7 @@ func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
 		pc, err := readProxyHeader(c, false, ProxyHeaderTimeout)
 		if err != nil {
 			s.conns.release(key)
+			s.metrics.Connections.WithLabelValues(metrics.ConnBadProxyHeader).Inc()
 			if errors.Is(err, errUntrustedProxyHeader) {
 				s.conns.badHeader.Do(func() {
 					s.log.Warn("refused a connection that sent a PROXY header from an address not in --proxy-protocol-from",
@@ -120,9 +125,12 @@ func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
 	}
 	tc := &trackedConn{Conn: c}
 	cs := &connState{wait: lim.SessionOpenTimeout}
+	s.metrics.Connections.WithLabelValues(metrics.ConnAccepted).Inc()
+	s.metrics.ConnectionsOpen.Inc()
 	tc.release = func() {
 		cs.stop()
 		s.conns.release(key)
+		s.metrics.ConnectionsOpen.Dec()
 	}
 	if lim.SessionOpenTimeout > 0 {
 		cs.timer = time.AfterFunc(lim.HandshakeTimeout+lim.SessionOpenTimeout, func() {

@@ -38,6 +38,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
 	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/grotto-game/grotto/server/metrics"
 )
 
 // Bounds of what a client may send as one escape sequence. Anything longer
@@ -92,6 +94,9 @@ type input struct {
 
 	raw       bool         // tests only: no sanitizer and no recover, as before the fix
 	recovered atomic.Int64 // decoder panics caught: each is an upstream bug the sanitizer let through
+	// clock times each key to the frame that answers it (metrics.KeyClock:
+	// lock-free, no allocation); nil measures nothing.
+	clock *metrics.KeyClock
 }
 
 func newInput(ctx context.Context, src io.Reader, term string, perSec int, logger *log.Logger) *input {
@@ -182,6 +187,9 @@ func (in *input) decode(ctx context.Context, p *tea.Program) (recovered any, end
 		select {
 		case ev := <-events:
 			if fromClient(ev) {
+				if _, key := ev.(uv.KeyPressEvent); key {
+					in.clock.Key()
+				}
 				p.Send(ev) // returns at once if p has ended: the reader never blocks
 			}
 		case <-finished:
@@ -203,6 +211,7 @@ func (in *input) pump() {
 		buf := make([]byte, 4096)
 		n, err := r.Read(buf)
 		if n > 0 {
+			in.clock.Read()
 			select {
 			case in.chunks <- buf[:n]:
 			case <-in.ctx.Done():

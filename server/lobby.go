@@ -237,6 +237,7 @@ func (l *sessionLobby) TakeOver() error {
 		return err
 	}
 	l.log.Info("took over the key's other session")
+	l.srv.metrics.TakeOvers.Inc()
 	return nil
 }
 

@@ -10,7 +10,8 @@
 // session's keys), commands.go (scores, who, quarantine), lobby.go (each
 // session's window on server/lobby), seat.go (an SSH session or a browser
 // as the terminal of a session), web.go (the web pages, browsers that
-// play), server.go (New, serving, the session, shutdown).
+// play), metrics.go (Prometheus metrics on --metrics, server/metrics),
+// server.go (New, serving, the session, shutdown).
 package server
 
 import (
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,6 +37,7 @@ import (
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/server/lobby"
+	"github.com/grotto-game/grotto/server/metrics"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/server/web"
 	"github.com/grotto-game/grotto/store"
@@ -66,6 +69,9 @@ type Server struct {
 	// unsaved counts the sessions that ended with a game that could not be
 	// saved; Shutdown reports them so the process exits non-zero.
 	unsaved atomic.Int64
+	// browsers counts, by key fingerprint, the sessions playing in a
+	// browser (a *atomic.Int32 each), for grotto_sessions{kind="browser"}.
+	browsers sync.Map
 	// pending keeps the games that ended while the store refused every
 	// write, for the key's next session to record (server/session).
 	pending *session.PendingEnds
@@ -83,6 +89,11 @@ type Server struct {
 	// web serves the web pages with --http (web.go); nil without.
 	web   *web.Server
 	webLn net.Listener
+	// metrics are the server's Prometheus instruments (metrics.go),
+	// served on --metrics by metricsHTTP once Listen bound metricsLn.
+	metrics     *metrics.Metrics
+	metricsLn   net.Listener
+	metricsHTTP *http.Server
 }
 
 // FileCheckEvery is how often a running server checks that its database
@@ -123,10 +134,12 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: lobby.NewMemory(nil), conns: newAddrConns(),
+	mem := lobby.NewMemory(nil)
+	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: mem, conns: newAddrConns(),
 		sessions: newSessionCap(cfg.Limits.MaxSessions),
 		pending:  session.NewPendingEnds(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
 		stopRenew: make(chan struct{})}
+	s.newMetrics(mem, db) // metrics.go
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
 		return nil, err
@@ -165,8 +178,8 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 			return nil
 		},
 		func(srv *ssh.Server) error { srv.AddHostKey(hostKey); return nil },
-		wish.WithPublicKeyAuth(acceptKey),
-		wish.WithKeyboardInteractiveAuth(explainKeys),
+		wish.WithPublicKeyAuth(s.publicKeyAuth),          // auth.go
+		wish.WithKeyboardInteractiveAuth(s.keyboardAuth), // auth.go
 		s.middleware(), // chain.go
 	)
 	if err != nil {
@@ -179,23 +192,29 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	return s, nil
 }
 
-// Listen binds the configured address; Addr is valid after it.
+// Listen binds the configured address, and the metrics address if one is
+// set (Config.Metrics); Addr and MetricsAddr are valid after it.
 func (s *Server) Listen() error {
 	ln, err := net.Listen("tcp", s.cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", s.cfg.Listen, err)
 	}
-	s.ln = ln
-	if err := s.nodes.listen(s.cfg.ClusterListen, s.cfg.ClusterAdvertise); err != nil {
+	if err := s.listenMetrics(); err != nil {
 		ln.Close()
-		s.ln = nil
 		return err
 	}
-	if err := s.listenWeb(); err != nil {
+	s.ln = ln
+	err = s.nodes.listen(s.cfg.ClusterListen, s.cfg.ClusterAdvertise)
+	if err == nil {
+		if err = s.listenWeb(); err != nil && s.nodes != nil && s.nodes.ln != nil {
+			s.nodes.ln.Close()
+		}
+	}
+	if err != nil {
 		ln.Close()
 		s.ln = nil
-		if s.nodes != nil && s.nodes.ln != nil {
-			s.nodes.ln.Close()
+		if s.metricsLn != nil {
+			s.metricsLn.Close()
 		}
 		return err
 	}
@@ -234,6 +253,7 @@ func (s *Server) Serve() error {
 			}
 		}()
 	}
+	go s.serveMetrics() // until Shutdown's stopMetrics
 	err := s.ssh.Serve(s.ln)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -267,6 +287,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.live.Wait(grace)
 	s.stopRenewOnce.Do(func() { close(s.stopRenew) })
 	s.nodes.close()
+	s.stopMetrics(ctx) // the last scrape sees every save
 	fileErr := s.store.CheckFile()
 	if err := s.store.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)
@@ -297,6 +318,7 @@ func (s *Server) Close() error {
 	if s.webLn != nil {
 		s.webLn.Close()
 	}
+	s.stopMetrics(context.Background())
 	s.ssh.Close()
 	return s.store.Close()
 }
@@ -395,6 +417,9 @@ func (s *Server) play(st seat) {
 	logger := s.log.With("fp", id.fp, "ssh_user", id.name)
 	if st.browser() {
 		logger = s.log.With("fp", id.fp, "browser", true)
+		n, _ := s.browsers.LoadOrStore(id.fp, new(atomic.Int32))
+		n.(*atomic.Int32).Add(1)
+		defer n.(*atomic.Int32).Add(-1)
 	}
 	name, isNew, err := s.touchProfile(id, logger)
 	if errors.Is(err, store.ErrCorrupt) {
@@ -416,7 +441,7 @@ func (s *Server) play(st seat) {
 	lob.lease = &sessionLease{nl: s.leases, st: s.store, fp: id.fp, n: lob}
 	defer lob.lease.release()
 	play := s.newPlay(id.fp, lob.lease, logger)
-	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.store}, Data: s.data,
+	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.metrics.TimedScores(s.store)}, Data: s.data,
 		IdleTimeout: s.cfg.Limits.IdleTimeout,
 		Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
 		Lobby:       lob, NeedName: isNew,
@@ -497,9 +522,10 @@ func cause(err error) error {
 // Its game's writes, quarantine included, go through lease, fenced by the
 // key's store lease.
 func (s *Server) newPlay(fp string, lease *sessionLease, logger *log.Logger) *session.Session {
-	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: lease, Scores: lease,
-		Profiles: s.store, Quarantine: loggedQuarantine{lease, logger}, NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal,
-		Pending: s.pending,
+	m := s.metrics // every store call of the session timed by operation
+	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: m.TimedSaves(lease), Scores: m.TimedScores(lease),
+		Profiles: m.TimedProfiles(s.store), Quarantine: m.TimedQuarantine(loggedQuarantine{lease, logger}),
+		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.pending, Played: m.Played,
 		Trouble: func(err error) {
 			if errors.Is(err, store.ErrFenced) {
 				logger.Warn("a write of this player's game was refused (fenced): another node claimed the key; this session ends without writing again", "err", err)
@@ -548,8 +574,13 @@ func (q loggedQuarantine) Quarantined(fp string) ([]store.Quarantined, error) {
 func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed string, logger *log.Logger) (*tui.Model, *tea.Program, error) {
 	ctx, keys, term := st.keys()
 	// Every seat's keys pass the same sanitizer and rate (input.go).
-	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
-		newInput(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger).option())
+	clock := s.metrics.NewKeyClock() // key→frame latency: keys in, frames out (metrics.go)
+	in := newInput(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger)
+	in.clock = clock
+	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), in.option())
+	if ss, ok := st.(sshSeat); ok { // frames written to an SSH client stop its key's clock
+		opts = append(opts, tea.WithOutput(sessionOutput(ss.sess, clock)))
+	}
 	conn := st.conn() // for keepalives
 	for {
 		if !player.Conflict {

@@ -35,8 +35,12 @@ type Bolt struct {
 	opened         os.FileInfo // the file bbolt locked at the path (see CheckFile)
 	lastJournalTx  atomic.Uint64
 	journalCommits atomic.Uint64
-	leases         boltLeases // see Claim
+	leases         boltLeases                  // see Claim
+	observer       atomic.Pointer[observerBox] // see SetObserver
+	jtx            *journalTx                  // the write transaction journal entries go into now (observeJournalEntry)
 }
+
+var _ Observable = (*Bolt)(nil)
 
 var _ Store = (*Bolt)(nil)
 

@@ -38,3 +38,13 @@ func TestBoltPassesTheWebTokenContract(t *testing.T) {
 		return b
 	})
 }
+
+func TestBoltReportsEachJournalCommitToItsObserver(t *testing.T) {
+	storetest.RunObserver(t, func(t *testing.T) storetest.ObservableStore {
+		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	})
+}

@@ -39,6 +39,7 @@ func (b *Bolt) AppendJournal(fp string, seq uint64, entry []byte) error {
 		if id := uint64(tx.ID()); b.lastJournalTx.Swap(id) != id {
 			b.journalCommits.Add(1) // the first entry of a new group commit
 		}
+		b.observeJournalEntry(tx)
 		root, err := tx.CreateBucketIfNotExists(journalBucket)
 		if err != nil {
 			return err
@@ -53,6 +54,40 @@ func (b *Bolt) AppendJournal(fp string, seq uint64, entry []byte) error {
 		return fmt.Errorf("append journal %s #%d: %w", fp, seq, err)
 	}
 	return nil
+}
+
+// observeJournalEntry counts one journal entry into tx for the store's
+// Observer, which hears of tx once it has committed (never of a
+// transaction rolled back, such as a batch bbolt retries without a failing
+// call). It runs inside write transactions only, which bbolt runs one at a
+// time, so b.jtx needs no lock.
+func (b *Bolt) observeJournalEntry(tx *bolt.Tx) {
+	if b.jtx == nil || b.jtx.tx != tx {
+		b.jtx = nil
+		box := b.observer.Load()
+		if box == nil {
+			return
+		}
+		t := &journalTx{tx: tx}
+		b.jtx = t
+		tx.OnCommit(func() { box.o.JournalCommitted(t.entries) })
+	}
+	b.jtx.entries++
+}
+
+// journalTx is a write transaction carrying journal entries, and how many.
+type journalTx struct {
+	tx      *bolt.Tx
+	entries int
+}
+
+// SetObserver implements Observable.
+func (b *Bolt) SetObserver(o Observer) {
+	if o == nil {
+		b.observer.Store(nil)
+		return
+	}
+	b.observer.Store(&observerBox{o})
 }
 
 // JournalCommits returns how many write transactions (each one fsync) have

@@ -2,7 +2,7 @@
 //
 //	grotto [serve] [--listen :23234] [--data ./grotto-data] [--admin-keys FILE]
 //	              [--host-key FILE] [--proxy-protocol-from CIDR[,CIDR...]]
-//	              [--node NAME] [--lease-ttl 15s]
+//	              [--node NAME] [--lease-ttl 15s] [--metrics 127.0.0.1:2112]
 //	grotto compact [--data ./grotto-data]   (offline: shrink the bbolt database)
 //	grotto copy-store --from FILE --to URL  (offline: copy bbolt into PostgreSQL)
 //
@@ -117,6 +117,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	durationFlag(&c.Limits.SessionOpenTimeout, "session-open-timeout", "GROTTO_SESSION_OPEN_TIMEOUT", "close a connection that starts no session this long after its handshake or its last session; 0 for never")
 	stringFlag(&c.HTTP, "http", "GROTTO_HTTP", "", "serve the web pages (top scores, who is playing, live games in the browser) on this address, e.g. :8080; off when empty")
 	stringFlag(&c.HTTPURL, "http-url", "GROTTO_HTTP_URL", "", "the base URL players reach the web pages at, e.g. https://play.example.org; `ssh host web` links begin with it (default http:// and the --http address)")
+	stringFlag(&c.Metrics, "metrics", "GROTTO_METRICS", "", "serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:2112; off when empty")
 	stringFlag(&c.Pprof, "pprof", "GROTTO_PPROF", "", "serve Go's profiler on this loopback address, e.g. 127.0.0.1:6060")
 	c.FPS = server.DefaultFPS
 	intFlag(&c.FPS, "fps", "GROTTO_FPS", "most frames per second a session draws (1–120)")

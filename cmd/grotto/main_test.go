@@ -287,6 +287,7 @@ func TestABadSettingIsRefusedBeforeAnythingIsOpened(t *testing.T) {
 		{"an idle timeout of 1ns", []string{"--idle-timeout", "1ns"}, "--idle-timeout must be at least 1s"},
 		{"a balancer that is a name", []string{"--proxy-protocol-from", "10.0.0.0/8,haproxy"}, `--proxy-protocol-from "haproxy" is not an IP address`},
 		{"a balancer range with host bits", []string{"--proxy-protocol-from", "10.0.0.5/24"}, "write 10.0.0.0/24 for the range"},
+		{"a metrics address without a port", []string{"--metrics", "127.0.0.1"}, "--metrics"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := filepath.Join(t.TempDir(), "data")
@@ -356,6 +357,7 @@ func TestAnErrorInAVariableNamesTheVariable(t *testing.T) {
 		{"GROTTO_LEASE_TTL", "soon", "GROTTO_LEASE_TTL (--lease-ttl) \"soon\" is not a duration"},
 		{"GROTTO_LEASE_TTL", "1s", "GROTTO_LEASE_TTL (--lease-ttl) must be at least 3s, not 1s"},
 		{"GROTTO_NODE", "node a", "GROTTO_NODE (--node) \"node a\" must be printable, without spaces"},
+		{"GROTTO_METRICS", "localhost:99999", "GROTTO_METRICS (--metrics)"},
 	} {
 		t.Run(tc.env+"="+tc.value, func(t *testing.T) {
 			t.Setenv(tc.env, tc.value)

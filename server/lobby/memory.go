@@ -24,6 +24,7 @@ type Memory struct {
 	players map[string]*slot // key fingerprint → its player slot
 	taking  map[string]*slot // key fingerprint → the spectator taking it over
 	closing bool
+	dropped uint64 // frames replaced before their watcher read them (DroppedFrames)
 }
 
 var _ Lobby = (*Memory)(nil)

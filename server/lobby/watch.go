@@ -52,22 +52,36 @@ func (s *slot) Publish(depth, turn int, frame []byte) {
 	}
 	s.depth, s.turn, s.frame = depth, turn, frame
 	for _, ch := range s.watchers {
-		offer(ch, frame)
+		if offer(ch, frame) {
+			s.m.dropped++
+		}
 	}
 }
 
-// offer puts frame in a one-slot channel, dropping what it held. Only
+// offer puts frame in a one-slot channel, dropping what it held, and
+// reports whether it dropped a frame the watcher had not read. Only
 // publishers send on a watcher's channel, and they hold the lobby's lock, so
 // the second select always finds the slot free.
-func offer(ch chan []byte, frame []byte) {
+func offer(ch chan []byte, frame []byte) (dropped bool) {
 	select {
 	case <-ch:
+		dropped = true
 	default:
 	}
 	select {
 	case ch <- frame:
 	default:
 	}
+	return dropped
+}
+
+// DroppedFrames returns how many frames were replaced before their watcher
+// read them, since the lobby was made: a watcher slower than its player
+// sees only the newest frame (Slot.Publish).
+func (m *Memory) DroppedFrames() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.dropped
 }
 
 // Watchers implements Slot.

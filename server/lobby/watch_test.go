@@ -18,6 +18,9 @@ func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T)
 	if f := <-frames; f[0] != byte(999%256) {
 		t.Errorf("watcher got frame %d, want the newest", f[0])
 	}
+	if n := m.DroppedFrames(); n != 999 { // every frame but the newest was replaced unread
+		t.Errorf("dropped frames = %d, want 999", n)
+	}
 	if got := m.Games()[0]; got.Turn != 999 || got.Depth != 1 || got.Watchers != 1 || got.Name != "alice" {
 		t.Errorf("list = %+v", got)
 	}
@@ -36,6 +39,11 @@ func TestANewWatcherStartsWithTheLatestFrame(t *testing.T) {
 	defer stop()
 	if f := <-frames; string(f) != "turn 7" {
 		t.Errorf("first frame %q, want the latest published", f)
+	}
+	s.Publish(2, 8, []byte("turn 8")) // read at once: nothing dropped
+	<-frames
+	if n := m.DroppedFrames(); n != 0 {
+		t.Errorf("dropped frames = %d for a watcher that read every frame", n)
 	}
 }
 

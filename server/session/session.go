@@ -65,6 +65,11 @@ type Config struct {
 	// on a level change, on Save and every SnapshotEvery turns, so a crash
 	// can lose up to that many. For measuring what durability costs.
 	NoJournal bool
+	// Played, if set, hears of each turn the game applied (impossible
+	// commands cost no turn and are not heard), with its result, before
+	// the turn is written: the server's metrics count turns and ended
+	// games with it. It must return quickly.
+	Played func(game.Result)
 }
 
 // Error is a session failure as the player should read it: Error returns
@@ -244,6 +249,9 @@ func (s *Session) Do(c game.Command) (game.Result, error) {
 	res, err := s.game.Apply(c)
 	if err != nil {
 		return res, err
+	}
+	if s.cfg.Played != nil {
+		s.cfg.Played(res)
 	}
 	s.synced = false
 	if err := s.write(c, res); err != nil {

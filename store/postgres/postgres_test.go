@@ -227,6 +227,10 @@ func TestARecordOfAnUnknownVersionOrAJournalWithAGapIsCorrupt(t *testing.T) {
 	}
 }
 
+func TestPostgresReportsEachJournalCommitToItsObserver(t *testing.T) {
+	storetest.RunObserver(t, func(t *testing.T) storetest.ObservableStore { return open(t) })
+}
+
 func TestPostgresPassesTheLeaseContract(t *testing.T) {
 	storetest.RunLeases(t, func(t *testing.T) storetest.LeasedStore { return open(t) })
 }

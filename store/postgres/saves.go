@@ -199,6 +199,7 @@ type journaler struct {
 	commits  atomic.Uint64
 	entries  atomic.Uint64
 	quitOnce atomic.Bool
+	observer atomic.Pointer[observerBox] // see Store.SetObserver
 }
 
 func startJournaler(pool *pgxpool.Pool) *journaler {
@@ -305,8 +306,26 @@ func (j *journaler) commit(batch []appendReq) (map[journalKey]bool, error) {
 	}
 	j.commits.Add(1)
 	j.entries.Add(uint64(len(batch)))
+	if o := j.observer.Load(); o != nil {
+		o.o.JournalCommitted(len(batch))
+	}
 	return written, nil
 }
+
+// observerBox holds a store.Observer for an atomic.Pointer.
+type observerBox struct{ o store.Observer }
+
+// SetObserver implements store.Observable: o hears of each group commit
+// of journal entries.
+func (s *Store) SetObserver(o store.Observer) {
+	if o == nil {
+		s.j.observer.Store(nil)
+		return
+	}
+	s.j.observer.Store(&observerBox{o})
+}
+
+var _ store.Observable = (*Store)(nil)
 
 // tx runs fn in one transaction, committed if fn returns nil, within
 // OpTimeout.

@@ -1,0 +1,157 @@
+package server
+
+// This file: the server's side of its Prometheus metrics (server/metrics):
+// what it reads at scrape time, each session's key→frame clock on its
+// output, and the HTTP server of --metrics, started and stopped with the
+// server.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"charm.land/ssh"
+
+	"github.com/grotto-game/grotto/server/lobby"
+	"github.com/grotto-game/grotto/server/metrics"
+	"github.com/grotto-game/grotto/store"
+)
+
+// Timeouts of the metrics HTTP server (net/http.Server): a scrape is one
+// small GET; a client that dawdles is cut off.
+const (
+	metricsReadTimeout  = 10 * time.Second
+	metricsWriteTimeout = 30 * time.Second
+	metricsIdleTimeout  = 60 * time.Second
+)
+
+// newMetrics makes the server's metrics, reading the live sessions and the
+// lobby's dropped frames at scrape time, and has db report its journal
+// commits when it can (store.Observable).
+func (s *Server) newMetrics(mem *lobby.Memory, db Database) {
+	s.metrics = metrics.New(metrics.Sources{Sessions: s.sessionCounts, DroppedWatchFrames: mem.DroppedFrames})
+	if o, ok := db.(store.Observable); ok {
+		o.SetObserver(s.metrics)
+	}
+}
+
+// Metrics returns the server's metrics (tests read them with
+// prometheus/testutil).
+func (s *Server) Metrics() *metrics.Metrics { return s.metrics }
+
+// sessionCounts counts the live sessions by kind: a key's slot played in
+// a browser is browser, another player slot at a depth is playing, each
+// watcher of a game is a session watching, and every other slot (title,
+// name or take-over screen) is on the title.
+func (s *Server) sessionCounts() metrics.Sessions {
+	var n metrics.Sessions
+	total := s.live.Len()
+	for _, g := range s.live.Games() {
+		if b, ok := s.browsers.Load(g.Key); ok && b.(*atomic.Int32).Load() > 0 {
+			n.Browser++
+		} else if g.Depth > 0 {
+			n.Playing++
+		}
+		n.Watching += g.Watchers
+	}
+	n.Title = max(total-n.Playing-n.Watching-n.Browser, 0) // the two reads are not one moment
+	return n
+}
+
+// listenMetrics binds the --metrics address, if one is set.
+func (s *Server) listenMetrics() error {
+	if s.cfg.Metrics == "" {
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.cfg.Metrics)
+	if err != nil {
+		return fmt.Errorf("listen %s (--metrics): %w", s.cfg.Metrics, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", s.metrics.Handler())
+	s.metricsLn = ln
+	s.metricsHTTP = &http.Server{Handler: mux, ReadHeaderTimeout: metricsReadTimeout, ReadTimeout: metricsReadTimeout,
+		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 16 << 10}
+	return nil
+}
+
+// MetricsAddr returns the address the metrics are served on, nil without
+// --metrics (or before Listen).
+func (s *Server) MetricsAddr() net.Addr {
+	if s.metricsLn == nil {
+		return nil
+	}
+	return s.metricsLn.Addr()
+}
+
+// serveMetrics serves the metrics until stopMetrics.
+func (s *Server) serveMetrics() {
+	if s.metricsHTTP == nil {
+		return
+	}
+	s.log.Info("serving Prometheus metrics", "addr", "http://"+s.metricsLn.Addr().String()+"/metrics")
+	if err := s.metricsHTTP.Serve(s.metricsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		s.log.Error("the metrics server stopped", "err", err)
+	}
+}
+
+// stopMetrics stops serving the metrics, letting a scrape in flight finish
+// until ctx ends.
+func (s *Server) stopMetrics(ctx context.Context) {
+	if s.metricsHTTP != nil {
+		if s.metricsHTTP.Shutdown(ctx) != nil {
+			s.metricsHTTP.Close()
+		}
+		return
+	}
+	if s.metricsLn != nil {
+		s.metricsLn.Close()
+	}
+}
+
+// sessionOutput is where a session's program writes, as wish's bubbletea
+// middleware chooses it (the session for the emulated PTY, else the PTY's
+// slave side), with each write ending the wait of the key it answers.
+func sessionOutput(sess ssh.Session, clock *metrics.KeyClock) io.Writer {
+	if pty, _, ok := sess.Pty(); ok && !sess.EmulatedPty() && pty.Slave != nil {
+		return &frameFile{f: pty.Slave, clock: clock}
+	}
+	return &frameWriter{w: sess, clock: clock}
+}
+
+// frameWriter is a session's output: every write is a frame (Bubble Tea
+// writes each in one write) that answers the keys before it.
+type frameWriter struct {
+	w     io.Writer
+	clock *metrics.KeyClock
+}
+
+func (f *frameWriter) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	f.clock.Frame()
+	return n, err
+}
+
+// frameFile is frameWriter for a real PTY: still a terminal file
+// (term.File: Read, Write, Close, Fd), so Bubble Tea sets its modes as it
+// would on the file itself.
+type frameFile struct {
+	f     *os.File
+	clock *metrics.KeyClock
+}
+
+func (f *frameFile) Read(p []byte) (int, error) { return f.f.Read(p) }
+func (f *frameFile) Close() error               { return f.f.Close() }
+func (f *frameFile) Fd() uintptr                { return f.f.Fd() }
+
+func (f *frameFile) Write(p []byte) (int, error) {
+	n, err := f.f.Write(p)
+	f.clock.Frame()
+	return n, err
+}

@@ -1,0 +1,266 @@
+// Package metrics holds a grotto server's Prometheus instruments, in a
+// private registry the server owns, and serves them for scraping
+// (--metrics). Every name starts with grotto_ and carries its unit as
+// Prometheus asks (_seconds, _total; https://prometheus.io/docs/practices/naming/).
+// No label ever holds a fingerprint or a player's name: labels take only the
+// few fixed values each instrument lists.
+//
+// Files: metrics.go (the instruments, the registry, the handler), keyframe.go
+// (key→frame latency, measured on a session's hot path without allocating),
+// store.go (store latency by operation, journal commits, saves, finished
+// games, as decorators around the store roles and a store.Observer).
+package metrics
+
+import (
+	"net/http"
+	"runtime/debug"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/grotto-game/grotto/game"
+)
+
+// Namespace is the prefix of every grotto metric.
+const Namespace = "grotto"
+
+// Label values of grotto_connections_total's result.
+const (
+	ConnAccepted       = "accepted"             // admitted: may go on to the SSH handshake
+	ConnTooMany        = "refused_too_many"     // refused: its address holds Limits.MaxConnsPerAddr already
+	ConnBadProxyHeader = "refused_proxy_header" // refused: a trusted balancer sent no valid PROXY header, or an untrusted address sent one
+)
+
+// Label values of grotto_sessions' kind.
+const (
+	KindPlaying  = "playing"  // a key's player session with a game open
+	KindWatching = "watching" // a session watching another player's game
+	KindTitle    = "title"    // every other live session: title, name or take-over screen, settings between games
+	KindBrowser  = "browser"  // a session played in a web browser (none yet: always 0)
+)
+
+// Sessions is how many live sessions there are of each kind, at one
+// moment. A session counts once, under one kind.
+type Sessions struct {
+	Playing, Watching, Title, Browser int
+}
+
+// Sources are what the server reads at scrape time for the metrics it does
+// not count as events happen. A nil field reads as 0.
+type Sources struct {
+	// Sessions counts the live sessions by kind (grotto_sessions).
+	Sessions func() Sessions
+	// DroppedWatchFrames is how many frames were replaced before a
+	// watcher read them, since the server started
+	// (grotto_watch_frames_dropped_total; server/lobby Memory.DroppedFrames).
+	DroppedWatchFrames func() uint64
+}
+
+// Metrics are one server's instruments and the registry that holds them.
+// Its counters and histograms are safe for concurrent use and cost a few
+// atomic operations, no lock and no allocation, per event.
+type Metrics struct {
+	reg *prometheus.Registry
+
+	// Connections counts TCP connections by result (grotto_connections_total
+	// {result}: ConnAccepted, ConnTooMany, ConnBadProxyHeader), counted by
+	// the server's connection callback before the SSH handshake.
+	Connections *prometheus.CounterVec
+	// ConnectionsOpen is the number of admitted connections not yet closed
+	// (grotto_connections_open), sessions or not.
+	ConnectionsOpen prometheus.Gauge
+	// Auth counts authentication attempts (grotto_auth_attempts_total
+	// {method, result}): method "publickey" is always accepted (the key is
+	// the player's identity); "keyboard-interactive", tried by clients
+	// without a key, is always refused with how to make one.
+	Auth *prometheus.CounterVec
+	// Turns counts game turns played (grotto_turns_total): commands the
+	// game applied, impossible ones (which cost no turn) not counted.
+	Turns prometheus.Counter
+	// GamesFinished counts games that ended (grotto_games_finished_total
+	// {outcome}: "died" or "won"), when the turn that ended them is played.
+	GamesFinished *prometheus.CounterVec
+	// TakeOvers counts take-overs (grotto_takeovers_total): a key's second
+	// session took its game over from the first, which saved and left.
+	TakeOvers prometheus.Counter
+	// KeyFrame is the time from a key read from a session's SSH channel to
+	// the next frame written to it (grotto_key_to_frame_seconds); see
+	// KeyClock.
+	KeyFrame prometheus.Histogram
+	// StoreSeconds is the latency of store operations made for sessions,
+	// by operation (grotto_store_operation_seconds{operation}; the Op*
+	// values in store.go), failed ones included.
+	StoreSeconds *prometheus.HistogramVec
+	// StoreErrors counts store operations that returned an error other
+	// than "not found" (grotto_store_operation_errors_total{operation}).
+	StoreErrors *prometheus.CounterVec
+	// Saves counts full saves written (grotto_saves_total): a game's
+	// snapshot, on a new game, a new level, every 100 turns, on leaving,
+	// or after a failed write; journal entries are not saves.
+	Saves prometheus.Counter
+	// JournalCommits counts committed transactions that carried journal
+	// entries (grotto_journal_commits_total): one fsync on bbolt, one
+	// commit on PostgreSQL, shared by every player whose entry it carried.
+	JournalCommits prometheus.Counter
+	// JournalEntries is how many journal entries each such commit carried
+	// (grotto_journal_entries_per_commit): group commit at work.
+	JournalEntries prometheus.Histogram
+
+	ops       [numOps]opMetrics  // StoreSeconds and StoreErrors by operation, resolved once
+	died, won prometheus.Counter // GamesFinished by outcome, resolved once
+}
+
+// KeyFrameBuckets are the bounds of grotto_key_to_frame_seconds, in
+// seconds: a session draws at most one frame each 1/FPS (33 ms at the
+// default 30 fps), so most keys fall between 1 and 50 ms.
+var KeyFrameBuckets = []float64{.001, .0025, .005, .01, .02, .035, .05, .075, .1, .25, .5, 1, 2.5, 5}
+
+// StoreBuckets are the bounds of grotto_store_operation_seconds, in
+// seconds: a bbolt fsync takes about 0.3 ms, a group commit waits up to
+// 2 ms for company, PostgreSQL adds a network round trip.
+var StoreBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}
+
+// JournalEntryBuckets are the bounds of grotto_journal_entries_per_commit
+// (entries; store/postgres commits at most 512 at once).
+var JournalEntryBuckets = []float64{1, 2, 4, 8, 16, 32, 64, 128, 256, 512}
+
+// New returns a server's metrics in a registry of their own (never
+// Prometheus's global one), with Go's runtime and the process's collectors
+// and grotto_build_info.
+func New(src Sources) *Metrics {
+	reg := prometheus.NewRegistry()
+	m := &Metrics{reg: reg,
+		Connections: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "connections_total",
+			Help: "TCP connections, by result: accepted, or refused before the SSH handshake."}, []string{"result"}),
+		ConnectionsOpen: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: Namespace, Name: "connections_open",
+			Help: "Admitted TCP connections not yet closed."}),
+		Auth: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "auth_attempts_total",
+			Help: "SSH authentication attempts, by method and result."}, []string{"method", "result"}),
+		Turns: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "turns_total",
+			Help: "Game turns played."}),
+		GamesFinished: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "games_finished_total",
+			Help: "Games that ended, by outcome (died or won)."}, []string{"outcome"}),
+		TakeOvers: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "takeovers_total",
+			Help: "Games a key's second session took over from its first."}),
+		KeyFrame: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: Namespace, Name: "key_to_frame_seconds",
+			Help:    "Time from a key read from a session's SSH channel to the next frame written to it.",
+			Buckets: KeyFrameBuckets}),
+		StoreSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: Namespace, Name: "store_operation_seconds",
+			Help: "Latency of store operations made for sessions, by operation.", Buckets: StoreBuckets}, []string{"operation"}),
+		StoreErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "store_operation_errors_total",
+			Help: "Store operations made for sessions that failed (not found is no failure), by operation."}, []string{"operation"}),
+		Saves: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "saves_total",
+			Help: "Full saves (snapshots) of games written."}),
+		JournalCommits: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "journal_commits_total",
+			Help: "Committed store transactions that carried journal entries (one fsync each on bbolt)."}),
+		JournalEntries: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: Namespace, Name: "journal_entries_per_commit",
+			Help: "Journal entries carried by each journal commit.", Buckets: JournalEntryBuckets}),
+	}
+	// Every label value exists from the start, so a rate over a series
+	// that has not happened yet reads 0, not "no data".
+	for _, r := range []string{ConnAccepted, ConnTooMany, ConnBadProxyHeader} {
+		m.Connections.WithLabelValues(r)
+	}
+	m.Auth.WithLabelValues("publickey", "accepted")
+	m.Auth.WithLabelValues("keyboard-interactive", "refused")
+	m.died, m.won = m.GamesFinished.WithLabelValues("died"), m.GamesFinished.WithLabelValues("won")
+	for op := range m.ops {
+		m.ops[op] = opMetrics{seconds: m.StoreSeconds.WithLabelValues(opNames[op]), errors: m.StoreErrors.WithLabelValues(opNames[op])}
+	}
+	reg.MustRegister(m.Connections, m.ConnectionsOpen, m.Auth, m.Turns, m.GamesFinished, m.TakeOvers, m.KeyFrame,
+		m.StoreSeconds, m.StoreErrors, m.Saves, m.JournalCommits, m.JournalEntries,
+		sessionsCollector{desc: prometheus.NewDesc(Namespace+"_sessions", "Live sessions, by kind.", []string{"kind"}, nil), count: src.Sessions},
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: Namespace, Name: "watch_frames_dropped_total",
+			Help: "Frames of a watched game replaced before the watcher read them (a slow watcher sees only the newest)."},
+			func() float64 {
+				if src.DroppedWatchFrames == nil {
+					return 0
+				}
+				return float64(src.DroppedWatchFrames())
+			}),
+		buildInfo(),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return m
+}
+
+// Registry returns the registry holding every metric of the server, for
+// tests (prometheus/testutil) and for serving.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// Handler returns the HTTP handler that serves the metrics in Prometheus's
+// exposition formats (promhttp.HandlerFor); a metric that fails to collect
+// fails the scrape with HTTP 500, so a broken collector is seen.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg, MaxRequestsInFlight: 4})
+}
+
+// Authenticated counts one authentication attempt with method (an SSH
+// method name, RFC 4252 section 5: "publickey", "keyboard-interactive")
+// and whether it was accepted.
+func (m *Metrics) Authenticated(method string, accepted bool) {
+	result := "refused"
+	if accepted {
+		result = "accepted"
+	}
+	m.Auth.WithLabelValues(method, result).Inc()
+}
+
+// sessionsCollector reads the live sessions by kind once per scrape, so
+// the four series add up to one moment's count.
+type sessionsCollector struct {
+	desc  *prometheus.Desc
+	count func() Sessions
+}
+
+// Describe implements prometheus.Collector.
+func (c sessionsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+// Collect implements prometheus.Collector.
+func (c sessionsCollector) Collect(ch chan<- prometheus.Metric) {
+	var n Sessions
+	if c.count != nil {
+		n = c.count()
+	}
+	for _, k := range []struct {
+		kind string
+		n    int
+	}{{KindPlaying, n.Playing}, {KindWatching, n.Watching}, {KindTitle, n.Title}, {KindBrowser, n.Browser}} {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(k.n), k.kind)
+	}
+}
+
+// buildInfo is grotto_build_info, always 1, its labels saying what runs:
+// the main module's version ("(devel)" for a build from a work tree without
+// a version), the VCS revision it was built from ("" when unknown), and the
+// Go version (runtime/debug.ReadBuildInfo).
+func buildInfo() prometheus.Collector {
+	version, revision, goVersion := "unknown", "", "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		version, goVersion = bi.Main.Version, bi.GoVersion
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				revision = s.Value
+			}
+		}
+	}
+	g := prometheus.NewGauge(prometheus.GaugeOpts{Namespace: Namespace, Name: "build_info",
+		Help:        "Always 1; its labels say which grotto build runs: version, VCS revision, Go version.",
+		ConstLabels: prometheus.Labels{"version": version, "revision": revision, "goversion": goVersion}})
+	g.Set(1)
+	return g
+}
+
+// Played counts a turn the game applied, and the game it ended, if it did
+// (session.Config.Played).
+func (m *Metrics) Played(res game.Result) {
+	m.Turns.Inc()
+	switch {
+	case res.Died:
+		m.died.Inc()
+	case res.Won:
+		m.won.Inc()
+	}
+}

@@ -1,0 +1,207 @@
+package server
+
+import (
+	"bytes"
+	"io"
+	"net"
+	"net/http"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"charm.land/log/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/grotto-game/grotto/server/metrics"
+)
+
+// samples returns how many observations histogram h holds.
+func samples(t *testing.T, h prometheus.Metric) uint64 {
+	t.Helper()
+	var m dto.Metric
+	if err := h.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetHistogram().GetSampleCount()
+}
+
+// atLeast fails the test unless got >= want.
+func atLeast(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if got < want {
+		t.Errorf("%s = %v, want at least %v", what, got, want)
+	}
+}
+
+func TestASessionAndAKeyMoveTheMetrics(t *testing.T) {
+	srv, addr := serve(t, Config{Metrics: "127.0.0.1:0", NewSeed: func() uint64 { return 7 }}) // a start room no monster sees
+	m := srv.Metrics()
+	if n := testutil.ToFloat64(m.Turns); n != 0 {
+		t.Fatalf("%v turns before anyone played", n)
+	}
+
+	// A client without a key tries keyboard-interactive and is refused.
+	cfg := &gossh.ClientConfig{User: "x", HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: waitLong,
+		Auth: []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}}
+	if conn, err := gossh.Dial("tcp", addr, cfg); err == nil {
+		conn.Close()
+		t.Fatal("keyboard-interactive was accepted")
+	}
+
+	c := dial(t, addr, newKey(t), 80, 24)
+	newGame(t, c)
+	walk(t, c, 1)
+
+	atLeast(t, "connections accepted", testutil.ToFloat64(m.Connections.WithLabelValues(metrics.ConnAccepted)), 2)
+	atLeast(t, "open connections", testutil.ToFloat64(m.ConnectionsOpen), 1)
+	atLeast(t, "publickey accepted", testutil.ToFloat64(m.Auth.WithLabelValues("publickey", "accepted")), 1)
+	atLeast(t, "keyboard-interactive refused", testutil.ToFloat64(m.Auth.WithLabelValues("keyboard-interactive", "refused")), 1)
+	atLeast(t, "turns", testutil.ToFloat64(m.Turns), 1)
+	atLeast(t, "saves", testutil.ToFloat64(m.Saves), 1) // a new game is saved at once
+	atLeast(t, "key→frame observations", float64(samples(t, m.KeyFrame)), 1)
+	atLeast(t, "journal commits", testutil.ToFloat64(m.JournalCommits), 1) // the move's journal entry, durable before drawn
+	atLeast(t, "journal commits in the histogram", float64(samples(t, m.JournalEntries)), 1)
+	atLeast(t, "timed journal appends", float64(samples(t, m.StoreSeconds.WithLabelValues("append_journal").(prometheus.Histogram))), 1)
+	atLeast(t, "timed full saves", float64(samples(t, m.StoreSeconds.WithLabelValues("put_save").(prometheus.Histogram))), 1)
+	if n := testutil.ToFloat64(m.StoreErrors.WithLabelValues("append_journal")); n != 0 {
+		t.Errorf("%v failed journal appends on a healthy store", n)
+	}
+	want := `# HELP grotto_sessions Live sessions, by kind.
+# TYPE grotto_sessions gauge
+grotto_sessions{kind="browser"} 0
+grotto_sessions{kind="playing"} 1
+grotto_sessions{kind="title"} 0
+grotto_sessions{kind="watching"} 0
+`
+	if err := testutil.GatherAndCompare(m.Registry(), strings.NewReader(want), "grotto_sessions"); err != nil {
+		t.Error(err)
+	}
+
+	// What a host's Prometheus reads.
+	resp, err := http.Get("http://" + srv.MetricsAddr().String() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /metrics: %s\n%s", resp.Status, body)
+	}
+	for _, name := range []string{"grotto_connections_total", "grotto_connections_open", "grotto_auth_attempts_total",
+		"grotto_sessions", "grotto_turns_total", "grotto_key_to_frame_seconds_bucket", "grotto_store_operation_seconds_bucket",
+		"grotto_store_operation_errors_total", "grotto_journal_commits_total", "grotto_journal_entries_per_commit_bucket",
+		"grotto_saves_total", "grotto_games_finished_total", "grotto_takeovers_total", "grotto_watch_frames_dropped_total",
+		"grotto_build_info", "go_goroutines", "process_resident_memory_bytes"} {
+		if !bytes.Contains(body, []byte("\n"+name)) {
+			t.Errorf("the scrape lacks %s", name)
+		}
+	}
+	for _, secret := range []string{"SHA256:", "player"} { // no fingerprint, no name
+		if bytes.Contains(body, []byte(secret)) {
+			t.Errorf("the scrape shows %q", secret)
+		}
+	}
+	problems, err := testutil.GatherAndLint(m.Registry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("lint: %s: %s", p.Metric, p.Text)
+	}
+	// promtool, where Prometheus is installed (CI does not install it).
+	if promtool, err := exec.LookPath("promtool"); err == nil {
+		cmd := exec.Command(promtool, "check", "metrics")
+		cmd.Stdin = bytes.NewReader(body)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("promtool check metrics: %v\n%s", err, out)
+		}
+	} else {
+		t.Log("promtool is not installed: its check of the scrape is skipped")
+	}
+}
+
+func TestTheMetricsServerStopsWithTheServer(t *testing.T) {
+	srv, err := newServer(t, Config{Listen: "127.0.0.1:0", Metrics: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+	url := "http://" + srv.MetricsAddr().String() + "/metrics"
+	client := http.Client{Timeout: waitLong}
+	resp, err := client.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if err := srv.Shutdown(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	<-served
+	if resp, err := client.Get(url); err == nil {
+		resp.Body.Close()
+		t.Errorf("metrics still served after Shutdown: %s", resp.Status)
+	}
+}
+
+func TestAMetricsAddressInUseStopsTheServerFromStarting(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	srv, err := newServer(t, Config{Listen: "127.0.0.1:0", Metrics: taken.Addr().String(), DataDir: t.TempDir(), Logger: log.New(io.Discard)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := srv.Listen(); err == nil || !strings.Contains(err.Error(), "--metrics") {
+		t.Errorf("Listen with the metrics address taken: %v, want an error naming --metrics", err)
+	}
+}
+
+func TestWithoutMetricsNothingElseListens(t *testing.T) {
+	srv, err := newServer(t, Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	if a := srv.MetricsAddr(); a != nil {
+		t.Errorf("metrics served on %s without --metrics", a)
+	}
+}
+
+// BenchmarkKeyClock measures what timing a key to its frame costs a
+// session's hot path: the reader's stamp, the decoder's, the renderer's
+// observation. It must allocate nothing.
+func BenchmarkKeyClock(b *testing.B) {
+	clock := metrics.New(metrics.Sources{}).NewKeyClock()
+	b.ReportAllocs()
+	for b.Loop() {
+		clock.Read()
+		clock.Key()
+		clock.Frame()
+	}
+}
+
+func TestTimingAKeyToItsFrameAllocatesNothing(t *testing.T) {
+	clock := metrics.New(metrics.Sources{}).NewKeyClock()
+	w := &frameWriter{w: io.Discard, clock: clock}
+	frame := []byte("a frame")
+	if n := testing.AllocsPerRun(1000, func() {
+		clock.Read()
+		clock.Key()
+		w.Write(frame)
+	}); n != 0 {
+		t.Errorf("%v allocations per key", n)
+	}
+}
