@@ -256,6 +256,9 @@ func buildInfo() prometheus.Collector {
 // Played counts a turn the game applied, and the game it ended, if it did
 // (session.Config.Played).
 func (m *Metrics) Played(res game.Result) {
+	if m == nil {
+		return
+	}
 	m.Turns.Inc()
 	switch {
 	case res.Died:

@@ -63,16 +63,36 @@ func (m *Metrics) JournalCommitted(entries int) {
 var _ store.Observer = (*Metrics)(nil)
 
 // TimedSaves returns s timed; each PutSave that succeeds counts a save.
-func (m *Metrics) TimedSaves(s store.Saves) store.Saves { return timedSaves{s, m} }
+func (m *Metrics) TimedSaves(s store.Saves) store.Saves {
+	if m == nil {
+		return s
+	}
+	return timedSaves{s, m}
+}
 
 // TimedScores returns s timed.
-func (m *Metrics) TimedScores(s store.Scores) store.Scores { return timedScores{s, m} }
+func (m *Metrics) TimedScores(s store.Scores) store.Scores {
+	if m == nil {
+		return s
+	}
+	return timedScores{s, m}
+}
 
 // TimedProfiles returns s timed.
-func (m *Metrics) TimedProfiles(s store.Profiles) store.Profiles { return timedProfiles{s, m} }
+func (m *Metrics) TimedProfiles(s store.Profiles) store.Profiles {
+	if m == nil {
+		return s
+	}
+	return timedProfiles{s, m}
+}
 
 // TimedQuarantine returns s timed.
-func (m *Metrics) TimedQuarantine(s store.Quarantine) store.Quarantine { return timedQuarantine{s, m} }
+func (m *Metrics) TimedQuarantine(s store.Quarantine) store.Quarantine {
+	if m == nil {
+		return s
+	}
+	return timedQuarantine{s, m}
+}
 
 type timedSaves struct {
 	s store.Saves
