@@ -11,6 +11,7 @@ import (
 
 	"charm.land/ssh"
 
+	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/store"
 )
@@ -40,6 +41,32 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 				return
 			}
 			writeScores(out, scores)
+		case cmd[0] == "scores" && len(cmd) <= 3 && cmd[1] == "daily": // daily.go
+			date := time.Now().UTC().Format(game.DailyLayout)
+			if len(cmd) == 3 {
+				date = cmd[2]
+			}
+			if !store.ValidDaily(date) {
+				fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: %q is not a date; try `scores daily` (today's) or `scores daily 2006-01-02`\n", tui.Inert(date))
+				sess.Exit(1)
+				return
+			}
+			scores, err := s.store.DailyScores(date, 20)
+			if err != nil {
+				s.log.Error("daily scores", "err", err)
+				fmt.Fprintln(sess.Stderr(), "grotto: the scores cannot be read right now")
+				sess.Exit(1)
+				return
+			}
+			writeDailyScores(out, date, scores)
+		case len(cmd) == 2 && cmd[0] == "replay": // replayplayer.go: a program, after the PTY check and the session cap
+			if _, _, pty := sess.Pty(); !pty {
+				fmt.Fprintln(sess.Stderr(), noPTYReplay(PortOf(s.cfg.Listen), cmd[1]))
+				sess.Exit(1)
+				return
+			}
+			next(sess)
+			return
 		case cmd[0] == "replays" && len(cmd) <= 2: // replays.go
 			name := ""
 			if len(cmd) == 2 {
@@ -86,7 +113,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 				return
 			}
 		default:
-			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores`, `who`, `replays [NAME]` or `dump ID`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
+			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores`, `scores daily`, `who`, `replays [NAME]`, `replay ID` or `dump ID`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
 			sess.Exit(1)
 			return
 		}

@@ -169,13 +169,21 @@ func (t *titleScreen) start(m *Model, item string) (screen, tea.Cmd) {
 	if item != itemDaily {
 		return m.startNew(), nil
 	}
-	if err := m.p.Daily.StartDaily(); err != nil {
-		t.note = err.Error()
+	err := m.p.Daily.StartDaily()
+	g := m.p.Play.Game()
+	if g == nil || g.Daily() == "" || g.Over() { // not started: today's is done, or the store is away
+		if err != nil {
+			t.note = err.Error()
+		}
 		return t, nil
 	}
-	m.game = m.p.Play.Game()
+	m.game = g
+	p := newPlay()
+	if err != nil { // started, but its first save failed
+		p.note = err.Error()
+	}
 	m.publish()
-	return newPlay(), nil
+	return p, nil
 }
 
 // replayable reports whether a row of the score table has a replay.

@@ -1,0 +1,155 @@
+// The replay player over SSH (issue 15): `ssh -t host replay ID` plays a
+// finished game back in a Bubble Tea program of its own (tui.NewReplayer),
+// and the title's score table opens a row's replay (tui.Replays). A replay
+// holds no lease and no lobby slot; it counts against --max-sessions like
+// any session with a terminal, and Shutdown ends it.
+
+package server
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/bubbletea"
+
+	"github.com/grotto-game/grotto/game/replay"
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/store"
+)
+
+// replayCommand returns the id of `replay ID`, and whether cmd is one.
+func replayCommand(cmd []string) (id string, ok bool) {
+	if len(cmd) == 2 && cmd[0] == "replay" {
+		return cmd[1], true
+	}
+	return "", false
+}
+
+// ReplayGame returns finished game id (digits, as typed) as the replay
+// player shows it: ready to play back, or, for a game recorded under other
+// rules or without its history, with Replay nil and Why saying so (its dump
+// is shown instead). Errors are OpenReplay's: ErrNoSuchGame,
+// ErrHistoryDamaged, the store's.
+func (s *Server) ReplayGame(id string) (tui.ReplayGame, error) {
+	f, r, err := s.OpenReplay(id)
+	rg := tui.ReplayGame{ID: f.ID, Name: f.Score.Name, Replay: r, Dump: f.Record.Dump}
+	switch {
+	case errors.Is(err, replay.ErrOtherRules):
+		rg.Why = "This game was recorded under other rules than this server plays now, so it cannot be played back exactly; here is its account instead."
+	case errors.Is(err, replay.ErrNoHistory):
+		rg.Why = "This game was kept without its full history (it began before histories were kept), so it cannot be played back; here is its account instead."
+	case err != nil:
+		return tui.ReplayGame{}, err
+	}
+	return rg, nil
+}
+
+// replaySession runs `ssh -t host replay ID` on a session with a terminal:
+// a replayer program, run by the rest of the chain (next), or one line and
+// status 1 when the game cannot be read.
+func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
+	logger := s.log.With("fp", sess.Context().Value(ctxIdentity).(identity).fp, "replay", id)
+	rg, err := s.ReplayGame(id)
+	if err != nil {
+		if !errors.Is(err, ErrNoSuchGame) {
+			logger.Error("replay", "err", err)
+		}
+		wish.Fatalln(sess, "grotto: "+dumpError(err, id)+"\r")
+		return
+	}
+	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
+		sessionInput(sess, s.cfg.Limits.InputBytesPerSec, logger))
+	if pty, _, ok := sess.Pty(); ok {
+		opts = append(opts, tea.WithWindowSize(min(max(pty.Window.Width, 0), tui.MaxWidth), min(max(pty.Window.Height, 0), tui.MaxHeight)))
+	}
+	prog := tea.NewProgram(tui.NewReplayer(rg, s.data), opts...)
+	if !s.replays.add(prog) {
+		wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
+		return
+	}
+	defer s.replays.remove(prog)
+	logger.Info("replay started", "game", rg.ID, "playable", rg.Replay != nil)
+	sess.Context().SetValue(ctxProgram, prog)
+	next(sess) // windowSizes and the bubbletea middleware run prog
+	sess.Exit(0)
+}
+
+// replayPrograms are the replay programs running, for Shutdown to end.
+type replayPrograms struct {
+	mu      sync.Mutex
+	progs   map[*tea.Program]struct{}
+	closing bool
+}
+
+// add registers p; false once Shutdown has begun (p is not to run).
+func (r *replayPrograms) add(p *tea.Program) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing {
+		return false
+	}
+	if r.progs == nil {
+		r.progs = map[*tea.Program]struct{}{}
+	}
+	r.progs[p] = struct{}{}
+	return true
+}
+
+func (r *replayPrograms) remove(p *tea.Program) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.progs, p)
+}
+
+// shutdown quits every replay program and refuses new ones.
+func (r *replayPrograms) shutdown() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closing = true
+	for p := range r.progs {
+		go p.Quit() // Quit sends on the program's channel; never under the lock
+	}
+}
+
+// titleReplays opens the title's score rows for replay (tui.Replays).
+type titleReplays struct{ s *Server }
+
+// OpenReplay implements tui.Replays, in the player's words on error.
+func (t titleReplays) OpenReplay(id uint64) (tui.ReplayGame, error) {
+	ids := strconv.FormatUint(id, 10)
+	rg, err := t.s.ReplayGame(ids)
+	if err != nil {
+		if !errors.Is(err, ErrNoSuchGame) {
+			t.s.log.Error("replay from the title", "replay", id, "err", err)
+		}
+		return rg, errors.New(upper(dumpError(err, ids)) + ".")
+	}
+	return rg, nil
+}
+
+// upper returns s with its first letter in upper case (ASCII).
+func upper(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+// scoreRows are scores as the title shows them.
+func scoreRows(scores []store.Score) []tui.ScoreRow {
+	rows := make([]tui.ScoreRow, len(scores))
+	for i, sc := range scores {
+		rows[i] = tui.ScoreRow{Name: sc.Name, Points: sc.Points, Cause: sc.Cause, GameID: sc.GameID}
+	}
+	return rows
+}
+
+// noPTYReplay is what `ssh host replay ID` without a terminal reads.
+func noPTYReplay(port, id string) string {
+	return fmt.Sprintf("grotto: a replay needs a terminal; connect with one: ssh -t -p %s <host> replay %s", port, tui.Inert(id))
+}
