@@ -28,6 +28,9 @@ type bridge struct {
 	ctx     context.Context // the program's: cancelled when the bridge closes
 	cancel  context.CancelFunc
 	timeout time.Duration // most a write may take (WriteTimeout)
+	// keys are the keys the page may send, by name ({"key":"space"}), as
+	// the key presses they are; nil takes none (a watch page).
+	keys map[string]tea.KeyPressMsg
 
 	mu     sync.Mutex
 	closed bool
@@ -85,15 +88,18 @@ func (b *bridge) finish() {
 	b.conn.Close(status, reason)
 }
 
-// resize is the text message a page sends when its terminal changes size.
+// resize is the text message a page sends when its terminal changes size,
+// or, on a page that takes keys (bridge.keys), a key: {"key":"space"}.
 type resize struct {
-	Cols int `json:"cols"`
-	Rows int `json:"rows"`
+	Cols int    `json:"cols"`
+	Rows int    `json:"rows"`
+	Key  string `json:"key,omitempty"`
 }
 
 // readResizes reads the page's messages until the connection ends, sending
-// each resize to prog. Anything else is refused: a binary message (no key
-// is taken from a watcher), a text that is not a resize, and (by the read
+// each resize to prog, and each key of b.keys as its key press. Anything
+// else is refused: a binary message, a key not in b.keys (no key is taken
+// from a watcher), a text that is not a resize, and (by the read
 // limit) any message over MaxMessage bytes, which the library closes with
 // status 1009.
 func (b *bridge) readResizes(prog *tea.Program) {
@@ -105,7 +111,12 @@ func (b *bridge) readResizes(prog *tea.Program) {
 			return
 		}
 		var m resize
-		if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || m.Cols < 1 || m.Rows < 1 {
+		ok := typ == websocket.MessageText && json.Unmarshal(data, &m) == nil
+		if k, isKey := b.keys[m.Key]; ok && m.Key != "" && isKey { // a key the page may send
+			prog.Send(k)
+			continue
+		}
+		if !ok || m.Key != "" || m.Cols < 1 || m.Rows < 1 {
 			b.close(websocket.StatusUnsupportedData, "The page sent a message grotto does not understand.")
 			return
 		}

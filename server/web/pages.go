@@ -27,6 +27,7 @@ func parsePages() (*pages, error) {
 type scoreRow struct {
 	Rank, Points, Depth, Turns int
 	Name, Cause, Date          string
+	GameID                     uint64 // its replay, /replay/GameID; 0 for none
 }
 
 // gameRow is one row of the front page's live games.
@@ -55,6 +56,9 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	for i, sc := range scores {
 		d.Scores = append(d.Scores, scoreRow{Rank: i + 1, Name: tui.Inert(sc.Name), Points: sc.Points, Depth: sc.Depth,
 			Turns: sc.Turns, Cause: tui.Inert(sc.Cause), Date: sc.Date.UTC().Format("2006-01-02")})
+		if s.cfg.Replays != nil {
+			d.Scores[i].GameID = sc.GameID
+		}
 	}
 	now := s.cfg.Now()
 	for _, g := range s.cfg.Live.Games() {
