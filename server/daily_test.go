@@ -1,13 +1,18 @@
 package server
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/log/v2"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/bot"
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -94,5 +99,53 @@ func TestTheDailyBoardIsApartFromTheMainOne(t *testing.T) {
 	out, errs, status := run(t, login(t, addr, "x", key), "scores daily yesterday")
 	if status != 1 || out != "" || !strings.Contains(errs, "not a date") {
 		t.Errorf("scores daily yesterday: status %d, stdout %q, stderr %q", status, out, errs)
+	}
+}
+
+// TestAFinishedDailyIsOnItsBoardAndReplaysExactly: a daily played to its
+// end through a session is recorded on its day's board, not the main one,
+// kept as a finished game marked daily, and its replay reaches the
+// recorded end.
+func TestAFinishedDailyIsOnItsBoardAndReplaysExactly(t *testing.T) {
+	db := tempDB(t)
+	s := &Server{log: log.New(io.Discard), store: db, data: content.Default()}
+	const day = "2026-11-30"
+	fp := "SHA256:ann"
+	if err := db.ClaimName(fp, "ann", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	sess := session.New(session.Config{Fingerprint: fp, Saves: db, Scores: db, Profiles: db, Quarantine: db, NoJournal: true})
+	if err := sess.StartDaily(day); err != nil {
+		t.Fatal(err)
+	}
+	diver := bot.Diver("diver", bot.AllItems())
+	v := bot.NewView(sess.Game())
+	for turn := 0; sess.InProgress(); turn++ {
+		if turn > 20000 {
+			t.Fatal("no end in 20000 turns")
+		}
+		if _, err := sess.Do(diver.Decide(v)); err != nil {
+			if _, err := sess.Do(game.Wait()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v.Refresh()
+	}
+	board, err := db.DailyScores(day, 10)
+	if err != nil || len(board) != 1 || board[0].Name != "ann" || board[0].GameID == 0 {
+		t.Fatalf("the daily board: %+v (%v)", board, err)
+	}
+	if top, _ := db.TopScores(10); len(top) != 0 {
+		t.Errorf("the daily is on the main board: %+v", top)
+	}
+	rg, err := s.ReplayGame("1")
+	if err != nil || rg.Replay == nil {
+		t.Fatalf("the daily's replay: %+v, %v", rg, err)
+	}
+	if err := rg.Replay.End(); err != nil || rg.Replay.Game().Daily() != day {
+		t.Errorf("the daily's replay ends with %v, daily %q", err, rg.Replay.Game().Daily())
+	}
+	if out, _, _ := run(t, login(t, commandsOn(t, db, nil), "x", newKey(t)), "replays"); !strings.Contains(out, "daily "+day) {
+		t.Errorf("replays does not mark the daily:\n%s", out)
 	}
 }

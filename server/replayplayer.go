@@ -7,6 +7,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -76,6 +77,9 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	logger.Info("replay started", "game", rg.ID, "playable", rg.Replay != nil)
 	sess.Context().SetValue(ctxProgram, prog)
 	next(sess) // windowSizes and the bubbletea middleware run prog
+	if s.replays.isClosing() {
+		wish.Println(sess, "The server is restarting; the replay has stopped. Please reconnect in a moment.\r")
+	}
 	sess.Exit(0)
 }
 
@@ -84,6 +88,7 @@ type replayPrograms struct {
 	mu      sync.Mutex
 	progs   map[*tea.Program]struct{}
 	closing bool
+	running sync.WaitGroup // one per program added and not yet removed
 }
 
 // add registers p; false once Shutdown has begun (p is not to run).
@@ -97,22 +102,44 @@ func (r *replayPrograms) add(p *tea.Program) bool {
 		r.progs = map[*tea.Program]struct{}{}
 	}
 	r.progs[p] = struct{}{}
+	r.running.Add(1)
 	return true
 }
 
+// remove lets go of p, once its session has said goodbye.
 func (r *replayPrograms) remove(p *tea.Program) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	delete(r.progs, p)
+	if _, ok := r.progs[p]; ok {
+		delete(r.progs, p)
+		r.running.Done()
+	}
 }
 
-// shutdown quits every replay program and refuses new ones.
-func (r *replayPrograms) shutdown() {
+func (r *replayPrograms) isClosing() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.closing
+}
+
+// shutdown quits every replay program, refuses new ones, and waits until
+// their sessions have said goodbye or ctx ends.
+func (r *replayPrograms) shutdown(ctx context.Context) {
+	r.mu.Lock()
 	r.closing = true
+	progs := make([]*tea.Program, 0, len(r.progs))
 	for p := range r.progs {
-		go p.Quit() // Quit sends on the program's channel; never under the lock
+		progs = append(progs, p)
+	}
+	r.mu.Unlock()
+	for _, p := range progs {
+		p.Quit()
+	}
+	done := make(chan struct{})
+	go func() { r.running.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
 }
 

@@ -193,3 +193,23 @@ func TestPickingAScoreRowOnTheTitleOpensItsReplay(t *testing.T) {
 	c.Send("q")
 	waitText(t, c, "New game")
 }
+
+// TestShutdownEndsAReplay: a replay holds no game: Shutdown ends it,
+// telling the viewer why.
+func TestShutdownEndsAReplay(t *testing.T) {
+	srv, addr := startServer(t)
+	finishGames(t, srv.store.(*store.Bolt), "ann")
+	c := dial2(t, addr, "replay 1")
+	waitText(t, c, "Replay of ann")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	go srv.Shutdown(ctx)
+	select {
+	case <-c.Done():
+	case <-time.After(waitLong):
+		t.Fatal("the replay went on after Shutdown")
+	}
+	if out := string(c.Output()); !strings.Contains(out, "The server is restarting; the replay has stopped.") {
+		t.Errorf("the viewer is not told why the replay stopped:\n%q", out)
+	}
+}

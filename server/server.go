@@ -249,8 +249,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 			s.web.Close()
 		}
 	}
-	s.replays.shutdown() // replays hold no game: they just end
-	s.live.Shutdown()    // every session hears lobby.ShutDown, saves and leaves
+	s.replays.shutdown(ctx) // replays hold no game: they just end
+	s.live.Shutdown()       // every session hears lobby.ShutDown, saves and leaves
 	done := make(chan error, 1)
 	go func() { done <- s.ssh.Shutdown(ctx) }()
 	if err := s.live.Wait(ctx); err != nil {
