@@ -16,13 +16,15 @@ import (
 	"github.com/grotto-game/grotto/store"
 )
 
-// commands answers `ssh host scores`, `ssh host who`, `ssh host replays
-// [NAME]` and `ssh host dump ID` (replays.go) with plain text and exit
+// commands answers `ssh host scores`, `ssh host scores daily [DATE]`
+// (daily.go), `ssh host who`, `ssh host replays [NAME]` and `ssh host dump
+// ID` (replays.go) with plain text and exit
 // status 0, and for admins `ssh host quarantine`, the games set aside
 // as damaged, and the host tools `kick NAME` and `broadcast TEXT`
 // (hosttools.go); any other command (the admins' too, for everyone else)
 // gets a one-line error and status 1. A session without a command goes on to the
-// game.
+// game; `replay ID` with a terminal goes on to the replay player
+// (replayplayer.go), without one it is told to use ssh -t.
 func (s *Server) commands(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		cmd := sess.Command()

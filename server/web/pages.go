@@ -42,6 +42,7 @@ type gameRow struct {
 type indexData struct {
 	Scores      []scoreRow
 	ScoresError bool // the scores could not be read
+	Replays     bool // a score has a replay: the table has a column for the links
 	Games       []gameRow
 }
 
@@ -56,8 +57,8 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	for i, sc := range scores {
 		d.Scores = append(d.Scores, scoreRow{Rank: i + 1, Name: tui.Inert(sc.Name), Points: sc.Points, Depth: sc.Depth,
 			Turns: sc.Turns, Cause: tui.Inert(sc.Cause), Date: sc.Date.UTC().Format("2006-01-02")})
-		if s.cfg.Replays != nil {
-			d.Scores[i].GameID = sc.GameID
+		if s.cfg.Replays != nil && sc.GameID != 0 {
+			d.Scores[i].GameID, d.Replays = sc.GameID, true
 		}
 	}
 	now := s.cfg.Now()
