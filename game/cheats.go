@@ -31,6 +31,9 @@ func (g *Game) God() bool { return g.s.God }
 // cheat carries out an admin cheat. Only teleporting takes a turn, as the
 // stairs do.
 func (g *Game) cheat(c Command) (Result, error) {
+	if g.s.Daily != "" {
+		return Result{}, &Impossible{ErrDailyCheat.Error()}
+	}
 	p := g.player()
 	switch c.Cheat {
 	case CheatTeleport:

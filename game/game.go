@@ -45,6 +45,7 @@ type state struct {
 	XP        int        // the player's experience toward the next level
 	Seen      []Sighting // things the player remembers on this level (memory.go)
 	Slain     []Slain    // the player's kills by monster, in the order first killed (issue 15)
+	Daily     string     // the daily challenge's UTC date, "2006-01-02" (daily.go); "" for a game of its own
 }
 
 // Game is one player's game. It is not safe for concurrent use: one game

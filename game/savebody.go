@@ -45,6 +45,7 @@ type saveState struct {
 	XP        int            `json:"PlayerXP,omitempty"`  // absent in saves from before levels
 	Seen      []saveSighting `json:"Seen,omitempty"`      // issue 12; absent in older saves
 	Slain     []saveSlain    `json:"Slain,omitempty"`     // issue 15; absent in older saves
+	Daily     string         `json:"Daily,omitempty"`     // issue 15: the daily's date; absent for other games
 }
 
 // saveSlain is a Slain as saved.
@@ -191,7 +192,7 @@ func (s *state) toSave() saveState {
 		Inventory: convert(s.Inventory, toSaveItem), Log: convert(s.Log, toSaveMessage), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, toSaveSighting),
-		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) })}
+		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily}
 }
 
 // state returns the in-memory state of a decoded save (not yet validated).
@@ -201,5 +202,5 @@ func (s *saveState) state() state {
 		Inventory: convert(s.Inventory, saveItem.item), Log: convert(s.Log, saveMessage.message), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, saveSighting.sighting),
-		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) })}
+		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily}
 }

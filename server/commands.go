@@ -11,18 +11,21 @@ import (
 
 	"charm.land/ssh"
 
+	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/web"
 	"github.com/grotto-game/grotto/store"
 )
 
-// commands answers `ssh host scores`, `ssh host who`, `ssh host replays
-// [NAME]`, `ssh host dump ID` (replays.go) and `ssh host web` (webLink)
-// with plain text and exit status 0, and for admins `ssh host quarantine`, the games set aside
+// commands answers `ssh host scores`, `ssh host scores daily [DATE]`
+// (daily.go), `ssh host who`, `ssh host replays [NAME]`, `ssh host dump
+// ID` (replays.go) and `ssh host web` (webLink) with plain text and exit
+// status 0, and for admins `ssh host quarantine`, the games set aside
 // as damaged, and the host tools `kick NAME` and `broadcast TEXT`
 // (hosttools.go); any other command (the admins' too, for everyone else)
 // gets a one-line error and status 1. A session without a command goes on to the
-// game.
+// game; `replay ID` with a terminal goes on to the replay player
+// (replayplayer.go), without one it is told to use ssh -t.
 func (s *Server) commands(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		cmd := sess.Command()
@@ -41,6 +44,32 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 				return
 			}
 			writeScores(out, scores)
+		case cmd[0] == "scores" && len(cmd) <= 3 && cmd[1] == "daily": // daily.go
+			date := time.Now().UTC().Format(game.DailyLayout)
+			if len(cmd) == 3 {
+				date = cmd[2]
+			}
+			if !store.ValidDaily(date) {
+				fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: %q is not a date; try `scores daily` (today's) or `scores daily 2006-01-02`\n", tui.Inert(date))
+				sess.Exit(1)
+				return
+			}
+			scores, err := s.store.DailyScores(date, 20)
+			if err != nil {
+				s.log.Error("daily scores", "err", err)
+				fmt.Fprintln(sess.Stderr(), "grotto: the scores cannot be read right now")
+				sess.Exit(1)
+				return
+			}
+			writeDailyScores(out, date, scores)
+		case len(cmd) == 2 && cmd[0] == "replay": // replayplayer.go: a program, after the PTY check and the session cap
+			if _, _, pty := sess.Pty(); !pty {
+				fmt.Fprintln(sess.Stderr(), noPTYReplay(PortOf(s.cfg.Listen), cmd[1]))
+				sess.Exit(1)
+				return
+			}
+			next(sess)
+			return
 		case cmd[0] == "replays" && len(cmd) <= 2: // replays.go
 			name := ""
 			if len(cmd) == 2 {
@@ -92,7 +121,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 				return
 			}
 		default:
-			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores`, `who`, `replays [NAME]`, `dump ID` or `web`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
+			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores`, `scores daily`, `who`, `replays [NAME]`, `replay ID`, `dump ID` or `web`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
 			sess.Exit(1)
 			return
 		}

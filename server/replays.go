@@ -96,7 +96,7 @@ func (s *Server) OpenReplay(id string) (f store.Finished, r *replay.Replay, err 
 // RecordOf returns what a replay needs of f.
 func RecordOf(f store.Finished) replay.Record {
 	return replay.Record{Seed: f.Record.Seed, Rules: f.Record.Rules, History: f.Record.History, Hash: f.Record.Hash,
-		Points: f.Score.Points, Cause: f.Score.Cause}
+		Points: f.Score.Points, Cause: f.Score.Cause, Daily: f.Score.Daily}
 }
 
 // writeReplays prints finished games, newest first: id, name, score,
@@ -116,6 +116,9 @@ func writeReplays(w io.Writer, games []store.Finished, name string) {
 		sc, mark := f.Score, ""
 		if sc.Cheated {
 			mark = "cheated"
+		}
+		if sc.Daily != "" {
+			mark = "daily " + sc.Daily
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%s\t%s\n", f.ID, tui.Inert(sc.Name), sc.Points, tui.Inert(sc.Cause),
 			sc.Depth, sc.Turns, sc.Date.UTC().Format("2006-01-02 15:04"), mark)

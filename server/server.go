@@ -86,6 +86,8 @@ type Server struct {
 	// released, stops the renew loop (renewLeases).
 	stopRenew     chan struct{}
 	stopRenewOnce sync.Once
+	// replays are the replay programs running (replayplayer.go).
+	replays replayPrograms
 	// web serves the web pages with --http (web.go); nil without.
 	web   *web.Server
 	webLn net.Listener
@@ -273,7 +275,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 			s.web.Close()
 		}
 	}
-	s.live.Shutdown() // every session hears lobby.ShutDown, saves and leaves
+	s.replays.shutdown(ctx) // replays hold no game: they just end
+	s.live.Shutdown()       // every session hears lobby.ShutDown, saves and leaves
 	done := make(chan error, 1)
 	go func() { done <- s.ssh.Shutdown(ctx) }()
 	if err := s.live.Wait(ctx); err != nil {
@@ -404,7 +407,13 @@ func programOf(sess ssh.Session) *tea.Program {
 
 // sessionMiddleware runs the player's session (play) on the SSH session.
 func (s *Server) sessionMiddleware(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) { s.play(sshSeat{sess: sess, next: next, s: s}) }
+	return func(sess ssh.Session) {
+		if gameID, ok := replayCommand(sess.Command()); ok { // `replay ID`: no game, no lease (replayplayer.go)
+			s.replaySession(sess, next, gameID)
+			return
+		}
+		s.play(sshSeat{sess: sess, next: next, s: s})
+	}
 }
 
 // play owns one player's session, on an SSH session or in a browser (seat):
@@ -442,6 +451,7 @@ func (s *Server) play(st seat) {
 	defer lob.lease.release()
 	play := s.newPlay(id.fp, lob.lease, logger)
 	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.metrics.TimedScores(s.store)}, Data: s.data,
+		Replays: titleReplays{s}, Daily: &dailyStarter{s: s, fp: id.fp, play: play, log: logger},
 		IdleTimeout: s.cfg.Limits.IdleTimeout,
 		Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
 		Lobby:       lob, NeedName: isNew,
@@ -695,9 +705,5 @@ type scoreBoard struct{ st store.Scores }
 // TopScores implements tui.Board.
 func (b scoreBoard) TopScores(n int) ([]tui.ScoreRow, error) {
 	scores, err := b.st.TopScores(n)
-	rows := make([]tui.ScoreRow, len(scores))
-	for i, sc := range scores {
-		rows[i] = tui.ScoreRow{Name: sc.Name, Points: sc.Points, Cause: sc.Cause}
-	}
-	return rows, err
+	return scoreRows(scores), err
 }

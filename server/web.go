@@ -32,13 +32,28 @@ func (l webLive) Games() []tui.LiveGame { return l.s.allGames() }
 // Watch implements web.Live; a page counts as a watcher of the game.
 func (l webLive) Watch(id uint64) (<-chan []byte, func(), bool) { return l.s.watchGame(id) }
 
+// webReplays opens finished games for the replay pages (web.Replays).
+type webReplays struct{ s *Server }
+
+// ReplayGame implements web.Replays, in a visitor's words on error.
+func (r webReplays) ReplayGame(id string) (tui.ReplayGame, error) {
+	rg, err := r.s.ReplayGame(id)
+	if err != nil {
+		if !errors.Is(err, ErrNoSuchGame) {
+			r.s.log.Error("web: replay", "replay", id, "err", err)
+		}
+		return rg, errors.New(upper(dumpError(err, id)) + ".")
+	}
+	return rg, nil
+}
+
 // newWeb builds the web server of cfg.HTTP, nil when it is "". Watch pages
 // are capped like game sessions (Limits.MaxSessions), separately.
 func (s *Server) newWeb() (*web.Server, error) {
 	if s.cfg.HTTP == "" {
 		return nil, nil
 	}
-	return web.New(web.Config{Scores: s.store, Live: webLive{s}, Data: s.data, FPS: s.cfg.FPS,
+	return web.New(web.Config{Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: s.cfg.Limits.MaxSessions, Logger: s.log,
 		Tokens: s.store, Players: webPlayers{s}, BaseURL: s.cfg.HTTPURL})
 }

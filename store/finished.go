@@ -47,7 +47,7 @@ func encodeFinished(f Finished) ([]byte, error) {
 	s := f.Score
 	return encodeJSON(finishedV1, finishedRecord{
 		Score: scoreRecord{Name: s.Name, Fingerprint: s.Fingerprint, Depth: s.Depth, Turns: s.Turns, Kills: s.Kills,
-			Points: s.Points, Cause: s.Cause, Date: s.Date.UTC(), GameID: f.ID},
+			Points: s.Points, Cause: s.Cause, Date: s.Date.UTC(), GameID: f.ID, Daily: s.Daily},
 		Cheated: s.Cheated, Won: f.Record.Won, Seed: f.Record.Seed, Rules: f.Record.Rules, Hash: f.Record.Hash,
 		History: f.Record.History, Dump: f.Record.Dump,
 	})
@@ -70,7 +70,7 @@ func finishedOf(id uint64, r finishedRecord) Finished {
 	return Finished{
 		ID: id,
 		Score: Score{Name: sc.Name, Fingerprint: sc.Fingerprint, Depth: sc.Depth, Turns: sc.Turns, Kills: sc.Kills,
-			Points: sc.Points, Cause: sc.Cause, Date: sc.Date, Cheated: r.Cheated, GameID: id},
+			Points: sc.Points, Cause: sc.Cause, Date: sc.Date, Cheated: r.Cheated, GameID: id, Daily: sc.Daily},
 		Record: GameRecord{Won: r.Won, Seed: r.Seed, Rules: r.Rules, Hash: r.Hash, History: r.History, Dump: r.Dump},
 	}
 }

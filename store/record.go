@@ -48,6 +48,7 @@ type scoreRecord struct {
 	Cause       string    `json:"cause"`
 	Date        time.Time `json:"date"`
 	GameID      uint64    `json:"game_id,omitempty"` // absent before games were kept (issue 15)
+	Daily       string    `json:"daily,omitempty"`   // the daily's date; absent for other games (issue 15)
 }
 
 // finishedRecord is a Finished's on-disk form; its key is the id.
@@ -132,6 +133,7 @@ func encodeScore(s Score) ([]byte, error) {
 		Cause:       s.Cause,
 		Date:        s.Date.UTC(),
 		GameID:      s.GameID,
+		Daily:       s.Daily,
 	})
 }
 
@@ -150,5 +152,6 @@ func decodeScore(key, rec []byte) (Score, error) {
 		Cause:       r.Cause,
 		Date:        r.Date,
 		GameID:      r.GameID,
+		Daily:       r.Daily,
 	}, nil
 }

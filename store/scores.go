@@ -52,6 +52,9 @@ func (b *Bolt) FinishGame(fp string, s Score) (rank int, err error) {
 	if s.Date.Before(minScoreDate) || s.Date.After(maxScoreDate) {
 		return 0, fmt.Errorf("finish game %s: date %v outside 1970–2262", fp, s.Date)
 	}
+	if s.Daily != "" && !ValidDaily(s.Daily) {
+		return 0, fmt.Errorf("finish game %s: daily date %q is not 2006-01-02", fp, s.Daily)
+	}
 	s.Fingerprint = fp
 	err = b.update(func(tx *bolt.Tx) error {
 		if err := tx.Bucket(savesBucket).Delete([]byte(fp)); err != nil {
@@ -76,15 +79,21 @@ func (b *Bolt) FinishGame(fp string, s Score) (rank int, err error) {
 		if err != nil {
 			return err
 		}
-		scores := tx.Bucket(scoresBucket)
+		scores, prefix := tx.Bucket(scoresBucket), []byte(nil)
+		if s.Daily != "" { // the day's board: its keys start with the date
+			if scores, err = tx.CreateBucketIfNotExists(dailyScoresBucket); err != nil {
+				return err
+			}
+			prefix = []byte(s.Daily)
+		}
 		seq, err := scores.NextSequence()
 		if err != nil {
 			return err
 		}
-		key := scoreKey(s, seq)
+		key := append(prefix, scoreKey(s, seq)...)
 		rank = 1
 		c := scores.Cursor()
-		for k, _ := c.First(); k != nil && bytes.Compare(k, key) < 0; k, _ = c.Next() {
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && bytes.Compare(k, key) < 0; k, _ = c.Next() {
 			rank++
 		}
 		return scores.Put(key, rec)

@@ -91,6 +91,10 @@ type Score struct {
 	// that TopScores returns, 0 when none was kept (a score recorded
 	// before games were kept). Ignored by FinishGame.
 	GameID uint64
+	// Daily is the UTC date ("2006-01-02") of the daily challenge this
+	// game was, "" for a game of its own: FinishGame ranks a daily score
+	// on that day's board (DailyScores), never on the main one.
+	Daily string
 }
 
 // GameRecord is what a finished game needs beyond its Score to be replayed
@@ -139,6 +143,31 @@ type Replays interface {
 	QuarantineFinished(id uint64, reason string, now time.Time) (key string, err error)
 }
 
+// ErrDailyTaken is returned by [Dailies.StartDaily] when the key has
+// already started that day's daily challenge.
+var ErrDailyTaken = errors.New("the daily challenge was already attempted")
+
+// Dailies keeps the daily challenge (issue 15): each key's one attempt a
+// day, and each day's board. The scores themselves are recorded by
+// FinishGame (Score.Daily).
+type Dailies interface {
+	// StartDaily records fp's attempt at the daily of date ("2006-01-02")
+	// at now, atomically: of two calls for one fp and date, on one node or
+	// two, one returns nil and the other ErrDailyTaken. A call whose answer
+	// was lost (ErrUnavailable) may have recorded the attempt.
+	StartDaily(fp, date string, now time.Time) error
+	// DailyScores returns up to n scores of the daily of date, best first,
+	// as TopScores ranks them.
+	DailyScores(date string, n int) ([]Score, error)
+}
+
+// ValidDaily reports whether date is a daily's date as the store keeps it:
+// a real day written "2006-01-02".
+func ValidDaily(date string) bool {
+	d, err := time.Parse(time.DateOnly, date)
+	return err == nil && d.Format(time.DateOnly) == date
+}
+
 // Saves keeps each player's game in progress: a snapshot (the save) and the
 // journal of commands applied since it. It is the durability role the
 // session layer uses.
@@ -163,11 +192,11 @@ type Scores interface {
 	// FinishGame ends fp's game for good (permadeath): in one transaction it
 	// deletes fp's save and records s, with s.Fingerprint set to fp, and
 	// s.Game (when not nil) as a finished game kept whole (Replays). It
-	// returns s's 1-based rank on the table, 0 for a Cheated score (kept,
-	// never ranked).
+	// returns s's 1-based rank on the table (on the day's board for a
+	// s.Daily score), 0 for a Cheated score (kept, never ranked).
 	FinishGame(fp string, s Score) (rank int, err error)
 	// TopScores returns up to n scores, best first; ties rank in the order
-	// they were recorded.
+	// they were recorded. Daily scores are not on it (Dailies).
 	TopScores(n int) ([]Score, error)
 }
 
@@ -215,6 +244,7 @@ type Store interface {
 	Profiles
 	Quarantine
 	Replays
+	Dailies
 	// Close releases the store; it must not be used afterwards.
 	Close() error
 }

@@ -45,6 +45,7 @@ type Record struct {
 	Hash    string // game.StateHash at the end
 	Points  int    // game.Score at the end
 	Cause   string // game.Cause at the end
+	Daily   string // game.Daily: the daily challenge's date, "" for a game of its own
 }
 
 // Replay is a finished game being played again: Game is the state after
@@ -74,7 +75,15 @@ func New(rec Record, data *content.Tables) (*Replay, error) {
 	if len(cmds) == 0 {
 		return nil, fmt.Errorf("%w: no commands", ErrDamaged)
 	}
-	return &Replay{rec: rec, data: data, cmds: cmds, g: game.New(rec.Seed, data)}, nil
+	return &Replay{rec: rec, data: data, cmds: cmds, g: fresh(rec, data)}, nil
+}
+
+// fresh returns rec's game at turn 0: a daily one for a daily record.
+func fresh(rec Record, data *content.Tables) *game.Game {
+	if rec.Daily != "" {
+		return game.NewDaily(rec.Daily, data)
+	}
+	return game.New(rec.Seed, data)
 }
 
 // Game returns the game as it stands after Pos commands, for drawing. The
@@ -115,7 +124,7 @@ func (r *Replay) Step() error {
 func (r *Replay) Seek(pos int) error {
 	pos = max(0, min(pos, len(r.cmds)))
 	if pos < r.pos {
-		r.g, r.pos = game.New(r.rec.Seed, r.data), 0
+		r.g, r.pos = fresh(r.rec, r.data), 0
 	}
 	for r.pos < pos {
 		if err := r.Step(); err != nil {

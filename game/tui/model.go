@@ -64,6 +64,11 @@ type Player struct {
 	// Settings are the player's options as their profile keeps them
 	// (symbols, colour); unknown values read as the defaults.
 	Settings Settings
+	// Replays opens the finished games of the score table's rows for
+	// replay (a row's GameID); nil offers none.
+	Replays Replays
+	// Daily starts today's daily challenge; nil offers none.
+	Daily Daily
 	// SaveSettings keeps the player's new settings in their profile; an
 	// error, said on the settings screen, leaves the choice in force for
 	// this session. nil means settings last only for the session.
@@ -123,6 +128,17 @@ type ScoreRow struct {
 	Name   string // the name the player had claimed
 	Points int
 	Cause  string // how the game ended, e.g. "killed by a kobold on level 3"
+	GameID uint64 // the finished game kept whole, for its replay (Replays); 0 for none
+}
+
+// Daily is the daily challenge (issue 15) as the title offers it; the
+// server implements it.
+type Daily interface {
+	// StartDaily takes this key's one attempt at today's daily and makes
+	// it the game in progress of Play, saved. err, in the player's words,
+	// says why not: today's is done (and when the next one starts), or the
+	// store is out of reach; the game then is not started.
+	StartDaily() error
 }
 
 // admin reports whether the player holds admin rights at this moment.
@@ -275,7 +291,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case WatchersMsg:
 		m.watchers = m.p.Lobby.Watchers()
 		m.publish()
-	case takeOverDone, TakeOverNoteMsg, frameMsg, watchEnded, tripStep, storageRetry:
+	case takeOverDone, TakeOverNoteMsg, frameMsg, watchEnded, tripStep, storageRetry, replayTick:
 		if h, ok := m.scr.(asyncHandler); ok { // else it is late news for a screen left behind
 			var cmd tea.Cmd
 			m.scr, cmd = h.async(m, msg)

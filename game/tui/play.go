@@ -69,6 +69,10 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 			s.note = "There are no stairs up here."
 		}
 	case actCheat:
+		if m.game.Daily() != "" { // the core refuses them too
+			s.note = game.ErrDailyCheat.Error()
+			return s, nil
+		}
 		return &cheatScreen{back: s}, nil
 	case actUse:
 		return newInventory(s, verbUse), nil

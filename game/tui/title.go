@@ -21,14 +21,18 @@ type titleScreen struct {
 	scores   []ScoreRow
 	scoreErr error
 	note     string // a line for the player, e.g. why they are back here
-	confirm  bool   // asking whether to abandon the saved game
+	confirm  string // the item (New game, Daily challenge) asking whether to abandon the saved game; "" for none
 	live     []LiveGame
+	pick     bool // choosing a row of the score table to replay
+	row      int  // the row chosen, while pick
 }
 
 const (
 	itemContinue = "Continue"
 	itemNew      = "New game"
 	itemWatch    = "Watch a game"
+	itemDaily    = "Daily challenge"
+	itemReplays  = "Replays"
 	itemSettings = "Settings"
 	itemQuit     = "Quit"
 )
@@ -67,8 +71,14 @@ func (t *titleScreen) refreshLive(m *Model) {
 		t.items = append(t.items, itemContinue)
 	}
 	t.items = append(t.items, itemNew)
+	if m.p.Daily != nil {
+		t.items = append(t.items, itemDaily)
+	}
 	if len(t.live) > 0 {
 		t.items = append(t.items, itemWatch)
+	}
+	if t.replayable(m) {
+		t.items = append(t.items, itemReplays)
 	}
 	t.items = append(t.items, itemSettings, itemQuit)
 	t.sel = 0
@@ -81,14 +91,16 @@ func (t *titleScreen) refreshLive(m *Model) {
 
 func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	t.refreshLive(m)
-	if t.confirm {
-		switch k.String() {
-		case "y", "Y":
-			return m.startNew(), nil
-		default:
-			t.confirm = false
+	if t.confirm != "" {
+		item := t.confirm
+		t.confirm = ""
+		if k.String() == "y" || k.String() == "Y" {
+			return t.start(m, item)
 		}
 		return t, nil
+	}
+	if t.pick {
+		return t.pickRow(m, k)
 	}
 	switch k.String() {
 	case "up", "k":
@@ -104,6 +116,14 @@ func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	case "w":
 		if len(t.live) > 0 {
 			return t.choose(m, itemWatch)
+		}
+	case "d":
+		if m.p.Daily != nil {
+			return t.choose(m, itemDaily)
+		}
+	case "r":
+		if t.replayable(m) {
+			return t.choose(m, itemReplays)
 		}
 	case "o", "O":
 		return t.choose(m, itemSettings)
@@ -129,15 +149,82 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 		return &watchListScreen{back: t, games: m.p.Lobby.Games()}, nil
 	case itemSettings:
 		return newSettings(t), nil
-	case itemNew:
+	case itemReplays:
+		t.pick, t.row = true, 0
+		return t, nil
+	case itemNew, itemDaily:
 		if t.save != nil || t.saveErr != nil {
-			t.confirm = true
+			t.confirm = item
 			return t, nil
 		}
-		return m.startNew(), nil
+		return t.start(m, item)
 	}
 	m.exit = ExitQuit
 	return t, tea.Quit
+}
+
+// start begins a new game (item New game) or today's daily (Daily
+// challenge), once the player agreed to lose the saved game.
+func (t *titleScreen) start(m *Model, item string) (screen, tea.Cmd) {
+	if item != itemDaily {
+		return m.startNew(), nil
+	}
+	err := m.p.Daily.StartDaily()
+	g := m.p.Play.Game()
+	if g == nil || g.Daily() == "" || g.Over() { // not started: today's is done, or the store is away
+		if err != nil {
+			t.note = err.Error()
+		}
+		return t, nil
+	}
+	m.game = g
+	p := newPlay()
+	if err != nil { // started, but its first save failed
+		p.note = err.Error()
+	}
+	m.publish()
+	return p, nil
+}
+
+// replayable reports whether a row of the score table has a replay.
+func (t *titleScreen) replayable(m *Model) bool {
+	if m.p.Replays == nil {
+		return false
+	}
+	for _, s := range t.scores {
+		if s.GameID != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pickRow handles a key while the player picks a score row to replay:
+// ↑/↓ choose, Enter plays it back, Esc or q goes back to the menu.
+func (t *titleScreen) pickRow(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	n := len(t.scores)
+	switch k.String() {
+	case "up", "k":
+		t.row = (t.row + n - 1) % n
+	case "down", "j", "tab":
+		t.row = (t.row + 1) % n
+	case "esc", "q":
+		t.pick = false
+	case "enter", "space", " ":
+		s := t.scores[t.row]
+		if s.GameID == 0 {
+			t.note = "No replay was kept of that game."
+			return t, nil
+		}
+		rg, err := m.p.Replays.OpenReplay(s.GameID)
+		if err != nil {
+			t.note = err.Error()
+			return t, nil
+		}
+		r := newReplayScreen(m, rg, t)
+		return r, r.schedule()
+	}
+	return t, nil
 }
 
 // startNew begins a fresh game and saves it at once, so that even a game
@@ -171,7 +258,9 @@ func (t *titleScreen) view(m *Model) string {
 	}
 	b.WriteString("\n")
 	switch {
-	case t.confirm:
+	case t.confirm == itemDaily:
+		b.WriteString(th.hpLow.Render("Start today's daily? Your saved game will be lost. (y/n)") + "\n")
+	case t.confirm != "":
 		b.WriteString(th.hpLow.Render("Start a new game? Your saved game will be lost. (y/n)") + "\n")
 	case t.saveErr != nil:
 		b.WriteString(th.hpLow.Render(truncate(t.saveErr.Error(), m.w-2)) + "\n")
@@ -211,9 +300,17 @@ func (t *titleScreen) view(m *Model) string {
 			break
 		}
 		line := fmt.Sprintf("%2d. %-16s %6d  %s", i+1, Inert(s.Name), s.Points, s.Cause)
+		if t.pick && i == t.row {
+			b.WriteString(th.selected.Render(truncate("> "+line, m.w-2)) + "\n")
+			continue
+		}
 		b.WriteString(th.text.Render(truncate(line, m.w-2)) + "\n")
 	}
-	b.WriteString("\n" + th.dim.Render("↑/↓ choose · Enter select · q quit"))
+	hint := "↑/↓ choose · Enter select · q quit"
+	if t.pick {
+		hint = "↑/↓ choose a game · Enter watch its replay · Esc back"
+	}
+	b.WriteString("\n" + th.dim.Render(hint))
 	return m.center(b.String())
 }
 

@@ -206,8 +206,18 @@ func (s *Session) Continue() error {
 // Start begins a new game, replacing any saved one, and saves it at once so
 // that even a game abandoned on its first turn is resumed, not lost. The
 // game starts even when the save fails; the error (an *Error) says so.
-func (s *Session) Start() error {
-	s.game, s.saved = game.New(s.cfg.NewSeed(), s.cfg.Data), nil
+func (s *Session) Start() error { return s.start(game.New(s.cfg.NewSeed(), s.cfg.Data)) }
+
+// StartDaily begins the daily challenge of date ("2006-01-02", the UTC
+// day; game.NewDaily) as Start begins a new game: replacing any saved one,
+// saved at once, and when it ends recorded on that day's board
+// (store.Score.Daily). Taking the day's one attempt is the caller's
+// (store.Dailies.StartDaily), before.
+func (s *Session) StartDaily(date string) error { return s.start(game.NewDaily(date, s.cfg.Data)) }
+
+// start makes g the game in progress and saves it.
+func (s *Session) start(g *game.Game) error {
+	s.game, s.saved = g, nil
 	s.synced, s.behind, s.unrecorded, s.rank, s.journal = false, false, false, 0, 0
 	s.waiting, s.ended = false, time.Time{}
 	return s.Save()
@@ -507,7 +517,7 @@ func (s *Session) finish() error {
 	rank, err := s.cfg.Scores.FinishGame(s.cfg.Fingerprint, store.Score{
 		Name: name, Depth: g.Depth(), Turns: g.Turn(), Kills: g.Kills(),
 		Points: g.Score(), Cause: g.Cause(), Date: s.ended, Cheated: g.Cheated(),
-		Game: s.gameRecord(g, name),
+		Game: s.gameRecord(g, name), Daily: g.Daily(),
 	})
 	if err != nil {
 		return err

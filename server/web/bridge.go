@@ -29,6 +29,9 @@ type bridge struct {
 	ctx     context.Context // the program's: cancelled when the bridge closes
 	cancel  context.CancelFunc
 	timeout time.Duration // most a write may take (WriteTimeout)
+	// keys are the keys the page may send, by name ({"key":"space"}), as
+	// the key presses they are; nil takes none (a watch page).
+	keys map[string]tea.KeyPressMsg
 
 	mu     sync.Mutex
 	closed bool
@@ -86,20 +89,24 @@ func (b *bridge) finish() {
 	b.conn.Close(status, reason)
 }
 
-// resize is the text message a page sends when its terminal changes size.
+// resize is the text message a page sends when its terminal changes size,
+// or, on a page that takes keys (bridge.keys), a key: {"key":"space"}.
 type resize struct {
-	Cols int `json:"cols"`
-	Rows int `json:"rows"`
+	Cols int    `json:"cols"`
+	Rows int    `json:"rows"`
+	Key  string `json:"key,omitempty"`
 }
 
 // read reads the page's messages until the connection ends, sending each
-// resize (a text message) to prog, and the bytes of each binary message
-// to keys (a play page's keys), or, when keys is nil (a watch page: no key
-// is taken from a watcher), closing the connection with status 1003.
-// Anything else is refused too: a text that is not a resize, and (by the
-// read limit) any message over MaxMessage bytes, which the library closes
-// with status 1009. A write to keys waits for the session to read it: a
-// page that types faster than the session's input rate is slowed down.
+// resize (a text message) to prog, each key of b.keys ({"key":"space"}, a
+// replay page's) as its key press, and the bytes of each binary message to
+// keys (a play page's keys), or, when keys is nil (a watch page: no key is
+// taken from a watcher), closing the connection with status 1003.
+// Anything else is refused too: a key not in b.keys, a text that is not a
+// resize, and (by the read limit) any message over MaxMessage bytes, which
+// the library closes with status 1009. A write to keys waits for the
+// session to read it: a page that types faster than the session's input
+// rate is slowed down.
 func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 	for {
 		// Not b.ctx (see Write): the read ends when the connection closes.
@@ -115,7 +122,12 @@ func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 			continue
 		}
 		var m resize
-		if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || m.Cols < 1 || m.Rows < 1 {
+		ok := typ == websocket.MessageText && json.Unmarshal(data, &m) == nil
+		if k, isKey := b.keys[m.Key]; ok && m.Key != "" && isKey { // a key the page may send
+			prog.Send(k)
+			continue
+		}
+		if !ok || m.Key != "" || m.Cols < 1 || m.Rows < 1 {
 			b.close(websocket.StatusUnsupportedData, "The page sent a message grotto does not understand.")
 			return
 		}

@@ -27,6 +27,7 @@ func parsePages() (*pages, error) {
 type scoreRow struct {
 	Rank, Points, Depth, Turns int
 	Name, Cause, Date          string
+	GameID                     uint64 // its replay, /replay/GameID; 0 for none
 }
 
 // gameRow is one row of the front page's live games.
@@ -41,6 +42,7 @@ type gameRow struct {
 type indexData struct {
 	Scores      []scoreRow
 	ScoresError bool // the scores could not be read
+	Replays     bool // a score has a replay: the table has a column for the links
 	Games       []gameRow
 }
 
@@ -55,6 +57,9 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	for i, sc := range scores {
 		d.Scores = append(d.Scores, scoreRow{Rank: i + 1, Name: tui.Inert(sc.Name), Points: sc.Points, Depth: sc.Depth,
 			Turns: sc.Turns, Cause: tui.Inert(sc.Cause), Date: sc.Date.UTC().Format("2006-01-02")})
+		if s.cfg.Replays != nil && sc.GameID != 0 {
+			d.Scores[i].GameID, d.Replays = sc.GameID, true
+		}
 	}
 	now := s.cfg.Now()
 	for _, g := range s.cfg.Live.Games() {

@@ -59,9 +59,12 @@ type Live interface {
 
 // Config is what the web server needs.
 type Config struct {
-	Scores Scores          // the high-score table
-	Live   Live            // the live games
-	Data   *content.Tables // the game data frames decode with; nil means content.Default()
+	Scores Scores // the high-score table
+	Live   Live   // the live games
+	// Replays opens finished games for /replay/{id} (replay.go); nil
+	// serves no replay pages and links none.
+	Replays Replays
+	Data    *content.Tables // the game data frames decode with; nil means content.Default()
 	// FPS is the most frames per second a watch page is drawn at (as an
 	// SSH session's); 0 means 30.
 	FPS int
@@ -186,6 +189,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /play/{token}", s.redeemLink)
 	mux.HandleFunc("GET /play", s.playPage)
 	mux.HandleFunc("GET /play/ws", s.playSocket)
+	if s.cfg.Replays != nil {
+		mux.HandleFunc("GET /replay/{id}", s.replayPage)
+		mux.HandleFunc("GET /replay/{id}/ws", s.replaySocket)
+	}
 	mux.Handle("GET /assets/", http.FileServerFS(assets))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, "There is no such page here.")

@@ -28,11 +28,11 @@ func gameID(id uint64) any {
 func insertFinished(ctx context.Context, tx pgx.Tx, id uint64, f store.Finished) (int64, error) {
 	sc, r := f.Score, f.Record
 	args := []any{sc.Fingerprint, sc.Name, sc.Depth, sc.Turns, sc.Kills, sc.Points, sc.Cause, sc.Date.UnixNano(),
-		sc.Cheated, r.Won, int64(r.Seed), r.Rules, r.Hash, nonNil(r.History), r.Dump, gameID(id)}
+		sc.Cheated, r.Won, int64(r.Seed), r.Rules, r.Hash, nonNil(r.History), r.Dump, gameID(id), daily(sc.Daily)}
 	var got int64
 	err := tx.QueryRow(ctx, `INSERT INTO finished (fp, name, depth, turns, kills, points, cause, date_ns,
-			cheated, won, seed, rules, hash, history, dump, id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, coalesce($16, nextval(pg_get_serial_sequence('finished', 'id'))))
+			cheated, won, seed, rules, hash, history, dump, id, daily)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, coalesce($16, nextval(pg_get_serial_sequence('finished', 'id'))), $17)
 		ON CONFLICT (fp, date_ns) DO NOTHING RETURNING id`, args...).Scan(&got)
 	if errors.Is(err, pgx.ErrNoRows) {
 		err = tx.QueryRow(ctx, `SELECT id FROM finished WHERE fp = $1 AND date_ns = $2`, sc.Fingerprint, sc.Date.UnixNano()).Scan(&got)
@@ -48,7 +48,7 @@ func nonNil(b []byte) []byte {
 }
 
 // finishedColumns are what scanFinished reads, in its order.
-const finishedColumns = `id, fp, name, depth, turns, kills, points, cause, date_ns, cheated, won, seed, rules, hash`
+const finishedColumns = `id, fp, name, depth, turns, kills, points, cause, date_ns, cheated, won, seed, rules, hash, coalesce(daily, '')`
 
 // scanFinished reads finishedColumns, then history and dump when whole.
 func scanFinished(whole bool) pgx.RowToFunc[store.Finished] {
@@ -57,7 +57,7 @@ func scanFinished(whole bool) pgx.RowToFunc[store.Finished] {
 		var id, ns, seed int64
 		sc, r := &f.Score, &f.Record
 		dest := []any{&id, &sc.Fingerprint, &sc.Name, &sc.Depth, &sc.Turns, &sc.Kills, &sc.Points, &sc.Cause, &ns,
-			&sc.Cheated, &r.Won, &seed, &r.Rules, &r.Hash}
+			&sc.Cheated, &r.Won, &seed, &r.Rules, &r.Hash, &sc.Daily}
 		if whole {
 			dest = append(dest, &r.History, &r.Dump)
 		}

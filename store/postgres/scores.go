@@ -53,6 +53,9 @@ func (s *Store) finishGame(fp string, sc store.Score, fence func(context.Context
 	if sc.Date.Before(minScoreDate) || sc.Date.After(maxScoreDate) {
 		return 0, fmt.Errorf("finish game %s: date %v outside 1970–2262", fp, sc.Date)
 	}
+	if sc.Daily != "" && !store.ValidDaily(sc.Daily) {
+		return 0, fmt.Errorf("finish game %s: daily date %q is not 2006-01-02", fp, sc.Daily)
+	}
 	sc.Fingerprint = fp
 	err = s.tx(func(ctx context.Context, tx pgx.Tx) error {
 		if fence != nil {
@@ -89,8 +92,8 @@ func (s *Store) finishGame(fp string, sc store.Score, fence func(context.Context
 			return err
 		}
 		return tx.QueryRow(ctx, `SELECT 1 + count(*) FROM scores
-			WHERE points > $1 OR (points = $1 AND (date_ns < $2 OR (date_ns = $2 AND id < $3)))`,
-			sc.Points, sc.Date.UnixNano(), id).Scan(&rank)
+			WHERE daily IS NOT DISTINCT FROM $4 AND (points > $1 OR (points = $1 AND (date_ns < $2 OR (date_ns = $2 AND id < $3))))`,
+			sc.Points, sc.Date.UnixNano(), id, daily(sc.Daily)).Scan(&rank)
 	})
 	if errors.Is(err, store.ErrFenced) {
 		return 0, err
@@ -103,14 +106,14 @@ func (s *Store) finishGame(fp string, sc store.Score, fence func(context.Context
 
 // insertScore records sc, with id if it is not 0, and returns its id.
 func insertScore(ctx context.Context, tx pgx.Tx, id int64, sc store.Score) (int64, error) {
-	args := []any{sc.Fingerprint, sc.Name, sc.Depth, sc.Turns, sc.Kills, sc.Points, sc.Cause, sc.Date.UnixNano(), gameID(sc.GameID)}
+	args := []any{sc.Fingerprint, sc.Name, sc.Depth, sc.Turns, sc.Kills, sc.Points, sc.Cause, sc.Date.UnixNano(), gameID(sc.GameID), daily(sc.Daily)}
 	if id == 0 {
-		err := tx.QueryRow(ctx, `INSERT INTO scores (fp, name, depth, turns, kills, points, cause, date_ns, game_id)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`, args...).Scan(&id)
+		err := tx.QueryRow(ctx, `INSERT INTO scores (fp, name, depth, turns, kills, points, cause, date_ns, game_id, daily)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`, args...).Scan(&id)
 		return id, err
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO scores (id, fp, name, depth, turns, kills, points, cause, date_ns, game_id)
-		VALUES ($10, $1, $2, $3, $4, $5, $6, $7, $8, $9)`, append(args, id)...)
+	_, err := tx.Exec(ctx, `INSERT INTO scores (id, fp, name, depth, turns, kills, points, cause, date_ns, game_id, daily)
+		VALUES ($11, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, append(args, id)...)
 	return id, err
 }
 
@@ -123,7 +126,7 @@ func (s *Store) TopScores(n int) ([]store.Score, error) {
 	ctx, cancel := op()
 	defer cancel()
 	rows, err := s.pool.Query(ctx, `SELECT fp, name, depth, turns, kills, points, cause, date_ns, coalesce(game_id, 0) FROM scores
-		ORDER BY points DESC, date_ns, id LIMIT $1`, n)
+		WHERE daily IS NULL ORDER BY points DESC, date_ns, id LIMIT $1`, n)
 	if err != nil {
 		return nil, fmt.Errorf("top scores: %w", avail(err))
 	}

@@ -34,6 +34,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"quarantine moves the save and journal aside with the reason", quarantine},
 		{"every finished game is kept whole with its score, cheated ones unranked", finishedGames},
 		{"a damaged finished game is set aside, no longer listed", quarantineFinished},
+		{"one attempt at a day's daily per key, of racing attempts one wins", dailyAttempts},
+		{"a daily score ranks on its day's board, apart from the main one", dailyBoard},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := open(t)

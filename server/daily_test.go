@@ -1,0 +1,151 @@
+package server
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/log/v2"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/bot"
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/server/session"
+	"github.com/grotto-game/grotto/store"
+)
+
+// mapRows returns the rows of a 24-row play screen that draw the map.
+func mapRows(screen string) string {
+	lines := strings.Split(screen, "\n")
+	return strings.Join(lines[:min(len(lines), 24-1-5)], "\n")
+}
+
+// TestTwoKeysPlayTheSameDailyOnceEach: over SSH, two keys choosing Daily
+// challenge on the same day see the same first level, which is not a
+// game of their own; a key that has started today's daily is refused a
+// second attempt and told when the next one starts, while its daily game
+// is resumed as any saved game; a cheat is refused in it.
+func TestTwoKeysPlayTheSameDailyOnceEach(t *testing.T) {
+	_, addr := startServer(t)
+	ann, bob := newKey(t), newKey(t)
+	var maps []string
+	for _, key := range []gossh.Signer{ann, bob} {
+		c := dial(t, addr, key, 80, 24)
+		s := title(t, c)
+		if !strings.Contains(s, "Daily challenge") {
+			t.Fatalf("no Daily challenge on the title:\n%s", s)
+		}
+		c.Send("d")
+		maps = append(maps, mapRows(waitText(t, c, "Turn: 0")))
+		c.Send("\x03") // saves and leaves
+		<-c.Done()
+	}
+	if maps[0] != maps[1] {
+		t.Errorf("two keys see different dailies:\n%s\n\n%s", maps[0], maps[1])
+	}
+
+	c := dial(t, addr, ann, 80, 24)
+	s := title(t, c)
+	if !strings.Contains(s, "Continue") {
+		t.Fatalf("ann's daily is not resumable:\n%s", s)
+	}
+	c.Send("d")
+	waitText(t, c, "Start today's daily? Your saved game will be lost. (y/n)")
+	c.Send("y")
+	s = waitText(t, c, "Today's daily is done; the next one starts in ")
+	if !strings.Contains(strings.Join(strings.Fields(s), " "), "(00:00 UTC)") {
+		t.Errorf("the refusal does not say when the next daily starts:\n%s", s)
+	}
+	c.Send("c")
+	s = waitText(t, c, "Turn: 0")
+	if mapRows(s) != maps[0] {
+		t.Errorf("ann's resumed daily is not the daily:\n%s", s)
+	}
+}
+
+// TestTheDailyBoardIsApartFromTheMainOne: `scores daily` lists today's
+// daily scores and `scores` does not; `scores daily DATE` lists that day's;
+// a malformed date is one line and status 1.
+func TestTheDailyBoardIsApartFromTheMainOne(t *testing.T) {
+	db := tempDB(t)
+	addr := commandsOn(t, db, nil)
+	now := time.Now().UTC()
+	today := now.Format(game.DailyLayout)
+	for _, s := range []store.Score{
+		{Name: "ann", Points: 30, Cause: "killed by a rat", Date: now, Daily: today},
+		{Name: "bob", Points: 20, Cause: "killed by a bat", Date: now},
+		{Name: "cat", Points: 10, Cause: "killed by an orc", Date: now, Daily: "2026-01-02"},
+	} {
+		if _, err := db.FinishGame("SHA256:"+s.Name, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := newKey(t)
+	out, _, status := run(t, login(t, addr, "x", key), "scores daily")
+	if status != 0 || !strings.Contains(out, "Daily challenge of "+today) || !strings.Contains(out, "ann") ||
+		strings.Contains(out, "bob") || strings.Contains(out, "cat") {
+		t.Errorf("scores daily: status %d:\n%s", status, out)
+	}
+	out, _, _ = run(t, login(t, addr, "x", key), "scores")
+	if !strings.Contains(out, "bob") || strings.Contains(out, "ann") || strings.Contains(out, "cat") {
+		t.Errorf("scores lists a daily score, or not the main one:\n%s", out)
+	}
+	out, _, _ = run(t, login(t, addr, "x", key), "scores daily 2026-01-02")
+	if !strings.Contains(out, "cat") || strings.Contains(out, "ann") {
+		t.Errorf("scores daily 2026-01-02:\n%s", out)
+	}
+	out, errs, status := run(t, login(t, addr, "x", key), "scores daily yesterday")
+	if status != 1 || out != "" || !strings.Contains(errs, "not a date") {
+		t.Errorf("scores daily yesterday: status %d, stdout %q, stderr %q", status, out, errs)
+	}
+}
+
+// TestAFinishedDailyIsOnItsBoardAndReplaysExactly: a daily played to its
+// end through a session is recorded on its day's board, not the main one,
+// kept as a finished game marked daily, and its replay reaches the
+// recorded end.
+func TestAFinishedDailyIsOnItsBoardAndReplaysExactly(t *testing.T) {
+	db := tempDB(t)
+	s := &Server{log: log.New(io.Discard), store: db, data: content.Default()}
+	const day = "2026-11-30"
+	fp := "SHA256:ann"
+	if err := db.ClaimName(fp, "ann", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	sess := session.New(session.Config{Fingerprint: fp, Saves: db, Scores: db, Profiles: db, Quarantine: db, NoJournal: true})
+	if err := sess.StartDaily(day); err != nil {
+		t.Fatal(err)
+	}
+	diver := bot.Diver("diver", bot.AllItems())
+	v := bot.NewView(sess.Game())
+	for turn := 0; sess.InProgress(); turn++ {
+		if turn > 20000 {
+			t.Fatal("no end in 20000 turns")
+		}
+		if _, err := sess.Do(diver.Decide(v)); err != nil {
+			if _, err := sess.Do(game.Wait()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v.Refresh()
+	}
+	board, err := db.DailyScores(day, 10)
+	if err != nil || len(board) != 1 || board[0].Name != "ann" || board[0].GameID == 0 {
+		t.Fatalf("the daily board: %+v (%v)", board, err)
+	}
+	if top, _ := db.TopScores(10); len(top) != 0 {
+		t.Errorf("the daily is on the main board: %+v", top)
+	}
+	rg, err := s.ReplayGame("1")
+	if err != nil || rg.Replay == nil {
+		t.Fatalf("the daily's replay: %+v, %v", rg, err)
+	}
+	if err := rg.Replay.End(); err != nil || rg.Replay.Game().Daily() != day {
+		t.Errorf("the daily's replay ends with %v, daily %q", err, rg.Replay.Game().Daily())
+	}
+	if out, _, _ := run(t, login(t, commandsOn(t, db, nil), "x", newKey(t)), "replays"); !strings.Contains(out, "daily "+day) {
+		t.Errorf("replays does not mark the daily:\n%s", out)
+	}
+}

@@ -1,0 +1,182 @@
+// The replay player over SSH (issue 15): `ssh -t host replay ID` plays a
+// finished game back in a Bubble Tea program of its own (tui.NewReplayer),
+// and the title's score table opens a row's replay (tui.Replays). A replay
+// holds no lease and no lobby slot; it counts against --max-sessions like
+// any session with a terminal, and Shutdown ends it.
+
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+
+	"github.com/grotto-game/grotto/game/replay"
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/store"
+)
+
+// replayCommand returns the id of `replay ID`, and whether cmd is one.
+func replayCommand(cmd []string) (id string, ok bool) {
+	if len(cmd) == 2 && cmd[0] == "replay" {
+		return cmd[1], true
+	}
+	return "", false
+}
+
+// ReplayGame returns finished game id (digits, as typed) as the replay
+// player shows it: ready to play back, or, for a game recorded under other
+// rules or without its history, with Replay nil and Why saying so (its dump
+// is shown instead). Errors are OpenReplay's: ErrNoSuchGame,
+// ErrHistoryDamaged, the store's.
+func (s *Server) ReplayGame(id string) (tui.ReplayGame, error) {
+	f, r, err := s.OpenReplay(id)
+	rg := tui.ReplayGame{ID: f.ID, Name: f.Score.Name, Replay: r, Dump: f.Record.Dump}
+	switch {
+	case errors.Is(err, replay.ErrOtherRules):
+		rg.Why = "This game was recorded under other rules than this server plays now, so it cannot be played back exactly; here is its account instead."
+	case errors.Is(err, replay.ErrNoHistory):
+		rg.Why = "This game was kept without its full history (it began before histories were kept), so it cannot be played back; here is its account instead."
+	case err != nil:
+		return tui.ReplayGame{}, err
+	}
+	return rg, nil
+}
+
+// replaySession runs `ssh -t host replay ID` on a session with a terminal:
+// a replayer program, run by the rest of the chain (next), or one line and
+// status 1 when the game cannot be read.
+func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
+	logger := s.log.With("fp", sess.Context().Value(ctxIdentity).(identity).fp, "replay", id)
+	rg, err := s.ReplayGame(id)
+	if err != nil {
+		if !errors.Is(err, ErrNoSuchGame) {
+			logger.Error("replay", "err", err)
+		}
+		wish.Fatalln(sess, "grotto: "+dumpError(err, id)+"\r")
+		return
+	}
+	// The same screen options and key sanitizer as a game session (seat.go,
+	// input.go).
+	seat := sshSeat{sess: sess, next: next, s: s}
+	ctx, keys, term := seat.keys()
+	opts := append(seat.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
+		newInput(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger).option())
+	prog := tea.NewProgram(tui.NewReplayer(rg, s.data), opts...)
+	if !s.replays.add(prog) {
+		wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
+		return
+	}
+	defer s.replays.remove(prog)
+	logger.Info("replay started", "game", rg.ID, "playable", rg.Replay != nil)
+	sess.Context().SetValue(ctxProgram, prog)
+	next(sess) // windowSizes and the bubbletea middleware run prog
+	if s.replays.isClosing() {
+		wish.Println(sess, "The server is restarting; the replay has stopped. Please reconnect in a moment.\r")
+	}
+	sess.Exit(0)
+}
+
+// replayPrograms are the replay programs running, for Shutdown to end.
+type replayPrograms struct {
+	mu      sync.Mutex
+	progs   map[*tea.Program]struct{}
+	closing bool
+	running sync.WaitGroup // one per program added and not yet removed
+}
+
+// add registers p; false once Shutdown has begun (p is not to run).
+func (r *replayPrograms) add(p *tea.Program) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing {
+		return false
+	}
+	if r.progs == nil {
+		r.progs = map[*tea.Program]struct{}{}
+	}
+	r.progs[p] = struct{}{}
+	r.running.Add(1)
+	return true
+}
+
+// remove lets go of p, once its session has said goodbye.
+func (r *replayPrograms) remove(p *tea.Program) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.progs[p]; ok {
+		delete(r.progs, p)
+		r.running.Done()
+	}
+}
+
+func (r *replayPrograms) isClosing() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closing
+}
+
+// shutdown quits every replay program, refuses new ones, and waits until
+// their sessions have said goodbye or ctx ends.
+func (r *replayPrograms) shutdown(ctx context.Context) {
+	r.mu.Lock()
+	r.closing = true
+	progs := make([]*tea.Program, 0, len(r.progs))
+	for p := range r.progs {
+		progs = append(progs, p)
+	}
+	r.mu.Unlock()
+	for _, p := range progs {
+		p.Quit()
+	}
+	done := make(chan struct{})
+	go func() { r.running.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// titleReplays opens the title's score rows for replay (tui.Replays).
+type titleReplays struct{ s *Server }
+
+// OpenReplay implements tui.Replays, in the player's words on error.
+func (t titleReplays) OpenReplay(id uint64) (tui.ReplayGame, error) {
+	ids := strconv.FormatUint(id, 10)
+	rg, err := t.s.ReplayGame(ids)
+	if err != nil {
+		if !errors.Is(err, ErrNoSuchGame) {
+			t.s.log.Error("replay from the title", "replay", id, "err", err)
+		}
+		return rg, errors.New(upper(dumpError(err, ids)) + ".")
+	}
+	return rg, nil
+}
+
+// upper returns s with its first letter in upper case (ASCII).
+func upper(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+// scoreRows are scores as the title shows them.
+func scoreRows(scores []store.Score) []tui.ScoreRow {
+	rows := make([]tui.ScoreRow, len(scores))
+	for i, sc := range scores {
+		rows[i] = tui.ScoreRow{Name: sc.Name, Points: sc.Points, Cause: sc.Cause, GameID: sc.GameID}
+	}
+	return rows
+}
+
+// noPTYReplay is what `ssh host replay ID` without a terminal reads.
+func noPTYReplay(port, id string) string {
+	return fmt.Sprintf("grotto: a replay needs a terminal; connect with one: ssh -t -p %s <host> replay %s", port, tui.Inert(id))
+}

@@ -1,0 +1,215 @@
+package server
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/internal/sshtest"
+	"github.com/grotto-game/grotto/store"
+)
+
+// replayTurn reads "turn T/N" off a replay's status; -1 when absent.
+var replayTurnRE = regexp.MustCompile(`turn (\d+)/(\d+)`)
+
+func replayTurn(screen string) (pos, n int) {
+	m := replayTurnRE.FindStringSubmatch(screen)
+	if m == nil {
+		return -1, -1
+	}
+	pos, _ = strconv.Atoi(m[1])
+	n, _ = strconv.Atoi(m[2])
+	return pos, n
+}
+
+// waitScreen waits for a screen that ok accepts.
+func waitScreen(t *testing.T, c *sshtest.Client, what string, ok func(string) bool) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	s, err := c.WaitFor(ctx, ok)
+	if err != nil {
+		t.Fatalf("waiting for %s: %v", what, err)
+	}
+	return s
+}
+
+// statusRow returns the row of screen that holds the game's status line
+// ("HP: …"), -1 when none.
+func statusRow(screen string) int {
+	for i, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, "HP") {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestAReplayOverSSHPlaysPausesStepsJumpsAndLeaves: `ssh -t host replay
+// 1` plays a finished game at the viewer's terminal size; space pauses it,
+// . and → step one turn, + and - double and halve the speed (1× to 32×),
+// > jumps to the next depth, G to the checked end; Ctrl+C leaves with
+// status 0.
+func TestAReplayOverSSHPlaysPausesStepsJumpsAndLeaves(t *testing.T) {
+	srv, addr := startServer(t)
+	end := finishGames(t, srv.store.(*store.Bolt), "ann")[0]
+	if end.Depth() < 2 {
+		t.Fatalf("the game ended on depth %d; the test needs one that went deeper", end.Depth())
+	}
+	c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{Width: 100, Height: 30, Command: "replay 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s := waitText(t, c, "Replay of ann · turn ")
+	if !strings.Contains(s, "1×") {
+		t.Errorf("the replay does not start at 1×:\n%s", s)
+	}
+	// The viewer's size: 30 rows, of which 5 for messages and 1 status.
+	if row := statusRow(s); row != 30-1-5 {
+		t.Errorf("the status line is on row %d of a 30-row terminal, want %d:\n%s", row, 30-1-5, s)
+	}
+	waitScreen(t, c, "the replay to move on", func(s string) bool { pos, _ := replayTurn(s); return pos > 0 })
+
+	c.Send(" ")
+	s = waitText(t, c, "· paused")
+	pos, n := replayTurn(s)
+	time.Sleep(600 * time.Millisecond) // more than two turns at 1×
+	if p, _ := replayTurn(c.Screen()); p != pos {
+		t.Errorf("paused at turn %d, the replay went on to %d", pos, p)
+	}
+	c.Send(".")
+	waitText(t, c, "turn "+strconv.Itoa(pos+1)+"/")
+	c.Send("\x1b[C") // →
+	waitText(t, c, "turn "+strconv.Itoa(pos+2)+"/")
+
+	for _, k := range []struct{ key, speed string }{{"+", "2×"}, {"+", "4×"}, {"+", "8×"}, {"-", "4×"}, {"+", "8×"},
+		{"+", "16×"}, {"+", "32×"}, {"+", "32×"}} {
+		c.Send(k.key)
+		waitText(t, c, "· "+k.speed+" · paused")
+	}
+
+	c.Send(">")
+	s = waitText(t, c, "Depth: 2")
+	if p, _ := replayTurn(s); p <= pos+2 || !strings.Contains(s, "· paused") {
+		t.Errorf("> went to turn %d (from %d), paused: %v", p, pos+2, strings.Contains(s, "· paused"))
+	}
+	c.Resize(90, 40)
+	s = waitScreen(t, c, "the replay at 90x40", func(s string) bool { return statusRow(s) == 40-1-5 })
+
+	c.Send("G")
+	s = waitText(t, c, "the end: ")
+	flat := strings.Join(strings.Fields(s), " ") // the status may wrap
+	if p, _ := replayTurn(s); p != n || !strings.Contains(flat, end.Cause()+", checked") {
+		t.Errorf("G: turn %d of %d, want the end, %q checked:\n%s", p, n, end.Cause(), s)
+	}
+	c.Send("\x03")
+	select {
+	case <-c.Done():
+	case <-time.After(waitLong):
+		t.Fatal("Ctrl+C did not end the replay")
+	}
+	if st := c.ExitStatus(); st != 0 {
+		t.Errorf("exit status %d, want 0", st)
+	}
+}
+
+// TestAReplayThatCannotBePlayedShowsItsDump: a game recorded under other
+// rules shows its dump at once, saying why; one whose end does not match
+// its record says so once it gets there, and shows its dump; an unknown
+// id is one line; without a terminal the viewer is told to use ssh -t.
+func TestAReplayThatCannotBePlayedShowsItsDump(t *testing.T) {
+	srv, addr := startServer(t)
+	db := srv.store.(*store.Bolt)
+	end := finishGames(t, db, "ann")[0]
+	hist, _ := end.HistoryBlob()
+	for i, rec := range []store.GameRecord{
+		{Seed: end.Seed(), Rules: "0.000000000000", History: hist, Hash: end.StateHash(), Dump: "old: the dump of game 2"},
+		{Seed: end.Seed(), Rules: game.Rules(srv.data), History: hist, Hash: "another hash", Dump: "bad: the dump of game 3"},
+	} {
+		if _, err := db.FinishGame("SHA256:x", store.Score{Name: "x", Points: end.Score(), Cause: end.Cause(),
+			Date: time.Now().Add(time.Duration(i) * time.Second), Game: &rec}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := dial2(t, addr, "replay 2")
+	s := waitText(t, c, "old: the dump of game 2")
+	if !strings.Contains(s, "other rules") {
+		t.Errorf("the game of other rules does not say why it is not played:\n%s", s)
+	}
+	c = dial2(t, addr, "replay 3")
+	waitText(t, c, "Replay of x")
+	c.Send("G")
+	s = waitText(t, c, "bad: the dump of game 3")
+	if !strings.Contains(s, "does not match") {
+		t.Errorf("the mismatched game does not say so:\n%s", s)
+	}
+	c.Send("q")
+	<-c.Done()
+
+	c = dial2(t, addr, "replay 99")
+	waitText(t, c, "no finished game")
+	out, errs, status := run(t, login(t, addr, "x", newKey(t)), "replay 1")
+	if status != 1 || out != "" || !strings.Contains(errs, "ssh -t") {
+		t.Errorf("replay without a terminal: status %d, stdout %q, stderr %q", status, out, errs)
+	}
+}
+
+func dial2(t *testing.T, addr, cmd string) *sshtest.Client {
+	t.Helper()
+	c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{Command: cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestPickingAScoreRowOnTheTitleOpensItsReplay: on the title, Replays (r)
+// moves into the score table; Enter on a row plays that game back; q goes
+// back to the title.
+func TestPickingAScoreRowOnTheTitleOpensItsReplay(t *testing.T) {
+	srv, addr := startServer(t)
+	finishGames(t, srv.store.(*store.Bolt), "ann", "bob")
+	c := dial(t, addr, newKey(t), 100, 40)
+	s := title(t, c)
+	if !strings.Contains(s, "Replays") {
+		t.Fatalf("no Replays on the title:\n%s", s)
+	}
+	top, err := srv.store.TopScores(2)
+	if err != nil || len(top) != 2 {
+		t.Fatal(top, err)
+	}
+	c.Send("r")
+	waitText(t, c, "> "+" 1. "+top[0].Name)
+	c.Send("j")
+	waitText(t, c, "> "+" 2. "+top[1].Name)
+	c.Send("\r")
+	waitText(t, c, "Replay of "+top[1].Name+" · turn ")
+	c.Send("q")
+	waitText(t, c, "New game")
+}
+
+// TestShutdownEndsAReplay: a replay holds no game: Shutdown ends it,
+// telling the viewer why.
+func TestShutdownEndsAReplay(t *testing.T) {
+	srv, addr := startServer(t)
+	finishGames(t, srv.store.(*store.Bolt), "ann")
+	c := dial2(t, addr, "replay 1")
+	waitText(t, c, "Replay of ann")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	go srv.Shutdown(ctx)
+	select {
+	case <-c.Done():
+	case <-time.After(waitLong):
+		t.Fatal("the replay went on after Shutdown")
+	}
+	if out := string(c.Output()); !strings.Contains(out, "The server is restarting; the replay has stopped.") {
+		t.Errorf("the viewer is not told why the replay stopped:\n%q", out)
+	}
+}

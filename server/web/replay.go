@@ -1,0 +1,112 @@
+package web
+
+// This file: the replay page, /replay/{id}, and its WebSocket,
+// /replay/{id}/ws?cols=N&rows=N (issue 15). It plays a finished game back
+// in xterm.js with the replay player of `ssh -t host replay ID`
+// (tui.NewReplayer) on a bridge (bridge.go); the page sends the replay's
+// keys only, as text messages {"key":"space"}, besides its resizes.
+// Counted against MaxWatchers with the watch pages.
+
+import (
+	"net/http"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/coder/websocket"
+
+	"github.com/grotto-game/grotto/game/tui"
+)
+
+// Replays opens finished games for the replay pages; the server
+// implements it.
+type Replays interface {
+	// ReplayGame returns finished game id (digits, as in the address)
+	// ready to play back, or with Replay nil and Why set when it cannot
+	// be (its dump is shown). err, in a visitor's words, means there is
+	// no such game to show.
+	ReplayGame(id string) (tui.ReplayGame, error)
+}
+
+// replayKeys are the keys a replay page may send, by name, and the key
+// press each is to the replay player: no other key reaches it.
+var replayKeys = map[string]tea.KeyPressMsg{
+	"space": {Code: tea.KeySpace, Text: " "},
+	"+":     {Code: '+', Text: "+"},
+	"-":     {Code: '-', Text: "-"},
+	".":     {Code: '.', Text: "."},
+	"right": {Code: tea.KeyRight},
+	">":     {Code: '>', Text: ">"},
+	"G":     {Code: 'g', ShiftedCode: 'G', Text: "G", Mod: tea.ModShift},
+	"end":   {Code: tea.KeyEnd},
+	"q":     {Code: 'q', Text: "q"},
+	"up":    {Code: tea.KeyUp},
+	"down":  {Code: tea.KeyDown},
+}
+
+// replayData is what a replay page shows before its script draws it.
+type replayData struct {
+	ID   string
+	Name string
+}
+
+// replayPage serves the page that plays finished game {id} back
+// (replay.js connects its WebSocket); an unknown game gets the not-found
+// page, saying why.
+func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
+	rg, err := s.cfg.Replays.ReplayGame(r.PathValue("id"))
+	if err != nil {
+		s.notFound(w, err.Error())
+		return
+	}
+	s.render(w, http.StatusOK, "replay.html", replayData{ID: r.PathValue("id"), Name: tui.Inert(rg.Name)})
+}
+
+// replaySocket serves a replay page's WebSocket: 404 for a game that
+// cannot be shown, 400 for a size that is not two whole numbers from 1,
+// 503 when MaxWatchers pages are open. It closes with 1000 "The replay
+// has ended." when the viewer leaves it (q), 1001 at Shutdown, 1003 for a
+// message that is neither a resize nor a replay key.
+func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
+	cols, okC := dimension(r.URL.Query().Get("cols"), tui.MaxWidth)
+	rows, okR := dimension(r.URL.Query().Get("rows"), tui.MaxHeight)
+	if !okC || !okR {
+		http.Error(w, "cols and rows must be whole numbers from 1", http.StatusBadRequest)
+		return
+	}
+	rg, err := s.cfg.Replays.ReplayGame(r.PathValue("id"))
+	if err != nil {
+		s.notFound(w, err.Error())
+		return
+	}
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	default:
+		s.log.Warn("web: a replay page was refused: too many open", "max", s.cfg.MaxWatchers)
+		http.Error(w, "Too many people are watching right now; please try again later.", http.StatusServiceUnavailable)
+		return
+	}
+	if !s.startWatching() {
+		http.Error(w, "The server is restarting.", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.socks.Done()
+	conn, err := websocket.Accept(w, r, nil) // same origin only (the library's default)
+	if err != nil {
+		return
+	}
+	conn.SetReadLimit(MaxMessage)
+	b := newBridge(s.ctx, conn, s.cfg.WriteTimeout)
+	b.keys = replayKeys
+	defer b.finish()
+	go func() {
+		select {
+		case <-s.ctx.Done():
+			b.close(websocket.StatusGoingAway, "The server is restarting.")
+		case <-b.ctx.Done():
+		}
+	}()
+	if err := b.run(tui.NewReplayer(rg, s.cfg.Data), cols, rows, s.cfg.FPS); err != nil && b.ctx.Err() == nil {
+		s.log.Warn("web: a replay page's program failed", "err", err)
+	}
+	b.close(websocket.StatusNormalClosure, "The replay has ended.")
+}
