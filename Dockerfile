@@ -11,8 +11,11 @@ FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/grotto /grotto
 # A named volume starts as a copy of this directory, so it is writable by nonroot.
 COPY --from=build --chown=65532:65532 /out/data /data
-ENV GROTTO_DATA=/data GROTTO_LISTEN=:23234
+# SSH on 23234; the web pages (scores, who, watching and playing in the
+# browser) on 8080. Metrics stay off: set GROTTO_METRICS to an address only
+# your Prometheus reaches.
+ENV GROTTO_DATA=/data GROTTO_LISTEN=:23234 GROTTO_HTTP=:8080
 VOLUME ["/data"]
-EXPOSE 23234
+EXPOSE 23234 8080
 USER nonroot:nonroot
 ENTRYPOINT ["/grotto", "serve"]
