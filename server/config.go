@@ -46,7 +46,8 @@ type Config struct {
 	// Node names this server among the nodes sharing one store: the
 	// holder of a key's lease (store.Leases), shown to a player whose key
 	// plays here when they connect to another node. "" means the host
-	// name (os.Hostname). At most MaxNodeName bytes, printable, no spaces.
+	// name (os.Hostname). At most MaxNodeName bytes, printable, no spaces,
+	// no "/".
 	Node string
 	// LeaseTTL is how long a node's claim on a key's game lasts without a
 	// renewal (renewed every third of it): a node that stops lets another
@@ -282,8 +283,8 @@ func (c *Config) Validate() error {
 			return badSetting("--node", "must be at most %d bytes, not %d", MaxNodeName, len(c.Node))
 		}
 		for _, r := range c.Node {
-			if !unicode.IsPrint(r) || unicode.IsSpace(r) {
-				return badSetting("--node", "%q must be printable, without spaces, e.g. node-a", c.Node)
+			if !unicode.IsPrint(r) || unicode.IsSpace(r) || r == '/' {
+				return badSetting("--node", "%q must be printable, without spaces or /, e.g. node-a", c.Node)
 			}
 		}
 	}

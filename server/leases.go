@@ -10,9 +10,11 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,7 +28,12 @@ const leaseCallTimeout = 5 * time.Second
 // nodeLeases is the leases this node holds, one per key, with the sessions
 // that use each.
 type nodeLeases struct {
-	st   store.Leases
+	st store.Leases
+	// node is the holder this process claims leases as: the node's name,
+	// "/", and an instance random to this process (holderName). Two
+	// processes of one name (a restart, or a clone started by mistake)
+	// are two holders: a claim by the second moves the epoch on, so the
+	// first is fenced, never writing as the second.
 	node string
 	ttl  time.Duration
 
@@ -67,7 +74,14 @@ type heldLease struct {
 func (h *heldLease) let() { h.goneOnce.Do(func() { close(h.gone) }) }
 
 func newNodeLeases(st store.Leases, node string, ttl time.Duration) *nodeLeases {
-	return &nodeLeases{st: st, node: node, ttl: ttl, held: map[string]*heldLease{}}
+	return &nodeLeases{st: st, node: node + "/" + rand.Text()[:8], ttl: ttl, held: map[string]*heldLease{}}
+}
+
+// holderName returns the node name of a lease holder ("name/instance",
+// nodeLeases.node): what players read and what the node channel dials.
+func holderName(holder string) string {
+	name, _, _ := strings.Cut(holder, "/")
+	return name
 }
 
 // sessionLease is one session's use of its key's lease: its game's Saves
@@ -129,6 +143,10 @@ func (l *sessionLease) acquire() error {
 	defer cancel()
 	epoch, err := nl.st.Claim(ctx, l.fp, nl.node, nl.ttl)
 	if err != nil {
+		var held *store.LeaseHeldError
+		if errors.As(err, &held) {
+			held.Node = holderName(held.Node)
+		}
 		return err
 	}
 	h = &heldLease{fp: l.fp, epoch: epoch, game: nl.st.Fenced(l.fp, epoch), users: map[*sessionLease]struct{}{l: {}},

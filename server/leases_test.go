@@ -77,7 +77,7 @@ func TestAWriteWithoutALeaseIsFencedAndAfterALostLeaseNeverReachesTheStore(t *te
 		t.Fatal(err)
 	}
 	// The lease lapses and node B claims the key.
-	db.Release(context.Background(), "SHA256:a", "node-a", 1)
+	db.Release(context.Background(), "SHA256:a", nl.node, 1)
 	if _, err := db.Claim(context.Background(), "SHA256:a", "node-b", time.Minute); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestANodeThatLostTheLeaseCannotQuarantineTheNewOwnersSave(t *testing.T) {
 	defer l.release()
 	// Node A pauses; its lease lapses; node B claims the key and saves a
 	// game that node A cannot read (B's own business).
-	db.Release(context.Background(), fp, "node-a", 1)
+	db.Release(context.Background(), fp, s.leases.node, 1)
 	epoch, err := db.Claim(context.Background(), fp, "node-b", time.Minute)
 	if err != nil {
 		t.Fatal(err)

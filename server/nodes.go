@@ -111,6 +111,12 @@ func (n *nodes) serve(stop <-chan struct{}) {
 	} else {
 		n.log.Warn("no node channel (--cluster-listen): a key playing on another node cannot be taken over from here, only resumed once it leaves; its game cannot be watched from here")
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
+	if addr, err := n.st.NodeAddr(ctx, n.self); err == nil {
+		n.log.Warn("another process announced itself as this node within the lease TTL: if it is still running, give each node its own --node (its games are fenced from this one, and the node channel reaches only one of them)",
+			"node", n.self, "its_channel", addr)
+	}
+	cancel()
 	go n.announceLoop(stop)
 }
 
@@ -330,6 +336,13 @@ func strandedNote(node string, ttl time.Duration) string {
 // still asks it first.
 const pingTimeout = time.Second
 
+// earlierRunNote is what a player reads while their game waits for the
+// lease of an earlier run of this node (it stopped, and this process
+// started under the same name) to lapse.
+func earlierRunNote(node string, ttl time.Duration) string {
+	return fmt.Sprintf("Node %s restarted while your game was open there. Your game resumes here by itself once the old run's claim on it lapses: within %v.", node, ttl.Round(time.Second))
+}
+
 // nodeAnswers reports whether node answers on the channel within
 // pingTimeout (a stopped or paused node does not, nor one without a
 // channel).
@@ -358,6 +371,11 @@ func (l *sessionLobby) takeOverRemote(held *store.LeaseHeldError) error {
 	deadline := time.Now().Add(ttl + takeOverDeadline)
 	asked := ""
 	for {
+		if held.Node == l.srv.cfg.Node && asked != held.Node {
+			// An earlier run of this node: nobody to ask.
+			asked = held.Node
+			l.note(earlierRunNote(held.Node, ttl))
+		}
 		if held.Node != asked {
 			asked = held.Node
 			ctx, cancel := context.WithTimeout(context.Background(), nodeCallTimeout+2*time.Second)
@@ -370,8 +388,11 @@ func (l *sessionLobby) takeOverRemote(held *store.LeaseHeldError) error {
 				l.log.Warn("take-over: the node holding the key's lease does not answer; waiting for its lease to lapse", "node", held.Node, "err", err)
 				l.note(strandedNote(held.Node, ttl))
 			default:
-				l.log.Error("take-over: the node holding the key's lease refused to release it", "node", held.Node, "err", err)
-				l.note(fmt.Sprintf("Node %s did not release your game; waiting for it (within %v).", held.Node, ttl.Round(time.Second)))
+				// It answered and could not hand the game over now: most
+				// often another session of the key is taking it over at
+				// the same moment. The player may try again.
+				l.log.Warn("take-over: the node holding the key's lease did not hand it over", "node", held.Node, "err", err)
+				return fmt.Errorf("node %s could not hand your game over just now; another session of your key may be taking it", held.Node)
 			}
 		}
 		err := l.lease.acquire()

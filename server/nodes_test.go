@@ -329,3 +329,40 @@ func rest(t *testing.T, c *sshtest.Client, n int) string {
 	}
 	return screen
 }
+
+// TestTwoProcessesOfOneNodeNameNeverPlayOneGameAtOnce: a node restarted
+// (or cloned by mistake) under the same --node name while the old process
+// still holds a key's lease is another holder: the key's game waits for
+// the old claim to lapse, then moves on to the next epoch, so the old
+// process, if it comes back, is fenced instead of writing as the new one
+// (found by the tester of issue 13: both played one game, the last save
+// won).
+func TestTwoProcessesOfOneNodeNameNeverPlayOneGameAtOnce(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	var logsOld, logsNew lockedBuffer
+	old, addrOld := serveNode(t, url, "node-a", MinLeaseTTL, &logsOld)
+	_, addrNew := serveNode(t, url, "node-a", MinLeaseTTL, &logsNew)
+	key := newKey(t)
+	a := dial(t, addrOld, key, 100, 30)
+	newGame(t, a)
+	screen := rest(t, a, 2)
+	wantTurn := turn(screen)
+
+	pauseNode(old) // hung: its lease lapses
+	b, _ := resumeOn(t, addrNew, key)
+	if !strings.Contains(string(b.Output()), "restarted") {
+		t.Errorf("the new process of node-a never said it waits for the old one's claim:\n%s", b.Output())
+	}
+	waitText(t, b, "Turn: "+wantTurn)
+	rest(t, b, atoi(wantTurn)+2)
+
+	// The old process wakes with a key in hand: it is fenced.
+	old.pauseRenewals(false)
+	a.Send(".")
+	if out := ended(t, a); !strings.Contains(out, "taken over elsewhere") {
+		t.Errorf("the old process's player reads %q; want to hear the game continues elsewhere", out)
+	}
+	if got := turn(b.Screen()); got != strconv.Itoa(atoi(wantTurn)+2) {
+		t.Errorf("the new process's game is at turn %s after the old one woke", got)
+	}
+}

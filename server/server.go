@@ -605,7 +605,10 @@ func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed str
 				}
 				lob.setElsewhere(held.Node)
 				player.Conflict = true
-				if !s.nodes.nodeAnswers(held.Node) {
+				if held.Node == s.cfg.Node { // an earlier run of this node: it is gone
+					player.Stranded = earlierRunNote(held.Node, s.cfg.LeaseTTL)
+					logger.Info("key's game was held by an earlier run of this node: waiting for its lease to lapse", "until", held.Expires)
+				} else if !s.nodes.nodeAnswers(held.Node) {
 					player.Stranded = strandedNote(held.Node, s.cfg.LeaseTTL)
 					logger.Info("key's game is on a node that does not answer: waiting for its lease to lapse", "node", held.Node, "until", held.Expires)
 				} else {
