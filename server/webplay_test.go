@@ -327,6 +327,11 @@ func TestABrowserCountsAgainstMaxSessions(t *testing.T) {
 	}
 	player.Send("q")
 	<-player.Done()
+	// The client is gone before the server has counted its session out
+	// (it saves as it unwinds): wait for that, as a player would retry.
+	for deadline := time.Now().Add(waitLong); srv.sessions.open.Load() > 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	p = openPage(t, b, base, "/play/ws?cols=100&rows=30")
 	p.waitFor(t, "New game") // the seat is free again
 	// Now the browser holds the one seat: an SSH session is refused.
