@@ -341,6 +341,9 @@ func (c *Config) validateCluster() error {
 		}
 		return nil
 	}
+	if !strings.HasPrefix(c.Store, "postgres://") && !strings.HasPrefix(c.Store, "postgresql://") {
+		return badSetting("--cluster-listen", "needs a PostgreSQL --store (postgres://…): the channel joins nodes sharing one database")
+	}
 	host, _, err := net.SplitHostPort(c.ClusterListen)
 	if err != nil {
 		return badSetting("--cluster-listen", "%q must be host:port, e.g. 10.0.0.5:23235 (a private address)", c.ClusterListen)
@@ -354,8 +357,9 @@ func (c *Config) validateCluster() error {
 		}
 		return nil
 	}
-	if _, _, err := net.SplitHostPort(c.ClusterAdvertise); err != nil {
-		return badSetting("--cluster-advertise", "%q must be host:port, e.g. 10.0.0.5:23235", c.ClusterAdvertise)
+	ahost, _, err := net.SplitHostPort(c.ClusterAdvertise)
+	if ip := net.ParseIP(ahost); err != nil || ahost == "" || (ip != nil && ip.IsUnspecified()) {
+		return badSetting("--cluster-advertise", "%q must be host:port naming the host other nodes dial, e.g. 10.0.0.5:23235", c.ClusterAdvertise)
 	}
 	if p := portProblem(c.ClusterAdvertise, "10.0.0.5:23235", false); p != "" {
 		return badSetting("--cluster-advertise", "%s", p)

@@ -604,7 +604,7 @@ func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed str
 					return nil, nil, err
 				}
 				lob.setElsewhere(held.Node)
-				player.Conflict = true
+				player.Conflict, player.ConflictNode = true, held.Node
 				if held.Node == s.cfg.Node { // an earlier run of this node: it is gone
 					player.Stranded = earlierRunNote(held.Node, s.cfg.LeaseTTL)
 					logger.Info("key's game was held by an earlier run of this node: waiting for its lease to lapse", "until", held.Expires)

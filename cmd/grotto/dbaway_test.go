@@ -76,7 +76,7 @@ func TestPlayWaitsForARestartedDatabaseAndResumesByItself(t *testing.T) {
 	screen := waitFor(c, time.Minute, "Waiting for storage")
 	t.Logf("the screen while the database is down:\n%s", screen)
 	c.Send(".")
-	screen = waitFor(c, 10*time.Second, "Keys wait until your move is saved")
+	screen = waitFor(c, 10*time.Second, "Keys pressed now are not played")
 	if strings.Contains(screen, "Turn: 4") || strings.Contains(screen, "Turn: 5") || !strings.Contains(screen, "last showed turn 3") {
 		t.Fatalf("while the database is down the screen shows a turn not saved:\n%s", screen)
 	}

@@ -457,3 +457,31 @@ func TestAHostKeyFileThatIsNotAPrivateKeyStopsTheStartNamingIt(t *testing.T) {
 		t.Errorf("exit %d, want 1", code)
 	}
 }
+
+// TestTheNodeChannelIsCheckedBeforeAnythingIsOpened: a --cluster-listen
+// without a PostgreSQL store, an address every node would dial as
+// 0.0.0.0, or a node name with "/" is one line naming the flag (found by
+// the tester of issue 13: a bbolt file was created before the refusal).
+func TestTheNodeChannelIsCheckedBeforeAnythingIsOpened(t *testing.T) {
+	pg := "postgres://grotto@db.example.org/grotto"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--store", "/tmp/x.db", "--cluster-listen", "10.0.0.5:23235"}, "--cluster-listen needs a PostgreSQL --store"},
+		{[]string{"--cluster-listen", "10.0.0.5:23235"}, "--cluster-listen needs a PostgreSQL --store"},
+		{[]string{"--store", pg, "--cluster-listen", ":23235"}, "--cluster-advertise is needed"},
+		{[]string{"--store", pg, "--cluster-listen", ":23235", "--cluster-advertise", "0.0.0.0:23235"}, "--cluster-advertise \"0.0.0.0:23235\" must be host:port naming the host"},
+		{[]string{"--store", pg, "--cluster-advertise", "10.0.0.5:23235"}, "--cluster-advertise needs --cluster-listen"},
+		{[]string{"--node", "a/b"}, "--node \"a/b\" must be printable, without spaces or /"},
+	} {
+		dir := t.TempDir()
+		_, err := parse(append([]string{"--data", dir}, c.args...), &bytes.Buffer{}, &bytes.Buffer{})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v: %v; want %q", c.args, err, c.want)
+		}
+	}
+	if c, err := parse([]string{"--data", t.TempDir(), "--store", pg, "--cluster-listen", "10.0.0.5:23235"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil || c.ClusterListen != "10.0.0.5:23235" {
+		t.Errorf("a private channel address: %v", err)
+	}
+}

@@ -49,6 +49,9 @@ type Player struct {
 	NeedName bool
 	// Conflict starts on the choice screen: this key already plays elsewhere.
 	Conflict bool
+	// ConflictNode, with Conflict, names the node the key's game is open
+	// on when it is another node of this host ("" for this one).
+	ConflictNode string
 	// Stranded, with Conflict, is the note of a key whose game is held by
 	// a node that does not answer (it stopped): the choice screen starts
 	// already taking the game over, showing the note, since there is no

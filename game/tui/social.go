@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
@@ -135,27 +136,43 @@ func (s *conflictScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 
 func (s *conflictScreen) view(m *Model) string {
 	th := m.th
+	w := max(20, min(m.w-4, 72))
 	var b strings.Builder
+	para := func(style lipgloss.Style, text string) {
+		for _, line := range strings.Split(ansi.Wrap(text, w, " "), "\n") {
+			b.WriteString(style.Render(line) + "\n")
+		}
+	}
 	if s.stranded {
 		b.WriteString(th.title.Render("Resuming your game") + "\n\n")
-		w := max(20, min(m.w-4, 72))
-		for _, line := range strings.Split(ansi.Wrap("Your game was open on another server of this host, which does not answer.", w, " "), "\n") {
-			b.WriteString(th.text.Render(line) + "\n")
-		}
-		b.WriteString("\n")
-		for _, line := range strings.Split(ansi.Wrap(s.note, w, " "), "\n") {
-			b.WriteString(th.dim.Render(line) + "\n")
-		}
+		para(th.dim, s.note)
 		b.WriteString("\n" + th.dim.Render("Ctrl+C to leave; your game stays saved."))
 		return m.center(b.String())
 	}
 	b.WriteString(th.title.Render("This key is already playing") + "\n\n")
-	b.WriteString(th.text.Render("Your key has a game open in another session.") + "\n\n")
-	b.WriteString(th.heading.Render("(t) ") + th.text.Render("take over: that session saves and closes, you carry on here") + "\n")
-	b.WriteString(th.heading.Render("(w) ") + th.text.Render("watch it") + "\n")
-	b.WriteString(th.heading.Render("(l) ") + th.text.Render("leave") + "\n\n")
+	where := "in another session"
+	if m.p.ConflictNode != "" {
+		where = "on node " + Inert(m.p.ConflictNode)
+	}
+	para(th.text, "Your key has a game open "+where+".")
+	b.WriteString("\n")
+	for _, o := range []struct{ key, text string }{
+		{"(t) ", "take over: that session saves and closes, you carry on here"},
+		{"(w) ", "watch it"},
+		{"(l) ", "leave"},
+	} {
+		lines := strings.Split(ansi.Wrap(o.text, max(10, w-4), " "), "\n")
+		for i, line := range lines {
+			lead := "    "
+			if i == 0 {
+				lead = th.heading.Render(o.key)
+			}
+			b.WriteString(lead + th.text.Render(line) + "\n")
+		}
+	}
 	if s.note != "" {
-		b.WriteString(th.dim.Render(s.note))
+		b.WriteString("\n")
+		para(th.dim, s.note)
 	}
 	return m.center(b.String())
 }

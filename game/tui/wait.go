@@ -92,7 +92,7 @@ func (w *waitScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 // would act on a state the player has not seen. (Ctrl+C is the model's:
 // leave.)
 func (w *waitScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
-	w.note = "Keys wait until your move is saved. Ctrl+C leaves."
+	w.note = "Keys pressed now are not played; press again once your move is saved. Ctrl+C leaves."
 	return w, nil
 }
 

@@ -59,7 +59,7 @@ func TestATurnWaitingForStorageIsNotDrawnUntilItIsSaved(t *testing.T) {
 		t.Fatalf("the waiting screen:\n%s", s)
 	}
 	press(m, ".")
-	if s := plain(m); !strings.Contains(s, "Keys wait") || m.game.Turn() != 2 {
+	if s := plain(m); !strings.Contains(s, "not played") || m.game.Turn() != 2 {
 		t.Fatalf("a key while waiting: turn %d in memory (want 2, the waiting one)\n%s", m.game.Turn(), s)
 	}
 	m.Update(storageRetry{w.stop}) // the database is still down
