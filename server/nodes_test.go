@@ -49,7 +49,7 @@ func serveNodeWith(t *testing.T, url string, cfg Config, logs *lockedBuffer) (*S
 	}
 	lim := DefaultLimits()
 	lim.ConnPer10s = 10000
-	cfg.Listen, cfg.DataDir, cfg.Logger, cfg.Limits = "127.0.0.1:0", t.TempDir(), log.New(logs), lim
+	cfg.Listen, cfg.DataDir, cfg.Logger, cfg.Limits, cfg.Store = "127.0.0.1:0", t.TempDir(), log.New(logs), lim, url
 	srv, err := New(cfg, db, data)
 	if err != nil {
 		db.Close()
