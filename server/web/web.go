@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"strings"
@@ -30,6 +31,7 @@ import (
 	"time"
 
 	"charm.land/log/v2"
+	"github.com/coder/websocket"
 
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
@@ -83,10 +85,25 @@ type Config struct {
 	Tokens store.WebTokens
 	// Players runs the play pages' sessions (play.go).
 	Players Players
+	// Gate admits each WebSocket (play, watch, replay) under the server's
+	// per-address limits; nil admits every one.
+	Gate Gate
 	// BaseURL is where players reach these pages (--http-url), e.g.
 	// https://play.example.org; "" when not set. Cookies are Secure when
 	// it is https, and pages name its host in `ssh HOST web`.
 	BaseURL string
+}
+
+// Gate holds the WebSockets of each client address to the server's
+// per-address limits (--max-conns-per-addr, --conn-rate), counted with the
+// address's SSH connections. The address is the TCP peer's: behind an HTTP
+// proxy, the proxy's.
+type Gate interface {
+	// Enter counts one more WebSocket of addr in and returns leave, which
+	// counts it out (once the socket has closed); or an error whose text
+	// (one sentence) the page shows: too many at once, or too many new
+	// ones of late.
+	Enter(addr net.Addr) (leave func(), err error)
 }
 
 // Limits of the web server.
@@ -257,6 +274,36 @@ func (s *Server) stopWatching() {
 	s.closing = true
 	s.mu.Unlock()
 	s.cancel()
+}
+
+// enter admits r's WebSocket through Config.Gate; leave counts it out,
+// refused is the sentence for the page (nil: admitted). The caller
+// accepts the WebSocket either way and, refused, closes it with status
+// 1013, Try Again Later (RFC 6455 section 11.7; the IANA WebSocket Close
+// Code Number registry), and the sentence, which the page shows.
+func (s *Server) enter(r *http.Request) (leave func(), refused error) {
+	if s.cfg.Gate == nil {
+		return func() {}, nil
+	}
+	var addr net.Addr = &net.TCPAddr{}
+	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
+		addr = net.TCPAddrFromAddrPort(ap)
+	}
+	leave, refused = s.cfg.Gate.Enter(addr)
+	if refused != nil {
+		return func() {}, refused
+	}
+	return leave, nil
+}
+
+// refuse accepts r's WebSocket only to close it at once with status 1013
+// and why, a sentence the page shows (enter).
+func refuse(w http.ResponseWriter, r *http.Request, why error) {
+	conn, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return // Accept has answered
+	}
+	conn.Close(websocket.StatusTryAgainLater, reason(why.Error()))
 }
 
 // startWatching counts a new watch page in, false once the server is
