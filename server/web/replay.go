@@ -112,7 +112,7 @@ func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
 		case <-b.ctx.Done():
 		}
 	}()
-	if err := b.run(tui.NewReplayer(rg, s.cfg.Data), cols, rows, s.cfg.FPS); err != nil && b.ctx.Err() == nil {
+	if err := b.run(tui.NewReplayer(rg, s.cfg.Data), cols, rows, s.cfg.FPS, s.register); err != nil && b.ctx.Err() == nil {
 		s.log.Warn("web: a replay page's program failed", "err", err)
 	}
 	b.close(websocket.StatusNormalClosure, "The replay has ended.")

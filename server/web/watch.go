@@ -90,7 +90,7 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		case <-b.ctx.Done():
 		}
 	}()
-	if err := b.run(model, cols, rows, s.cfg.FPS); err != nil && b.ctx.Err() == nil {
+	if err := b.run(model, cols, rows, s.cfg.FPS, s.register); err != nil && b.ctx.Err() == nil {
 		s.log.Warn("web: a watch page's program failed", "err", err)
 	}
 }

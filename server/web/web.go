@@ -30,6 +30,7 @@ import (
 	"sync"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
 	"github.com/coder/websocket"
 
@@ -145,8 +146,9 @@ type Server struct {
 	cancel context.CancelFunc
 
 	mu      sync.Mutex
-	closing bool           // Shutdown or Close has begun: no new watch page
-	socks   sync.WaitGroup // watch pages being served (added under mu, before closing)
+	closing bool                      // Shutdown or Close has begun: no new watch page
+	running map[*tea.Program]struct{} // the watch and replay pages' programs (Announce)
+	socks   sync.WaitGroup            // watch pages being served (added under mu, before closing)
 }
 
 // New returns the web server of cfg; it does not listen yet.
@@ -182,7 +184,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers),
-		secure: base.Scheme == "https", hostName: base.Hostname()}
+		secure: base.Scheme == "https", hostName: base.Hostname(), running: map[*tea.Program]struct{}{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		MaxHeaderBytes: 16 << 10}
@@ -304,6 +306,36 @@ func refuse(w http.ResponseWriter, r *http.Request, why error) {
 		return // Accept has answered
 	}
 	conn.Close(websocket.StatusTryAgainLater, reason(why.Error()))
+}
+
+// Announce shows a host's broadcast (text, made safe by the caller) on
+// every watch and replay page open, as a banner (tui.BannerMsg), and
+// returns how many it was sent to. Play pages are sessions of the server,
+// which reaches them through the lobby.
+func (s *Server) Announce(text string) int {
+	s.mu.Lock()
+	progs := make([]*tea.Program, 0, len(s.running))
+	for p := range s.running {
+		progs = append(progs, p)
+	}
+	s.mu.Unlock()
+	for _, p := range progs {
+		p.Send(tui.BannerMsg{Text: text})
+	}
+	return len(progs)
+}
+
+// register counts prog among the running pages (Announce) until the
+// returned func is called.
+func (s *Server) register(prog *tea.Program) (unregister func()) {
+	s.mu.Lock()
+	s.running[prog] = struct{}{}
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.running, prog)
+		s.mu.Unlock()
+	}
 }
 
 // startWatching counts a new watch page in, false once the server is
