@@ -21,7 +21,8 @@ func (s *Server) middleware() ssh.Option {
 		// refused ones too.
 		logging.StructuredMiddlewareWithLogger(s.log, log.InfoLevel),
 		// The per-address session rate before anything costs work.
-		rateLimit(s.cfg.Limits.ConnPer10s),
+		// Browser WebSockets draw on the same buckets (web.go).
+		s.rates.middleware(),
 		// Identity before anything that needs to know who: commands
 		// (quarantine is for admins) and the session.
 		identify,

@@ -102,7 +102,7 @@ func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
 	if !s.conns.acquire(key, lim.MaxConnsPerAddr) {
 		s.metrics.Connections.WithLabelValues(metrics.ConnTooMany).Inc()
 		c.SetWriteDeadline(time.Now().Add(time.Second))
-		fmt.Fprintf(c, "grotto: too many connections from your address (at most %d at once); close some and try again.\r\n", lim.MaxConnsPerAddr)
+		fmt.Fprintf(c, "%s\r\n", tooManyLine(lim.MaxConnsPerAddr))
 		s.conns.refused.Do(func() {
 			s.log.Warn("refused connections beyond the per-address cap", "addr", key, "cap", lim.MaxConnsPerAddr)
 		})
@@ -142,6 +142,12 @@ func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
 	}
 	ctx.SetValue(ctxConn, cs)
 	return tc
+}
+
+// tooManyLine is what a connection (or browser WebSocket) beyond the
+// per-address cap of max is told.
+func tooManyLine(max int) string {
+	return fmt.Sprintf("grotto: too many connections from your address (at most %d at once); close some and try again.", max)
 }
 
 // trackedConn releases its address's count once, when closed.

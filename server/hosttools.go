@@ -133,13 +133,25 @@ func (s *Server) broadcast(sess ssh.Session, out, errOut io.Writer, args []strin
 		fmt.Fprintln(errOut, "grotto: "+err.Error())
 		return 2
 	}
-	n := s.live.Broadcast(text)
+	n := s.announce(text)
 	if s.nodes != nil {
 		return s.broadcastElsewhere(sess, out, errOut, text, n)
 	}
 	s.log.Info("an admin broadcast a message", "admin", s.adminOf(sess), "sessions", n, "text", text)
 	fmt.Fprintf(out, "sent to %s\n", count(n, "session"))
 	return 0
+}
+
+// announce shows text, made safe by broadcastText, on every session of
+// this node: the lobby's (SSH and browser players, SSH watchers) and the
+// browsers' watch and replay pages (web.Server.Announce); it returns how
+// many it was sent to.
+func (s *Server) announce(text string) int {
+	n := s.live.Broadcast(text)
+	if s.web != nil {
+		n += s.web.Announce(text)
+	}
+	return n
 }
 
 // count is n and noun, plural unless n is 1.

@@ -156,7 +156,7 @@ func (l nodeLocal) Broadcast(_ context.Context, text string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return l.s.live.Broadcast(text), nil
+	return l.s.announce(text), nil
 }
 
 // Kick implements cluster.Local: an admin's kick from another node

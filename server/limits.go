@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -126,13 +127,72 @@ func (l Limits) validate() error {
 	return nil
 }
 
-// rateLimit refuses a session beyond perTenSeconds new sessions from one IP
-// address in 10 seconds (a bucket of that size, refilled evenly), with
-// wish's "rate limit exceeded" line; it remembers up to 10,000 addresses.
-func rateLimit(perTenSeconds int) wish.Middleware {
-	n := max(1, perTenSeconds)
-	return ratelimiter.Middleware(ratelimiter.NewRateLimiter(rate.Limit(float64(n)/10), n, 10000))
+// addrRate is the per-address rate of new sessions (Limits.ConnPer10s):
+// SSH sessions (its middleware) and browser WebSockets (webGate, web.go)
+// of one address draw on one bucket of perTenSeconds, refilled evenly over
+// 10 seconds. Addresses are counted as the connection cap counts them
+// (addrKey: an IPv6 /64 is one address). It remembers up to
+// maxRateAddrs addresses, forgetting first those whose bucket is full
+// again (no different from a new one).
+type addrRate struct {
+	perTenSeconds int
+	mu            sync.Mutex
+	buckets       map[string]*rate.Limiter
 }
+
+// maxRateAddrs is how many addresses an addrRate remembers (as wish's
+// ratelimiter, which it replaces, did).
+const maxRateAddrs = 10000
+
+func newAddrRate(perTenSeconds int) *addrRate {
+	return &addrRate{perTenSeconds: max(1, perTenSeconds), buckets: map[string]*rate.Limiter{}}
+}
+
+// allow takes one of key's tokens; false when it has none left.
+func (a *addrRate) allow(key string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	b, ok := a.buckets[key]
+	if !ok {
+		if len(a.buckets) >= maxRateAddrs {
+			a.forget()
+		}
+		b = rate.NewLimiter(rate.Limit(float64(a.perTenSeconds)/10), a.perTenSeconds)
+		a.buckets[key] = b
+	}
+	return b.Allow()
+}
+
+// forget drops the addresses whose bucket is full, or one at random if
+// none is (a flood from many addresses).
+func (a *addrRate) forget() {
+	now := time.Now()
+	for k, b := range a.buckets {
+		if b.TokensAt(now) >= float64(a.perTenSeconds) {
+			delete(a.buckets, k)
+		}
+	}
+	for k := range a.buckets {
+		if len(a.buckets) < maxRateAddrs {
+			break
+		}
+		delete(a.buckets, k)
+	}
+}
+
+// Allow implements wish's ratelimiter.RateLimiter for SSH sessions:
+// ratelimiter.ErrRateLimitExceeded ("rate limit exceeded, please try
+// again later") beyond the rate.
+func (a *addrRate) Allow(sess ssh.Session) error {
+	if !a.allow(addrKey(sess.RemoteAddr())) {
+		return ratelimiter.ErrRateLimitExceeded
+	}
+	return nil
+}
+
+// middleware refuses an SSH session beyond the rate with wish's "rate
+// limit exceeded" line.
+func (a *addrRate) middleware() wish.Middleware { return ratelimiter.Middleware(a) }
 
 // capSessions refuses sessions beyond limit at once with a one-line reason
 // naming the limit ("grotto is full (1 session)"); limit < 1 means no cap.

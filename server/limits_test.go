@@ -92,7 +92,7 @@ func TestTheSessionCapRefusesTheSessionPastItAndAdmitsOneWhenASeatFrees(t *testi
 }
 
 func TestTheRateLimitRefusesTheSessionPastItsBucket(t *testing.T) {
-	addr := unit(t, rateLimit(2))
+	addr := unit(t, newAddrRate(2).middleware())
 	for i := range 3 {
 		out, errs, status := run(t, login(t, addr, "x", newKey(t)), "")
 		refused := status == 1 && strings.Contains(errs, "rate limit exceeded")

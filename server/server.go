@@ -61,6 +61,7 @@ type Server struct {
 	live   lobby.Lobby // the live games (lobby.go adapts it for each session)
 	ln     net.Listener
 	conns  *addrConns // open connections per address (conns.go)
+	rates  *addrRate  // new sessions per address (limits.go)
 	// sessions counts the game sessions, SSH and browser (limits.go).
 	sessions *sessionCap
 	// proxies are the balancers trusted to send a PROXY header (proxy.go);
@@ -138,8 +139,8 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	}
 	mem := lobby.NewMemory(nil)
 	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: mem, conns: newAddrConns(),
-		sessions: newSessionCap(cfg.Limits.MaxSessions),
-		pending:  session.NewPendingEnds(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
+		sessions: newSessionCap(cfg.Limits.MaxSessions), rates: newAddrRate(cfg.Limits.ConnPer10s),
+		pending: session.NewPendingEnds(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
 		stopRenew: make(chan struct{})}
 	s.newMetrics(mem, db) // metrics.go
 	s.admins.Store(&keys.AdminSet{})

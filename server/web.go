@@ -12,12 +12,15 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/wish/v2/ratelimiter"
 
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/lobby"
+	"github.com/grotto-game/grotto/server/metrics"
 	"github.com/grotto-game/grotto/server/web"
 )
 
@@ -55,7 +58,7 @@ func (s *Server) newWeb() (*web.Server, error) {
 	}
 	return web.New(web.Config{Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: s.cfg.Limits.MaxSessions, Logger: s.log,
-		Tokens: s.store, Players: webPlayers{s}, BaseURL: s.cfg.HTTPURL})
+		Tokens: s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL})
 }
 
 // webBase is the base URL of the web pages: --http-url, else http:// and
@@ -77,6 +80,34 @@ func (s *Server) webBase() string {
 		host = "localhost" // listening everywhere: the host's own name is not known here
 	}
 	return "http://" + net.JoinHostPort(host, port)
+}
+
+// webGate holds browser WebSockets to the per-address limits of SSH
+// (web.Gate): each is one connection of its address under
+// --max-conns-per-addr, counted with the address's SSH connections
+// (conns.go), and one new session under --conn-rate, from the address's
+// SSH bucket (limits.go); refused with the lines SSH uses. The address is
+// the TCP peer's: behind an HTTP proxy (TLS), the proxy's, so every
+// browser shares its limits.
+type webGate struct{ s *Server }
+
+// Enter implements web.Gate.
+func (g webGate) Enter(addr net.Addr) (func(), error) {
+	s, key := g.s, addrKey(addr)
+	max := s.cfg.Limits.MaxConnsPerAddr
+	if !s.conns.acquire(key, max) {
+		s.metrics.Connections.WithLabelValues(metrics.ConnTooMany).Inc()
+		s.conns.refused.Do(func() {
+			s.log.Warn("refused connections beyond the per-address cap", "addr", key, "cap", max, "web", true)
+		})
+		return nil, errors.New(tooManyLine(max))
+	}
+	if !s.rates.allow(key) {
+		s.conns.release(key)
+		return nil, ratelimiter.ErrRateLimitExceeded
+	}
+	var once sync.Once
+	return func() { once.Do(func() { s.conns.release(key) }) }, nil
 }
 
 // webPlayers runs the play pages' sessions (web.Players) on the session

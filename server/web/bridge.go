@@ -137,13 +137,15 @@ func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 
 // run runs model on the bridge at cols x rows until the page goes, the
 // bridge closes or the model quits, at most fps frames a second, and
-// returns what Bubble Tea returns.
-func (b *bridge) run(model tea.Model, cols, rows, fps int) error {
+// returns what Bubble Tea returns. register (Server.register) counts the
+// program among the running pages while it runs.
+func (b *bridge) run(model tea.Model, cols, rows, fps int, register func(*tea.Program) func()) error {
 	prog := tea.NewProgram(model, tea.WithContext(b.ctx), tea.WithInput(nil), tea.WithOutput(b),
 		tea.WithWindowSize(cols, rows), tea.WithoutSignalHandler(), tea.WithFPS(fps),
 		// xterm.js draws true colour (xterm.js docs, "Supported Terminal Sequences").
 		tea.WithColorProfile(colorprofile.TrueColor), tea.WithEnvironment([]string{"TERM=xterm-256color", "COLORTERM=truecolor"}))
 	go b.read(prog, nil)
+	defer register(prog)()
 	_, err := prog.Run()
 	return err
 }

@@ -45,7 +45,8 @@ func (s *Server) playPage(w http.ResponseWriter, r *http.Request) {
 // playSocket serves /play/ws: 400 for a size that is not two whole
 // numbers from 1; a browser without a live play session, or whose key is
 // refused (banned), gets the WebSocket closed at once with status 1008 and
-// the reason, which the page shows. Otherwise the key's session runs on
+// the reason, which the page shows; one refused by Config.Gate, 1013 and
+// the reason. Otherwise the key's session runs on
 // the page (Players.Play) until it ends; its last line is written to the
 // terminal and is the close reason (status 1000).
 func (s *Server) playSocket(w http.ResponseWriter, r *http.Request) {
@@ -63,6 +64,12 @@ func (s *Server) playSocket(w http.ResponseWriter, r *http.Request) {
 	if refused == nil {
 		refused = s.cfg.Players.Admit(fp)
 	}
+	leave, tooMany := s.enter(r)
+	if tooMany != nil {
+		refuse(w, r, tooMany)
+		return
+	}
+	defer leave()
 	conn, err := websocket.Accept(w, r, nil) // same origin only (the library's default)
 	if err != nil {
 		return // Accept has answered

@@ -64,7 +64,8 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 // cannot be shown, 400 for a size that is not two whole numbers from 1,
 // 503 when MaxWatchers pages are open. It closes with 1000 "The replay
 // has ended." when the viewer leaves it (q), 1001 at Shutdown, 1003 for a
-// message that is neither a resize nor a replay key.
+// message that is neither a resize nor a replay key, and 1013 when
+// Config.Gate refuses it (the address's limits).
 func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
 	cols, okC := dimension(r.URL.Query().Get("cols"), tui.MaxWidth)
 	rows, okR := dimension(r.URL.Query().Get("rows"), tui.MaxHeight)
@@ -77,6 +78,12 @@ func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, err.Error())
 		return
 	}
+	leave, tooMany := s.enter(r)
+	if tooMany != nil {
+		refuse(w, r, tooMany)
+		return
+	}
+	defer leave()
 	select {
 	case s.slots <- struct{}{}:
 		defer func() { <-s.slots }()
@@ -105,7 +112,7 @@ func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
 		case <-b.ctx.Done():
 		}
 	}()
-	if err := b.run(tui.NewReplayer(rg, s.cfg.Data), cols, rows, s.cfg.FPS); err != nil && b.ctx.Err() == nil {
+	if err := b.run(tui.NewReplayer(rg, s.cfg.Data), cols, rows, s.cfg.FPS, s.register); err != nil && b.ctx.Err() == nil {
 		s.log.Warn("web: a replay page's program failed", "err", err)
 	}
 	b.close(websocket.StatusNormalClosure, "The replay has ended.")

@@ -23,7 +23,8 @@ const endGrace = 500 * time.Millisecond
 // 400 for a size that is not two whole numbers from 1, 503 when
 // MaxWatchers pages are open. The connection closes with status 1000 "The
 // game has ended." once the game ends, 1001 "The server is restarting." at
-// Shutdown, 1008 when the page reads too slowly (Config.WriteTimeout), 1003 for a
+// Shutdown, 1013 when Config.Gate refuses it (the address's limits), 1008
+// when the page reads too slowly (Config.WriteTimeout), 1003 for a
 // message that is not a resize and 1009 for one over MaxMessage bytes.
 func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 	cols, okC := dimension(r.URL.Query().Get("cols"), tui.MaxWidth)
@@ -37,6 +38,12 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, "No game "+strconv.Quote(r.PathValue("game"))+" is being played here now: it may have ended.")
 		return
 	}
+	leave, tooMany := s.enter(r)
+	if tooMany != nil {
+		refuse(w, r, tooMany)
+		return
+	}
+	defer leave()
 	select {
 	case s.slots <- struct{}{}:
 		defer func() { <-s.slots }()
@@ -83,7 +90,7 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		case <-b.ctx.Done():
 		}
 	}()
-	if err := b.run(model, cols, rows, s.cfg.FPS); err != nil && b.ctx.Err() == nil {
+	if err := b.run(model, cols, rows, s.cfg.FPS, s.register); err != nil && b.ctx.Err() == nil {
 		s.log.Warn("web: a watch page's program failed", "err", err)
 	}
 }

@@ -23,13 +23,16 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
+	"github.com/coder/websocket"
 
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
@@ -83,10 +86,25 @@ type Config struct {
 	Tokens store.WebTokens
 	// Players runs the play pages' sessions (play.go).
 	Players Players
+	// Gate admits each WebSocket (play, watch, replay) under the server's
+	// per-address limits; nil admits every one.
+	Gate Gate
 	// BaseURL is where players reach these pages (--http-url), e.g.
 	// https://play.example.org; "" when not set. Cookies are Secure when
 	// it is https, and pages name its host in `ssh HOST web`.
 	BaseURL string
+}
+
+// Gate holds the WebSockets of each client address to the server's
+// per-address limits (--max-conns-per-addr, --conn-rate), counted with the
+// address's SSH connections. The address is the TCP peer's: behind an HTTP
+// proxy, the proxy's.
+type Gate interface {
+	// Enter counts one more WebSocket of addr in and returns leave, which
+	// counts it out (once the socket has closed); or an error whose text
+	// (one sentence) the page shows: too many at once, or too many new
+	// ones of late.
+	Enter(addr net.Addr) (leave func(), err error)
 }
 
 // Limits of the web server.
@@ -128,8 +146,9 @@ type Server struct {
 	cancel context.CancelFunc
 
 	mu      sync.Mutex
-	closing bool           // Shutdown or Close has begun: no new watch page
-	socks   sync.WaitGroup // watch pages being served (added under mu, before closing)
+	closing bool                      // Shutdown or Close has begun: no new watch page
+	running map[*tea.Program]struct{} // the watch and replay pages' programs (Announce)
+	socks   sync.WaitGroup            // watch pages being served (added under mu, before closing)
 }
 
 // New returns the web server of cfg; it does not listen yet.
@@ -165,7 +184,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers),
-		secure: base.Scheme == "https", hostName: base.Hostname()}
+		secure: base.Scheme == "https", hostName: base.Hostname(), running: map[*tea.Program]struct{}{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		MaxHeaderBytes: 16 << 10}
@@ -257,6 +276,66 @@ func (s *Server) stopWatching() {
 	s.closing = true
 	s.mu.Unlock()
 	s.cancel()
+}
+
+// enter admits r's WebSocket through Config.Gate; leave counts it out,
+// refused is the sentence for the page (nil: admitted). The caller
+// accepts the WebSocket either way and, refused, closes it with status
+// 1013, Try Again Later (RFC 6455 section 11.7; the IANA WebSocket Close
+// Code Number registry), and the sentence, which the page shows.
+func (s *Server) enter(r *http.Request) (leave func(), refused error) {
+	if s.cfg.Gate == nil {
+		return func() {}, nil
+	}
+	var addr net.Addr = &net.TCPAddr{}
+	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
+		addr = net.TCPAddrFromAddrPort(ap)
+	}
+	leave, refused = s.cfg.Gate.Enter(addr)
+	if refused != nil {
+		return func() {}, refused
+	}
+	return leave, nil
+}
+
+// refuse accepts r's WebSocket only to close it at once with status 1013
+// and why, a sentence the page shows (enter).
+func refuse(w http.ResponseWriter, r *http.Request, why error) {
+	conn, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return // Accept has answered
+	}
+	conn.Close(websocket.StatusTryAgainLater, reason(why.Error()))
+}
+
+// Announce shows a host's broadcast (text, made safe by the caller) on
+// every watch and replay page open, as a banner (tui.BannerMsg), and
+// returns how many it was sent to. Play pages are sessions of the server,
+// which reaches them through the lobby.
+func (s *Server) Announce(text string) int {
+	s.mu.Lock()
+	progs := make([]*tea.Program, 0, len(s.running))
+	for p := range s.running {
+		progs = append(progs, p)
+	}
+	s.mu.Unlock()
+	for _, p := range progs {
+		p.Send(tui.BannerMsg{Text: text})
+	}
+	return len(progs)
+}
+
+// register counts prog among the running pages (Announce) until the
+// returned func is called.
+func (s *Server) register(prog *tea.Program) (unregister func()) {
+	s.mu.Lock()
+	s.running[prog] = struct{}{}
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.running, prog)
+		s.mu.Unlock()
+	}
 }
 
 // startWatching counts a new watch page in, false once the server is

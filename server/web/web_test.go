@@ -379,3 +379,17 @@ func TestAPageThatStopsReadingIsDroppedNotWaitedFor(t *testing.T) {
 		t.Fatal("the server still writes to a page that reads nothing")
 	}
 }
+
+func TestAHostsBroadcastReachesWatchPages(t *testing.T) {
+	s := newSite(t, Config{})
+	slot := s.play(t, "bob", 1, 0)
+	c, _, err := dialWatch(t, s, slot.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen(t, c, func(s string) bool { return strings.Contains(s, "Watching bob") })
+	if n := s.srv.Announce("The server restarts at noon."); n != 1 {
+		t.Errorf("Announce reached %d pages, want the 1 watch page", n)
+	}
+	screen(t, c, func(s string) bool { return strings.Contains(s, "The server restarts at noon.") })
+}

@@ -1,0 +1,105 @@
+package server
+
+// The browser's WebSockets under the per-address limits of SSH
+// connections: --max-conns-per-addr counts them with the address's SSH
+// connections, --conn-rate with its SSH sessions.
+
+import (
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// openConns returns how many connections the server counts for key.
+func openConns(srv *Server, key string) int {
+	srv.conns.mu.Lock()
+	defer srv.conns.mu.Unlock()
+	return srv.conns.n[key]
+}
+
+// waitConns waits until the server counts n connections of key.
+func waitConns(t *testing.T, srv *Server, key string, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(waitLong); openConns(srv, key) != n; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server counts %d connections of %s, want %d", openConns(srv, key), key, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestBrowserSocketsCountAsConnectionsOfTheirAddressAndLeaveSSHRoom(t *testing.T) {
+	lim := DefaultLimits()
+	lim.ConnPer10s, lim.MaxConnsPerAddr, lim.MaxSessions = 10000, 3, 10
+	srv, addr := serve(t, Config{HTTP: "127.0.0.1:0", Limits: lim})
+	base := "http://" + srv.HTTPAddr().String()
+	key := newKey(t)
+	player := dial(t, addr, key, 100, 30)
+	title(t, player)
+	player.Send("q")
+	<-player.Done()
+	player.Close()
+	b := noRedirects(t)
+	if code, _ := get(t, b, webLinkOf(t, addr, key)); code != http.StatusSeeOther {
+		t.Fatalf("the link: %d, want 303", code)
+	}
+	waitConns(t, srv, "127.0.0.1", 0) // the SSH connections of the link are gone
+
+	var pages []*page
+	for range 3 {
+		pages = append(pages, openPage(t, b, base, "/play/ws?cols=100&rows=30"))
+	}
+	waitConns(t, srv, "127.0.0.1", 3)
+	refused := openPage(t, b, base, "/play/ws?cols=100&rows=30")
+	if code, why := refused.closed(t); code != websocket.StatusTryAgainLater || !strings.Contains(why, "too many connections from your address (at most 3 at once)") {
+		t.Errorf("a fourth play page from an address capped at 3: %v %q, want 1013 and too many connections", code, why)
+	}
+	if c, err := dialNoSession(t, addr); err == nil {
+		c.Close()
+		t.Fatal("an SSH connection was let in beside 3 browser sockets with a cap of 3")
+	}
+	// A page that goes gives its place back: SSH gets in.
+	pages[0].ws.Close(websocket.StatusNormalClosure, "")
+	waitConns(t, srv, "127.0.0.1", 2)
+	c, err := dialNoSession(t, addr)
+	if err != nil {
+		t.Fatalf("an SSH connection after a page closed: %v", err)
+	}
+	c.Close()
+}
+
+func TestBrowserSocketsShareTheAddressesConnRate(t *testing.T) {
+	lim := DefaultLimits()
+	lim.ConnPer10s = 3
+	srv, addr := serve(t, Config{HTTP: "127.0.0.1:0", Limits: lim})
+	// Serving (a Shutdown before the listener is served waits forever).
+	if c, err := dialNoSession(t, addr); err != nil {
+		t.Fatal(err)
+	} else {
+		c.Close()
+	}
+	gate := webGate{srv}
+	one := &net.TCPAddr{IP: net.ParseIP("2001:db8::1"), Port: 1000}
+	sameSlash64 := &net.TCPAddr{IP: net.ParseIP("2001:db8::ffff:2"), Port: 2000}
+	for i, a := range []net.Addr{one, sameSlash64, one} {
+		leave, err := gate.Enter(a)
+		if err != nil {
+			t.Fatalf("socket %d of 3 under --conn-rate 3: %v", i+1, err)
+		}
+		leave()
+	}
+	if _, err := gate.Enter(sameSlash64); err == nil || err.Error() != "rate limit exceeded, please try again later" {
+		t.Errorf("a fourth socket in 10 s from one /64 under --conn-rate 3: %v, want SSH's rate limit line", err)
+	}
+	other := &net.TCPAddr{IP: net.ParseIP("192.0.2.7"), Port: 1}
+	leave, err := gate.Enter(other)
+	if err != nil {
+		t.Errorf("another address was refused: %v", err)
+	} else {
+		leave()
+	}
+}
