@@ -405,3 +405,27 @@ func TestALinkFromOneNodeOpensOnAnotherAndTakesTheGameOverFromTheFirst(t *testin
 		}
 	}
 }
+
+func TestABigPasteInTheBrowserPlaysOnAndAnOversizedMessageIsToldWhy(t *testing.T) {
+	srv, addr := serve(t, Config{HTTP: "127.0.0.1:0", Limits: Limits{ConnPer10s: 10000, InputBytesPerSec: 1 << 20}})
+	base := "http://" + srv.HTTPAddr().String()
+	b := playingBrowser(t, addr, newKey(t))
+	p := openPage(t, b, base, "/play/ws?cols=100&rows=30")
+	p.waitFor(t, "New game")
+	p.send(t, "n")
+	p.waitFor(t, "Turn: 0")
+	// 5,000 bytes of a paste, in messages of web.MaxPaste bytes as
+	// watch.js splits xterm.js's onData.
+	paste := strings.Repeat("x", 5000)
+	for len(paste) > 0 {
+		n := min(len(paste), web.MaxPaste)
+		p.send(t, paste[:n])
+		paste = paste[n:]
+	}
+	walkPage(t, p, 0) // it plays on
+	// One message over the limit is refused in words.
+	p.send(t, strings.Repeat("x", web.MaxPlayMessage+1))
+	if code, why := p.closed(t); code != websocket.StatusMessageTooBig || !strings.Contains(why, "That paste was too large") {
+		t.Errorf("a message over the limit: %v %q, want 1009 and a sentence", code, why)
+	}
+}

@@ -32,6 +32,10 @@ type bridge struct {
 	// keys are the keys the page may send, by name ({"key":"space"}), as
 	// the key presses they are; nil takes none (a watch page).
 	keys map[string]tea.KeyPressMsg
+	// limit is the largest message the page may send, in bytes; tooBig
+	// the close reason (status 1009) of a larger one.
+	limit  int64
+	tooBig string
 
 	mu     sync.Mutex
 	closed bool
@@ -42,7 +46,11 @@ type bridge struct {
 // newBridge returns the bridge of conn, ending with parent.
 func newBridge(parent context.Context, conn *websocket.Conn, timeout time.Duration) *bridge {
 	ctx, cancel := context.WithCancel(parent)
-	return &bridge{conn: conn, ctx: ctx, cancel: cancel, timeout: timeout}
+	// The bridge enforces the limit itself (read), to close with its own
+	// reason rather than the library's "read limited at N bytes".
+	conn.SetReadLimit(-1)
+	return &bridge{conn: conn, ctx: ctx, cancel: cancel, timeout: timeout, limit: MaxMessage,
+		tooBig: "The page sent a message too large for grotto."}
 }
 
 // Write implements io.Writer for the program's output: one binary message
@@ -103,16 +111,25 @@ type resize struct {
 // keys (a play page's keys), or, when keys is nil (a watch page: no key is
 // taken from a watcher), closing the connection with status 1003.
 // Anything else is refused too: a key not in b.keys, a text that is not a
-// resize, and (by the read limit) any message over MaxMessage bytes, which
-// the library closes with status 1009. A write to keys waits for the
+// resize, and any message over b.limit bytes, closed with status 1009 and
+// b.tooBig. A write to keys waits for the
 // session to read it: a page that types faster than the session's input
 // rate is slowed down.
 func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 	for {
 		// Not b.ctx (see Write): the read ends when the connection closes.
-		typ, data, err := b.conn.Read(context.Background())
+		typ, r, err := b.conn.Reader(context.Background())
 		if err != nil {
 			b.close(websocket.StatusAbnormalClosure, "")
+			return
+		}
+		data, err := io.ReadAll(io.LimitReader(r, b.limit+1))
+		if err != nil {
+			b.close(websocket.StatusAbnormalClosure, "")
+			return
+		}
+		if int64(len(data)) > b.limit {
+			b.close(websocket.StatusMessageTooBig, b.tooBig)
 			return
 		}
 		if typ == websocket.MessageBinary && keys != nil {

@@ -74,11 +74,11 @@ func (s *Server) playSocket(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Accept has answered
 	}
-	conn.SetReadLimit(MaxMessage)
 	// Not s.ctx: a play page is a session of the server, which ends it
 	// (saving the game) at its shutdown; the web server's own shutdown,
 	// which comes first, must not cut it short.
 	b := newBridge(context.Background(), conn, s.cfg.WriteTimeout)
+	b.limit, b.tooBig = MaxPlayMessage, TooBigPaste
 	defer b.finish()
 	if refused != nil {
 		b.close(websocket.StatusPolicyViolation, reason(refused.Error()))

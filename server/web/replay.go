@@ -101,7 +101,6 @@ func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	conn.SetReadLimit(MaxMessage)
 	b := newBridge(s.ctx, conn, s.cfg.WriteTimeout)
 	b.keys = replayKeys
 	defer b.finish()

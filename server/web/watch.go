@@ -67,7 +67,6 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Accept has answered
 	}
-	conn.SetReadLimit(MaxMessage)
 	b := newBridge(s.ctx, conn, s.cfg.WriteTimeout)
 	defer b.finish()
 	mine, ended := relay(frames)

@@ -117,6 +117,17 @@ const (
 	// bytes (a resize is about 25): a larger one closes the connection
 	// with status 1009 (RFC 6455, section 7.4.1).
 	MaxMessage = 1024
+	// MaxPlayMessage is the largest message a play page may send, in
+	// bytes: what the player typed or pasted. A larger one closes the
+	// page with status 1009 and TooBigPaste.
+	MaxPlayMessage = 16 << 10
+	// MaxPaste is the most bytes watch.js puts in one message of keys: it
+	// splits a longer paste (xterm.js's onData) into several, well under
+	// MaxPlayMessage. Keep it equal to watch.js's maxKeys.
+	MaxPaste = 4096
+	// TooBigPaste is the close reason of a play page's message over
+	// MaxPlayMessage.
+	TooBigPaste = "That paste was too large; reload the page and paste less at once."
 	// WriteTimeout is Config.WriteTimeout's default: how long a write to
 	// a page may take. A page that reads slower only misses frames (the
 	// lobby keeps the newest), and one that stops reading for this long is

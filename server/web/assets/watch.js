@@ -3,7 +3,8 @@
 // the server the terminal's size (text messages: {"cols":N,"rows":N}) as
 // the window changes. A watch page is read-only: no key is sent. A play
 // page (data-play="1") sends what the player types as binary messages
-// (UTF-8, as xterm.js's onData gives it). window.grottoTerm is the
+// (UTF-8, as xterm.js's onData gives it, a long paste split into messages
+// of at most 4096 bytes). window.grottoTerm is the
 // Terminal, for tests.
 (function () {
   'use strict';
@@ -24,8 +25,14 @@
   ws.onopen = function () { status.textContent = play ? 'playing' : 'live'; };
   if (play) {
     var utf8 = new TextEncoder();
+    // A paste comes as one onData; the server takes messages of at most
+    // 16 KiB (web.MaxPlayMessage), so keys go in messages of at most
+    // maxKeys bytes (web.MaxPaste), which the server reads as one stream.
+    var maxKeys = 4096;
     term.onData(function (data) {
-      if (ws.readyState === WebSocket.OPEN) { ws.send(utf8.encode(data)); }
+      if (ws.readyState !== WebSocket.OPEN) { return; }
+      var bytes = utf8.encode(data);
+      for (var i = 0; i < bytes.length; i += maxKeys) { ws.send(bytes.subarray(i, i + maxKeys)); }
     });
     term.focus();
   }
