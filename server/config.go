@@ -310,7 +310,7 @@ func (c *Config) Validate() error {
 			return badSetting("--http-url", "needs --http: it is where the web pages are reached, and they are off")
 		}
 		u, err := url.Parse(c.HTTPURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || (u.Path != "" && u.Path != "/") {
 			return badSetting("--http-url", "%q must be a base URL such as https://play.example.org", c.HTTPURL)
 		}
 	}

@@ -49,6 +49,7 @@ func TestTheWebBaseURLMustBeAnHTTPURLAndNeedsTheWebPages(t *testing.T) {
 		{":8080", "https://", false},
 		{":8080", "https://user:pw@play.example.org", false},
 		{":8080", "https://play.example.org/?x=1", false},
+		{":8080", "https://play.example.org/grotto/", false}, // links and cookies are at the root
 	} {
 		c := Config{Listen: ":23234", HTTP: tc.http, HTTPURL: tc.url, DataDir: t.TempDir()}.withDefaults()
 		err := c.Validate()

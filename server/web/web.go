@@ -223,7 +223,14 @@ func (s *Server) Handler() http.Handler {
 		mux.HandleFunc("GET /replay/{id}", s.replayPage)
 		mux.HandleFunc("GET /replay/{id}/ws", s.replaySocket)
 	}
-	mux.Handle("GET /assets/", http.FileServerFS(assets))
+	files := http.FileServerFS(assets)
+	mux.Handle("GET /assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/") { // a directory: no listing
+			s.notFound(w, "No such page.")
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, "There is no such page here.")
 	})
