@@ -205,3 +205,21 @@ func TestTimingAKeyToItsFrameAllocatesNothing(t *testing.T) {
 		t.Errorf("%v allocations per key", n)
 	}
 }
+
+// TestABrowsersKeysAreTimedToTheirFrames: grotto_key_to_frame_seconds
+// counts a browser player's keys as it counts an SSH player's (found by
+// the tester of issue 14: only SSH frames stopped the clock).
+func TestABrowsersKeysAreTimedToTheirFrames(t *testing.T) {
+	srv, addr := serve(t, Config{HTTP: "127.0.0.1:0", Limits: Limits{ConnPer10s: 10000}})
+	base := "http://" + srv.HTTPAddr().String()
+	b := playingBrowser(t, addr, newKey(t))
+	p := openPage(t, b, base, "/play/ws?cols=100&rows=30")
+	p.waitFor(t, "New game")
+	p.send(t, "n")
+	p.waitFor(t, "Turn: 0")
+	before := samples(t, srv.Metrics().KeyFrame)
+	walkPage(t, p, 0)
+	if after := samples(t, srv.Metrics().KeyFrame); after <= before {
+		t.Errorf("a browser's move left grotto_key_to_frame_seconds at %d observations", after)
+	}
+}

@@ -589,8 +589,11 @@ func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed str
 	in := newInput(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger)
 	in.clock = clock
 	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), in.option())
-	if ss, ok := st.(sshSeat); ok { // frames written to an SSH client stop its key's clock
-		opts = append(opts, tea.WithOutput(sessionOutput(ss.sess, clock)))
+	switch t := st.(type) { // frames written to the player stop its key's clock
+	case sshSeat:
+		opts = append(opts, tea.WithOutput(sessionOutput(t.sess, clock)))
+	case webSeat:
+		opts = append(opts, tea.WithOutput(&frameWriter{w: t.t.Output(), clock: clock}))
 	}
 	conn := st.conn() // for keepalives
 	for {

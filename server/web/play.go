@@ -114,6 +114,10 @@ func (t *Seat) Keys() io.Reader { return t.keys }
 // Term is the terminal type the page emulates.
 func (t *Seat) Term() string { return "xterm-256color" }
 
+// Output is the page's terminal, where the program's frames go (Options
+// already sets it; a caller may wrap it, e.g. to time keys to frames).
+func (t *Seat) Output() io.Writer { return t.b }
+
 // Options connect a program to the page: its output (as a PTY would
 // write it), its first size, true colour, the page's context; and a
 // filter that turns suspend (ctrl+z) into resume, as wish does for SSH
