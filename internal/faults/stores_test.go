@@ -46,7 +46,10 @@ func onEachStore(t *testing.T, test func(t *testing.T, b backend)) {
 func (b backend) start(t *testing.T, addr, data string, extra ...string) *proc {
 	t.Helper()
 	if b.url != "" {
-		extra = append([]string{"--store", b.url}, extra...)
+		// The shortest lease: a server restarted after kill -9 is a new
+		// holder, and its players' games resume once the dead one's
+		// claims lapse (extra may set it again: the last flag wins).
+		extra = append([]string{"--store", b.url, "--lease-ttl", "3s"}, extra...)
 	}
 	return start(t, addr, data, extra...)
 }
