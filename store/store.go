@@ -159,7 +159,16 @@ type Dailies interface {
 	// DailyScores returns up to n scores of the daily of date, best first,
 	// as TopScores ranks them.
 	DailyScores(date string, n int) ([]Score, error)
+	// DailySecret returns this store's secret for the daily seeds
+	// (game.DailySeed): DailySecretBytes random bytes, made once, on the
+	// first call, atomically (of two first calls on two nodes, both get
+	// the one kept), and the same ever after. Nobody without the store
+	// can compute a day's dungeon ahead.
+	DailySecret() ([]byte, error)
 }
+
+// DailySecretBytes is the length of [Dailies.DailySecret]'s secret.
+const DailySecretBytes = 32
 
 // ValidDaily reports whether date is a daily's date as the store keeps it:
 // a real day written "2006-01-02".
