@@ -82,10 +82,10 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 				sess.Exit(1)
 				return
 			}
-			writeReplays(out, games, name)
+			writeReplays(out, games, name, s.clock())
 		case cmd[0] == "dump" && len(cmd) == 2:
 			f, err := s.FinishedGame(cmd[1])
-			if err != nil && !errors.Is(err, ErrNoSuchGame) {
+			if err != nil && !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
 				s.log.Error("dump", "id", cmd[1], "err", err)
 			}
 			if err != nil {

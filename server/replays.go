@@ -33,11 +33,33 @@ var ErrNoSuchGame = errors.New("no such finished game")
 // listed.
 var ErrHistoryDamaged = errors.New("the game's history is damaged and has been set aside for the host")
 
+// ErrDailyNotOver is returned by FinishedGame (and so OpenReplay) for a
+// daily game of a day that is not over yet (UTC): its commands would let
+// anyone copy a leader's moves, so its replay and dump open after 00:00
+// UTC (its player's own too, alike for all). Its text is the one line a
+// viewer reads.
+var ErrDailyNotOver = errors.New("This is today's daily challenge: its replay opens after 00:00 UTC.")
+
+// clock returns the time now (Server.now, or time.Now).
+func (s *Server) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
+}
+
+// dailyOver reports whether the daily of date ("2006-01-02") is over at
+// now: its UTC day has ended. A date not before today is not over.
+func dailyOver(date string, now time.Time) bool {
+	return date < now.UTC().Format(game.DailyLayout) // "2006-01-02" sorts as the days do
+}
+
 // FinishedGame returns finished game id (as a player typed it: digits),
 // whole, after checking that its history can be read (a game kept
 // without one, from before histories were kept, passes: its dump reads).
-// Errors wrap ErrNoSuchGame (unknown or malformed id), ErrHistoryDamaged
-// (the game was quarantined now), or the store's error.
+// Errors wrap ErrNoSuchGame (unknown or malformed id), ErrDailyNotOver
+// (today's daily), ErrHistoryDamaged (the game was quarantined now), or
+// the store's error.
 func (s *Server) FinishedGame(id string) (store.Finished, error) {
 	n, err := strconv.ParseUint(id, 10, 64)
 	if err != nil || n == 0 {
@@ -57,6 +79,9 @@ func (s *Server) FinishedGame(id string) (store.Finished, error) {
 		if _, err := game.DecodeHistory(f.Record.History); err != nil {
 			return store.Finished{}, s.setAside(n, err)
 		}
+	}
+	if f.Score.Daily != "" && !dailyOver(f.Score.Daily, s.clock()) {
+		return store.Finished{}, ErrDailyNotOver
 	}
 	return f, nil
 }
@@ -101,7 +126,9 @@ func RecordOf(f store.Finished) replay.Record {
 
 // writeReplays prints finished games, newest first: id, name, score,
 // cause, depth, turns, date, and "cheated" for a game with cheats.
-func writeReplays(w io.Writer, games []store.Finished, name string) {
+// A daily game of a day not over at now is listed with a note saying
+// when its replay opens.
+func writeReplays(w io.Writer, games []store.Finished, name string, now time.Time) {
 	if len(games) == 0 {
 		if name != "" {
 			fmt.Fprintf(w, "No finished games of %s.\n", tui.Inert(name))
@@ -118,7 +145,10 @@ func writeReplays(w io.Writer, games []store.Finished, name string) {
 			mark = "cheated"
 		}
 		if sc.Daily != "" {
-			mark = "daily " + sc.Daily
+			mark = "daily " + tui.Inert(sc.Daily)
+			if !dailyOver(sc.Daily, now) {
+				mark += ": its replay opens after 00:00 UTC"
+			}
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%s\t%s\n", f.ID, tui.Inert(sc.Name), sc.Points, tui.Inert(sc.Cause),
 			sc.Depth, sc.Turns, sc.Date.UTC().Format("2006-01-02 15:04"), mark)
@@ -144,12 +174,23 @@ func writeDump(w io.Writer, f store.Finished) {
 	}
 }
 
+// sentence returns msg, a dumpError line, as a sentence: upper case first,
+// a full stop last.
+func sentence(msg string) string {
+	if msg = upper(msg); !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg
+}
+
 // dumpError is the one line `dump` prints for err, a FinishedGame error,
 // in a player's words.
 func dumpError(err error, id string) string {
 	switch {
 	case errors.Is(err, ErrNoSuchGame):
 		return fmt.Sprintf("no finished game %q; `replays` lists them", tui.Inert(id))
+	case errors.Is(err, ErrDailyNotOver):
+		return ErrDailyNotOver.Error()
 	case errors.Is(err, ErrHistoryDamaged):
 		return fmt.Sprintf("game %s is damaged and cannot be shown; it has been set aside for the host", tui.Inert(id))
 	}
