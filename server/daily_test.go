@@ -115,7 +115,11 @@ func TestAFinishedDailyIsOnItsBoardAndReplaysExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	sess := session.New(session.Config{Fingerprint: fp, Saves: db, Scores: db, Profiles: db, Quarantine: db, NoJournal: true})
-	if err := sess.StartDaily(game.DailySeed([]byte("test secret"), day), day); err != nil {
+	secret, err := db.DailySecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.StartDaily(game.DailySeed(secret, day), day); err != nil {
 		t.Fatal(err)
 	}
 	diver := bot.Diver("diver", bot.AllItems())

@@ -103,3 +103,72 @@ func TestTodaysDailyReplayOpensAfterMidnight(t *testing.T) {
 		t.Errorf("replays after the day still holds the daily back:\n%s", out)
 	}
 }
+
+// TestADamagedSeedOrDailyDateIsSetAsideBeforeAnyFrame: a finished record
+// whose seed or daily date was damaged is verified whole before its replay
+// is shown: refused with the damaged history's one line (the title's, the
+// web's), quarantined, no longer listed; a record of the daily's seed
+// before the host's secret (the public formula) still replays.
+func TestADamagedSeedOrDailyDateIsSetAsideBeforeAnyFrame(t *testing.T) {
+	const day = "2024-05-01"
+	db := tempDB(t)
+	ends := finishGames(t, db, "bob")       // game 1: a game of its own
+	daily := finishDaily(t, db, "ann", day) // game 2: a daily
+	after := time.Date(2026, 12, 1, 0, 0, 1, 0, time.UTC)
+	var now atomic.Pointer[time.Time]
+	now.Store(&after)
+	s := clockedServer(db, &now)
+	record := func(g *game.Game, seed uint64, date string) {
+		t.Helper()
+		hist, ok := g.HistoryBlob()
+		if !ok {
+			t.Fatal("no history")
+		}
+		if _, err := db.FinishGame("SHA256:ann", store.Score{Name: "ann", Points: g.Score(), Cause: g.Cause(), Date: time.Now(),
+			Daily: date, Game: &store.GameRecord{Seed: seed, Rules: game.Rules(s.data), Hash: g.StateHash(), History: hist,
+				Dump: "ann: a game"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	record(ends[0], ends[0].Seed()+1, "")     // game 3: its seed damaged
+	record(daily, daily.Seed()+1, day)        // game 4: the daily's seed damaged
+	record(daily, daily.Seed(), "2024-05-02") // game 5: the daily's date damaged
+	for _, id := range []uint64{3, 4, 5} {
+		_, err := (titleReplays{s}).OpenReplay(id)
+		if err == nil || !strings.Contains(err.Error(), "is damaged and cannot be shown; it has been set aside") {
+			t.Errorf("the title's pick of damaged game %d: %v; want the damaged game's line", id, err)
+		}
+	}
+	q, err := db.Quarantined("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := map[uint64]bool{}
+	for _, r := range q {
+		set[r.FinishedID] = true
+	}
+	if len(q) != 3 || !set[3] || !set[4] || !set[5] {
+		t.Errorf("quarantined: %+v; want games 3, 4 and 5", q)
+	}
+	for _, id := range []string{"1", "2"} {
+		if rg, err := (webReplays{s}).ReplayGame(id); err != nil || rg.Replay == nil {
+			t.Errorf("sound game %s: %+v, %v", id, rg, err)
+		}
+	}
+	// A daily of before the secret: its seed is the public formula's.
+	old := game.NewDaily(game.PublicDailySeed(day), day, s.data)
+	diver, v := bot.Diver("diver", bot.AllItems()), bot.NewView(old)
+	for turn := 0; !old.Over(); turn++ {
+		if turn > 20000 {
+			t.Fatal("no end in 20000 turns")
+		}
+		if _, err := old.Apply(diver.Decide(v)); err != nil {
+			old.Apply(game.Wait())
+		}
+		v.Refresh()
+	}
+	record(old, old.Seed(), day) // game 6
+	if rg, err := s.ReplayGame("6"); err != nil || rg.Replay == nil {
+		t.Errorf("a daily of before the host's secret: %+v, %v; want it replayed", rg, err)
+	}
+}

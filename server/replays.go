@@ -100,22 +100,57 @@ func (s *Server) setAside(id uint64, cause error) error {
 
 // OpenReplay returns finished game id (digits, as typed) and its replay at
 // turn 0, for the replay player: step it with Step, Seek, NextDepth and
-// End (package game/replay), draw Replay.Game(). Errors: those of
-// FinishedGame; for a game played under other rules than this server's, or
-// kept without its history, the game f with an error wrapping
-// replay.ErrOtherRules or replay.ErrNoHistory (show f.Record.Dump
-// instead); a history that does not replay to its recorded end is found
-// by the replay's own steps (replay.ErrMismatch) and should be shown so,
-// never played on.
+// End (package game/replay), draw Replay.Game(). The record is verified
+// whole first (replay.Verify; a daily's seed against its date, checkDaily),
+// so no frame of a damaged record is ever shown under a player's name.
+// Errors: those of FinishedGame; ErrHistoryDamaged for a record that does
+// not replay to its recorded end (it is quarantined now); for a game
+// played under other rules than this server's, or kept without its
+// history, the game f with an error wrapping replay.ErrOtherRules or
+// replay.ErrNoHistory (show f.Record.Dump instead).
 func (s *Server) OpenReplay(id string) (f store.Finished, r *replay.Replay, err error) {
 	if f, err = s.FinishedGame(id); err != nil {
 		return f, nil, err
 	}
-	r, err = replay.New(RecordOf(f), s.data)
-	if errors.Is(err, replay.ErrDamaged) {
+	if err := s.checkDaily(f); err != nil {
+		return store.Finished{}, nil, err
+	}
+	rec := RecordOf(f)
+	_, err = replay.Verify(rec, s.data)
+	switch {
+	case errors.Is(err, replay.ErrOtherRules), errors.Is(err, replay.ErrNoHistory):
+		return f, nil, err
+	case err != nil: // ErrDamaged, ErrMismatch
 		return store.Finished{}, nil, s.setAside(f.ID, err)
 	}
-	return f, r, err
+	r, err = replay.New(rec, s.data)
+	if err != nil { // Verify has just read it
+		return store.Finished{}, nil, s.setAside(f.ID, err)
+	}
+	return f, r, nil
+}
+
+// checkDaily checks that daily game f's date is a day and its seed that
+// day's on this host (game.DailySeed of the store's secret), or, for a
+// game of before the secret, the public formula's (game.PublicDailySeed:
+// those days are over and were public anyway). A record that fails is
+// quarantined (ErrHistoryDamaged). A game of its own passes.
+func (s *Server) checkDaily(f store.Finished) error {
+	date := f.Score.Daily
+	if date == "" {
+		return nil
+	}
+	if !store.ValidDaily(date) {
+		return s.setAside(f.ID, fmt.Errorf("%w: daily date %q", replay.ErrMismatch, date))
+	}
+	secret, err := s.store.DailySecret()
+	if err != nil {
+		return err
+	}
+	if seed := f.Record.Seed; seed != game.DailySeed(secret, date) && seed != game.PublicDailySeed(date) {
+		return s.setAside(f.ID, fmt.Errorf("%w: seed %d is not the daily seed of %s", replay.ErrMismatch, seed, date))
+	}
+	return nil
 }
 
 // RecordOf returns what a replay needs of f.
