@@ -75,7 +75,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			if len(cmd) == 2 {
 				name = cmd[1]
 			}
-			games, err := s.store.FinishedGames(name, ReplaysListed)
+			games, err := s.finishedGames(name)
 			if err != nil {
 				s.log.Error("replays", "err", err)
 				fmt.Fprintln(sess.Stderr(), "grotto: the finished games cannot be read right now")

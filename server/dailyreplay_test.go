@@ -1,13 +1,16 @@
 package server
 
 import (
+	"encoding/binary"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"charm.land/log/v2"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/bot"
@@ -170,5 +173,42 @@ func TestADamagedSeedOrDailyDateIsSetAsideBeforeAnyFrame(t *testing.T) {
 	record(old, old.Seed(), day) // game 6
 	if rg, err := s.ReplayGame("6"); err != nil || rg.Replay == nil {
 		t.Errorf("a daily of before the host's secret: %+v, %v; want it replayed", rg, err)
+	}
+}
+
+// TestAnUnreadableFinishedRecordIsSetAsideAndTheRestListed: one finished
+// record that cannot be decoded does not stop `replays` for everyone: it
+// is quarantined (the host's `quarantine` lists it) and the rest listed.
+func TestAnUnreadableFinishedRecordIsSetAsideAndTheRestListed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), DBFile)
+	db, err := store.Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	finishGames(t, db, "ann", "bob", "cat")
+	db.Close()
+	raw, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("finished")).Put(binary.BigEndian.AppendUint64(nil, 2), []byte{1, '{', 'x'})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	if db, err = store.Open(path, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	admin := newKey(t)
+	addr := commandsOn(t, db, admin)
+	out, errs, status := run(t, login(t, addr, "x", newKey(t)), "replays")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if status != 0 || len(lines) != 3 || !strings.HasPrefix(lines[1], "3 ") || !strings.HasPrefix(lines[2], "1 ") {
+		t.Errorf("replays with game 2 unreadable: status %d, stdout %q, stderr %q; want games 3 and 1", status, out, errs)
+	}
+	if out, _, _ := run(t, login(t, addr, "x", admin), "quarantine"); !strings.Contains(out, "/finished/2") {
+		t.Errorf("the unreadable game is not quarantined:\n%s", out)
 	}
 }

@@ -153,6 +153,21 @@ func (s *Server) checkDaily(f store.Finished) error {
 	return nil
 }
 
+// finishedGames returns up to ReplaysListed finished games of name (every
+// player's for ""), newest first, for `replays`: a record that cannot be
+// decoded is quarantined (and logged) and the rest listed.
+func (s *Server) finishedGames(name string) ([]store.Finished, error) {
+	games, err := s.store.FinishedGames(name, ReplaysListed)
+	var bad *store.UnreadableFinished
+	if !errors.As(err, &bad) {
+		return games, err
+	}
+	for _, id := range bad.IDs {
+		s.setAside(id, bad.Cause) // logs it; the list goes on either way
+	}
+	return games, nil
+}
+
 // RecordOf returns what a replay needs of f.
 func RecordOf(f store.Finished) replay.Record {
 	return replay.Record{Seed: f.Record.Seed, Rules: f.Record.Rules, History: f.Record.History, Hash: f.Record.Hash,
