@@ -212,3 +212,23 @@ func TestAnUnreadableFinishedRecordIsSetAsideAndTheRestListed(t *testing.T) {
 		t.Errorf("the unreadable game is not quarantined:\n%s", out)
 	}
 }
+
+// TestReplayWithoutATerminalChecksTheIDFirst: `replay ID` without a
+// terminal answers an unknown or malformed id with the one-line error (no
+// ssh -t hint echoing what was typed), and a kept game's with the hint.
+func TestReplayWithoutATerminalChecksTheIDFirst(t *testing.T) {
+	db := tempDB(t)
+	finishGames(t, db, "ann")
+	addr := commandsOn(t, db, nil)
+	for _, id := range []string{"'$(id)'", "99", "0"} {
+		out, errs, status := run(t, login(t, addr, "x", newKey(t)), "replay "+id)
+		if status != 1 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "no finished game") ||
+			strings.Contains(errs, "ssh -t") {
+			t.Errorf("replay %s without a terminal: status %d, stdout %q, stderr %q; want the one-line error, no hint", id, status, out, errs)
+		}
+	}
+	out, errs, status := run(t, login(t, addr, "x", newKey(t)), "replay 1")
+	if status != 1 || out != "" || !strings.Contains(errs, "ssh -t") || !strings.Contains(errs, "replay 1\n") {
+		t.Errorf("replay 1 without a terminal: status %d, stdout %q, stderr %q; want the hint", status, out, errs)
+	}
+}

@@ -176,7 +176,8 @@ func scoreRows(scores []store.Score) []tui.ScoreRow {
 	return rows
 }
 
-// noPTYReplay is what `ssh host replay ID` without a terminal reads.
-func noPTYReplay(port, id string) string {
-	return fmt.Sprintf("grotto: a replay needs a terminal; connect with one: ssh -t -p %s <host> replay %s", port, tui.Inert(id))
+// noPTYReplay is what `ssh host replay ID` without a terminal reads, for
+// kept game id (checked first: only a number is ever echoed).
+func noPTYReplay(port string, id uint64) string {
+	return fmt.Sprintf("grotto: a replay needs a terminal; connect with one: ssh -t -p %s <host> replay %d", port, id)
 }
