@@ -64,7 +64,16 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			writeDailyScores(out, date, scores)
 		case len(cmd) == 2 && cmd[0] == "replay": // replayplayer.go: a program, after the PTY check and the session cap
 			if _, _, pty := sess.Pty(); !pty {
-				fmt.Fprintln(sess.Stderr(), noPTYReplay(PortOf(s.cfg.Listen), cmd[1]))
+				// The id is checked first: the hint only ever names a kept game, by its number.
+				f, err := s.FinishedGame(cmd[1])
+				if err != nil && !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
+					s.log.Error("replay", "id", cmd[1], "err", err)
+				}
+				if err != nil {
+					fmt.Fprintln(sess.Stderr(), "grotto: "+dumpError(err, cmd[1]))
+				} else {
+					fmt.Fprintln(sess.Stderr(), noPTYReplay(PortOf(s.cfg.Listen), f.ID))
+				}
 				sess.Exit(1)
 				return
 			}
@@ -75,17 +84,17 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			if len(cmd) == 2 {
 				name = cmd[1]
 			}
-			games, err := s.store.FinishedGames(name, ReplaysListed)
+			games, err := s.finishedGames(name)
 			if err != nil {
 				s.log.Error("replays", "err", err)
 				fmt.Fprintln(sess.Stderr(), "grotto: the finished games cannot be read right now")
 				sess.Exit(1)
 				return
 			}
-			writeReplays(out, games, name)
+			writeReplays(out, games, name, s.clock())
 		case cmd[0] == "dump" && len(cmd) == 2:
 			f, err := s.FinishedGame(cmd[1])
-			if err != nil && !errors.Is(err, ErrNoSuchGame) {
+			if err != nil && !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
 				s.log.Error("dump", "id", cmd[1], "err", err)
 			}
 			if err != nil {

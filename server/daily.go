@@ -36,7 +36,12 @@ func (d *dailyStarter) StartDaily() error {
 	}
 	t := now().UTC()
 	date := t.Format(game.DailyLayout)
-	err := d.s.store.StartDaily(d.fp, date, t)
+	secret, err := d.s.store.DailySecret()
+	if err != nil {
+		d.log.Error("could not read the daily secret", "err", err)
+		return errors.New("The daily challenge cannot be started right now; please try again later.")
+	}
+	err = d.s.store.StartDaily(d.fp, date, t)
 	if errors.Is(err, store.ErrDailyTaken) {
 		return errors.New(dailyDone(t))
 	}
@@ -45,7 +50,7 @@ func (d *dailyStarter) StartDaily() error {
 		return errors.New("The daily challenge cannot be started right now; please try again later.")
 	}
 	d.log.Info("daily challenge started", "date", date)
-	return d.play.StartDaily(date) // the game starts even when its first save fails (err says so)
+	return d.play.StartDaily(game.DailySeed(secret, date), date) // the game starts even when its first save fails (err says so)
 }
 
 // dailyDone is what a key that has played today's daily reads: "Today's

@@ -109,13 +109,17 @@ func TestTheDailyBoardIsApartFromTheMainOne(t *testing.T) {
 func TestAFinishedDailyIsOnItsBoardAndReplaysExactly(t *testing.T) {
 	db := tempDB(t)
 	s := &Server{log: log.New(io.Discard), store: db, data: content.Default()}
-	const day = "2026-11-30"
+	const day = "2024-05-01" // a day over: its replay is open
 	fp := "SHA256:ann"
 	if err := db.ClaimName(fp, "ann", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	sess := session.New(session.Config{Fingerprint: fp, Saves: db, Scores: db, Profiles: db, Quarantine: db, NoJournal: true})
-	if err := sess.StartDaily(day); err != nil {
+	secret, err := db.DailySecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.StartDaily(game.DailySeed(secret, day), day); err != nil {
 		t.Fatal(err)
 	}
 	diver := bot.Diver("diver", bot.AllItems())

@@ -56,7 +56,7 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	logger := s.log.With("fp", sess.Context().Value(ctxIdentity).(identity).fp, "replay", id)
 	rg, err := s.ReplayGame(id)
 	if err != nil {
-		if !errors.Is(err, ErrNoSuchGame) {
+		if !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
 			logger.Error("replay", "err", err)
 		}
 		wish.Fatalln(sess, "grotto: "+dumpError(err, id)+"\r")
@@ -151,10 +151,10 @@ func (t titleReplays) OpenReplay(id uint64) (tui.ReplayGame, error) {
 	ids := strconv.FormatUint(id, 10)
 	rg, err := t.s.ReplayGame(ids)
 	if err != nil {
-		if !errors.Is(err, ErrNoSuchGame) {
+		if !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
 			t.s.log.Error("replay from the title", "replay", id, "err", err)
 		}
-		return rg, errors.New(upper(dumpError(err, ids)) + ".")
+		return rg, errors.New(sentence(dumpError(err, ids)))
 	}
 	return rg, nil
 }
@@ -176,7 +176,8 @@ func scoreRows(scores []store.Score) []tui.ScoreRow {
 	return rows
 }
 
-// noPTYReplay is what `ssh host replay ID` without a terminal reads.
-func noPTYReplay(port, id string) string {
-	return fmt.Sprintf("grotto: a replay needs a terminal; connect with one: ssh -t -p %s <host> replay %s", port, tui.Inert(id))
+// noPTYReplay is what `ssh host replay ID` without a terminal reads, for
+// kept game id (checked first: only a number is ever echoed).
+func noPTYReplay(port string, id uint64) string {
+	return fmt.Sprintf("grotto: a replay needs a terminal; connect with one: ssh -t -p %s <host> replay %d", port, id)
 }

@@ -33,11 +33,33 @@ var ErrNoSuchGame = errors.New("no such finished game")
 // listed.
 var ErrHistoryDamaged = errors.New("the game's history is damaged and has been set aside for the host")
 
+// ErrDailyNotOver is returned by FinishedGame (and so OpenReplay) for a
+// daily game of a day that is not over yet (UTC): its commands would let
+// anyone copy a leader's moves, so its replay and dump open after 00:00
+// UTC (its player's own too, alike for all). Its text is the one line a
+// viewer reads.
+var ErrDailyNotOver = errors.New("This is today's daily challenge: its replay opens after 00:00 UTC.")
+
+// clock returns the time now (Server.now, or time.Now).
+func (s *Server) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
+}
+
+// dailyOver reports whether the daily of date ("2006-01-02") is over at
+// now: its UTC day has ended. A date not before today is not over.
+func dailyOver(date string, now time.Time) bool {
+	return date < now.UTC().Format(game.DailyLayout) // "2006-01-02" sorts as the days do
+}
+
 // FinishedGame returns finished game id (as a player typed it: digits),
 // whole, after checking that its history can be read (a game kept
 // without one, from before histories were kept, passes: its dump reads).
-// Errors wrap ErrNoSuchGame (unknown or malformed id), ErrHistoryDamaged
-// (the game was quarantined now), or the store's error.
+// Errors wrap ErrNoSuchGame (unknown or malformed id), ErrDailyNotOver
+// (today's daily), ErrHistoryDamaged (the game was quarantined now), or
+// the store's error.
 func (s *Server) FinishedGame(id string) (store.Finished, error) {
 	n, err := strconv.ParseUint(id, 10, 64)
 	if err != nil || n == 0 {
@@ -58,6 +80,9 @@ func (s *Server) FinishedGame(id string) (store.Finished, error) {
 			return store.Finished{}, s.setAside(n, err)
 		}
 	}
+	if f.Score.Daily != "" && !dailyOver(f.Score.Daily, s.clock()) {
+		return store.Finished{}, ErrDailyNotOver
+	}
 	return f, nil
 }
 
@@ -75,22 +100,72 @@ func (s *Server) setAside(id uint64, cause error) error {
 
 // OpenReplay returns finished game id (digits, as typed) and its replay at
 // turn 0, for the replay player: step it with Step, Seek, NextDepth and
-// End (package game/replay), draw Replay.Game(). Errors: those of
-// FinishedGame; for a game played under other rules than this server's, or
-// kept without its history, the game f with an error wrapping
-// replay.ErrOtherRules or replay.ErrNoHistory (show f.Record.Dump
-// instead); a history that does not replay to its recorded end is found
-// by the replay's own steps (replay.ErrMismatch) and should be shown so,
-// never played on.
+// End (package game/replay), draw Replay.Game(). The record is verified
+// whole first (replay.Verify; a daily's seed against its date, checkDaily),
+// so no frame of a damaged record is ever shown under a player's name.
+// Errors: those of FinishedGame; ErrHistoryDamaged for a record that does
+// not replay to its recorded end (it is quarantined now); for a game
+// played under other rules than this server's, or kept without its
+// history, the game f with an error wrapping replay.ErrOtherRules or
+// replay.ErrNoHistory (show f.Record.Dump instead).
 func (s *Server) OpenReplay(id string) (f store.Finished, r *replay.Replay, err error) {
 	if f, err = s.FinishedGame(id); err != nil {
 		return f, nil, err
 	}
-	r, err = replay.New(RecordOf(f), s.data)
-	if errors.Is(err, replay.ErrDamaged) {
+	if err := s.checkDaily(f); err != nil {
+		return store.Finished{}, nil, err
+	}
+	rec := RecordOf(f)
+	_, err = replay.Verify(rec, s.data)
+	switch {
+	case errors.Is(err, replay.ErrOtherRules), errors.Is(err, replay.ErrNoHistory):
+		return f, nil, err
+	case err != nil: // ErrDamaged, ErrMismatch
 		return store.Finished{}, nil, s.setAside(f.ID, err)
 	}
-	return f, r, err
+	r, err = replay.New(rec, s.data)
+	if err != nil { // Verify has just read it
+		return store.Finished{}, nil, s.setAside(f.ID, err)
+	}
+	return f, r, nil
+}
+
+// checkDaily checks that daily game f's date is a day and its seed that
+// day's on this host (game.DailySeed of the store's secret), or, for a
+// game of before the secret, the public formula's (game.PublicDailySeed:
+// those days are over and were public anyway). A record that fails is
+// quarantined (ErrHistoryDamaged). A game of its own passes.
+func (s *Server) checkDaily(f store.Finished) error {
+	date := f.Score.Daily
+	if date == "" {
+		return nil
+	}
+	if !store.ValidDaily(date) {
+		return s.setAside(f.ID, fmt.Errorf("%w: daily date %q", replay.ErrMismatch, date))
+	}
+	secret, err := s.store.DailySecret()
+	if err != nil {
+		return err
+	}
+	if seed := f.Record.Seed; seed != game.DailySeed(secret, date) && seed != game.PublicDailySeed(date) {
+		return s.setAside(f.ID, fmt.Errorf("%w: seed %d is not the daily seed of %s", replay.ErrMismatch, seed, date))
+	}
+	return nil
+}
+
+// finishedGames returns up to ReplaysListed finished games of name (every
+// player's for ""), newest first, for `replays`: a record that cannot be
+// decoded is quarantined (and logged) and the rest listed.
+func (s *Server) finishedGames(name string) ([]store.Finished, error) {
+	games, err := s.store.FinishedGames(name, ReplaysListed)
+	var bad *store.UnreadableFinished
+	if !errors.As(err, &bad) {
+		return games, err
+	}
+	for _, id := range bad.IDs {
+		s.setAside(id, bad.Cause) // logs it; the list goes on either way
+	}
+	return games, nil
 }
 
 // RecordOf returns what a replay needs of f.
@@ -101,7 +176,9 @@ func RecordOf(f store.Finished) replay.Record {
 
 // writeReplays prints finished games, newest first: id, name, score,
 // cause, depth, turns, date, and "cheated" for a game with cheats.
-func writeReplays(w io.Writer, games []store.Finished, name string) {
+// A daily game of a day not over at now is listed with a note saying
+// when its replay opens.
+func writeReplays(w io.Writer, games []store.Finished, name string, now time.Time) {
 	if len(games) == 0 {
 		if name != "" {
 			fmt.Fprintf(w, "No finished games of %s.\n", tui.Inert(name))
@@ -118,7 +195,10 @@ func writeReplays(w io.Writer, games []store.Finished, name string) {
 			mark = "cheated"
 		}
 		if sc.Daily != "" {
-			mark = "daily " + sc.Daily
+			mark = "daily " + tui.Inert(sc.Daily)
+			if !dailyOver(sc.Daily, now) {
+				mark += ": its replay opens after 00:00 UTC"
+			}
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%s\t%s\n", f.ID, tui.Inert(sc.Name), sc.Points, tui.Inert(sc.Cause),
 			sc.Depth, sc.Turns, sc.Date.UTC().Format("2006-01-02 15:04"), mark)
@@ -144,12 +224,23 @@ func writeDump(w io.Writer, f store.Finished) {
 	}
 }
 
+// sentence returns msg, a dumpError line, as a sentence: upper case first,
+// a full stop last.
+func sentence(msg string) string {
+	if msg = upper(msg); !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg
+}
+
 // dumpError is the one line `dump` prints for err, a FinishedGame error,
 // in a player's words.
 func dumpError(err error, id string) string {
 	switch {
 	case errors.Is(err, ErrNoSuchGame):
 		return fmt.Sprintf("no finished game %q; `replays` lists them", tui.Inert(id))
+	case errors.Is(err, ErrDailyNotOver):
+		return ErrDailyNotOver.Error()
 	case errors.Is(err, ErrHistoryDamaged):
 		return fmt.Sprintf("game %s is damaged and cannot be shown; it has been set aside for the host", tui.Inert(id))
 	}

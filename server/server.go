@@ -55,7 +55,8 @@ type Server struct {
 	log    *log.Logger
 	ssh    *ssh.Server
 	store  Database
-	data   *content.Tables // the game's tables (monsters, items, spawns), as the host loaded them
+	data   *content.Tables  // the game's tables (monsters, items, spawns), as the host loaded them
+	now    func() time.Time // the clock of the daily's day (replays.go); nil means time.Now
 	admins atomic.Pointer[keys.AdminSet]
 	banned atomic.Pointer[keys.AdminSet]
 	live   lobby.Lobby // the live games (lobby.go adapts it for each session)

@@ -42,10 +42,10 @@ type webReplays struct{ s *Server }
 func (r webReplays) ReplayGame(id string) (tui.ReplayGame, error) {
 	rg, err := r.s.ReplayGame(id)
 	if err != nil {
-		if !errors.Is(err, ErrNoSuchGame) {
+		if !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
 			r.s.log.Error("web: replay", "replay", id, "err", err)
 		}
-		return rg, errors.New(upper(dumpError(err, id)) + ".")
+		return rg, errors.New(sentence(dumpError(err, id)))
 	}
 	return rg, nil
 }

@@ -5,6 +5,7 @@ package store
 
 import (
 	"bytes"
+	"crypto/rand"
 	"fmt"
 	"time"
 
@@ -20,6 +21,11 @@ var (
 	// dailyAttemptsBucket maps date + "/" + fingerprint to the attempt's
 	// start, RFC 3339 (the key alone says the attempt was made).
 	dailyAttemptsBucket = []byte("daily_attempts")
+	// metaBucket holds the store's own settings: dailySecretKey.
+	metaBucket = []byte("meta")
+	// dailySecretKey is the daily secret's key in metaBucket: its
+	// DailySecretBytes raw bytes.
+	dailySecretKey = []byte("daily_secret")
 )
 
 // StartDaily records fp's attempt at the daily of date (see [Dailies]) in
@@ -73,4 +79,40 @@ func (b *Bolt) DailyScores(date string, n int) ([]Score, error) {
 		return nil, err
 	}
 	return top, nil
+}
+
+// DailySecret returns the store's secret for the daily seeds (see
+// [Dailies]): made and put in the meta bucket by the first call, in the
+// one write transaction that finds it missing (bbolt runs one at a time).
+func (b *Bolt) DailySecret() ([]byte, error) {
+	var secret []byte
+	err := b.db.View(func(tx *bolt.Tx) error {
+		if mb := tx.Bucket(metaBucket); mb != nil {
+			secret = bytes.Clone(mb.Get(dailySecretKey))
+		}
+		return nil
+	})
+	if err == nil && secret == nil {
+		err = b.update(func(tx *bolt.Tx) error {
+			mb, err := tx.CreateBucketIfNotExists(metaBucket)
+			if err != nil {
+				return err
+			}
+			if secret = bytes.Clone(mb.Get(dailySecretKey)); secret != nil {
+				return nil // another call made it meanwhile
+			}
+			secret = make([]byte, DailySecretBytes)
+			if _, err := rand.Read(secret); err != nil {
+				return err
+			}
+			return mb.Put(dailySecretKey, secret)
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("daily secret: %w", err)
+	}
+	if len(secret) != DailySecretBytes {
+		return nil, fmt.Errorf("daily secret: %d bytes kept, want %d: %w", len(secret), DailySecretBytes, ErrCorrupt)
+	}
+	return secret, nil
 }

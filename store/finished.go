@@ -104,6 +104,7 @@ func (b *Bolt) FinishedGames(name string, n int) ([]Finished, error) {
 	if n <= 0 {
 		return out, nil
 	}
+	var bad *UnreadableFinished
 	err := b.db.View(func(tx *bolt.Tx) error {
 		fb := tx.Bucket(finishedBucket)
 		if fb == nil {
@@ -112,6 +113,13 @@ func (b *Bolt) FinishedGames(name string, n int) ([]Finished, error) {
 		c := fb.Cursor()
 		for k, v := c.Last(); k != nil && len(out) < n; k, v = c.Prev() {
 			f, err := decodeFinished(k, v)
+			if err != nil && len(k) == 8 {
+				if bad == nil {
+					bad = &UnreadableFinished{Cause: err}
+				}
+				bad.IDs = append(bad.IDs, binary.BigEndian.Uint64(k))
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -123,6 +131,9 @@ func (b *Bolt) FinishedGames(name string, n int) ([]Finished, error) {
 		}
 		return nil
 	})
+	if err == nil && bad != nil {
+		return out, bad
+	}
 	return out, err
 }
 

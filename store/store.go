@@ -6,6 +6,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -122,6 +123,21 @@ type Finished struct {
 	Record GameRecord
 }
 
+// UnreadableFinished is returned by [Replays.FinishedGames], with the
+// games it could read, naming the records it could not decode (to be
+// quarantined, QuarantineFinished). It wraps ErrCorrupt.
+type UnreadableFinished struct {
+	IDs   []uint64 // the finished games' ids, newest first
+	Cause error    // the first record's decoding error
+}
+
+func (e *UnreadableFinished) Error() string {
+	return fmt.Sprintf("%d finished games cannot be read (%v)", len(e.IDs), e.Cause)
+}
+
+// Unwrap returns ErrCorrupt and the first record's error.
+func (e *UnreadableFinished) Unwrap() []error { return []error{ErrCorrupt, e.Cause} }
+
 // MaxFinishedGames is the most FinishedGames returns.
 const MaxFinishedGames = 1000
 
@@ -134,7 +150,9 @@ type Replays interface {
 	// FinishedGames returns up to n (at most MaxFinishedGames) finished
 	// games, newest first (highest id), of the player named name
 	// (case-insensitively; every player when name is ""), without their
-	// History and Dump.
+	// History and Dump. A record that cannot be decoded is left out and
+	// named, with the rest returned, by an *UnreadableFinished error (one
+	// damaged record does not hide every other).
 	FinishedGames(name string, n int) ([]Finished, error)
 	// QuarantineFinished moves finished game id aside, as stored, with a
 	// reason (its history is damaged): it is no longer listed nor read,
@@ -159,7 +177,16 @@ type Dailies interface {
 	// DailyScores returns up to n scores of the daily of date, best first,
 	// as TopScores ranks them.
 	DailyScores(date string, n int) ([]Score, error)
+	// DailySecret returns this store's secret for the daily seeds
+	// (game.DailySeed): DailySecretBytes random bytes, made once, on the
+	// first call, atomically (of two first calls on two nodes, both get
+	// the one kept), and the same ever after. Nobody without the store
+	// can compute a day's dungeon ahead.
+	DailySecret() ([]byte, error)
 }
+
+// DailySecretBytes is the length of [Dailies.DailySecret]'s secret.
+const DailySecretBytes = 32
 
 // ValidDaily reports whether date is a daily's date as the store keeps it:
 // a real day written "2006-01-02".

@@ -81,7 +81,7 @@ func New(rec Record, data *content.Tables) (*Replay, error) {
 // fresh returns rec's game at turn 0: a daily one for a daily record.
 func fresh(rec Record, data *content.Tables) *game.Game {
 	if rec.Daily != "" {
-		return game.NewDaily(rec.Daily, data)
+		return game.NewDaily(rec.Seed, rec.Daily, data) // the record's seed: it was made with the host's secret
 	}
 	return game.New(rec.Seed, data)
 }

@@ -209,11 +209,14 @@ func (s *Session) Continue() error {
 func (s *Session) Start() error { return s.start(game.New(s.cfg.NewSeed(), s.cfg.Data)) }
 
 // StartDaily begins the daily challenge of date ("2006-01-02", the UTC
-// day; game.NewDaily) as Start begins a new game: replacing any saved one,
+// day) from seed (game.DailySeed of the host's secret and date;
+// game.NewDaily) as Start begins a new game: replacing any saved one,
 // saved at once, and when it ends recorded on that day's board
 // (store.Score.Daily). Taking the day's one attempt is the caller's
 // (store.Dailies.StartDaily), before.
-func (s *Session) StartDaily(date string) error { return s.start(game.NewDaily(date, s.cfg.Data)) }
+func (s *Session) StartDaily(seed uint64, date string) error {
+	return s.start(game.NewDaily(seed, date, s.cfg.Data))
+}
 
 // start makes g the game in progress and saves it.
 func (s *Session) start(g *game.Game) error {

@@ -4,6 +4,7 @@
 package postgres
 
 import (
+	"crypto/rand"
 	"fmt"
 	"time"
 
@@ -61,4 +62,28 @@ func (s *Store) DailyScores(date string, n int) ([]store.Score, error) {
 		top[i].Daily = date
 	}
 	return top, nil
+}
+
+// DailySecret returns the store's secret for the daily seeds (see
+// [store.Dailies]): one row of daily_secret (migration 0007), inserted by
+// the first caller on any node (ON CONFLICT DO NOTHING keeps the first),
+// then read.
+func (s *Store) DailySecret() ([]byte, error) {
+	fresh := make([]byte, store.DailySecretBytes)
+	if _, err := rand.Read(fresh); err != nil {
+		return nil, fmt.Errorf("daily secret: %w", err)
+	}
+	ctx, cancel := op()
+	defer cancel()
+	if _, err := s.pool.Exec(ctx, `INSERT INTO daily_secret (one, secret) VALUES (true, $1) ON CONFLICT (one) DO NOTHING`, fresh); err != nil {
+		return nil, fmt.Errorf("daily secret: %w", avail(err))
+	}
+	var secret []byte
+	if err := s.pool.QueryRow(ctx, `SELECT secret FROM daily_secret WHERE one`).Scan(&secret); err != nil {
+		return nil, fmt.Errorf("daily secret: %w", avail(err))
+	}
+	if len(secret) != store.DailySecretBytes {
+		return nil, fmt.Errorf("daily secret: %d bytes kept, want %d: %w", len(secret), store.DailySecretBytes, store.ErrCorrupt)
+	}
+	return secret, nil
 }

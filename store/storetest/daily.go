@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"bytes"
 	"errors"
 	"sync"
 	"testing"
@@ -90,5 +91,41 @@ func dailyBoard(t *testing.T, st store.Store) {
 	}
 	if _, err := st.FinishGame("SHA256:x", store.Score{Name: "x", Date: when, Daily: "tomorrow"}); err == nil {
 		t.Error("a daily score with a malformed date was recorded")
+	}
+}
+
+// dailySecret: a store's daily secret is DailySecretBytes bytes, the same
+// on every call (also of racing first calls), and another store's differs.
+func dailySecret(t *testing.T, a, b store.Store) {
+	const racers = 8
+	got := make([][]byte, racers)
+	var wg sync.WaitGroup
+	for i := range racers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := a.DailySecret()
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = s
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	for i, s := range got {
+		if len(s) != store.DailySecretBytes || !bytes.Equal(s, got[0]) {
+			t.Fatalf("call %d: secret %x, call 0: %x; want one secret of %d bytes", i, s, got[0], store.DailySecretBytes)
+		}
+	}
+	again, err := a.DailySecret()
+	if err != nil || !bytes.Equal(again, got[0]) {
+		t.Errorf("a later call: %x, %v; want %x", again, err, got[0])
+	}
+	other, err := b.DailySecret()
+	if err != nil || bytes.Equal(other, got[0]) {
+		t.Errorf("another store's secret: %x, %v; want one of its own", other, err)
 	}
 }

@@ -43,6 +43,12 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 			c.test(t, st)
 		})
 	}
+	t.Run("the daily secret is made once per store, random, and kept", func(t *testing.T) {
+		a, b := open(t), open(t)
+		defer a.Close()
+		defer b.Close()
+		dailySecret(t, a, b)
+	})
 }
 
 // when is a fixed time: stores keep times in UTC at nanosecond precision.
