@@ -78,25 +78,11 @@ func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, err.Error())
 		return
 	}
-	leave, tooMany := s.enter(r)
-	if tooMany != nil {
-		refuse(w, r, tooMany)
+	done, ok := s.admitViewer(w, r, "replay")
+	if !ok {
 		return
 	}
-	defer leave()
-	select {
-	case s.slots <- struct{}{}:
-		defer func() { <-s.slots }()
-	default:
-		s.log.Warn("web: a replay page was refused: too many open", "max", s.cfg.MaxWatchers)
-		http.Error(w, "Too many people are watching right now; please try again later.", http.StatusServiceUnavailable)
-		return
-	}
-	if !s.startWatching() {
-		http.Error(w, "The server is restarting.", http.StatusServiceUnavailable)
-		return
-	}
-	defer s.socks.Done()
+	defer done()
 	conn, err := websocket.Accept(w, r, nil) // same origin only (the library's default)
 	if err != nil {
 		return

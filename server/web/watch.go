@@ -38,25 +38,11 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, "No game "+strconv.Quote(r.PathValue("game"))+" is being played here now: it may have ended.")
 		return
 	}
-	leave, tooMany := s.enter(r)
-	if tooMany != nil {
-		refuse(w, r, tooMany)
+	done, ok := s.admitViewer(w, r, "watch")
+	if !ok {
 		return
 	}
-	defer leave()
-	select {
-	case s.slots <- struct{}{}:
-		defer func() { <-s.slots }()
-	default:
-		s.log.Warn("web: a watch page was refused: too many open", "max", s.cfg.MaxWatchers)
-		http.Error(w, "Too many people are watching right now; please try again later.", http.StatusServiceUnavailable)
-		return
-	}
-	if !s.startWatching() {
-		http.Error(w, "The server is restarting.", http.StatusServiceUnavailable)
-		return
-	}
-	defer s.socks.Done()
+	defer done()
 	frames, stop, ok := s.cfg.Live.Watch(g.ID)
 	if !ok {
 		s.notFound(w, "That game has just ended.")
@@ -138,3 +124,34 @@ func (oneGame) Publish(int, int, []byte)                     {}
 func (oneGame) TakeOver() error                              { return nil }
 func (oneGame) ClaimName(string) error                       { return nil }
 func (oneGame) Cheat(string)                                 {}
+
+// admitViewer lets a watch or replay page (kind) in: within its address's
+// limits (enter), a free viewer slot (Config.MaxWatchers) and not while the
+// server shuts down. It writes the refusal and returns ok false, or
+// returns done, which gives everything back once the page has gone.
+func (s *Server) admitViewer(w http.ResponseWriter, r *http.Request, kind string) (done func(), ok bool) {
+	leave, tooMany := s.enter(r)
+	if tooMany != nil {
+		refuse(w, r, tooMany)
+		return nil, false
+	}
+	select {
+	case s.slots <- struct{}{}:
+	default:
+		leave()
+		s.log.Warn("web: a "+kind+" page was refused: too many open", "max", s.cfg.MaxWatchers)
+		http.Error(w, "Too many people are watching right now; please try again later.", http.StatusServiceUnavailable)
+		return nil, false
+	}
+	if !s.startWatching() {
+		<-s.slots
+		leave()
+		http.Error(w, "The server is restarting.", http.StatusServiceUnavailable)
+		return nil, false
+	}
+	return func() {
+		s.socks.Done()
+		<-s.slots
+		leave()
+	}, true
+}
