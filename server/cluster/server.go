@@ -102,17 +102,28 @@ func peer(r *http.Request) string {
 	return r.TLS.PeerCertificates[0].Subject.CommonName
 }
 
+// keyCall begins a call about one key (?fp=): it returns the key, or
+// answers 400 without one and 503 once the server is closing (ok false).
+// With ok true the caller must call s.calls.Done when it returns.
+func (s *Server) keyCall(w http.ResponseWriter, r *http.Request) (fp string, ok bool) {
+	fp = r.URL.Query().Get("fp")
+	if fp == "" {
+		http.Error(w, "no fp", http.StatusBadRequest)
+		return "", false
+	}
+	if !s.begin() {
+		http.Error(w, "closing", http.StatusServiceUnavailable)
+		return "", false
+	}
+	return fp, true
+}
+
 // evict answers POST /v1/evict?fp=…: 204 once this node let the key go,
 // 404 when it has no game of it, 503 when the call was cut short, 500 with
 // the reason otherwise.
 func (s *Server) evict(w http.ResponseWriter, r *http.Request) {
-	fp := r.URL.Query().Get("fp")
-	if fp == "" {
-		http.Error(w, "no fp", http.StatusBadRequest)
-		return
-	}
-	if !s.begin() {
-		http.Error(w, "closing", http.StatusServiceUnavailable)
+	fp, ok := s.keyCall(w, r)
+	if !ok {
 		return
 	}
 	defer s.calls.Done()
@@ -148,13 +159,8 @@ func (s *Server) ping(w http.ResponseWriter, r *http.Request) {
 // the server closes. The frames come from the game's one-slot channel, so
 // a slow watcher misses frames and never holds the game up.
 func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
-	fp := r.URL.Query().Get("fp")
-	if fp == "" {
-		http.Error(w, "no fp", http.StatusBadRequest)
-		return
-	}
-	if !s.begin() {
-		http.Error(w, "closing", http.StatusServiceUnavailable)
+	fp, ok := s.keyCall(w, r)
+	if !ok {
 		return
 	}
 	defer s.calls.Done()
@@ -232,13 +238,8 @@ func (s *Server) broadcast(w http.ResponseWriter, r *http.Request) {
 // when this node has no game of the key, 503 when the call was cut short,
 // 500 with the reason otherwise.
 func (s *Server) kick(w http.ResponseWriter, r *http.Request) {
-	fp := r.URL.Query().Get("fp")
-	if fp == "" {
-		http.Error(w, "no fp", http.StatusBadRequest)
-		return
-	}
-	if !s.begin() {
-		http.Error(w, "closing", http.StatusServiceUnavailable)
+	fp, ok := s.keyCall(w, r)
+	if !ok {
 		return
 	}
 	defer s.calls.Done()
