@@ -11,13 +11,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"time"
 
 	"github.com/grotto-game/grotto/game/content"
 )
-
-// DailyLayout is how a daily's date is written: the UTC day, "2006-01-02".
-const DailyLayout = time.DateOnly
 
 // ErrDailyCheat is the refusal (as an *Impossible's text) of a cheat in a
 // daily game: cheats are never allowed in it.

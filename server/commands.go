@@ -11,7 +11,6 @@ import (
 
 	"charm.land/ssh"
 
-	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/web"
 	"github.com/grotto-game/grotto/store"
@@ -45,7 +44,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			}
 			writeScores(out, scores)
 		case cmd[0] == "scores" && len(cmd) <= 3 && cmd[1] == "daily": // daily.go
-			date := time.Now().UTC().Format(game.DailyLayout)
+			date := time.Now().UTC().Format(store.DailyLayout)
 			if len(cmd) == 3 {
 				date = cmd[2]
 			}

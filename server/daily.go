@@ -35,7 +35,7 @@ func (d *dailyStarter) StartDaily() error {
 		now = d.now
 	}
 	t := now().UTC()
-	date := t.Format(game.DailyLayout)
+	date := t.Format(store.DailyLayout)
 	secret, err := d.s.store.DailySecret()
 	if err != nil {
 		d.log.Error("could not read the daily secret", "err", err)

@@ -72,7 +72,7 @@ func TestTheDailyBoardIsApartFromTheMainOne(t *testing.T) {
 	db := tempDB(t)
 	addr := commandsOn(t, db, nil)
 	now := time.Now().UTC()
-	today := now.Format(game.DailyLayout)
+	today := now.Format(store.DailyLayout)
 	for _, s := range []store.Score{
 		{Name: "ann", Points: 30, Cause: "killed by a rat", Date: now, Daily: today},
 		{Name: "bob", Points: 20, Cause: "killed by a bat", Date: now},

@@ -51,7 +51,7 @@ func (s *Server) clock() time.Time {
 // dailyOver reports whether the daily of date ("2006-01-02") is over at
 // now: its UTC day has ended. A date not before today is not over.
 func dailyOver(date string, now time.Time) bool {
-	return date < now.UTC().Format(game.DailyLayout) // "2006-01-02" sorts as the days do
+	return date < now.UTC().Format(store.DailyLayout) // "2006-01-02" sorts as the days do
 }
 
 // FinishedGame returns finished game id (as a player typed it: digits),

@@ -188,11 +188,15 @@ type Dailies interface {
 // DailySecretBytes is the length of [Dailies.DailySecret]'s secret.
 const DailySecretBytes = 32
 
+// DailyLayout is how a daily's date is written: the UTC day, "2006-01-02"
+// (the game core takes it as a string and never reads a clock).
+const DailyLayout = time.DateOnly
+
 // ValidDaily reports whether date is a daily's date as the store keeps it:
 // a real day written "2006-01-02".
 func ValidDaily(date string) bool {
-	d, err := time.Parse(time.DateOnly, date)
-	return err == nil && d.Format(time.DateOnly) == date
+	d, err := time.Parse(DailyLayout, date)
+	return err == nil && d.Format(DailyLayout) == date
 }
 
 // Saves keeps each player's game in progress: a snapshot (the save) and the
