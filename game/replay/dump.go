@@ -120,35 +120,9 @@ func writeMap(b *strings.Builder, g *game.Game, data *content.Tables) {
 			case ok:
 				line = append(line, r)
 			default:
-				line = append(line, asciiTile(g.Tile(p)))
+				line = append(line, g.Tile(p).ASCII())
 			}
 		}
 		fmt.Fprintf(b, "  %s\n", strings.TrimRight(string(line), " "))
 	}
-}
-
-// asciiTile is a tile's glyph in the ASCII symbol set, as the game screen
-// draws it with ASCII symbols (game/tui's asciiTile: NetHack's defaults).
-func asciiTile(t world.Tile) rune {
-	switch t {
-	case world.Floor:
-		return '.'
-	case world.Wall:
-		return '#'
-	case world.Gravel:
-		return ':'
-	case world.ShallowWater:
-		return '~'
-	case world.DeepWater:
-		return '}'
-	case world.Stalactite:
-		return '\''
-	case world.Stalagmite:
-		return '^'
-	case world.DownStairs:
-		return '>'
-	case world.UpStairs:
-		return '<'
-	}
-	return '?'
 }

@@ -144,7 +144,7 @@ func legend(data *content.Tables, ascii bool) []legendEntry {
 		for _, cave := range []bool{false, true} {
 			l := lookOf(k, cave)
 			if ascii {
-				l.ch = asciiTile(k)
+				l.ch = k.ASCII()
 			}
 			if len(e.glyphs) == 0 || e.glyphs[0].ch != l.ch {
 				e.glyphs = append(e.glyphs, mark{ch: l.ch, fg: l.fg})

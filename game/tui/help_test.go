@@ -108,8 +108,8 @@ func TestTheASCIILegendShowsTheASCIIGlyphs(t *testing.T) {
 		}
 	}
 	for _, k := range game.TileKinds() {
-		if name := game.TileInfo(m.p.Data, k).Name; got[name] != asciiTile(k) {
-			t.Errorf("%s: legend %q, map %q", name, got[name], asciiTile(k))
+		if name := game.TileInfo(m.p.Data, k).Name; got[name] != k.ASCII() {
+			t.Errorf("%s: legend %q, map %q", name, got[name], k.ASCII())
 		}
 	}
 }

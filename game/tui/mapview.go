@@ -183,7 +183,7 @@ func (t *theme) cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave,
 	}
 	lk := lookOf(g.Tile(p), cave)
 	if ascii {
-		lk.ch = asciiTile(g.Tile(p))
+		lk.ch = g.Tile(p).ASCII()
 	}
 	var r, gr, bl float64
 	if visible && cave {

@@ -160,34 +160,6 @@ func (m *Model) finish(s string) string {
 	return s
 }
 
-// asciiTile is a tile kind's glyph in the ASCII symbol set: each kind its
-// own character, as NetHack's default symbols (deep water '}', as its
-// water and moat; gravel ':', as Angband's passable rubble; a stalactite
-// hangs from the top of its cell, a stalagmite rises from the bottom).
-func asciiTile(t world.Tile) rune {
-	switch t {
-	case world.Floor:
-		return '.'
-	case world.Wall:
-		return '#'
-	case world.Gravel:
-		return ':'
-	case world.ShallowWater:
-		return '~'
-	case world.DeepWater:
-		return '}'
-	case world.Stalactite:
-		return '\''
-	case world.Stalagmite:
-		return '^'
-	case world.DownStairs:
-		return '>'
-	case world.UpStairs:
-		return '<'
-	}
-	return '?'
-}
-
 // asciiMark returns the glyph of a monster or item kind in the ASCII
 // symbol set: the data's (content.Monster.ASCII, content.Item.ASCII), else
 // ch itself (asciiOnly then catches anything left).
@@ -374,7 +346,7 @@ func (s *settingsScreen) view(m *Model) string {
 			g += " " + string(c)
 		}
 		if m.ascii() {
-			g = string(asciiTile(l.t))
+			g = string(l.t.ASCII())
 		}
 		legend = append(legend, g+" "+l.name)
 	}

@@ -119,7 +119,7 @@ func TestTheSettingsScreenSwitchesTheMapToASCIIAtOnceAndSavesIt(t *testing.T) {
 func TestEveryTileKindHasItsOwnASCIIGlyph(t *testing.T) {
 	seen := map[rune]world.Tile{}
 	for tile := world.Tile(0); tile.Valid(); tile++ {
-		ch := asciiTile(tile)
+		ch := tile.ASCII()
 		if ch <= ' ' || ch >= 0x7f || ch == '?' {
 			t.Errorf("tile %d is %q in ASCII", tile, ch)
 		}

@@ -53,6 +53,34 @@ func (t Tile) Walkable() bool {
 	return false
 }
 
+// ASCII is the tile kind's glyph in the ASCII symbol set: each kind its
+// own character, as NetHack's default symbols (deep water '}', as its
+// water and moat; gravel ':', as Angband's passable rubble; a stalactite
+// hangs from the top of its cell, a stalagmite rises from the bottom).
+func (t Tile) ASCII() rune {
+	switch t {
+	case Floor:
+		return '.'
+	case Wall:
+		return '#'
+	case Gravel:
+		return ':'
+	case ShallowWater:
+		return '~'
+	case DeepWater:
+		return '}'
+	case Stalactite:
+		return '\''
+	case Stalagmite:
+		return '^'
+	case DownStairs:
+		return '>'
+	case UpStairs:
+		return '<'
+	}
+	return '?'
+}
+
 // Transparent reports whether light and sight pass through t.
 func (t Tile) Transparent() bool { return t != Wall && t != Stalactite && t != Stalagmite }
 
