@@ -178,7 +178,16 @@ func TestABrowserReadsTheScoresAndWatchesAnSSHPlayerMove(t *testing.T) {
 	}
 
 	// Its watch link: the game drawn by xterm.js, following the player.
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](`document.querySelector("#games a").click()`)); err != nil {
+	// Read the link and go to it: clicking inside Evaluate races the
+	// navigation it starts ("Inspected target navigated or closed").
+	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#games a").href`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(href, base+"/watch/") {
+		t.Fatalf("the watch link is %q, want one under %s/watch/", href, base)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Navigate(href)); err != nil {
 		t.Fatal(err)
 	}
 	readTerm(t, ctx, "Watching "+name)
