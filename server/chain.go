@@ -34,7 +34,7 @@ func (s *Server) middleware() ssh.Option {
 		// limit above and the per-address connection cap still hold them.
 		s.commands,
 		// The game needs a terminal: a friendly message without one.
-		requirePTY(PortOf(s.cfg.Listen)),
+		requirePTY(func() string { return s.sshCommand(true) }),
 		// The session cap counts games: sessions that passed the rate
 		// limit and have a terminal, and browsers that play (web.go).
 		s.sessions.middleware(),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -71,7 +72,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 				if err != nil {
 					fmt.Fprintln(sess.Stderr(), "grotto: "+dumpError(err, cmd[1]))
 				} else {
-					fmt.Fprintln(sess.Stderr(), noPTYReplay(PortOf(s.cfg.Listen), f.ID))
+					fmt.Fprintln(sess.Stderr(), noPTYReplay(s.sshCommand(true, "replay", strconv.FormatUint(f.ID, 10))))
 				}
 				sess.Exit(1)
 				return

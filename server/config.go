@@ -92,6 +92,11 @@ type Config struct {
 	// links `ssh host web` prints begin with it, and session cookies are
 	// Secure when it is https. "" means http:// and the --http address.
 	HTTPURL string
+	// PublicSSH is how players reach the SSH server, host:port, e.g.
+	// play.example.org:2222 (the balancer's or the port mapping's address,
+	// not Listen's): every hint that tells a player what to type names it
+	// (SSHCommand). "" means "<host>" and Listen's port.
+	PublicSSH string
 	// Metrics is the address to serve Prometheus metrics on, at /metrics
 	// (server/metrics; its own HTTP server, started and stopped with the
 	// server); "" for none. host:port with a port from 1 to 65535 (0, any
@@ -229,6 +234,7 @@ func portProblem(addr, example string, zeroOK bool) string {
 // (parseTrusted), a frame rate outside 1 to
 // MaxFPS, a limit out of its range (Limits.validate), an --http or
 // --metrics address without a port number from 1 to 65535 (0 allowed), or
+// a --public-ssh that is not host:port (hints.go), or
 // a --pprof address that is not on loopback or has no port from 1 to
 // 65535. It reads no file:
 // a missing admin-keys file or a bad host key is New's error.
@@ -312,6 +318,11 @@ func (c *Config) Validate() error {
 		u, err := url.Parse(c.HTTPURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || (u.Path != "" && u.Path != "/") {
 			return badSetting("--http-url", "%q must be a base URL such as https://play.example.org", c.HTTPURL)
+		}
+	}
+	if c.PublicSSH != "" {
+		if p := publicSSHProblem(c.PublicSSH); p != "" {
+			return badSetting("--public-ssh", "%s", p)
 		}
 	}
 	if c.Metrics != "" {

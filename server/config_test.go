@@ -58,3 +58,14 @@ func TestTheWebBaseURLMustBeAnHTTPURLAndNeedsTheWebPages(t *testing.T) {
 		}
 	}
 }
+
+func TestABadPublicSSHAddressIsOneLineNamingTheFlag(t *testing.T) {
+	for _, bad := range []string{"play.example.org", ":2222", "play.example.org:0", "play.example.org:x"} {
+		c := Config{Listen: ":23234", DataDir: t.TempDir(), FPS: DefaultFPS, Limits: DefaultLimits(), PublicSSH: bad}
+		err := c.Validate()
+		var se *SettingError
+		if !errorsAs(err, &se) || se.Flag != "--public-ssh" || strings.Contains(err.Error(), "\n") {
+			t.Errorf("--public-ssh %q: %v, want one line naming --public-ssh", bad, err)
+		}
+	}
+}

@@ -10,8 +10,8 @@ import (
 )
 
 // requirePTY turns away clients without a terminal with a message, not a
-// hang; port is the one players connect to, for the suggested command.
-func requirePTY(port string) wish.Middleware {
+// hang; command returns what to type (Config.SSHCommand with tty).
+func requirePTY(command func() string) wish.Middleware {
 	return func(next ssh.Handler) ssh.Handler {
 		return func(sess ssh.Session) {
 			if _, _, ok := sess.Pty(); ok {
@@ -19,7 +19,7 @@ func requirePTY(port string) wish.Middleware {
 				return
 			}
 			wish.Fatalln(sess, "grotto is a full-screen game and needs a terminal.\r\n"+
-				"Connect with a terminal, forcing one if your client did not ask: ssh -t -p "+port+" <host>\r")
+				"Connect with a terminal, forcing one if your client did not ask: "+command()+"\r")
 		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 )
 
 func TestASessionWithoutATerminalIsToldHowToAskForOneOnThePort(t *testing.T) {
-	addr := unit(t, requirePTY(PortOf("127.0.0.1:2222")))
+	addr := unit(t, requirePTY(func() string { return Config{Listen: "127.0.0.1:2222"}.SSHCommand(true) }))
 	out, errs, status := run(t, login(t, addr, "x", newKey(t)), "")
 	if status != 1 || !strings.Contains(errs, "ssh -t -p 2222 <host>") || strings.Contains(out, reached) {
 		t.Errorf("no PTY: status %d, %q, %q; want refused, naming port 2222", status, out, errs)

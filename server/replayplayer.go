@@ -9,7 +9,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"sync"
 
@@ -177,7 +176,8 @@ func scoreRows(scores []store.Score) []tui.ScoreRow {
 }
 
 // noPTYReplay is what `ssh host replay ID` without a terminal reads, for
-// kept game id (checked first: only a number is ever echoed).
-func noPTYReplay(port string, id uint64) string {
-	return fmt.Sprintf("grotto: a replay needs a terminal; connect with one: ssh -t -p %s <host> replay %d", port, id)
+// kept game (its id checked first: only a number is ever echoed); command
+// is what to type (Config.SSHCommand with tty, "replay" and the id).
+func noPTYReplay(command string) string {
+	return "grotto: a replay needs a terminal; connect with one: " + command
 }

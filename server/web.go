@@ -58,7 +58,8 @@ func (s *Server) newWeb() (*web.Server, error) {
 	}
 	return web.New(web.Config{Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: s.cfg.Limits.MaxSessions, Logger: s.log,
-		Tokens: s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL})
+		Tokens: s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL,
+		SSH: func() string { return s.sshCommand(false) }})
 }
 
 // webBase is the base URL of the web pages: --http-url, else http:// and

@@ -102,9 +102,20 @@ func (s *Server) game(text string) (tui.LiveGame, bool) {
 	return tui.LiveGame{}, false
 }
 
+// refusal is what the refusal page says: Why, then, when Command is not
+// "", "Run", Command in a <code> element, and Then.
+type refusal struct{ Why, Command, Then string }
+
 // refuse serves the refusal page with status and why.
 func (s *Server) refuse(w http.ResponseWriter, status int, why string) {
-	s.render(w, status, "refused.html", why)
+	s.render(w, status, "refused.html", refusal{Why: why})
+}
+
+// refuseToLink serves the refusal page with status and why, then tells
+// the visitor to run the command that prints a play link (sshWeb), and
+// then: "Run <code>ssh -p 2222 play.example.org web</code> for a new one."
+func (s *Server) refuseToLink(w http.ResponseWriter, status int, why, then string) {
+	s.render(w, status, "refused.html", refusal{Why: why, Command: s.sshWeb(), Then: then})
 }
 
 // notFound serves the not-found page (status 404) saying why.

@@ -46,6 +46,7 @@ var replayKeys = map[string]tea.KeyPressMsg{
 type replayData struct {
 	ID   string
 	Name string
+	SSH  string // the command that reaches the SSH server (sshCommand)
 }
 
 // replayPage serves the page that plays finished game {id} back
@@ -57,7 +58,7 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, err.Error())
 		return
 	}
-	s.render(w, http.StatusOK, "replay.html", replayData{ID: r.PathValue("id"), Name: tui.Inert(rg.Name)})
+	s.render(w, http.StatusOK, "replay.html", replayData{ID: r.PathValue("id"), Name: tui.Inert(rg.Name), SSH: s.sshCommand()})
 }
 
 // replaySocket serves a replay page's WebSocket: 404 for a game that

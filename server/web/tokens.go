@@ -84,19 +84,19 @@ func (s *Server) redeemLink(w http.ResponseWriter, r *http.Request) {
 	}
 	hash, ok := parseToken(r.PathValue("token"))
 	if !ok {
-		s.refuse(w, http.StatusForbidden, "This link is not one this server gave. Run `ssh "+s.host()+" web` for a link to play in this browser.")
+		s.refuseToLink(w, http.StatusForbidden, "This link is not one this server gave.", "for a link to play in this browser.")
 		return
 	}
 	fp, err := s.cfg.Tokens.RedeemWebToken(r.Context(), store.WebLink, hash, s.cfg.Now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		s.refuse(w, http.StatusForbidden, "This link is not one this server gave. Run `ssh "+s.host()+" web` for a link to play in this browser.")
+		s.refuseToLink(w, http.StatusForbidden, "This link is not one this server gave.", "for a link to play in this browser.")
 		return
 	case errors.Is(err, store.ErrTokenUsed):
-		s.refuse(w, http.StatusGone, "This link has been used already: each link opens one browser, once. Run `ssh "+s.host()+" web` for a new one.")
+		s.refuseToLink(w, http.StatusGone, "This link has been used already: each link opens one browser, once.", "for a new one.")
 		return
 	case errors.Is(err, store.ErrTokenExpired):
-		s.refuse(w, http.StatusGone, "This link has expired: a link works for 10 minutes. Run `ssh "+s.host()+" web` for a new one.")
+		s.refuseToLink(w, http.StatusGone, "This link has expired: a link works for 10 minutes.", "for a new one.")
 		return
 	case err != nil:
 		s.log.Error("web: a play link could not be redeemed", "err", err)
@@ -112,7 +112,7 @@ func (s *Server) redeemLink(w http.ResponseWriter, r *http.Request) {
 	now := s.cfg.Now()
 	if err := s.cfg.Tokens.IssueWebToken(r.Context(), store.WebSession, sessHash, fp, now.Add(SessionTTL), now); err != nil {
 		s.log.Error("web: a play session could not be recorded", "err", err)
-		s.refuse(w, http.StatusServiceUnavailable, "grotto cannot write to its database right now; the link is used up, so run `ssh "+s.host()+" web` again in a moment.")
+		s.refuseToLink(w, http.StatusServiceUnavailable, "grotto cannot write to its database right now, and the link is used up.", "again in a moment.")
 		return
 	}
 	s.log.Info("web: a browser was tied to a key", "fp", fp)
@@ -124,7 +124,7 @@ func (s *Server) redeemLink(w http.ResponseWriter, r *http.Request) {
 // sessionKey returns the key the request's play cookie is tied to; an
 // error that the page can show when there is none, or it has expired.
 func (s *Server) sessionKey(r *http.Request) (string, error) {
-	errNoSession := errors.New("This browser is not tied to a key, so it can only watch. Run ssh " + s.host() + " web for a link.")
+	errNoSession := errors.New("This browser is not tied to a key, so it can only watch. Run " + s.sshWeb() + " for a link.")
 	c, err := r.Cookie(CookieName)
 	if err != nil {
 		return "", errNoSession
@@ -138,7 +138,7 @@ func (s *Server) sessionKey(r *http.Request) (string, error) {
 	case errors.Is(err, store.ErrNotFound):
 		return "", errNoSession
 	case errors.Is(err, store.ErrTokenExpired):
-		return "", errors.New("This browser's game session has expired. Run ssh " + s.host() + " web for a new link.")
+		return "", errors.New("This browser's game session has expired. Run " + s.sshWeb() + " for a new link.")
 	case err != nil:
 		s.log.Error("web: a play session could not be read", "err", err)
 		return "", errors.New("grotto cannot read its database right now; reload in a moment.")
@@ -146,10 +146,17 @@ func (s *Server) sessionKey(r *http.Request) (string, error) {
 	return fp, nil
 }
 
-// host is the host players type after ssh, as the base URL names it.
-func (s *Server) host() string {
-	if s.hostName == "" {
-		return "host"
+// sshWeb is the command that prints a play link (sshCommand, "web").
+func (s *Server) sshWeb() string { return s.sshCommand() + " web" }
+
+// sshCommand is the command that reaches the SSH server: Config.SSH's,
+// else "ssh" and the base URL's host name (or <host>).
+func (s *Server) sshCommand() string {
+	if s.cfg.SSH != nil {
+		return s.cfg.SSH()
 	}
-	return s.hostName
+	if s.hostName == "" {
+		return "ssh <host>"
+	}
+	return "ssh " + s.hostName
 }

@@ -73,3 +73,14 @@ func TestALinkWorksOnceWithinTenMinutesAndSetsAStrictCookie(t *testing.T) {
 		t.Errorf("a banned key's link: %d %q, want 403 banned", code, body)
 	}
 }
+
+// TestARefusalShowsTheSSHCommandInACodeElement: the command to type is in
+// <code>, as Config.SSH gives it, never between backticks.
+func TestARefusalShowsTheSSHCommandInACodeElement(t *testing.T) {
+	s := newSite(t, Config{Players: players{}, SSH: func() string { return "ssh -p 2222 play.example.org" }, BaseURL: "https://www.example.org"})
+	s.srv.cfg.Tokens = s.db
+	code, _, body := get(t, s.http.URL+"/play/abc")
+	if code != http.StatusForbidden || !strings.Contains(body, "<code>ssh -p 2222 play.example.org web</code>") || strings.Contains(body, "`") {
+		t.Errorf("a forged link: %d %q; want 403 with <code>ssh -p 2222 play.example.org web</code>, no backtick", code, body)
+	}
+}

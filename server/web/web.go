@@ -91,8 +91,14 @@ type Config struct {
 	Gate Gate
 	// BaseURL is where players reach these pages (--http-url), e.g.
 	// https://play.example.org; "" when not set. Cookies are Secure when
-	// it is https, and pages name its host in `ssh HOST web`.
+	// it is https.
 	BaseURL string
+	// SSH returns the command that reaches the SSH server, without
+	// arguments, e.g. "ssh -p 2222 play.example.org"
+	// (server.Config.SSHCommand): pages that send a visitor for a play
+	// link show it followed by "web", in a <code> element. nil means
+	// "ssh" and BaseURL's host name (or <host>).
+	SSH func() string
 }
 
 // Gate holds the WebSockets of each client address to the server's
