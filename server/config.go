@@ -92,6 +92,13 @@ type Config struct {
 	// links `ssh host web` prints begin with it, and session cookies are
 	// Secure when it is https. "" means http:// and the --http address.
 	HTTPURL string
+	// HTTPTrustedProxy lists the HTTP reverse proxies in front of the web
+	// pages (CIDR ranges or addresses, as ProxyProtocolFrom): a request
+	// from one of them is counted under the per-address limits as the
+	// client its X-Forwarded-For names (the rightmost address that is not
+	// itself a listed proxy); anyone else's header is ignored. Empty: every
+	// request is its TCP peer's. Only with HTTP.
+	HTTPTrustedProxy []string
 	// PublicSSH is how players reach the SSH server, host:port, e.g.
 	// play.example.org:2222 (the balancer's or the port mapping's address,
 	// not Listen's): every hint that tells a player what to type names it
@@ -234,7 +241,8 @@ func portProblem(addr, example string, zeroOK bool) string {
 // (parseTrusted), a frame rate outside 1 to
 // MaxFPS, a limit out of its range (Limits.validate), an --http or
 // --metrics address without a port number from 1 to 65535 (0 allowed), or
-// a --public-ssh that is not host:port (hints.go), or
+// an --http-trusted-proxy entry that is not a CIDR range or an address
+// or is set without --http, a --public-ssh that is not host:port (hints.go), or
 // a --pprof address that is not on loopback or has no port from 1 to
 // 65535. It reads no file:
 // a missing admin-keys file or a bad host key is New's error.
@@ -318,6 +326,14 @@ func (c *Config) Validate() error {
 		u, err := url.Parse(c.HTTPURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || (u.Path != "" && u.Path != "/") {
 			return badSetting("--http-url", "%q must be a base URL such as https://play.example.org", c.HTTPURL)
+		}
+	}
+	if len(c.HTTPTrustedProxy) > 0 {
+		if c.HTTP == "" {
+			return badSetting("--http-trusted-proxy", "needs --http: it names the proxies in front of the web pages, and they are off")
+		}
+		if _, err := parseRanges("--http-trusted-proxy", c.HTTPTrustedProxy); err != nil {
+			return err
 		}
 	}
 	if c.PublicSSH != "" {

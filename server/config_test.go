@@ -69,3 +69,26 @@ func TestABadPublicSSHAddressIsOneLineNamingTheFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestABadHTTPTrustedProxyIsOneLineNamingTheFlag(t *testing.T) {
+	for _, c := range []struct {
+		http    string
+		proxies []string
+	}{
+		{":8080", []string{"10.0.0.5/24"}},
+		{":8080", []string{"proxy.example.org"}},
+		{":8080", []string{""}},
+		{"", []string{"10.0.0.5"}}, // no web pages to be in front of
+	} {
+		cfg := Config{Listen: ":23234", DataDir: t.TempDir(), FPS: DefaultFPS, Limits: DefaultLimits(), HTTP: c.http, HTTPTrustedProxy: c.proxies}
+		err := cfg.Validate()
+		var se *SettingError
+		if !errorsAs(err, &se) || se.Flag != "--http-trusted-proxy" || strings.Contains(err.Error(), "\n") {
+			t.Errorf("--http %q --http-trusted-proxy %q: %v, want one line naming --http-trusted-proxy", c.http, c.proxies, err)
+		}
+	}
+	good := Config{Listen: ":23234", DataDir: t.TempDir(), FPS: DefaultFPS, Limits: DefaultLimits(), HTTP: ":8080", HTTPTrustedProxy: []string{"10.0.0.0/24", "fd00::5"}}
+	if err := good.Validate(); err != nil {
+		t.Errorf("a range and an address: %v", err)
+	}
+}

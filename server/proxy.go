@@ -48,19 +48,25 @@ type trustedProxies []netip.Prefix
 // range with bits set past its prefix length ("10.0.0.5/24": the host
 // probably meant 10.0.0.0/24, or 10.0.0.5 alone).
 func parseTrusted(list []string) (trustedProxies, error) {
+	return parseRanges("--proxy-protocol-from", list)
+}
+
+// parseRanges parses list as parseTrusted does, its errors naming flag
+// (--proxy-protocol-from, --http-trusted-proxy).
+func parseRanges(flag string, list []string) (trustedProxies, error) {
 	var t trustedProxies
 	for _, raw := range list {
 		e := strings.TrimSpace(raw)
 		if e == "" {
-			return nil, badSetting("--proxy-protocol-from", "has an empty entry; give CIDR ranges or addresses separated by commas, e.g. 10.0.0.0/24,192.168.1.5")
+			return nil, badSetting(flag, "has an empty entry; give CIDR ranges or addresses separated by commas, e.g. 10.0.0.0/24,192.168.1.5")
 		}
 		if strings.Contains(e, "/") {
 			p, err := netip.ParsePrefix(e)
 			if err != nil {
-				return nil, badSetting("--proxy-protocol-from", "%q is not a CIDR range such as 10.0.0.0/24 or fd00::/64", e)
+				return nil, badSetting(flag, "%q is not a CIDR range such as 10.0.0.0/24 or fd00::/64", e)
 			}
 			if p.Masked() != p {
-				return nil, badSetting("--proxy-protocol-from", "%q has address bits past /%d: write %s for the range, or %s alone for one address",
+				return nil, badSetting(flag, "%q has address bits past /%d: write %s for the range, or %s alone for one address",
 					e, p.Bits(), p.Masked(), p.Addr())
 			}
 			t = append(t, p)
@@ -68,7 +74,7 @@ func parseTrusted(list []string) (trustedProxies, error) {
 		}
 		a, err := netip.ParseAddr(e)
 		if err != nil || a.Zone() != "" {
-			return nil, badSetting("--proxy-protocol-from", "%q is not an IP address or a CIDR range, e.g. 10.0.0.5 or 10.0.0.0/24", e)
+			return nil, badSetting(flag, "%q is not an IP address or a CIDR range, e.g. 10.0.0.5 or 10.0.0.0/24", e)
 		}
 		t = append(t, netip.PrefixFrom(a, a.BitLen()))
 	}

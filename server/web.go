@@ -56,7 +56,8 @@ func (s *Server) newWeb() (*web.Server, error) {
 	if s.cfg.HTTP == "" {
 		return nil, nil
 	}
-	return web.New(web.Config{Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
+	proxies, _ := parseRanges("--http-trusted-proxy", s.cfg.HTTPTrustedProxy) // Validate checked it
+	return web.New(web.Config{TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: s.cfg.Limits.MaxSessions, Logger: s.log,
 		Tokens: s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL,
 		SSH: func() string { return s.sshCommand(false) }})
@@ -88,8 +89,8 @@ func (s *Server) webBase() string {
 // --max-conns-per-addr, counted with the address's SSH connections
 // (conns.go), and one new session under --conn-rate, from the address's
 // SSH bucket (limits.go); refused with the lines SSH uses. The address is
-// the TCP peer's: behind an HTTP proxy (TLS), the proxy's, so every
-// browser shares its limits.
+// the TCP peer's, or, from a proxy of --http-trusted-proxy, the browser's
+// as X-Forwarded-For names it (web.Config.TrustedProxies).
 type webGate struct{ s *Server }
 
 // Enter implements web.Gate.

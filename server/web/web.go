@@ -33,6 +33,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
 	"github.com/coder/websocket"
+	"github.com/realclientip/realclientip-go"
 
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
@@ -93,6 +94,10 @@ type Config struct {
 	// https://play.example.org; "" when not set. Cookies are Secure when
 	// it is https.
 	BaseURL string
+	// TrustedProxies are the HTTP reverse proxies whose X-Forwarded-For
+	// is believed (clientaddr.go): a request from one of them is the
+	// client's the header names to Gate; anyone else's header is ignored.
+	TrustedProxies []netip.Prefix
 	// SSH returns the command that reaches the SSH server, without
 	// arguments, e.g. "ssh -p 2222 play.example.org"
 	// (server.Config.SSHCommand): pages that send a visitor for a play
@@ -103,8 +108,9 @@ type Config struct {
 
 // Gate holds the WebSockets of each client address to the server's
 // per-address limits (--max-conns-per-addr, --conn-rate), counted with the
-// address's SSH connections. The address is the TCP peer's: behind an HTTP
-// proxy, the proxy's.
+// address's SSH connections. The address is the client's (clientAddr):
+// the TCP peer's, or from a trusted proxy the one its X-Forwarded-For
+// names.
 type Gate interface {
 	// Enter counts one more WebSocket of addr in and returns leave, which
 	// counts it out (once the socket has closed); or an error whose text
@@ -156,6 +162,8 @@ type Server struct {
 	slots chan struct{} // one token per open watch page (MaxWatchers)
 	// secure is true when BaseURL is https: cookies are Secure.
 	secure bool
+	// forwarded reads X-Forwarded-For from TrustedProxies (clientaddr.go).
+	forwarded realclientip.RightmostTrustedRangeStrategy
 	// hostName is BaseURL's host name, as players type it after ssh.
 	hostName string
 
@@ -200,7 +208,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers),
+	forwarded, err := forwardedStrategy(cfg.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, forwarded: forwarded, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers),
 		secure: base.Scheme == "https", hostName: base.Hostname(), running: map[*tea.Program]struct{}{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
@@ -311,11 +323,7 @@ func (s *Server) enter(r *http.Request) (leave func(), refused error) {
 	if s.cfg.Gate == nil {
 		return func() {}, nil
 	}
-	var addr net.Addr = &net.TCPAddr{}
-	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
-		addr = net.TCPAddrFromAddrPort(ap)
-	}
-	leave, refused = s.cfg.Gate.Enter(addr)
+	leave, refused = s.cfg.Gate.Enter(s.clientAddr(r))
 	if refused != nil {
 		return func() {}, refused
 	}
