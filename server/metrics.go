@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"sync/atomic"
 	"time"
 
 	"charm.land/ssh"
@@ -53,7 +52,7 @@ func (s *Server) sessionCounts() metrics.Sessions {
 	var n metrics.Sessions
 	total := s.live.Len()
 	for _, g := range s.live.Games() {
-		if b, ok := s.browsers.Load(g.Key); ok && b.(*atomic.Int32).Load() > 0 {
+		if s.browsers.playing(g.Key) {
 			n.Browser++
 		} else if g.Depth > 0 {
 			n.Playing++

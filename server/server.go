@@ -72,8 +72,8 @@ type Server struct {
 	// saved; Shutdown reports them so the process exits non-zero.
 	unsaved atomic.Int64
 	// browsers counts, by key fingerprint, the sessions playing in a
-	// browser (a *atomic.Int32 each), for grotto_sessions{kind="browser"}.
-	browsers sync.Map
+	// browser, for grotto_sessions{kind="browser"} (web.go).
+	browsers browserCount
 	// pending keeps the games that ended while the store refused every
 	// write, for the key's next session to record (server/session).
 	pending *session.PendingEnds
@@ -428,9 +428,7 @@ func (s *Server) play(st seat) {
 	logger := s.log.With("fp", id.fp, "ssh_user", id.name)
 	if st.browser() {
 		logger = s.log.With("fp", id.fp, "browser", true)
-		n, _ := s.browsers.LoadOrStore(id.fp, new(atomic.Int32))
-		n.(*atomic.Int32).Add(1)
-		defer n.(*atomic.Int32).Add(-1)
+		defer s.browsers.enter(id.fp)()
 	}
 	name, isNew, err := s.touchProfile(id, logger)
 	if errors.Is(err, store.ErrCorrupt) {

@@ -139,6 +139,41 @@ func (p webPlayers) Play(seat *web.Seat) {
 	p.s.log.Info("web: a browser stopped playing", "fp", seat.Fingerprint(), "duration", time.Since(start).Round(time.Millisecond))
 }
 
+// browserCount counts, by key fingerprint, the sessions playing in a
+// browser, for grotto_sessions{kind="browser"} (metrics.go): a key is
+// forgotten once its last one ends. Its zero value is ready.
+type browserCount struct {
+	mu sync.Mutex
+	n  map[string]int // > 0 for every key present
+}
+
+// enter counts one more browser session of fp; leave counts it out.
+func (b *browserCount) enter(fp string) (leave func()) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.n == nil {
+		b.n = map[string]int{}
+	}
+	b.n[fp]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			if b.n[fp]--; b.n[fp] <= 0 {
+				delete(b.n, fp)
+			}
+		})
+	}
+}
+
+// playing says whether a browser session of fp is counted.
+func (b *browserCount) playing(fp string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.n[fp] > 0
+}
+
 // webSeat is a browser's play page as a session's seat (seat.go).
 type webSeat struct{ t *web.Seat }
 
