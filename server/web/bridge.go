@@ -37,6 +37,12 @@ type bridge struct {
 	limit  int64
 	tooBig string
 
+	// keepLast, set by run (watch and replay pages), drops the program's
+	// output once the bridge has closed: its teardown (leaving the
+	// alternate screen) would blank the page, which keeps the last frame
+	// beside the close reason.
+	keepLast bool
+
 	mu     sync.Mutex
 	closed bool
 	status websocket.StatusCode // why the bridge closed (close)
@@ -57,6 +63,12 @@ func newBridge(parent context.Context, conn *websocket.Conn, timeout time.Durati
 // per write, within the write timeout. A page that does not take it in time
 // is closed: its program ends.
 func (b *bridge) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	drop := b.closed && b.keepLast
+	b.mu.Unlock()
+	if drop {
+		return len(p), nil
+	}
 	// Not b.ctx: cancelling a write's context closes the connection
 	// (coder/websocket), and the bridge's close must still send its reason.
 	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
@@ -154,9 +166,13 @@ func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 
 // run runs model on the bridge at cols x rows until the page goes, the
 // bridge closes or the model quits, at most fps frames a second, and
-// returns what Bubble Tea returns. register (Server.register) counts the
+// returns what Bubble Tea returns. Once the bridge closes, the page keeps
+// the program's last frame (keepLast). register (Server.register) counts the
 // program among the running pages while it runs.
 func (b *bridge) run(model tea.Model, cols, rows, fps int, register func(*tea.Program) func()) error {
+	b.mu.Lock()
+	b.keepLast = true
+	b.mu.Unlock()
 	prog := tea.NewProgram(model, tea.WithContext(b.ctx), tea.WithInput(nil), tea.WithOutput(b),
 		tea.WithWindowSize(cols, rows), tea.WithoutSignalHandler(), tea.WithFPS(fps),
 		// xterm.js draws true colour (xterm.js docs, "Supported Terminal Sequences").

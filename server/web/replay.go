@@ -94,7 +94,7 @@ func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		select {
 		case <-s.ctx.Done():
-			b.close(websocket.StatusGoingAway, "The server is restarting.")
+			b.close(websocket.StatusGoingAway, RestartingReplay)
 		case <-b.ctx.Done():
 		}
 	}()

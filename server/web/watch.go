@@ -22,7 +22,7 @@ const endGrace = 500 * time.Millisecond
 // watchSocket serves a watch page's WebSocket: 404 for a game not live,
 // 400 for a size that is not two whole numbers from 1, 503 when
 // MaxWatchers pages are open. The connection closes with status 1000 "The
-// game has ended." once the game ends, 1001 "The server is restarting." at
+// game has ended." once the game ends, 1001 RestartingWatch at
 // Shutdown, 1013 when Config.Gate refuses it (the address's limits), 1008
 // when the page reads too slowly (Config.WriteTimeout), 1003 for a
 // message that is not a resize and 1009 for one over MaxMessage bytes.
@@ -71,7 +71,7 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 			}
 			b.close(websocket.StatusNormalClosure, "The game has ended.")
 		case <-s.ctx.Done():
-			b.close(websocket.StatusGoingAway, "The server is restarting.")
+			b.close(websocket.StatusGoingAway, RestartingWatch)
 		case <-b.ctx.Done():
 		}
 	}()

@@ -137,6 +137,11 @@ const (
 	// splits a longer paste (xterm.js's onData) into several, well under
 	// MaxPlayMessage. Keep it equal to watch.js's maxKeys.
 	MaxPaste = 4096
+	// RestartingWatch is the close reason of a watch page when the server
+	// shuts down (status 1001, Going Away); the page keeps its last frame.
+	RestartingWatch = "The server is restarting; reload the page in a moment to watch again."
+	// RestartingReplay is RestartingWatch for a replay page.
+	RestartingReplay = "The server is restarting; reload the page in a moment to see the replay again."
 	// TooBigPaste is the close reason of a play page's message over
 	// MaxPlayMessage.
 	TooBigPaste = "That paste was too large; reload the page and paste less at once."
@@ -283,7 +288,8 @@ func (s *Server) Serve(ln net.Listener) error {
 }
 
 // Shutdown stops the web server: no new request is accepted, every watch
-// page is closed with "The server is restarting." (WebSocket status 1001),
+// and replay page is closed with RestartingWatch or RestartingReplay
+// (WebSocket status 1001), its last frame left on the page,
 // and it waits for them and for requests in flight until ctx expires.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopWatching()

@@ -339,7 +339,7 @@ func TestShutdownClosesWatchPagesSayingWhy(t *testing.T) {
 		defer cancel()
 		done <- s.srv.Shutdown(ctx)
 	}()
-	if ce := closed(t, c); ce.Code != websocket.StatusGoingAway || ce.Reason != "The server is restarting." {
+	if ce := closed(t, c); ce.Code != websocket.StatusGoingAway || ce.Reason != RestartingWatch {
 		t.Errorf("closed with %v %q", ce.Code, ce.Reason)
 	}
 	if err := <-done; err != nil {
@@ -397,4 +397,44 @@ func TestAHostsBroadcastReachesWatchPages(t *testing.T) {
 		t.Errorf("Announce reached %d pages, want the 1 watch page", n)
 	}
 	screen(t, c, func(s string) bool { return strings.Contains(s, "The server restarts at noon.") })
+}
+
+// TestAWatchPageKeepsItsLastFrameAtShutdown: the page's terminal still
+// shows the game once the server has closed it, and the close reason
+// says what to do.
+func TestAWatchPageKeepsItsLastFrameAtShutdown(t *testing.T) {
+	s := newSite(t, Config{})
+	slot := s.play(t, "bob", 1, 0)
+	c, _, err := dialWatch(t, s, slot.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	emu := vt.NewEmulator(80, 24)
+	go io.Copy(io.Discard, emu)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	shut := false
+	for {
+		typ, data, err := c.Read(ctx)
+		if err != nil {
+			var ce websocket.CloseError
+			if !errors.As(err, &ce) {
+				t.Fatalf("the connection ended without a close frame: %v", err)
+			}
+			if ce.Code != websocket.StatusGoingAway || !strings.Contains(ce.Reason, "restarting") || !strings.Contains(ce.Reason, "reload") {
+				t.Errorf("closed with %v %q, want 1001 saying the server is restarting and to reload", ce.Code, ce.Reason)
+			}
+			break
+		}
+		if typ == websocket.MessageBinary {
+			emu.Write(data)
+		}
+		if !shut && strings.Contains(emu.String(), "Turn: 0") {
+			shut = true
+			go s.srv.Shutdown(ctx)
+		}
+	}
+	if got := emu.String(); !strings.Contains(got, "Turn: 0") {
+		t.Errorf("after the server closed the page, its terminal no longer shows the game:\n%s", got)
+	}
 }
