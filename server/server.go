@@ -98,6 +98,10 @@ type Server struct {
 	metrics     *metrics.Metrics
 	metricsLn   net.Listener
 	metricsHTTP *http.Server
+	// startMu orders Serve's start and Shutdown (shutdown.go): stopped
+	// once Shutdown has begun, served once Serve has started everything.
+	startMu         sync.Mutex
+	stopped, served bool
 }
 
 // FileCheckEvery is how often a running server checks that its database
@@ -228,10 +232,17 @@ func (s *Server) Listen() error {
 // Addr returns the address the server listens on, once Listen has run.
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 
-// Serve accepts connections until Shutdown; it then returns nil.
+// Serve accepts connections until Shutdown; it then returns nil, at once
+// when Shutdown came first.
 func (s *Server) Serve() error {
+	s.startMu.Lock()
+	if s.stopped {
+		s.startMu.Unlock()
+		return nil
+	}
 	if s.ln == nil {
 		if err := s.Listen(); err != nil {
+			s.startMu.Unlock()
 			return err
 		}
 	}
@@ -258,8 +269,10 @@ func (s *Server) Serve() error {
 		}()
 	}
 	go s.serveMetrics() // until Shutdown's stopMetrics
+	s.served = true
+	s.startMu.Unlock()
 	err := s.ssh.Serve(s.ln)
-	if errors.Is(err, ssh.ErrServerClosed) {
+	if errors.Is(err, ssh.ErrServerClosed) || s.isStopped() { // or its listener closed by Shutdown (shutdown.go)
 		return nil
 	}
 	return err
@@ -271,6 +284,7 @@ func (s *Server) Serve() error {
 // their handlers unwind. It returns the store's close error, if any.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.log.Info("shutting down", "sessions", s.live.Len())
+	s.stopServing()   // shutdown.go
 	if s.web != nil { // watch pages first: they hold no game
 		if err := s.web.Shutdown(ctx); err != nil {
 			s.log.Warn("web pages still open at the deadline; closing them", "err", err)

@@ -76,7 +76,7 @@ func TestBrowserSocketsShareTheAddressesConnRate(t *testing.T) {
 	lim := DefaultLimits()
 	lim.ConnPer10s = 3
 	srv, addr := serve(t, Config{HTTP: "127.0.0.1:0", Limits: lim})
-	// Serving (a Shutdown before the listener is served waits forever).
+	// Serving: a connection gets in.
 	if c, err := dialNoSession(t, addr); err != nil {
 		t.Fatal(err)
 	} else {
