@@ -8,6 +8,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/log/v2"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
@@ -296,6 +298,53 @@ func TestABrowserFollowsAnSSHWebLinkAndPlaysAMoveThatWhoShows(t *testing.T) {
 		t.Errorf("the link a second time shows %q (%v), want that it was used already", why, err)
 	}
 	shoot(t, tab, dir, "play-link-used.png")
+	for _, m := range console() {
+		if m.Type == "error" || m.IsException() {
+			t.Errorf("the browser's console (%s): %s", m.URL, m)
+		}
+	}
+}
+
+// TestABrowserWatchPageKeepsTheGameWhenTheServerRestarts: at shutdown the
+// watch page's terminal still shows the game, and its status line says to
+// reload.
+func TestABrowserWatchPageKeepsTheGameWhenTheServerRestarts(t *testing.T) {
+	ctx, console := browser(t)
+	srv, err := newServer(t, Config{Listen: "127.0.0.1:0", HTTP: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+	player := dial(t, srv.Addr().String(), newKey(t), 100, 30)
+	name := fmt.Sprintf("restart%d", names.Add(1))
+	namedGame(t, player, name)
+	links, _ := webGames(t, "http://"+srv.HTTPAddr().String())
+	if _, err := chromedp.Run(ctx, chromedp.Navigate("http://"+srv.HTTPAddr().String()+links[name])); err != nil {
+		t.Fatal(err)
+	}
+	readTerm(t, ctx, "Turn: 0")
+
+	sctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	status, err := chromedp.Run(ctx, chromedp.Poll[string](`document.body.dataset.closed && document.getElementById("status").textContent`,
+		chromedp.WithPollingTimeout(waitLong)))
+	if err != nil || !strings.Contains(status, "restarting") || !strings.Contains(status, "reload") {
+		t.Errorf("the page's status reads %q (%v), want the server restarting and to reload", status, err)
+	}
+	time.Sleep(200 * time.Millisecond) // anything written after the close would be drawn by now
+	if text, err := chromedp.Run(ctx, chromedp.Evaluate[string](termText)); err != nil || !strings.Contains(text, "Turn: 0") {
+		t.Errorf("after the server closed the page its terminal reads (%v):\n%s\nwant the game's last frame", err, text)
+	}
 	for _, m := range console() {
 		if m.Type == "error" || m.IsException() {
 			t.Errorf("the browser's console (%s): %s", m.URL, m)
