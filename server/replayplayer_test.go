@@ -192,6 +192,44 @@ func TestPickingAScoreRowOnTheTitleOpensItsReplay(t *testing.T) {
 	waitText(t, c, "New game")
 }
 
+// TestADamagedGameOnTheTitleIsRefusedOnceThenNoLongerOffered: picking a
+// score row whose kept game turns out damaged says so in one line and
+// sets it aside; the row then offers no replay (not "no finished game",
+// which a player who just saw it on the table would not understand), and
+// the table read again (title, web front page) links it to none.
+func TestADamagedGameOnTheTitleIsRefusedOnceThenNoLongerOffered(t *testing.T) {
+	srv, addr := startServer(t)
+	db := srv.store.(*store.Bolt)
+	g := finishGames(t, db, "ann")[0]
+	hist, _ := g.HistoryBlob()
+	hist[len(hist)/2] ^= 0x04
+	if _, err := db.FinishGame("SHA256:zed", store.Score{Name: "zed", Points: g.Score() + 1000, Cause: g.Cause(), Date: time.Now(),
+		Game: &store.GameRecord{Seed: g.Seed(), Rules: game.Rules(srv.data), Hash: g.StateHash(), History: hist}}); err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, addr, newKey(t), 100, 40)
+	title(t, c)
+	c.Send("r")
+	waitText(t, c, "> "+" 1. zed")
+	c.Send("\r")
+	s := waitText(t, c, "set aside")
+	if !strings.Contains(s, "Game 2 is damaged and cannot be shown") || strings.Contains(s, "Replay of zed") {
+		t.Errorf("the damaged game is not refused in one line:\n%s", s)
+	}
+	c.Send("\r")
+	s = waitText(t, c, "That game has no replay")
+	if strings.Contains(s, "No finished game") {
+		t.Errorf("picking the set-aside game again:\n%s", s)
+	}
+	if top, err := srv.store.TopScores(2); err != nil || len(top) != 2 || top[0].GameID != 0 || top[1].GameID != 1 {
+		t.Errorf("the table once game 2 is set aside: %+v (%v); want zed's score without a replay, ann's with game 1", top, err)
+	}
+	c.Send("j")
+	waitText(t, c, "> "+" 2. ann")
+	c.Send("\r")
+	waitText(t, c, "Replay of ann · turn ")
+}
+
 // TestShutdownEndsAReplay: a replay holds no game: Shutdown ends it,
 // telling the viewer why.
 func TestShutdownEndsAReplay(t *testing.T) {

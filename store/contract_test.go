@@ -19,6 +19,20 @@ func TestBoltPassesTheStoreContract(t *testing.T) {
 	})
 }
 
+func TestBoltPassesTheDamagedFinishedGameContract(t *testing.T) {
+	storetest.RunDamaged(t, func(t *testing.T) store.Store {
+		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}, func(t *testing.T, st store.Store, id uint64) {
+		if err := store.DamageFinished(st.(*store.Bolt), id); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 func TestBoltPassesTheLeaseContract(t *testing.T) {
 	storetest.RunLeases(t, func(t *testing.T) storetest.LeasedStore {
 		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)

@@ -71,7 +71,7 @@ func (b *Bolt) DailyScores(date string, n int) ([]Score, error) {
 			if err != nil {
 				return err
 			}
-			top = append(top, s)
+			top = append(top, keptGame(tx, s))
 		}
 		return nil
 	})

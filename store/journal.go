@@ -146,8 +146,10 @@ type QuarantineRecord struct {
 	Save        []byte    `json:"save"`
 	Journal     [][]byte  `json:"journal"`
 	// FinishedID and Finished are a finished game set aside
-	// (Replays.QuarantineFinished): its id and its record as stored (its
-	// version byte, then the body); absent for a save.
+	// (Replays.QuarantineFinished): its id and its record as the bbolt
+	// file stores it (its version byte, then the body; on PostgreSQL, a
+	// row that could not be read is kept as row_to_json's text); absent
+	// for a save.
 	FinishedID uint64 `json:"finished_id,omitempty"`
 	Finished   []byte `json:"finished,omitempty"`
 }

@@ -104,9 +104,21 @@ func (b *Bolt) FinishGame(fp string, s Score) (rank int, err error) {
 	return rank, nil
 }
 
+// keptGame returns s with GameID 0 if its finished game is no longer kept
+// (set aside as damaged, QuarantineFinished): no replay is offered then.
+func keptGame(tx *bolt.Tx, s Score) Score {
+	if s.GameID != 0 {
+		if fb := tx.Bucket(finishedBucket); fb == nil || fb.Get(binary.BigEndian.AppendUint64(nil, s.GameID)) == nil {
+			s.GameID = 0
+		}
+	}
+	return s
+}
+
 // TopScores returns up to n scores, best first: higher Points, then earlier
 // Date, then earlier recorded. n ≤ 0 returns none. A record that cannot be
-// decoded makes it return an error wrapping ErrCorrupt.
+// decoded makes it return an error wrapping ErrCorrupt. A score whose game
+// was set aside has GameID 0.
 func (b *Bolt) TopScores(n int) ([]Score, error) {
 	if n <= 0 {
 		return nil, nil
@@ -119,7 +131,7 @@ func (b *Bolt) TopScores(n int) ([]Score, error) {
 			if err != nil {
 				return err
 			}
-			top = append(top, s)
+			top = append(top, keptGame(tx, s))
 		}
 		return nil
 	})

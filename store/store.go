@@ -89,8 +89,10 @@ type Score struct {
 	// score (issue 15). Not set on what TopScores returns.
 	Game *GameRecord
 	// GameID is the id of the game kept whole (Finished.ID) for a score
-	// that TopScores returns, 0 when none was kept (a score recorded
-	// before games were kept). Ignored by FinishGame.
+	// that TopScores or DailyScores returns, 0 when none is kept: a score
+	// recorded before games were kept, or whose game was set aside as
+	// damaged (QuarantineFinished), so that no replay is offered that
+	// would then be refused. Ignored by FinishGame.
 	GameID uint64
 	// Daily is the UTC date ("2006-01-02") of the daily challenge this
 	// game was, "" for a game of its own: FinishGame ranks a daily score

@@ -23,10 +23,12 @@ const copyTimeout = 30 * time.Minute
 
 // copyStore runs `grotto copy-store --from FILE --to URL` with args after
 // "copy-store": it copies everything in the bbolt file (profiles, names,
-// saves, journals, scores, quarantine) into the PostgreSQL database, in one
-// transaction, then checks that the database holds as many records of each
+// saves, journals, scores, finished games, quarantine, and the daily
+// challenge's secret, boards and attempts) into the PostgreSQL database, in
+// one transaction, then checks that the database holds as many records of each
 // kind as the file. Keys already in the database are replaced by the
-// file's, so running it twice changes nothing. It says what it copied on
+// file's, so running it twice changes nothing; a database with other games
+// under the file's ids, or a daily secret of its own, is refused. It says what it copied on
 // stdout and returns the exit status: 0 copied and checked, 1 refused or
 // failed (the file in use by a server, a record that does not decode, the
 // database unreachable, counts that differ), 2 bad usage.
@@ -37,7 +39,8 @@ func copyStore(args []string, stdout, stderr io.Writer) int {
 	to := fs.String("to", envOr("GROTTO_STORE", ""), "the PostgreSQL database to copy into, a postgres:// URL (env GROTTO_STORE)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "grotto copy-store copies a bbolt database into PostgreSQL: players, names, saves,\n"+
-			"journals, scores and quarantine, then checks the counts. Running it again changes nothing.\n\n"+
+			"journals, scores, finished games, quarantine and the daily challenge (its secret, boards and\n"+
+			"attempts), then checks the counts. Running it again changes nothing.\n\n"+
 			"Usage:\n  grotto copy-store --from FILE --to postgres://...\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
@@ -106,6 +109,11 @@ func copyStore(args []string, stdout, stderr io.Writer) int {
 
 // counts formats n for a host to read.
 func counts(n store.Counts) string {
-	return fmt.Sprintf("%d players, %d names, %d saves, %d journal entries, %d scores, %d finished games, %d quarantined",
-		n.Players, n.Names, n.Saves, n.JournalEntries, n.Scores, n.Finished, n.Quarantined)
+	secret := "no daily secret"
+	if n.DailySecret {
+		secret = "the daily secret"
+	}
+	return fmt.Sprintf("%d players, %d names, %d saves, %d journal entries, %d scores, %d finished games, %d quarantined, "+
+		"%d daily scores, %d daily attempts, %s",
+		n.Players, n.Names, n.Saves, n.JournalEntries, n.Scores, n.Finished, n.Quarantined, n.DailyScores, n.DailyAttempts, secret)
 }

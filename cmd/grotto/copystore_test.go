@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/store"
 	"github.com/grotto-game/grotto/store/postgres"
@@ -26,7 +28,6 @@ func fillBolt(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	when := time.Date(2026, 3, 1, 10, 0, 0, 123456000, time.UTC) // PostgreSQL keeps microseconds
 	for i := range 6 {
 		fp := fmt.Sprintf("SHA256:p%d", i)
 		must(t, b.ClaimName(fp, fmt.Sprintf("Player%d", i), when.Add(time.Duration(i)*time.Hour)))
@@ -59,7 +60,29 @@ func fillBolt(t *testing.T, path string) {
 	must(t, err)
 	_, err = b.Quarantine("SHA256:p5", "checksum mismatch", when)
 	must(t, err)
+	// The daily challenge: the host's secret, a day's board (two equal
+	// scores, which rank in the order recorded) and the keys' attempts.
+	_, err = b.DailySecret()
+	must(t, err)
+	for i, fp := range []string{"SHA256:d0", "SHA256:d1", "SHA256:d2", "SHA256:p1"} {
+		must(t, b.StartDaily(fp, dailyDate, when.Add(time.Duration(i)*time.Minute)))
+		if i == 3 { // started, not finished yet
+			break
+		}
+		sc := store.Score{Name: fmt.Sprintf("d%d", i), Points: []int{70, 70, 90}[i], Depth: 2, Turns: 300, Cause: "killed by a rat",
+			Date: when.Add(time.Duration(i%2) * time.Nanosecond), Daily: dailyDate,
+			Game: &store.GameRecord{Seed: uint64(100 + i), Rules: "1.0123456789ab", Hash: "hash", History: []byte{1}, Dump: "dump"}}
+		_, err := b.FinishGame(fp, sc)
+		must(t, err)
+	}
+	must(t, b.StartDaily("SHA256:d0", "2026-02-28", when.Add(-24*time.Hour)))
 }
+
+// dailyDate is the day of fillBolt's daily challenge.
+const dailyDate = "2026-03-01"
+
+// when is fillBolt's time; PostgreSQL keeps microseconds of a profile's.
+var when = time.Date(2026, 3, 1, 10, 0, 0, 123456000, time.UTC)
 
 func must(t *testing.T, err error) {
 	t.Helper()
@@ -79,7 +102,8 @@ func tables(t *testing.T, url string) string {
 		`SELECT p::text FROM players p ORDER BY fp`, `SELECT n::text FROM names n ORDER BY name_key`,
 		`SELECT s::text FROM saves s ORDER BY fp`, `SELECT j::text FROM journal j ORDER BY fp, seq`,
 		`SELECT s::text FROM scores s ORDER BY id`, `SELECT q::text FROM quarantine q ORDER BY key`,
-		`SELECT f::text FROM finished f ORDER BY id`,
+		`SELECT f::text FROM finished f ORDER BY id`, `SELECT a::text FROM daily_attempts a ORDER BY day, fp`,
+		`SELECT s::text FROM daily_secret s`,
 	} {
 		rows, err := conn.Query(ctx, q)
 		must(t, err)
@@ -98,7 +122,8 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 	if code := copyStore([]string{"--from", from, "--to", url}, &out, &errs); code != 0 {
 		t.Fatalf("copy-store exited %d: %s", code, errs.String())
 	}
-	if !strings.Contains(out.String(), "6 players, 6 names, 5 saves, 10 journal entries, 5 scores, 4 finished games, 1 quarantined") ||
+	if !strings.Contains(out.String(), "6 players, 6 names, 5 saves, 10 journal entries, 5 scores, 7 finished games, 1 quarantined, "+
+		"3 daily scores, 5 daily attempts, the daily secret") ||
 		!strings.Contains(out.String(), "counts match") {
 		t.Errorf("copy-store said %q", out.String())
 	}
@@ -145,7 +170,7 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 	}
 	bf, _ := b.FinishedGames("", 10)
 	pf, err := pg.FinishedGames("", 10)
-	if err != nil || len(bf) != 4 || !slices.EqualFunc(bf, pf, func(x, y store.Finished) bool {
+	if err != nil || len(bf) != 7 || !slices.EqualFunc(bf, pf, func(x, y store.Finished) bool {
 		return x.ID == y.ID && x.Score.Date.Equal(y.Score.Date) && x.Score.Cheated == y.Score.Cheated && x.Record.Seed == y.Record.Seed
 	}) {
 		t.Errorf("the finished games differ:\nbbolt      %+v\nPostgreSQL %+v (%v)", bf, pf, err)
@@ -162,8 +187,44 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 		bq[0].JournalEntries != pq[0].JournalEntries || !bq[0].When.Equal(pq[0].When) {
 		t.Errorf("the quarantine differs: bbolt %+v, PostgreSQL %+v (%v)", bq, pq, err)
 	}
+	// The daily: the same secret, so the same dungeon for a player who
+	// starts that day's daily after the move; the same board; and a key
+	// that used its attempt before the move cannot start again.
+	bs, err1 := b.DailySecret()
+	ps, err2 := pg.DailySecret()
+	if err1 != nil || err2 != nil || game.DailySeed(bs, dailyDate) != game.DailySeed(ps, dailyDate) {
+		t.Errorf("the daily of %s: seed %d on bbolt (%v), %d on PostgreSQL (%v); want the same dungeon",
+			dailyDate, game.DailySeed(bs, dailyDate), err1, game.DailySeed(ps, dailyDate), err2)
+	}
+	var rank int
+	bd, _ := b.DailyScores(dailyDate, 10)
+	pd, err := pg.DailyScores(dailyDate, 10)
+	if err != nil || len(bd) != 3 || !slices.EqualFunc(bd, pd, func(x, y store.Score) bool {
+		return x.Fingerprint == y.Fingerprint && x.Date.Equal(y.Date) && x.Points == y.Points && x.GameID == y.GameID
+	}) {
+		t.Errorf("the board of %s differs:\nbbolt      %+v\nPostgreSQL %+v (%v)", dailyDate, bd, pd, err)
+	}
+	for _, fp := range []string{"SHA256:d0", "SHA256:p1"} {
+		if err := pg.StartDaily(fp, dailyDate, when.Add(time.Hour)); !errors.Is(err, store.ErrDailyTaken) {
+			t.Errorf("%s, who started the daily of %s on bbolt, starts it again on PostgreSQL: %v, want ErrDailyTaken", fp, dailyDate, err)
+		}
+	}
+	if err := pg.StartDaily("SHA256:p2", dailyDate, when.Add(time.Hour)); err != nil {
+		t.Errorf("a key that had not started the daily of %s: %v", dailyDate, err)
+	}
+	rank, err = pg.FinishGame("SHA256:p2", store.Score{Name: "p2", Points: 70, Date: when.Add(time.Nanosecond), Daily: dailyDate})
+	if err != nil || rank != 4 {
+		t.Errorf("a daily score equal to the 3rd after the move ranked %d (%v), want 4", rank, err)
+	}
 	b.Close()
 	pg.Close()
+	func() { // undo p2's daily: the second copy must find the database as the first left it
+		conn, err := pgx.Connect(context.Background(), url)
+		must(t, err)
+		defer conn.Close(context.Background())
+		_, err = conn.Exec(context.Background(), `DELETE FROM daily_attempts WHERE fp = 'SHA256:p2'; DELETE FROM scores WHERE fp = 'SHA256:p2'`)
+		must(t, err)
+	}()
 
 	// Twice: nothing changes.
 	out.Reset()
@@ -180,7 +241,7 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 	pg, err = postgres.Open(context.Background(), url)
 	must(t, err)
 	defer pg.Close()
-	rank, err := pg.FinishGame("SHA256:new", store.Score{Name: "new", Points: 100, Cause: "test", Date: bt[1].Date})
+	rank, err = pg.FinishGame("SHA256:new", store.Score{Name: "new", Points: 100, Cause: "test", Date: bt[1].Date})
 	if err != nil || rank != 4 {
 		t.Errorf("a new 100-point score at the date of the best one ranked %d (%v), want 4", rank, err)
 	}
@@ -188,8 +249,38 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 		Game: &store.GameRecord{History: []byte{1}}}); err != nil {
 		t.Fatal(err)
 	}
-	if f, err := pg.FinishedGames("new", 1); err != nil || len(f) != 1 || f[0].ID != 5 {
-		t.Errorf("a game finished after the copy: %+v (%v), want id 5, after the 4 copied", f, err)
+	if f, err := pg.FinishedGames("new", 1); err != nil || len(f) != 1 || f[0].ID != 8 {
+		t.Errorf("a game finished after the copy: %+v (%v), want id 8, after the 7 copied", f, err)
+	}
+}
+
+// TestCopyStoreRefusesADatabaseWithAnotherDailySecret: a database that
+// made its own daily secret (a node started on it) would give the days
+// already played on bbolt other dungeons: the copy is refused, nothing is
+// written, and the host is told why.
+func TestCopyStoreRefusesADatabaseWithAnotherDailySecret(t *testing.T) {
+	from := filepath.Join(t.TempDir(), "grotto.db")
+	fillBolt(t, from)
+	url := pgtest.NewDatabase(t)
+	pg, err := postgres.Open(context.Background(), url)
+	must(t, err)
+	theirs, err := pg.DailySecret()
+	must(t, err)
+	pg.Close()
+	var out, errs bytes.Buffer
+	if code := copyStore([]string{"--from", from, "--to", url}, &out, &errs); code != 1 ||
+		!strings.Contains(errs.String(), "nothing was copied") || !strings.Contains(errs.String(), "daily secret") ||
+		!strings.Contains(errs.String(), "new database") {
+		t.Errorf("a database with another daily secret: exit %d, stdout %q, stderr %q; want refused, saying why", code, out.String(), errs.String())
+	}
+	pg, err = postgres.Open(context.Background(), url)
+	must(t, err)
+	defer pg.Close()
+	if n, err := pg.Counts(context.Background()); err != nil || n.Players != 0 {
+		t.Errorf("after the refusal the database holds %+v (%v), want nothing copied", n, err)
+	}
+	if s, err := pg.DailySecret(); err != nil || !bytes.Equal(s, theirs) {
+		t.Errorf("after the refusal the database's daily secret changed: %x (%v), want %x", s, err, theirs)
 	}
 }
 

@@ -212,19 +212,35 @@ func (t *titleScreen) pickRow(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		t.pick = false
 	case "enter", "space", " ":
 		s := t.scores[t.row]
-		if s.GameID == 0 {
-			t.note = "No replay was kept of that game."
+		if s.GameID == 0 { // none kept, or set aside as damaged
+			t.note = "That game has no replay."
 			return t, nil
 		}
 		rg, err := m.p.Replays.OpenReplay(s.GameID)
 		if err != nil {
 			t.note = err.Error()
+			t.rereadScores(m) // a game found damaged has just been set aside: its row offers it no more
 			return t, nil
 		}
 		r := newReplayScreen(m, rg, t)
 		return r, r.schedule()
 	}
 	return t, nil
+}
+
+// rereadScores reads the score table again, keeping the row the cursor is
+// on, and leaves the pick when no row has a replay any more; a table that
+// cannot be read now is left as it was.
+func (t *titleScreen) rereadScores(m *Model) {
+	if m.p.Board == nil {
+		return
+	}
+	rows, err := m.p.Board.TopScores(10)
+	if err != nil || len(rows) == 0 {
+		return
+	}
+	t.scores, t.row = rows, min(t.row, len(rows)-1)
+	t.pick = t.replayable(m)
 }
 
 // startNew begins a fresh game and saves it at once, so that even a game

@@ -4,6 +4,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -22,13 +23,19 @@ import (
 // nothing), except a score: scores keep the order they were recorded in
 // at the source (their seq becomes their id, so ranks stay exactly as
 // they were), and a different score already under that id is an error
-// (import into a new database). fill is typically (*store.Bolt).Dump.
+// (import into a new database). A daily score (store.Dumper.DailyScore)
+// is found again by its day, key, date and result, or written under the
+// next id after every score there, in the order handed, so that ties on
+// a day's board rank as they did. The daily secret is written if the
+// database has none; another one already there is an error wrapping
+// ErrNotACopy (the days already played would get other dungeons). fill is
+// typically (*store.Bolt).Dump.
 func (s *Store) Import(ctx context.Context, fill func(store.Dumper) error) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, scoresLock); err != nil {
 			return err
 		}
-		if err := fill(&importer{ctx: ctx, tx: tx}); err != nil {
+		if err := fill(&importer{ctx: ctx, tx: tx, daily: []int64{}}); err != nil {
 			return err
 		}
 		// Scores and games finished from now on get ids after the imported ones.
@@ -44,8 +51,9 @@ func (s *Store) Import(ctx context.Context, fill func(store.Dumper) error) error
 
 // importer writes records into one transaction.
 type importer struct {
-	ctx context.Context
-	tx  pgx.Tx
+	ctx   context.Context
+	tx    pgx.Tx
+	daily []int64 // the ids of the daily scores handed so far
 }
 
 func (im *importer) Profile(p store.Profile) error {
@@ -128,8 +136,9 @@ func sameButDate(a, b store.Score) bool {
 }
 
 // ErrNotACopy is returned (wrapped) by Import when the database already
-// holds a different score under an id the source gives: it holds games
-// that were not copied from this source.
+// holds a different score or finished game under an id the source gives,
+// or another daily secret: it holds records that were not copied from
+// this source.
 var ErrNotACopy = errors.New("the database holds other records: copy into a new database")
 
 func (im *importer) Quarantined(key string, q store.QuarantineRecord) error {
@@ -170,13 +179,73 @@ func (im *importer) Finished(f store.Finished) error {
 	return nil
 }
 
+// DailySecret writes the daily secret if the database has none; the same
+// one is no change, another is an error wrapping ErrNotACopy.
+func (im *importer) DailySecret(secret []byte) error {
+	if len(secret) != store.DailySecretBytes {
+		return fmt.Errorf("daily secret: %d bytes, want %d", len(secret), store.DailySecretBytes)
+	}
+	var have []byte
+	err := im.tx.QueryRow(im.ctx, `INSERT INTO daily_secret (one, secret) VALUES (true, $1)
+		ON CONFLICT (one) DO UPDATE SET one = daily_secret.one RETURNING secret`, secret).Scan(&have)
+	switch {
+	case err != nil:
+		return fmt.Errorf("daily secret: %w", err)
+	case !bytes.Equal(have, secret):
+		return fmt.Errorf("daily secret: the database already has one of its own (a server ran on it), "+
+			"so the days played on the source would get other dungeons: %w", ErrNotACopy)
+	}
+	return nil
+}
+
+// DailyScore writes a score of a day's board, unless the same score (day,
+// key, date, points, turns, depth, cause) is already there and was not
+// matched by another handed before: under the next id after every score.
+func (im *importer) DailyScore(seq uint64, sc store.Score) error {
+	if !store.ValidDaily(sc.Daily) {
+		return fmt.Errorf("daily score #%d: date %q is not 2006-01-02", seq, sc.Daily)
+	}
+	if sc.Date.Before(minScoreDate) || sc.Date.After(maxScoreDate) {
+		return fmt.Errorf("daily score #%d of %s: date %v outside 1970–2262", seq, sc.Daily, sc.Date)
+	}
+	var id int64
+	err := im.tx.QueryRow(im.ctx, `SELECT id FROM scores WHERE daily = $1 AND fp = $2 AND date_ns = $3 AND points = $4
+		AND turns = $5 AND depth = $6 AND cause = $7 AND id <> ALL($8) ORDER BY id LIMIT 1`,
+		sc.Daily, sc.Fingerprint, sc.Date.UnixNano(), sc.Points, sc.Turns, sc.Depth, sc.Cause, im.daily).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		if err = im.tx.QueryRow(im.ctx, `SELECT coalesce(max(id), 0) + 1 FROM scores`).Scan(&id); err == nil {
+			id, err = insertScore(im.ctx, im.tx, id, sc)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("daily score #%d of %s: %w", seq, sc.Daily, err)
+	}
+	im.daily = append(im.daily, id)
+	return nil
+}
+
+// DailyAttempt writes fp's attempt at the daily of date, replacing one
+// already there.
+func (im *importer) DailyAttempt(date, fp string, started time.Time) error {
+	if !store.ValidDaily(date) || fp == "" {
+		return fmt.Errorf("daily attempt %q of %q: not a date and a fingerprint", date, fp)
+	}
+	if _, err := im.tx.Exec(im.ctx, `INSERT INTO daily_attempts (day, fp, started_ns) VALUES ($1, $2, $3)
+		ON CONFLICT (day, fp) DO UPDATE SET started_ns = excluded.started_ns`, date, fp, started.UnixNano()); err != nil {
+		return fmt.Errorf("daily attempt %s %s: %w", date, fp, err)
+	}
+	return nil
+}
+
 // Counts returns how many records of each kind the database holds.
 func (s *Store) Counts(ctx context.Context) (store.Counts, error) {
 	var n store.Counts
 	err := s.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM names),
-		(SELECT count(*) FROM saves), (SELECT count(*) FROM journal), (SELECT count(*) FROM scores),
-		(SELECT count(*) FROM quarantine), (SELECT count(*) FROM finished)`).
-		Scan(&n.Players, &n.Names, &n.Saves, &n.JournalEntries, &n.Scores, &n.Quarantined, &n.Finished)
+		(SELECT count(*) FROM saves), (SELECT count(*) FROM journal), (SELECT count(*) FROM scores WHERE daily IS NULL),
+		(SELECT count(*) FROM quarantine), (SELECT count(*) FROM finished), (SELECT count(*) FROM scores WHERE daily IS NOT NULL),
+		(SELECT count(*) FROM daily_attempts), EXISTS (SELECT FROM daily_secret)`).
+		Scan(&n.Players, &n.Names, &n.Saves, &n.JournalEntries, &n.Scores, &n.Quarantined, &n.Finished,
+			&n.DailyScores, &n.DailyAttempts, &n.DailySecret)
 	if err != nil {
 		return n, fmt.Errorf("count %s: %w", s.where, err)
 	}

@@ -49,8 +49,8 @@ func (s *Store) DailyScores(date string, n int) ([]store.Score, error) {
 	}
 	ctx, cancel := op()
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT fp, name, depth, turns, kills, points, cause, date_ns, coalesce(game_id, 0) FROM scores
-		WHERE daily = $1 ORDER BY points DESC, date_ns, id LIMIT $2`, date, n)
+	rows, err := s.pool.Query(ctx, `SELECT `+boardColumns+` FROM scores s LEFT JOIN finished f ON f.id = s.game_id
+		WHERE s.daily = $1 ORDER BY s.points DESC, s.date_ns, s.id LIMIT $2`, date, n)
 	if err != nil {
 		return nil, fmt.Errorf("daily scores %s: %w", date, avail(err))
 	}

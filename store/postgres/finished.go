@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -50,20 +51,44 @@ func nonNil(b []byte) []byte {
 // finishedColumns are what scanFinished reads, in its order.
 const finishedColumns = `id, fp, name, depth, turns, kills, points, cause, date_ns, cheated, won, seed, rules, hash, coalesce(daily, '')`
 
-// scanFinished reads finishedColumns, then history and dump when whole.
+// finishedNames names finishedColumns then history and dump, for errors.
+var finishedNames = [...]string{"id", "fp", "name", "depth", "turns", "kills", "points", "cause", "date_ns", "cheated", "won",
+	"seed", "rules", "hash", "daily", "history", "dump"}
+
+// scanFinished reads finishedColumns, then history and dump when whole. A
+// row that holds NULL where a value belongs (the schema says NOT NULL, but
+// a hand edit can drop it) cannot be read: the error wraps
+// store.ErrCorrupt and names the column, the scan does not fail (so the
+// rows after it are still read), and f.ID is set.
 func scanFinished(whole bool) pgx.RowToFunc[store.Finished] {
 	return func(row pgx.CollectableRow) (store.Finished, error) {
 		var f store.Finished
-		var id, ns, seed int64
+		var id int64
+		var ns, seed *int64
+		var depth, turns, kills, points *int
+		var fp, name, cause, rules, hash, dump *string
+		var cheated, won *bool
+		var history *[]byte
 		sc, r := &f.Score, &f.Record
-		dest := []any{&id, &sc.Fingerprint, &sc.Name, &sc.Depth, &sc.Turns, &sc.Kills, &sc.Points, &sc.Cause, &ns,
-			&sc.Cheated, &r.Won, &seed, &r.Rules, &r.Hash, &sc.Daily}
+		dest := []any{&id, &fp, &name, &depth, &turns, &kills, &points, &cause, &ns, &cheated, &won, &seed, &rules, &hash, &sc.Daily}
 		if whole {
-			dest = append(dest, &r.History, &r.Dump)
+			dest = append(dest, &history, &dump)
 		}
-		err := row.Scan(dest...)
-		f.ID, sc.GameID, sc.Date, r.Seed = uint64(id), uint64(id), time.Unix(0, ns).UTC(), uint64(seed)
-		return f, err
+		if err := row.Scan(dest...); err != nil {
+			return f, err
+		}
+		f.ID, sc.GameID = uint64(id), uint64(id)
+		for i, d := range dest {
+			if reflect.ValueOf(d).Elem().Kind() == reflect.Pointer && reflect.ValueOf(d).Elem().IsNil() {
+				return f, fmt.Errorf("%w: finished/%d: %s is NULL", store.ErrCorrupt, id, finishedNames[i])
+			}
+		}
+		sc.Fingerprint, sc.Name, sc.Depth, sc.Turns, sc.Kills, sc.Points, sc.Cause = *fp, *name, *depth, *turns, *kills, *points, *cause
+		sc.Date, sc.Cheated, r.Won, r.Seed, r.Rules, r.Hash = time.Unix(0, *ns).UTC(), *cheated, *won, uint64(*seed), *rules, *hash
+		if whole {
+			r.History, r.Dump = *history, *dump
+		}
+		return f, nil
 	}
 }
 
@@ -86,7 +111,8 @@ func (s *Store) FinishedGame(id uint64) (store.Finished, error) {
 }
 
 // FinishedGames returns up to n finished games, newest first, of name (see
-// [store.Replays]).
+// [store.Replays]); a row that cannot be read (scanFinished) is left out
+// and named by a *store.UnreadableFinished, and counts among the n.
 func (s *Store) FinishedGames(name string, n int) ([]store.Finished, error) {
 	n = min(n, store.MaxFinishedGames)
 	if n <= 0 {
@@ -99,16 +125,37 @@ func (s *Store) FinishedGames(name string, n int) ([]store.Finished, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finished games: %w", avail(err))
 	}
-	out, err := pgx.CollectRows(rows, scanFinished(false))
-	if err != nil {
+	defer rows.Close()
+	var out []store.Finished
+	var bad *store.UnreadableFinished
+	scan := scanFinished(false)
+	for rows.Next() {
+		f, err := scan(rows)
+		if errors.Is(err, store.ErrCorrupt) { // left out and named, as the bbolt file does
+			if bad == nil {
+				bad = &store.UnreadableFinished{Cause: err}
+			}
+			bad.IDs = append(bad.IDs, f.ID)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("finished games: %w", avail(err))
+		}
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("finished games: %w", avail(err))
+	}
+	if bad != nil {
+		return out, bad
 	}
 	return out, nil
 }
 
 // QuarantineFinished moves finished game id aside (see [store.Replays]),
 // in one transaction; the quarantine keeps the record as the bbolt file
-// stores it (store.EncodeFinished).
+// stores it (store.EncodeFinished), or, for a row that cannot be read
+// (scanFinished), the row as PostgreSQL writes it in JSON (row_to_json).
 func (s *Store) QuarantineFinished(id uint64, reason string, now time.Time) (string, error) {
 	var key string
 	err := s.tx(func(ctx context.Context, tx pgx.Tx) error {
@@ -120,10 +167,14 @@ func (s *Store) QuarantineFinished(id uint64, reason string, now time.Time) (str
 		if errors.Is(err, pgx.ErrNoRows) {
 			return store.ErrNotFound
 		}
-		if err != nil {
-			return err
+		var rec []byte
+		switch {
+		case errors.Is(err, store.ErrCorrupt):
+			err = tx.QueryRow(ctx, `SELECT coalesce(fp, ''), convert_to(row_to_json(f)::text, 'UTF8') FROM finished f WHERE id = $1`,
+				int64(id)).Scan(&f.Score.Fingerprint, &rec)
+		case err == nil:
+			rec, err = store.EncodeFinished(f)
 		}
-		rec, err := store.EncodeFinished(f)
 		if err != nil {
 			return err
 		}

@@ -33,6 +33,14 @@ func TestPostgresPassesTheStoreContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store { return open(t) })
 }
 
+func TestPostgresPassesTheDamagedFinishedGameContract(t *testing.T) {
+	storetest.RunDamaged(t, func(t *testing.T) store.Store { return open(t) }, func(t *testing.T, st store.Store, id uint64) {
+		if err := postgres.DamageFinished(st.(*postgres.Store), id); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 func TestPostgresPassesTheWebTokenContract(t *testing.T) {
 	storetest.RunWebTokens(t, func(t *testing.T) storetest.WebTokenStore { return open(t) })
 }

@@ -118,15 +118,16 @@ func insertScore(ctx context.Context, tx pgx.Tx, id int64, sc store.Score) (int6
 }
 
 // TopScores returns up to n scores, best first: higher Points, then earlier
-// Date, then earlier recorded. n ≤ 0 returns none.
+// Date, then earlier recorded. n ≤ 0 returns none. A score whose game was
+// set aside has GameID 0.
 func (s *Store) TopScores(n int) ([]store.Score, error) {
 	if n <= 0 {
 		return nil, nil
 	}
 	ctx, cancel := op()
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT fp, name, depth, turns, kills, points, cause, date_ns, coalesce(game_id, 0) FROM scores
-		WHERE daily IS NULL ORDER BY points DESC, date_ns, id LIMIT $1`, n)
+	rows, err := s.pool.Query(ctx, `SELECT `+boardColumns+` FROM scores s LEFT JOIN finished f ON f.id = s.game_id
+		WHERE s.daily IS NULL ORDER BY s.points DESC, s.date_ns, s.id LIMIT $1`, n)
 	if err != nil {
 		return nil, fmt.Errorf("top scores: %w", avail(err))
 	}
@@ -136,6 +137,11 @@ func (s *Store) TopScores(n int) ([]store.Score, error) {
 	}
 	return top, nil
 }
+
+// boardColumns are what scanScore reads of scores s joined with the
+// finished games f they kept: a game no longer there (set aside as
+// damaged, QuarantineFinished) gives game id 0, so no replay is offered.
+const boardColumns = `s.fp, s.name, s.depth, s.turns, s.kills, s.points, s.cause, s.date_ns, coalesce(f.id, 0)`
 
 // scanScore reads fp, name, depth, turns, kills, points, cause, date_ns,
 // game_id (0 for NULL).

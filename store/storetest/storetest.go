@@ -341,4 +341,19 @@ func quarantineFinished(t *testing.T, st store.Store) {
 	if _, err := st.QuarantineFinished(1, "again", when); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("quarantining a game no longer there: %v, want ErrNotFound", err)
 	}
+	// Its score stays on the table but no longer offers its replay.
+	top, err := st.TopScores(10)
+	if err != nil || len(top) != 2 || top[0].GameID != 0 || top[1].GameID != 2 {
+		t.Errorf("the table after game 1 was set aside: %+v (%v); want its score without a game id, game 2's with 2", top, err)
+	}
+	if _, err := st.FinishGame("SHA256:b", store.Score{Name: "Bob", Points: 5, Date: when, Daily: "2026-11-30",
+		Game: gameRecord(3)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.QuarantineFinished(3, "history is damaged", when); err != nil {
+		t.Fatal(err)
+	}
+	if day, err := st.DailyScores("2026-11-30", 10); err != nil || len(day) != 1 || day[0].GameID != 0 {
+		t.Errorf("the daily board after its game 3 was set aside: %+v (%v); want its score without a game id", day, err)
+	}
 }
