@@ -261,7 +261,17 @@ func drawMessages(m *Model, b *strings.Builder, g *game.Game, rows int, note str
 		}
 	}
 	if note != "" {
-		add(note, m.th.impossible)
+		// A note taller than the rows keeps its beginning (a replay's
+		// status before its key hint), marked as cut with "…".
+		wrapped := strings.Split(ansi.Wordwrap(note, m.w, ""), "\n")
+		if len(wrapped) > rows && rows > 0 {
+			last := []rune(wrapped[rows-1])
+			wrapped = wrapped[:rows]
+			wrapped[rows-1] = string(last[:min(len(last), m.w-1)]) + "…"
+		}
+		for i := len(wrapped) - 1; i >= 0 && len(lines) < rows; i-- {
+			lines = append(lines, m.th.impossible.Render(truncate(wrapped[i], m.w)))
+		}
 	}
 	for i := g.LogLen() - 1; i >= 0 && len(lines) < rows; i-- {
 		msg := g.Message(i)
