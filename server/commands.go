@@ -154,26 +154,39 @@ func writeScores(w io.Writer, scores []store.Score) {
 }
 
 // writeWho prints the live games: name, depth, turn, idle time, watchers,
-// and the node each plays on when the server is one of several nodes.
+// the node each plays on when the server is one of several nodes, and,
+// when a game is the daily challenge, a DAILY column with its date ("-"
+// for the others).
 func writeWho(w io.Writer, games []tui.LiveGame, now time.Time) {
 	if len(games) == 0 {
 		fmt.Fprintln(w, "No one is playing.")
 		return
 	}
 	nodes := slices.ContainsFunc(games, func(g tui.LiveGame) bool { return g.Node != "" })
+	daily := slices.ContainsFunc(games, func(g tui.LiveGame) bool { return g.Daily != "" })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "NAME\tDEPTH\tTURN\tIDLE\tWATCHERS"
 	if nodes {
-		fmt.Fprintln(tw, "NAME\tDEPTH\tTURN\tIDLE\tWATCHERS\tNODE")
-	} else {
-		fmt.Fprintln(tw, "NAME\tDEPTH\tTURN\tIDLE\tWATCHERS")
+		head += "\tNODE"
 	}
+	if daily {
+		head += "\tDAILY"
+	}
+	fmt.Fprintln(tw, head)
 	for _, g := range games {
 		name, depth, turn, idle := g.Columns(now)
+		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%d", name, depth, turn, idle, g.Watchers)
 		if nodes {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", name, depth, turn, idle, g.Watchers, tui.Inert(g.Node))
-		} else {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", name, depth, turn, idle, g.Watchers)
+			row += "\t" + tui.Inert(g.Node)
 		}
+		if daily {
+			d := "-"
+			if g.Daily != "" {
+				d = tui.Inert(g.Daily)
+			}
+			row += "\t" + d
+		}
+		fmt.Fprintln(tw, row)
 	}
 	tw.Flush()
 }

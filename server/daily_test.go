@@ -153,3 +153,41 @@ func TestAFinishedDailyIsOnItsBoardAndReplaysExactly(t *testing.T) {
 		t.Errorf("replays does not mark the daily:\n%s", out)
 	}
 }
+
+// TestWhoMarksTheDaily: `ssh host who` says which live game is today's
+// daily, in a column of its own that stays aligned, and leaves the
+// others unmarked (found by the tester of issue 15).
+func TestWhoMarksTheDaily(t *testing.T) {
+	_, addr := startServer(t)
+	ann := dial(t, addr, newKey(t), 80, 24)
+	title(t, ann)
+	ann.Send("d")
+	waitText(t, ann, "Daily ")
+	bob := dial(t, addr, newKey(t), 80, 24)
+	title(t, bob)
+	bob.Send("n")
+	waitText(t, bob, "Turn: 0")
+	out, _, status := run(t, login(t, addr, "x", newKey(t)), "who")
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if status != 0 || len(lines) != 3 {
+		t.Fatalf("who: status %d, %d lines:\n%s", status, len(lines), out)
+	}
+	today := time.Now().UTC().Format(store.DailyLayout)
+	col := strings.Index(lines[0], "DAILY")
+	if col < 0 {
+		t.Fatalf("who has no DAILY column:\n%s", out)
+	}
+	marked := 0
+	for _, l := range lines[1:] {
+		switch {
+		case strings.Index(l, today) == col:
+			marked++
+		case len(l) > col && l[col] == '-' && !strings.Contains(l, today):
+		default:
+			t.Errorf("a row's DAILY column (at %d) is neither %s nor -:\n%s", col, today, out)
+		}
+	}
+	if marked != 1 {
+		t.Errorf("%d games marked as today's daily, want 1:\n%s", marked, out)
+	}
+}

@@ -125,7 +125,7 @@ func (l *sessionLobby) send(msg tea.Msg) {
 
 // liveGame is how the UI lists a lobby game.
 func liveGame(g lobby.Game) tui.LiveGame {
-	return tui.LiveGame{ID: g.ID, Name: g.Name, Depth: g.Depth, Turn: g.Turn, LastInput: g.LastInput, Watchers: g.Watchers}
+	return tui.LiveGame{ID: g.ID, Name: g.Name, Depth: g.Depth, Turn: g.Turn, Daily: g.Daily, LastInput: g.LastInput, Watchers: g.Watchers}
 }
 
 // liveGames converts a lobby listing for the UI and `who`.
@@ -199,10 +199,10 @@ func (l *sessionLobby) Watchers() int {
 
 // Publish implements tui.Lobby: it renews the slot (the last input `who`
 // shows) and hands the frame to its watchers.
-func (l *sessionLobby) Publish(depth, turn int, frame []byte) {
+func (l *sessionLobby) Publish(depth, turn int, daily string, frame []byte) {
 	if s := l.held(); s != nil {
 		s.Renew(time.Now())
-		s.Publish(depth, turn, frame)
+		s.Publish(depth, turn, daily, frame)
 	}
 }
 

@@ -52,6 +52,15 @@ func (s *Server) ReplayGame(id string) (tui.ReplayGame, error) {
 // a replayer program, run by the rest of the chain (next), or one line and
 // status 1 when the game cannot be read.
 func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
+	// Counted from here, before the game is read and verified (a whole
+	// replay, which takes a while): Shutdown waits for this session's
+	// goodbye as for a player's, instead of closing its connection while
+	// it verifies (found by the tester of issue 15).
+	if !s.replays.begin() {
+		wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
+		return
+	}
+	defer s.replays.end()
 	logger := s.log.With("fp", sess.Context().Value(ctxIdentity).(identity).fp, "replay", id)
 	rg, err := s.ReplayGame(id)
 	if err != nil {
@@ -82,15 +91,33 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	sess.Exit(0)
 }
 
-// replayPrograms are the replay programs running, for Shutdown to end.
+// replayPrograms are the replay sessions under way and their programs,
+// for Shutdown to end and wait for.
 type replayPrograms struct {
 	mu      sync.Mutex
 	progs   map[*tea.Program]struct{}
 	closing bool
-	running sync.WaitGroup // one per program added and not yet removed
+	running sync.WaitGroup // one per session begun and not yet ended
 }
 
-// add registers p; false once Shutdown has begun (p is not to run).
+// begin counts a replay session from its start, before its game is read;
+// false once Shutdown has begun (the session is to say so and end). Each
+// begin that returns true is matched by one end, after the goodbye.
+func (r *replayPrograms) begin() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing {
+		return false
+	}
+	r.running.Add(1)
+	return true
+}
+
+// end is the last thing a begun session does, once it has said goodbye.
+func (r *replayPrograms) end() { r.running.Done() }
+
+// add registers p, the program of a begun session; false once Shutdown
+// has begun (p is not to run).
 func (r *replayPrograms) add(p *tea.Program) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -101,18 +128,14 @@ func (r *replayPrograms) add(p *tea.Program) bool {
 		r.progs = map[*tea.Program]struct{}{}
 	}
 	r.progs[p] = struct{}{}
-	r.running.Add(1)
 	return true
 }
 
-// remove lets go of p, once its session has said goodbye.
+// remove lets go of p once it has ended.
 func (r *replayPrograms) remove(p *tea.Program) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.progs[p]; ok {
-		delete(r.progs, p)
-		r.running.Done()
-	}
+	delete(r.progs, p)
 }
 
 func (r *replayPrograms) isClosing() bool {
@@ -121,8 +144,9 @@ func (r *replayPrograms) isClosing() bool {
 	return r.closing
 }
 
-// shutdown quits every replay program, refuses new ones, and waits until
-// their sessions have said goodbye or ctx ends.
+// shutdown quits every replay program, refuses new sessions, and waits
+// until every session begun (those still reading their game too) has
+// said goodbye, or ctx ends.
 func (r *replayPrograms) shutdown(ctx context.Context) {
 	r.mu.Lock()
 	r.closing = true

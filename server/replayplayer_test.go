@@ -249,3 +249,40 @@ func TestShutdownEndsAReplay(t *testing.T) {
 		t.Errorf("the viewer is not told why the replay stopped:\n%q", out)
 	}
 }
+
+// TestShutdownSaysGoodbyeToEveryReplayEvenOneStillReadingItsGame: a
+// replay is counted from its start, not only once its program runs, so
+// Shutdown waits for the goodbye of one still reading and verifying its
+// game; before, Shutdown closed its connection and the viewer read
+// nothing (about one replay in 6–8, found by the tester of issue 15).
+// Several shutdowns, each of 8 replays just begun.
+func TestShutdownSaysGoodbyeToEveryReplayEvenOneStillReadingItsGame(t *testing.T) {
+	for round := range 6 {
+		srv, addr := startServer(t)
+		finishGames(t, srv.store.(*store.Bolt), "ann")
+		const n = 8
+		var cs []*sshtest.Client
+		for range n {
+			cs = append(cs, dial2(t, addr, "replay 1"))
+		}
+		// Every session has passed the session cap: it is in the replay
+		// player, reading its game or already playing it.
+		deadline := time.Now().Add(waitLong)
+		for srv.sessions.open.Load() < n && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		srv.Shutdown(ctx)
+		cancel()
+		for i, c := range cs {
+			select {
+			case <-c.Done():
+			case <-time.After(waitLong):
+				t.Fatalf("round %d: replay %d went on after Shutdown", round, i)
+			}
+			if out := string(c.Output()); !strings.Contains(out, "Please reconnect in a moment.") {
+				t.Errorf("round %d: replay %d was not told the server restarts; it read %q", round, i, out[max(0, len(out)-120):])
+			}
+		}
+	}
+}

@@ -94,7 +94,12 @@ func (s *Server) setAside(id uint64, cause error) error {
 		s.log.Error("quarantine finished game", "id", id, "cause", cause, "err", qerr)
 		return fmt.Errorf("%w (%v); setting it aside failed: %v", ErrHistoryDamaged, cause, qerr)
 	}
-	s.log.Warn("finished game quarantined", "id", id, "key", key, "cause", cause)
+	var m *replay.Mismatch
+	if errors.As(cause, &m) && m.Detail != "" { // the core's own words, for the host
+		s.log.Warn("finished game quarantined", "id", id, "key", key, "cause", cause, "detail", m.Detail)
+	} else {
+		s.log.Warn("finished game quarantined", "id", id, "key", key, "cause", cause)
+	}
 	return fmt.Errorf("%w: %w", ErrHistoryDamaged, cause)
 }
 

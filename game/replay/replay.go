@@ -31,10 +31,33 @@ var ErrDamaged = errors.New("the game's history is damaged")
 // Nothing is damaged; it cannot be replayed, but its dump reads.
 var ErrNoHistory = errors.New("the game was kept without its full history")
 
-// ErrMismatch is returned (wrapped, saying what differs) when a history
+// ErrMismatch is returned (wrapped, by a *Mismatch saying what differs) when a history
 // replays, but not to the recorded end: a command refused, a game that
 // ends early or not at all, another final state hash, score or cause.
 var ErrMismatch = errors.New("the replay does not match the recorded game")
+
+// Mismatch is the error (wrapping ErrMismatch) of a history that replays
+// but not to its recorded end. Its Error is one sentence a player or host
+// can read, naming the turn (the replay's "turn T/N": commands replayed)
+// and what differs, found against recorded; Detail keeps what only a log
+// needs.
+type Mismatch struct {
+	Turn int // the command where the replay and the record part, 1-based; Of at the end
+	Of   int // commands in the history
+	// What says what differs, e.g. "the score is 1695, but 1702 was
+	// recorded".
+	What string
+	// Detail is for the host's log: the refused command as the core
+	// holds it and the core's error; "" when What says all.
+	Detail string
+}
+
+func (e *Mismatch) Error() string {
+	return fmt.Sprintf("%v at turn %d of %d: %s", ErrMismatch, e.Turn, e.Of, e.What)
+}
+
+// Unwrap makes a Mismatch match ErrMismatch (errors.Is).
+func (e *Mismatch) Unwrap() error { return ErrMismatch }
 
 // Record is what a replay needs of a finished game, as the store keeps it
 // (store.Finished).
@@ -107,14 +130,21 @@ func (r *Replay) Step() error {
 		return nil
 	}
 	if r.g.Over() {
-		return fmt.Errorf("%w: the game ended at command %d of %d", ErrMismatch, r.pos, len(r.cmds))
+		return &Mismatch{Turn: r.pos, Of: len(r.cmds),
+			What: fmt.Sprintf("the game is over, yet %d more commands were recorded", len(r.cmds)-r.pos)}
 	}
 	if _, err := r.g.Apply(r.cmds[r.pos]); err != nil {
-		return fmt.Errorf("%w: command %d of %d (%+v) refused: %v", ErrMismatch, r.pos+1, len(r.cmds), r.cmds[r.pos], err)
+		what := "the game refused the recorded command"
+		var imp *game.Impossible
+		if errors.As(err, &imp) {
+			what += fmt.Sprintf(" (%q)", imp.Msg)
+		}
+		return &Mismatch{Turn: r.pos + 1, Of: len(r.cmds), What: what,
+			Detail: fmt.Sprintf("command %+v refused: %v", r.cmds[r.pos], err)}
 	}
 	r.pos++
 	if r.Done() {
-		return check(r.g, r.rec)
+		return check(r.g, r.rec, len(r.cmds))
 	}
 	return nil
 }
@@ -162,17 +192,20 @@ func Verify(rec Record, data *content.Tables) (*game.Game, error) {
 	return r.Game(), nil
 }
 
-// check compares the end of a replay with the record.
-func check(g *game.Game, rec Record) error {
+// check compares the end of a replay of n commands with the record.
+func check(g *game.Game, rec Record, n int) error {
+	m := &Mismatch{Turn: n, Of: n}
 	switch {
 	case !g.Over():
-		return fmt.Errorf("%w: the history ends while the game goes on", ErrMismatch)
+		m.What = "the recorded commands run out while the game goes on"
 	case g.StateHash() != rec.Hash:
-		return fmt.Errorf("%w: final state hash %.12s…, recorded %.12s…", ErrMismatch, g.StateHash(), rec.Hash)
+		m.What = fmt.Sprintf("the final state's hash is %.12s…, but %.12s… was recorded", g.StateHash(), rec.Hash)
 	case g.Score() != rec.Points:
-		return fmt.Errorf("%w: score %d, recorded %d", ErrMismatch, g.Score(), rec.Points)
+		m.What = fmt.Sprintf("the score is %d, but %d was recorded", g.Score(), rec.Points)
 	case g.Cause() != rec.Cause:
-		return fmt.Errorf("%w: ended %q, recorded %q", ErrMismatch, g.Cause(), rec.Cause)
+		m.What = fmt.Sprintf("the game ended %q, but %q was recorded", g.Cause(), rec.Cause)
+	default:
+		return nil
 	}
-	return nil
+	return m
 }

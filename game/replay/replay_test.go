@@ -3,6 +3,7 @@ package replay_test
 import (
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -236,3 +237,56 @@ func TestTheDumpTellsTheGame(t *testing.T) {
 		}
 	}
 }
+
+// TestAMismatchSaysWhatDiffersInOneSentence: the text players and hosts
+// read (replay, dump, the web's replay page, quarantine) is one plain
+// sentence naming the turn and what differs, recorded against found; it
+// never prints a Go struct (found by the tester of issue 15).
+func TestAMismatchSaysWhatDiffersInOneSentence(t *testing.T) {
+	data := content.Default()
+	g, rec := finishedGame(t, data)
+	n := strings.Repeat("0", 12)
+	cases := []struct {
+		name string
+		rec  func(replay.Record) replay.Record
+		says []string
+	}{
+		{"another final hash", func(r replay.Record) replay.Record { r.Hash = strings.Repeat("0", 64); return r },
+			[]string{"hash", n, rec.Hash[:12]}},
+		{"another score", func(r replay.Record) replay.Record { r.Points += 7; return r },
+			[]string{"score", itoa(rec.Points), itoa(rec.Points + 7)}},
+		{"another cause", func(r replay.Record) replay.Record { r.Cause = "killed by boredom on level 9"; return r },
+			[]string{g.Cause(), "killed by boredom on level 9"}},
+		{"another seed", func(r replay.Record) replay.Record { r.Seed++; return r }, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := replay.Verify(c.rec(rec), data)
+			if !errors.Is(err, replay.ErrMismatch) {
+				t.Fatalf("Verify: %v, want a mismatch", err)
+			}
+			msg := err.Error()
+			t.Logf("%s: %s", c.name, msg)
+			if strings.ContainsAny(msg, "{}\n") || strings.Contains(msg, "Action:") {
+				t.Errorf("not one plain sentence: %q", msg)
+			}
+			if strings.Count(msg, ": ") > 1 {
+				t.Errorf("a chain of causes, not one sentence: %q", msg)
+			}
+			if !strings.Contains(msg, "turn ") {
+				t.Errorf("does not say at which turn: %q", msg)
+			}
+			var m *replay.Mismatch
+			if !errors.As(err, &m) || (c.name == "another seed" && !strings.Contains(m.Detail, "refused")) {
+				t.Errorf("the log's detail is lost: %#v", m)
+			}
+			for _, w := range c.says {
+				if !strings.Contains(msg, w) {
+					t.Errorf("does not say %q: %q", w, msg)
+				}
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -146,6 +146,8 @@ func TestGoldenScreens(t *testing.T) {
 		{name: "banner-over-play-60x16", w: 60, h: 16, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
 			m.Update(BannerMsg{Text: "The server restarts at 18:00 UTC for an upgrade; your game will be saved."})
 		}},
+		{name: "play-daily-80x24", w: 80, h: 24, keys: []string{"enter"}, then: playDaily},
+		{name: "play-daily-40x12", w: 40, h: 12, keys: []string{"enter"}, then: playDaily},
 		{name: "game-over", w: 80, h: 24, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
 			for i := 0; i < 20000 && !m.game.Over(); i++ {
 				press(m, towardStairs(m))
@@ -166,5 +168,15 @@ func TestGoldenScreens(t *testing.T) {
 				compareGolden(t, c.name+"-highlights", highlights(t, m))
 			}
 		})
+	}
+}
+
+// playDaily makes m play the daily challenge of testNow's day (seed 247),
+// a few steps in.
+func playDaily(t *testing.T, m *Model) {
+	adopt(t, m, game.NewDaily(247, testNow.Format("2006-01-02"), m.p.Data))
+	m.Update(tea.WindowSizeMsg{Width: m.w, Height: m.h}) // settles the camera on the player
+	for _, k := range []string{"l", "l", "j", "."} {
+		press(m, k)
 	}
 }

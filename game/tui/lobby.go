@@ -14,6 +14,7 @@ type LiveGame struct {
 	Name      string // already checked to be a valid name
 	Depth     int    // 0 while not in a game
 	Turn      int
+	Daily     string // the daily challenge's date ("2006-01-02") when the game is one; "" otherwise
 	LastInput time.Time
 	Watchers  int
 }
@@ -37,8 +38,9 @@ type Lobby interface {
 	// Watchers returns how many watch this session now.
 	Watchers() int
 	// Publish tells the lobby this session's depth and turn (0, 0 with no
-	// game) and, when someone watches, its newest frame.
-	Publish(depth, turn int, frame []byte)
+	// game), the daily's date when the game is the daily challenge ("" when
+	// not) and, when someone watches, its newest frame.
+	Publish(depth, turn int, daily string, frame []byte)
 	// TakeOver makes this key's other session save and leave, then makes
 	// this session the key's live one. It blocks until then.
 	TakeOver() error
@@ -70,7 +72,7 @@ type nopLobby struct{}
 func (nopLobby) Games() []LiveGame                          { return nil }
 func (nopLobby) Mine() (LiveGame, bool)                     { return LiveGame{}, false }
 func (nopLobby) Watch(uint64) (<-chan []byte, func(), bool) { return nil, nil, false }
-func (nopLobby) Publish(int, int, []byte)                   {}
+func (nopLobby) Publish(int, int, string, []byte)           {}
 func (nopLobby) Watchers() int                              { return 0 }
 func (nopLobby) TakeOver() error                            { return nil }
 func (nopLobby) ClaimName(string) error                     { return nil }
@@ -84,14 +86,14 @@ func (m *Model) publish() {
 		return // the turn waiting for storage is shown to no one
 	}
 	if m.game == nil {
-		m.p.Lobby.Publish(0, 0, nil)
+		m.p.Lobby.Publish(0, 0, "", nil)
 		return
 	}
 	var frame []byte
 	if m.watchers > 0 {
 		frame, _ = m.game.Encode()
 	}
-	m.p.Lobby.Publish(m.game.Depth(), m.game.Turn(), frame)
+	m.p.Lobby.Publish(m.game.Depth(), m.game.Turn(), m.game.Daily(), frame)
 }
 
 // takeOver runs Lobby.TakeOver off the event loop.

@@ -175,8 +175,9 @@ func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) st
 }
 
 // statusLine is g's "HP: cur/max  Depth: n  Lv: n  XP: n/next  Atk: n
-// Def: n  Turn: n  Kills: n" and a help hint, shortened on narrow terminals
-// so that numbers are never cut.
+// Def: n  Turn: n  Kills: n", "Daily 2006-01-02" for the daily challenge,
+// and a help hint, shortened on narrow terminals so that numbers are never
+// cut (the daily's label shrinks to "Daily 01-02", then "Daily", first).
 func (m *Model) statusLine(g *game.Game) string {
 	p := g.Player()
 	hp, low := m.th.hpGood, ""
@@ -196,6 +197,9 @@ func (m *Model) statusLine(g *game.Game) string {
 		}
 		if g.Cheated() {
 			rest += "  CHEAT"
+		}
+		if d := g.Daily(); d != "" {
+			rest += "  Daily " + d
 		}
 		if m.p.Play.Behind() {
 			rest += "  NOT SAVED"
@@ -227,6 +231,16 @@ func (m *Model) statusLine(g *game.Game) string {
 		if m.watchers > 0 {
 			rest += fmt.Sprintf(" W%d", m.watchers)
 		}
+		// The daily's label as long as room allows, last: the figures
+		// come first.
+		if d := g.Daily(); d != "" {
+			for _, l := range []string{" Daily " + d, " Daily " + d[min(5, len(d)):], " Daily"} {
+				if len(left)+len(rest)+len(l) <= m.w {
+					rest += l
+					break
+				}
+			}
+		}
 	}
 	hint := "? help"
 	if pad := m.w - len(left) - len(rest) - len(hint); pad >= 1 {
@@ -247,7 +261,17 @@ func drawMessages(m *Model, b *strings.Builder, g *game.Game, rows int, note str
 		}
 	}
 	if note != "" {
-		add(note, m.th.impossible)
+		// A note taller than the rows keeps its beginning (a replay's
+		// status before its key hint), marked as cut with "…".
+		wrapped := strings.Split(ansi.Wordwrap(note, m.w, ""), "\n")
+		if len(wrapped) > rows && rows > 0 {
+			last := []rune(wrapped[rows-1])
+			wrapped = wrapped[:rows]
+			wrapped[rows-1] = string(last[:min(len(last), m.w-1)]) + "…"
+		}
+		for i := len(wrapped) - 1; i >= 0 && len(lines) < rows; i-- {
+			lines = append(lines, m.th.impossible.Render(truncate(wrapped[i], m.w)))
+		}
 	}
 	for i := g.LogLen() - 1; i >= 0 && len(lines) < rows; i-- {
 		msg := g.Message(i)

@@ -159,7 +159,9 @@ func (r *replayScreen) did(m *Model, err error) error {
 		return nil
 	}
 	r.err = err
-	why := "This replay does not match the recorded game, so it is not shown as if it did: " + err.Error()
+	// A mismatch is one sentence (replay.Mismatch): what differs, at
+	// which turn.
+	why := sentence(err.Error()) + " It is not shown as if it did; here is its account instead."
 	if !errors.Is(err, replay.ErrMismatch) {
 		why = "This replay stopped: " + err.Error()
 	}
@@ -243,6 +245,17 @@ func (r *replayScreen) settle(m *Model) {
 	if r.dump == nil && m.game != nil {
 		r.board.follow(m, m.game, m.game.Player().Pos)
 	}
+}
+
+// sentence returns msg with an upper-case first letter and a full stop.
+func sentence(msg string) string {
+	if msg != "" && msg[0] >= 'a' && msg[0] <= 'z' {
+		msg = string(msg[0]-'a'+'A') + msg[1:]
+	}
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg
 }
 
 // dumpScreen shows a finished game's account instead of its replay,

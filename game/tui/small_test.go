@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -158,6 +159,32 @@ func runCmd(m *Model, cmd tea.Cmd) {
 		_, next := m.Update(msg)
 		if _, ok := msg.(takeOverDone); ok {
 			runCmd(m, next)
+		}
+	}
+}
+
+// TestTheDailyIsLabelledWhilePlaying: the status line says the game is
+// the daily challenge, at every size down to 40x12, without cutting a
+// figure (found by the tester of issue 15).
+func TestTheDailyIsLabelledWhilePlaying(t *testing.T) {
+	m := goldenModel(t, 80, 24, "enter")
+	playDaily(t, m)
+	for range 1000 { // numbers of four digits
+		press(m, ".")
+	}
+	for _, size := range [][2]int{{120, 30}, {80, 24}, {60, 16}, {40, 12}} {
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		status := ""
+		for _, l := range strings.Split(plain(m), "\n") {
+			if strings.HasPrefix(l, "HP") {
+				status = l
+			}
+		}
+		if !strings.Contains(status, "Daily") {
+			t.Errorf("%dx%d: the status line does not say it is the daily:\n%s", size[0], size[1], status)
+		}
+		if turn := strconv.Itoa(m.game.Turn()); !strings.Contains(status, "T"+turn) && !strings.Contains(status, "Turn: "+turn) {
+			t.Errorf("%dx%d: the turn (%s) is cut:\n%s", size[0], size[1], turn, status)
 		}
 	}
 }

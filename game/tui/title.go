@@ -261,7 +261,11 @@ func (t *titleScreen) view(m *Model) string {
 	var b strings.Builder
 	b.WriteString(th.title.Render("G R O T T O") + "\n")
 	b.WriteString(th.dim.Render("a roguelike under the limestone") + "\n\n")
-	for i, it := range t.items {
+	items := t.items
+	if t.pick { // the table needs the room, and the menu is not in use
+		items = nil
+	}
+	for i, it := range items {
 		label := fmt.Sprintf("  %s  ", it)
 		if i == t.sel {
 			// The mark shows the choice where colours and reverse video do
@@ -272,7 +276,9 @@ func (t *titleScreen) view(m *Model) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n")
+	if !t.pick {
+		b.WriteString("\n")
+	}
 	switch {
 	case t.confirm == itemDaily:
 		b.WriteString(th.hpLow.Render("Start today's daily? Your saved game will be lost. (y/n)") + "\n")
@@ -303,8 +309,17 @@ func (t *titleScreen) view(m *Model) string {
 	}
 	b.WriteString("\n" + th.heading.Render("Top scores") + "\n")
 	// Lines above the table: title 2, blank, menu, blank, note 1-2, blank,
-	// the live games, heading; below it: blank, hint.
-	rows := min(10, m.h-10-len(t.items)-liveLines)
+	// the live games, heading; below it: blank, hint. Picking a row to
+	// replay, the menu and its blank give way to the table, which scrolls
+	// to keep the chosen row in view (40x12 shows 4 rows).
+	rows := min(10, m.h-10-len(items)-liveLines)
+	if t.pick {
+		rows = min(10, m.h-8-liveLines) // no menu, nor its blank line
+	}
+	top := 0 // the first row shown: the chosen one stays in view
+	if t.pick && rows > 0 {
+		top = max(0, min(t.row-rows+1, len(t.scores)-rows))
+	}
 	switch {
 	case t.scoreErr != nil:
 		b.WriteString(th.dim.Render("(scores unavailable)") + "\n")
@@ -312,7 +327,10 @@ func (t *titleScreen) view(m *Model) string {
 		b.WriteString(th.dim.Render("No one has died yet. Be the first.") + "\n")
 	}
 	for i, s := range t.scores {
-		if i >= rows {
+		if i < top {
+			continue
+		}
+		if i >= top+rows {
 			break
 		}
 		line := fmt.Sprintf("%2d. %-16s %6d  %s", i+1, Inert(s.Name), s.Points, s.Cause)
@@ -320,13 +338,19 @@ func (t *titleScreen) view(m *Model) string {
 			b.WriteString(th.selected.Render(truncate("> "+line, m.w-2)) + "\n")
 			continue
 		}
+		if t.pick { // in line with the chosen row's mark
+			line = "  " + line
+		}
 		b.WriteString(th.text.Render(truncate(line, m.w-2)) + "\n")
 	}
 	hint := "↑/↓ choose · Enter select · q quit"
 	if t.pick {
 		hint = "↑/↓ choose a game · Enter watch its replay · Esc back"
+		if len([]rune(hint)) > m.w-2 {
+			hint = "↑/↓ choose · Enter watch · Esc back"
+		}
 	}
-	b.WriteString("\n" + th.dim.Render(hint))
+	b.WriteString("\n" + th.dim.Render(truncate(hint, m.w-2)))
 	return m.center(b.String())
 }
 

@@ -94,12 +94,13 @@ type Slot interface {
 	// away (the holder may still save; a shared-database lobby fences its
 	// writes from then on).
 	Renew(now time.Time) error
-	// Publish records where the slot's game stands (depth 0 means none)
+	// Publish records where the slot's game stands (depth 0 means none;
+	// daily is the daily challenge's date, "" for a game of its own)
 	// and its latest frame (nil for none: a new watcher then waits for the
 	// next), and hands frame to every watcher, replacing any frame a
 	// watcher has not read yet: a slow watcher only misses frames, it never
 	// slows the player.
-	Publish(depth, turn int, frame []byte)
+	Publish(depth, turn int, daily string, frame []byte)
 	// Watchers returns how many watch the slot now.
 	Watchers() int
 	// Rename lists the slot under name from now on. Call it only after the
@@ -144,6 +145,7 @@ type Game struct {
 	Name      string    // the stored profile's name, "" before one is claimed
 	Depth     int       // dungeon depth (levels); 0 while not in a game
 	Turn      int       // turns played in the game
+	Daily     string    // the daily challenge's date ("2006-01-02") when the game is one; "" otherwise
 	LastInput time.Time // the slot's last Renew (or its claim)
 	Watchers  int       // sessions watching it now
 }

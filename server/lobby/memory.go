@@ -54,6 +54,7 @@ type slot struct {
 	missed    int // keepalives unanswered in a row (sweep.go)
 	depth     int
 	turn      int
+	daily     string // the daily's date, "" for a game of its own
 	lastInput time.Time
 	frame     []byte                 // the latest published frame, for a new watcher
 	watchers  map[uint64]chan []byte // each holds at most the newest frame
@@ -122,7 +123,7 @@ func (m *Memory) OfKey(fp string) (Game, bool) {
 
 // listed is how s shows in the list of live games; m.mu is held.
 func (s *slot) listed() Game {
-	return Game{ID: s.id, Key: s.key, Name: s.name, Depth: s.depth, Turn: s.turn, LastInput: s.lastInput, Watchers: len(s.watchers)}
+	return Game{ID: s.id, Key: s.key, Name: s.name, Depth: s.depth, Turn: s.turn, Daily: s.daily, LastInput: s.lastInput, Watchers: len(s.watchers)}
 }
 
 // Shutdown implements Lobby.

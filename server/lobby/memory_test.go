@@ -198,7 +198,7 @@ func TestUnderConcurrentPlayersWatchersAndListing(t *testing.T) {
 			}
 			for turn := range 200 {
 				s.Renew(time.Now())
-				s.Publish(1, turn, []byte("frame"))
+				s.Publish(1, turn, "", []byte("frame"))
 				m.Games()
 				s.Watchers()
 			}

@@ -44,13 +44,13 @@ func (s *slot) notify(e Event) {
 }
 
 // Publish implements Slot.
-func (s *slot) Publish(depth, turn int, frame []byte) {
+func (s *slot) Publish(depth, turn int, daily string, frame []byte) {
 	s.m.mu.Lock()
 	defer s.m.mu.Unlock()
 	if s.released {
 		return
 	}
-	s.depth, s.turn, s.frame = depth, turn, frame
+	s.depth, s.turn, s.daily, s.frame = depth, turn, daily, frame
 	for _, ch := range s.watchers {
 		if offer(ch, frame) {
 			s.m.dropped++

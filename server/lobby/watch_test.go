@@ -13,7 +13,7 @@ func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T)
 	}
 	defer stop()
 	for i := range 1000 { // the watcher reads nothing meanwhile
-		s.Publish(1, i, []byte{byte(i)})
+		s.Publish(1, i, "", []byte{byte(i)})
 	}
 	if f := <-frames; f[0] != byte(999%256) {
 		t.Errorf("watcher got frame %d, want the newest", f[0])
@@ -34,13 +34,13 @@ func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T)
 func TestANewWatcherStartsWithTheLatestFrame(t *testing.T) {
 	m := NewMemory(nil)
 	s, _ := m.Claim(Holder{Key: "SHA256:a"})
-	s.Publish(2, 7, []byte("turn 7"))
+	s.Publish(2, 7, "", []byte("turn 7"))
 	frames, stop, _ := m.Watch(s.ID())
 	defer stop()
 	if f := <-frames; string(f) != "turn 7" {
 		t.Errorf("first frame %q, want the latest published", f)
 	}
-	s.Publish(2, 8, []byte("turn 8")) // read at once: nothing dropped
+	s.Publish(2, 8, "", []byte("turn 8")) // read at once: nothing dropped
 	<-frames
 	if n := m.DroppedFrames(); n != 0 {
 		t.Errorf("dropped frames = %d for a watcher that read every frame", n)

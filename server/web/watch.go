@@ -120,7 +120,7 @@ func (o oneGame) Watch(uint64) (<-chan []byte, func(), bool) { return o.frames, 
 func (oneGame) Games() []tui.LiveGame                        { return nil }
 func (oneGame) Mine() (tui.LiveGame, bool)                   { return tui.LiveGame{}, false }
 func (oneGame) Watchers() int                                { return 0 }
-func (oneGame) Publish(int, int, []byte)                     {}
+func (oneGame) Publish(int, int, string, []byte)             {}
 func (oneGame) TakeOver() error                              { return nil }
 func (oneGame) ClaimName(string) error                       { return nil }
 func (oneGame) Cheat(string)                                 {}

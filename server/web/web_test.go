@@ -71,7 +71,7 @@ func (s *site) play(t *testing.T, name string, depth, turn int) lobby.Slot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slot.Publish(depth, turn, frame)
+	slot.Publish(depth, turn, "", frame)
 	t.Cleanup(slot.Release)
 	return slot
 }

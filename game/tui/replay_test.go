@@ -1,0 +1,110 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/bot"
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/replay"
+)
+
+// finishedReplay returns a game of seed played to its end by the diver
+// bot, ready to replay.
+func finishedReplay(t *testing.T, seed uint64) ReplayGame {
+	t.Helper()
+	data := content.Default()
+	g := game.New(seed, data)
+	diver := bot.Diver("diver", bot.AllItems())
+	v := bot.NewView(g)
+	for i := 0; i < 20000 && !g.Over(); i++ {
+		c := diver.Decide(v)
+		if _, err := g.Apply(c); err != nil {
+			c = game.Wait()
+			if g.Growth().Pending {
+				c = game.LevelUp(game.Stat(1))
+			}
+			if _, err := g.Apply(c); err != nil {
+				t.Fatalf("%+v refused: %v", c, err)
+			}
+		}
+		v.Refresh()
+	}
+	if !g.Over() {
+		t.Fatal("the game did not end")
+	}
+	h, _ := g.HistoryBlob()
+	r, err := replay.New(replay.Record{Seed: seed, Rules: game.Rules(data), History: h, Hash: g.StateHash(),
+		Points: g.Score(), Cause: g.Cause()}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ReplayGame{ID: 12, Name: "ann", Replay: r}
+}
+
+// TestTheEndOfAReplayIsReadWholeAt40x12: at the smallest size, the
+// replay's end keeps its first line (whose replay, the turn, the end,
+// checked); the key hint, last, is what gives way (found by the tester
+// of issue 15).
+func TestTheEndOfAReplayIsReadWholeAt40x12(t *testing.T) {
+	rg := finishedReplay(t, 247)
+	m := NewReplayer(rg, nil)
+	m.Update(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+	press(m, "G")
+	s := plain(m)
+	compareGolden(t, "replay-end-40x12", s)
+	flat := strings.Join(strings.Fields(s), " ")
+	g := rg.Replay.Game()
+	for _, want := range []string{"Replay of ann", "turn " + itoa(rg.Replay.Len()) + "/" + itoa(rg.Replay.Len()), "the end: " + g.Cause() + ", checked"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the end of the replay at 40x12 lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// replayBoard is a score table whose rows all have replays.
+type replayBoard []ScoreRow
+
+func (b replayBoard) TopScores(n int) ([]ScoreRow, error) { return b[:min(n, len(b))], nil }
+
+// noReplays opens no game.
+type noReplays struct{}
+
+func (noReplays) OpenReplay(uint64) (ReplayGame, error) { return ReplayGame{}, nil }
+
+// TestTheTitlesReplaysPickShowsRowsAt40x12: at the smallest size, Replays
+// on the title shows the score rows, the chosen one marked and kept in
+// view as ↓ moves down the table (found by the tester of issue 15).
+func TestTheTitlesReplaysPickShowsRowsAt40x12(t *testing.T) {
+	p := newPlayer(t, openStore(t), "SHA256:golden", "golden", 247)
+	var rows replayBoard
+	for i, name := range []string{"ann", "bob", "cid", "dee", "eve", "fay", "gus", "hal", "ivy", "jon"} {
+		rows = append(rows, ScoreRow{Name: name, Points: 1000 - 10*i, Cause: "killed by a rat on depth 2", GameID: uint64(i + 1)})
+	}
+	p.Board, p.Replays = rows, noReplays{}
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+	press(m, "r")
+	s := plain(m)
+	compareGolden(t, "title-replays-40x12", s)
+	if !strings.Contains(s, ">  1. ann") || !strings.Contains(s, " 2. bob") {
+		t.Errorf("the pick shows no rows at 40x12:\n%s", s)
+	}
+	for range 9 {
+		press(m, "j")
+	}
+	if s := plain(m); !strings.Contains(s, "> 10. jon") {
+		t.Errorf("the chosen row (10) is not in view at 40x12:\n%s", s)
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if n := len([]rune(l)); n > MinWidth {
+			t.Errorf("a line of %d columns at %d:\n%s", n, MinWidth, l)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
