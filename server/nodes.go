@@ -169,7 +169,7 @@ func (n *nodes) announce() error {
 	games := make([]store.NodeGame, len(mine))
 	for i, g := range mine {
 		games[i] = store.NodeGame{Node: n.self, Fingerprint: g.Key, Name: g.Name, Depth: g.Depth, Turn: g.Turn,
-			Watchers: g.Watchers, LastInput: g.LastInput}
+			Watchers: g.Watchers, LastInput: g.LastInput, Daily: g.Daily}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
 	defer cancel()
@@ -203,7 +203,7 @@ func remoteID(node, fp string) uint64 {
 // remoteGame is how the UI lists a game of another node.
 func remoteGame(g store.NodeGame) tui.LiveGame {
 	return tui.LiveGame{ID: remoteID(g.Node, g.Fingerprint), Node: g.Node, Name: g.Name, Depth: g.Depth, Turn: g.Turn,
-		LastInput: g.LastInput, Watchers: g.Watchers}
+		LastInput: g.LastInput, Watchers: g.Watchers, Daily: g.Daily}
 }
 
 // remote returns the other nodes' games as last listed.

@@ -16,6 +16,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/internal/sshtest"
+	"github.com/grotto-game/grotto/store"
 	"github.com/grotto-game/grotto/store/postgres"
 )
 
@@ -163,14 +164,16 @@ func TestWhoOnEitherNodeListsTheGamesOfBothWithTheirNode(t *testing.T) {
 	var logsA, logsB lockedBuffer
 	_, addrA := serveNode(t, url, "node-a", 0, &logsA)
 	_, addrB := serveNode(t, url, "node-b", 0, &logsB)
-	for _, p := range []struct{ addr, name string }{{addrA, "ann"}, {addrB, "bob"}} {
+	// ann plays a normal game on node-a, bob today's daily on node-b.
+	for _, p := range []struct{ addr, name, pick string }{{addrA, "ann", "n"}, {addrB, "bob", "d"}} {
 		c := dial(t, p.addr, newKey(t), 100, 30)
 		waitText(t, c, "name")
 		c.Send(p.name + "\r")
 		waitText(t, c, "New game")
-		c.Send("n")
+		c.Send(p.pick)
 		waitText(t, c, "Turn: 0")
 	}
+	today := time.Now().UTC().Format(store.DailyLayout)
 	for _, addr := range []string{addrA, addrB} {
 		deadline := time.Now().Add(waitLong)
 		out := who(t, addr)
@@ -179,14 +182,14 @@ func TestWhoOnEitherNodeListsTheGamesOfBothWithTheirNode(t *testing.T) {
 			out = who(t, addr)
 		}
 		lines := strings.Split(strings.TrimSpace(out), "\n")
-		if len(lines) != 3 || !strings.Contains(lines[0], "NODE") {
-			t.Fatalf("who on %s:\n%s\nwant a NODE column and both games", addr, out)
+		if len(lines) != 3 || !strings.HasSuffix(lines[0], "NODE    DAILY") {
+			t.Fatalf("who on %s:\n%s\nwant NODE and DAILY columns and both games", addr, out)
 		}
 		for _, l := range lines[1:] {
 			f := strings.Fields(l)
 			// The name screen suggests the SSH user's name; ours follow it.
-			want := map[string]string{"testerann": "node-a", "testerbob": "node-b"}[f[0]]
-			if f[len(f)-1] != want {
+			want := map[string]string{"testerann": "node-a -", "testerbob": "node-b " + today}[f[0]]
+			if got := strings.Join(f[len(f)-2:], " "); got != want {
 				t.Errorf("who on %s lists %q; want %s's game on %s", addr, l, f[0], want)
 			}
 		}

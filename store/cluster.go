@@ -68,4 +68,7 @@ type NodeGame struct {
 	// LastInput is when the player last typed (the node's clock, as `who`
 	// shows idle time); the zero time when unknown.
 	LastInput time.Time
+	// Daily is the daily challenge's date (YYYY-MM-DD, store.DailyLayout)
+	// when the game is one, else "".
+	Daily string
 }
