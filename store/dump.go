@@ -27,6 +27,18 @@ type Counts struct {
 	DailySecret    bool // the store has made its daily secret
 }
 
+// String says n for a host to read: "6 players, 6 names, …, the daily
+// secret".
+func (n Counts) String() string {
+	secret := "no daily secret"
+	if n.DailySecret {
+		secret = "the daily secret"
+	}
+	return fmt.Sprintf("%d players, %d names, %d saves, %d journal entries, %d scores, %d finished games, %d quarantined, "+
+		"%d daily scores, %d daily attempts, %s",
+		n.Players, n.Names, n.Saves, n.JournalEntries, n.Scores, n.Finished, n.Quarantined, n.DailyScores, n.DailyAttempts, secret)
+}
+
 // Dumper receives everything a store holds, one record at a time. Byte
 // slices are only valid during the call: copy what you keep. An error
 // stops the dump and is returned by it.

@@ -303,3 +303,51 @@ func TestCopyStoreRefusesBadUsageAndALockedFile(t *testing.T) {
 		t.Errorf("a file in use: exit %d, %q", code, errs.String())
 	}
 }
+
+// TestCopyStoreOntoADatabaseInUseChangesNothing: copying the file again
+// after servers have run on the database would put players' games back to
+// the file's older saves. A database a server played on (it holds a
+// lease), or one that holds records the file does not (counted in the
+// copy's own transaction), is refused, and not one row changes.
+func TestCopyStoreOntoADatabaseInUseChangesNothing(t *testing.T) {
+	from := filepath.Join(t.TempDir(), "grotto.db")
+	fillBolt(t, from)
+	for _, tc := range []struct {
+		name, want string
+		use        func(pg *postgres.Store)
+	}{
+		{"a server played on it", "a server has played", func(pg *postgres.Store) {
+			// p1 goes on playing its copied game on a node: a lease, a
+			// newer save under it.
+			epoch, err := pg.Claim(context.Background(), "SHA256:p1", "node-a/1", time.Minute)
+			must(t, err)
+			must(t, pg.PutSaveAt("SHA256:p1", epoch, []byte("p1 ten turns later")))
+		}},
+		{"it holds a player the file does not", "would hold 7 players", func(pg *postgres.Store) {
+			must(t, pg.ClaimName("SHA256:newcomer", "Newcomer", when))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := pgtest.NewDatabase(t)
+			var out, errs bytes.Buffer
+			if code := copyStore([]string{"--from", from, "--to", url}, &out, &errs); code != 0 {
+				t.Fatalf("the first copy: exit %d, %s", code, errs.String())
+			}
+			pg, err := postgres.Open(context.Background(), url)
+			must(t, err)
+			tc.use(pg)
+			pg.Close()
+			before := tables(t, url)
+			out.Reset()
+			errs.Reset()
+			code := copyStore([]string{"--from", from, "--to", url}, &out, &errs)
+			if code != 1 || !strings.Contains(errs.String(), "nothing was copied") || !strings.Contains(errs.String(), tc.want) ||
+				!strings.Contains(errs.String(), "new database") {
+				t.Errorf("copying again: exit %d, stdout %q, stderr %q; want 1, nothing copied, %q", code, out.String(), errs.String(), tc.want)
+			}
+			if after := tables(t, url); after != before {
+				t.Errorf("the refused copy changed the database:\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+		})
+	}
+}

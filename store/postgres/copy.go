@@ -29,25 +29,67 @@ import (
 // a day's board rank as they did. The daily secret is written if the
 // database has none; another one already there is an error wrapping
 // ErrNotACopy (the days already played would get other dungeons). fill is
-// typically (*store.Bolt).Dump.
-func (s *Store) Import(ctx context.Context, fill func(store.Dumper) error) error {
+// typically (*store.Bolt).Dump, and returns how many records of each kind
+// it handed.
+//
+// Two more checks keep a copy from putting players' games back in time
+// (a host copying the file again after nodes ran on the database): a
+// database where a server has played (it holds a lease: leases are kept,
+// expired, for their epochs) is refused before anything is written, and
+// the database's counts, taken in the same transaction after the copy,
+// must equal fill's, or the transaction is rolled back. Both errors wrap
+// ErrNotACopy; the second is a *CountsDiffer. Import returns the counts
+// copied.
+func (s *Store) Import(ctx context.Context, fill func(store.Dumper) (store.Counts, error)) (store.Counts, error) {
+	var copied store.Counts
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, scoresLock); err != nil {
 			return err
 		}
-		if err := fill(&importer{ctx: ctx, tx: tx, daily: []int64{}}); err != nil {
+		var played int64
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM leases`).Scan(&played); err != nil {
+			return err
+		}
+		if played > 0 {
+			return fmt.Errorf("a server has played %d players' games on it (it holds their leases), so its saves may be newer than the source's: %w", played, ErrNotACopy)
+		}
+		var err error
+		if copied, err = fill(&importer{ctx: ctx, tx: tx, daily: []int64{}}); err != nil {
 			return err
 		}
 		// Scores and games finished from now on get ids after the imported ones.
-		_, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence('scores', 'id'), greatest((SELECT max(id) FROM scores), 1)),
-			setval(pg_get_serial_sequence('finished', 'id'), greatest((SELECT max(id) FROM finished), 1))`)
-		return err
+		if _, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence('scores', 'id'), greatest((SELECT max(id) FROM scores), 1)),
+			setval(pg_get_serial_sequence('finished', 'id'), greatest((SELECT max(id) FROM finished), 1))`); err != nil {
+			return err
+		}
+		have, err := countIn(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if have != copied {
+			return &CountsDiffer{Have: have, Copied: copied}
+		}
+		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("import into %s: %w", s.where, err)
+		return copied, fmt.Errorf("import into %s: %w", s.where, err)
 	}
-	return nil
+	return copied, nil
 }
+
+// CountsDiffer is Import's error when the database, after the copy, holds
+// other numbers of records than the source handed: it held records of its
+// own before. It wraps ErrNotACopy.
+type CountsDiffer struct {
+	Have   store.Counts // what the database would hold after the copy
+	Copied store.Counts // what the source handed
+}
+
+func (e *CountsDiffer) Error() string {
+	return fmt.Sprintf("it would hold %s, where the source holds %s: %v", e.Have, e.Copied, ErrNotACopy)
+}
+
+func (e *CountsDiffer) Unwrap() error { return ErrNotACopy }
 
 // importer writes records into one transaction.
 type importer struct {
@@ -239,15 +281,24 @@ func (im *importer) DailyAttempt(date, fp string, started time.Time) error {
 
 // Counts returns how many records of each kind the database holds.
 func (s *Store) Counts(ctx context.Context) (store.Counts, error) {
+	n, err := countIn(ctx, s.pool)
+	if err != nil {
+		return n, fmt.Errorf("count %s: %w", s.where, err)
+	}
+	return n, nil
+}
+
+// countIn counts the records of each kind that q (the pool or a
+// transaction) sees.
+func countIn(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}) (store.Counts, error) {
 	var n store.Counts
-	err := s.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM names),
+	err := q.QueryRow(ctx, `SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM names),
 		(SELECT count(*) FROM saves), (SELECT count(*) FROM journal), (SELECT count(*) FROM scores WHERE daily IS NULL),
 		(SELECT count(*) FROM quarantine), (SELECT count(*) FROM finished), (SELECT count(*) FROM scores WHERE daily IS NOT NULL),
 		(SELECT count(*) FROM daily_attempts), EXISTS (SELECT FROM daily_secret)`).
 		Scan(&n.Players, &n.Names, &n.Saves, &n.JournalEntries, &n.Scores, &n.Quarantined, &n.Finished,
 			&n.DailyScores, &n.DailyAttempts, &n.DailySecret)
-	if err != nil {
-		return n, fmt.Errorf("count %s: %w", s.where, err)
-	}
-	return n, nil
+	return n, err
 }
