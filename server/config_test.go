@@ -60,7 +60,11 @@ func TestTheWebBaseURLMustBeAnHTTPURLAndNeedsTheWebPages(t *testing.T) {
 }
 
 func TestABadPublicSSHAddressIsOneLineNamingTheFlag(t *testing.T) {
-	for _, bad := range []string{"play.example.org", ":2222", "play.example.org:0", "play.example.org:x"} {
+	// Hosts players would paste into a shell: only a host name or an IP
+	// address is taken, never shell syntax, an ssh option or a newline.
+	for _, bad := range []string{"play.example.org", ":2222", "play.example.org:0", "play.example.org:x",
+		"h;id:22", "h|id>x:22", "ex$(id).org:22", "a`id`:22", "a'b:22", "x&y:22", "-:22", "-oProxyCommand=x:22",
+		"host\n:22", "-host.org:22", "a..b:22", "host.org.:22x", "[fe80::1%eth0]:22"} {
 		c := Config{Listen: ":23234", DataDir: t.TempDir(), FPS: DefaultFPS, Limits: DefaultLimits(), PublicSSH: bad}
 		err := c.Validate()
 		var se *SettingError

@@ -5,6 +5,9 @@ package server
 import (
 	"fmt"
 	"net"
+	"net/netip"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -17,6 +20,9 @@ func (c Config) SSHCommand(tty bool, args ...string) string {
 	host, port := "<host>", PortOf(c.Listen)
 	if h, p, err := net.SplitHostPort(c.PublicSSH); err == nil && c.PublicSSH != "" {
 		host, port = h, p
+		if n, err := strconv.Atoi(p); err == nil {
+			port = strconv.Itoa(n) // "022" is 22
+		}
 	}
 	parts := []string{"ssh"}
 	if tty {
@@ -44,8 +50,20 @@ func (s *Server) sshCommand(tty bool, args ...string) string {
 func publicSSHProblem(addr string) string {
 	const example = "play.example.org:2222"
 	host, _, err := net.SplitHostPort(addr)
-	if err != nil || host == "" || strings.ContainsAny(host, " \t/@") {
-		return fmt.Sprintf("%q must be the host:port players connect to, e.g. %s", addr, example)
+	if err != nil || !(hostName.MatchString(host) || isIP(host)) {
+		return fmt.Sprintf("%q must be the host:port players connect to (a host name or an IP address), e.g. %s", addr, example)
 	}
 	return portProblem(addr, example, false)
+}
+
+// hostName matches a DNS host name (RFC 1123 labels: letters, digits and
+// inner hyphens, dot-separated, an optional final dot): what players are
+// told to paste into a shell never carries shell syntax, an ssh option
+// (a leading "-") or a line break.
+var hostName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$`)
+
+// isIP says whether s is an IP address without a zone.
+func isIP(s string) bool {
+	a, err := netip.ParseAddr(s)
+	return err == nil && a.Zone() == ""
 }

@@ -20,6 +20,8 @@ func TestTheCommandPlayersAreToldToTypeNamesThePublicAddress(t *testing.T) {
 		{Config{Listen: ":23234", PublicSSH: "play.example.org:22"}, false, []string{"web"}, "ssh play.example.org web"},
 		{Config{Listen: ":23234", PublicSSH: "play.example.org:2222"}, true, []string{"replay", "7"}, "ssh -t -p 2222 play.example.org replay 7"},
 		{Config{Listen: ":23234", PublicSSH: "[fd00::5]:2222"}, true, nil, "ssh -t -p 2222 fd00::5"},
+		{Config{Listen: ":23234", PublicSSH: "play.example.org:022"}, false, []string{"web"}, "ssh play.example.org web"},
+		{Config{Listen: ":23234", PublicSSH: "play.example.org:02222"}, false, nil, "ssh -p 2222 play.example.org"},
 		{Config{Listen: "127.0.0.1:2200"}, false, []string{"web"}, "ssh -p 2200 <host> web"},
 		{Config{Listen: ":22"}, true, nil, "ssh -t <host>"},
 	} {
