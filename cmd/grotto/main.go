@@ -246,6 +246,12 @@ func run(args []string) int {
 		return 2
 	}
 	cfg.Logger = logger
+	// One signal handler for the whole process (each Bubble Tea program
+	// runs without its own: tea.WithoutSignalHandler), from before the
+	// store is opened: a SIGTERM while it opens stops the server as soon as
+	// it has started, with its goodbye, instead of killing it mid-open.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	srv, err := start(cfg)
 	if err != nil {
 		if errors.Is(err, store.ErrDamaged) {
@@ -258,7 +264,7 @@ func run(args []string) int {
 	if cfg.Pprof != "" { // on loopback: Validate checked
 		go func() { logger.Warn("pprof", "err", http.ListenAndServe(cfg.Pprof, nil)) }()
 	}
-	return serve(srv, logger)
+	return serve(ctx, srv, logger)
 }
 
 // start opens the game data and the database (open), builds the server on
@@ -280,14 +286,11 @@ func start(cfg server.Config) (*server.Server, error) {
 	return srv, nil
 }
 
-// serve runs srv until SIGINT or SIGTERM, re-reading the admins and bans on SIGHUP,
-// then shuts it down within shutdownTimeout. It returns the exit code: 0
-// when every game is saved, 1 otherwise or if the server stopped by itself.
-func serve(srv *server.Server, logger *log.Logger) int {
-	// One signal handler for the whole process; each Bubble Tea program runs
-	// without its own (tea.WithoutSignalHandler).
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+// serve runs srv until ctx ends (SIGINT or SIGTERM), re-reading the admins
+// and bans on SIGHUP, then shuts it down within shutdownTimeout. It returns
+// the exit code: 0 when every game is saved, 1 otherwise or if the server
+// stopped by itself.
+func serve(ctx context.Context, srv *server.Server, logger *log.Logger) int {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve() }()
 	hup := make(chan os.Signal, 1)
@@ -311,7 +314,6 @@ wait:
 			break wait
 		}
 	}
-	stop()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {

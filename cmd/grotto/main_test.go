@@ -117,6 +117,32 @@ func TestSIGTERMSavesTellsThePlayerAndExitsZero(t *testing.T) {
 	}
 }
 
+// TestASIGTERMWhileTheStoreOpensStopsTheServerCleanly: a stop sent while
+// the server is still opening its store (here: waiting for the file's
+// lock) is not lost and does not kill the process mid-open: the server
+// starts, then stops at once with every game saved, exit 0.
+func TestASIGTERMWhileTheStoreOpensStopsTheServerCleanly(t *testing.T) {
+	dir := t.TempDir()
+	held, err := store.Open(filepath.Join(dir, server.DBFile), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := make(chan int, 1)
+	go func() { code <- run([]string{"serve", "--listen", freePort(t), "--data", dir}) }()
+	time.Sleep(300 * time.Millisecond) // run is waiting for the lock (lockTimeout 2 s)
+	syscall.Kill(os.Getpid(), syscall.SIGTERM)
+	time.Sleep(100 * time.Millisecond) // delivered while it still waits
+	held.Close()
+	select {
+	case got := <-code:
+		if got != 0 {
+			t.Errorf("exit code %d, want 0 (started, then stopped with every game saved)", got)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("still running 20 s after SIGTERM")
+	}
+}
+
 func TestSIGHUPAddsAnAdminWithoutARestart(t *testing.T) {
 	addr := freePort(t)
 	dir := t.TempDir()
