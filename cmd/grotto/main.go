@@ -18,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	_ "net/http/pprof" // served only with --pprof, on loopback
 	"os"
@@ -252,6 +253,16 @@ func run(args []string) int {
 	// it has started, with its goodbye, instead of killing it mid-open.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// pprof is bound before the server starts, so it answers as soon as the
+	// SSH port does (the fault suite reads its heap right away).
+	var pprof net.Listener
+	if cfg.Pprof != "" { // on loopback: Validate checked
+		if pprof, err = net.Listen("tcp", cfg.Pprof); err != nil {
+			logger.Error("cannot start: --pprof", "err", err)
+			return 1
+		}
+		defer pprof.Close()
+	}
 	srv, err := start(cfg)
 	if err != nil {
 		if errors.Is(err, store.ErrDamaged) {
@@ -261,8 +272,12 @@ func run(args []string) int {
 		}
 		return 1
 	}
-	if cfg.Pprof != "" { // on loopback: Validate checked
-		go func() { logger.Warn("pprof", "err", http.ListenAndServe(cfg.Pprof, nil)) }()
+	if pprof != nil {
+		go func() {
+			if err := http.Serve(pprof, nil); !errors.Is(err, net.ErrClosed) {
+				logger.Warn("pprof", "err", err)
+			}
+		}()
 	}
 	return serve(ctx, srv, logger)
 }

@@ -195,7 +195,9 @@ func (p *player) step(t *testing.T, key string) {
 	t.Helper()
 	before := p.c.Screen()
 	p.c.Send(key)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	// A generous wait: on a loaded machine a turn's frame can take seconds,
+	// and a step that gives up early records a turn the server then passes.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	screen, err := p.c.WaitFor(ctx, func(s string) bool { return s != before })
 	if err != nil && ctx.Err() == nil {
@@ -207,12 +209,12 @@ func (p *player) step(t *testing.T, key string) {
 	}
 }
 
-// settle returns the screen once it has stopped changing for 20 ms: a frame
-// can arrive in pieces.
+// settle returns the screen once it has stopped changing for 60 ms: a frame
+// can arrive in pieces, further apart on a loaded machine.
 func settle(c *sshtest.Client) string {
 	s := c.Screen()
 	for range 100 {
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(60 * time.Millisecond)
 		now := c.Screen()
 		if now == s {
 			return s
