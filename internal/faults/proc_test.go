@@ -195,9 +195,9 @@ func (p *player) step(t *testing.T, key string) {
 	t.Helper()
 	before := p.c.Screen()
 	p.c.Send(key)
-	// A generous wait: on a loaded machine a turn's frame can take seconds,
-	// and a step that gives up early records a turn the server then passes.
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// A bump into a wall leaves the screen as it was, so the wait is short;
+	// a test whose next assertion needs the turn itself uses stepUntil.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	screen, err := p.c.WaitFor(ctx, func(s string) bool { return s != before })
 	if err != nil && ctx.Err() == nil {

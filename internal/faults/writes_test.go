@@ -59,8 +59,10 @@ func TestAFailedWriteThenKill9ResumesTheTurnOnScreen(t *testing.T) {
 	pl.stepUntil(t, ".", "Not saved: the server's disk is full")
 	pl.stepUntil(t, ".", "Not saved: the server's disk is full")
 	setFileSizeLimit(t, p, "unlimited")
-	pl.step(t, ".")
-	pl.step(t, "l")
+	// Two waits, each awaited until its turn shows (a step gives up after
+	// 3 s, which a loaded machine can pass, and would record a stale turn).
+	pl.stepUntil(t, ".", fmt.Sprintf("Turn: %d ", pl.shown+1))
+	pl.stepUntil(t, ".", fmt.Sprintf("Turn: %d ", pl.shown+1))
 	if strings.Contains(pl.c.Screen(), "Not saved") {
 		t.Fatalf("still not saved once the disk has room:\n%s", pl.c.Screen())
 	}
