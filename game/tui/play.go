@@ -175,19 +175,29 @@ func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) st
 }
 
 // statusLine is g's "HP: cur/max  Depth: n  Lv: n  XP: n/next  Atk: n
-// Def: n  Turn: n  Kills: n", "Daily 2006-01-02" for the daily challenge,
-// and a help hint, shortened on narrow terminals so that numbers are never
-// cut (the daily's label shrinks to "Daily 01-02", then "Daily", first).
+// Def: n  Turn: n  Kills: n", the effects with their turns left, CHEAT,
+// "Daily 2006-01-02" for the daily challenge, NOT SAVED, the watchers, and
+// a help hint. Where room runs out it gives up the least needed first, and
+// never cuts a figure: the level's name, then the daily's label shrinks
+// ("Daily 01-02", "Daily"), then attack and defense go; then the narrow
+// form ("HP 6/30 D1 L1 XP0/350 T12 K0 P16 …"), which gives up the daily's
+// label, kills, level and XP, the LOW mark (the colour still says it) and
+// the watchers, in that order. Depth, turn, effects, CHEAT and UNSAVED
+// stay; only when even they do not fit is the line cut, marked "…".
 func (m *Model) statusLine(g *game.Game) string {
 	p := g.Player()
 	hp, low := m.th.hpGood, ""
 	if game.LowHealth(p.HP, p.MaxHP) {
 		hp, low = m.th.hpLow, " LOW HP"
 	}
+	daily := g.Daily()
+	dailies := []string{""} // the daily's labels, longest first
+	if daily != "" {
+		dailies = []string{"Daily " + daily, "Daily " + daily[min(5, len(daily)):], "Daily"}
+	}
 	left := fmt.Sprintf("HP: %d/%d%s", p.HP, p.MaxHP, low)
-	// The level's name goes first when room runs out, then attack and
-	// defense (a player changing armour wants to see Def change).
-	wide := func(named, stats bool) string { // named: the level's name; stats: attack and defense
+	// named: the level's name; stats: attack and defense; label: the daily's.
+	wide := func(named, stats bool, label string) string {
 		rest := fmt.Sprintf("  Depth: %d%s  Turn: %d  Kills: %d", g.Depth(), growthWide(g, stats), g.Turn(), g.Kills())
 		if name := g.LevelName(); named && name != "" && m.w >= 100 {
 			rest = fmt.Sprintf("  Depth: %d (%s)%s  Turn: %d  Kills: %d", g.Depth(), name, growthWide(g, stats), g.Turn(), g.Kills())
@@ -198,8 +208,8 @@ func (m *Model) statusLine(g *game.Game) string {
 		if g.Cheated() {
 			rest += "  CHEAT"
 		}
-		if d := g.Daily(); d != "" {
-			rest += "  Daily " + d
+		if label != "" {
+			rest += "  " + label
 		}
 		if m.p.Play.Behind() {
 			rest += "  NOT SAVED"
@@ -209,44 +219,96 @@ func (m *Model) statusLine(g *game.Game) string {
 		}
 		return rest
 	}
-	rest := wide(true, true)
-	if len(left)+len(rest) > m.w {
-		rest = wide(false, true)
+	rest := wide(true, true, dailies[0])
+	for _, label := range dailies {
+		if len(left)+len(rest) <= m.w {
+			break
+		}
+		rest = wide(false, true, label)
 	}
 	if len(left)+len(rest) > m.w {
-		rest = wide(false, false)
+		rest = wide(false, false, dailies[len(dailies)-1])
 	}
 	if len(left)+len(rest) > m.w {
-		left = fmt.Sprintf("HP %d/%d%s", p.HP, p.MaxHP, strings.TrimSuffix(low, " HP"))
-		rest = fmt.Sprintf(" D%d%s T%d K%d", g.Depth(), growthNarrow(g), g.Turn(), g.Kills())
-		for _, e := range p.Effects {
-			rest += fmt.Sprintf(" %c%d", effectLabel(e.Kind)[0], e.TurnsLeft)
-		}
-		if g.Cheated() {
-			rest += " CHEAT"
-		}
-		if m.p.Play.Behind() {
-			rest += " UNSAVED"
-		}
-		if m.watchers > 0 {
-			rest += fmt.Sprintf(" W%d", m.watchers)
-		}
-		// The daily's label as long as room allows, last: the figures
-		// come first.
-		if d := g.Daily(); d != "" {
-			for _, l := range []string{" Daily " + d, " Daily " + d[min(5, len(d)):], " Daily"} {
-				if len(left)+len(rest)+len(l) <= m.w {
-					rest += l
-					break
-				}
-			}
-		}
+		left, rest = m.narrowStatus(g, dailies)
 	}
 	hint := "? help"
 	if pad := m.w - len(left) - len(rest) - len(hint); pad >= 1 {
 		return hp.Render(left) + m.th.status.Render(rest+strings.Repeat(" ", pad)) + m.th.dim.Render(hint)
 	}
+	if room := m.w - len(left); len(rest) > room && room > 0 {
+		rest = rest[:room-1] + "…" // ASCII before the cut: only the mark is wide
+	}
 	return hp.Render(left) + m.th.status.Render(fit(rest, m.w-len(left)))
+}
+
+// narrowStatus is the status line's narrow form (see statusLine) as its
+// HP part and the rest, dropping what is least needed until it fits the
+// width; dailies are the daily's labels, longest first ("" when none).
+func (m *Model) narrowStatus(g *game.Game, dailies []string) (left, rest string) {
+	p := g.Player()
+	lowMark := ""
+	if game.LowHealth(p.HP, p.MaxHP) {
+		lowMark = " LOW"
+	}
+	const ( // what a part is, for the order they are given up in
+		keep = iota
+		kills
+		growth
+		watchers
+		label
+	)
+	type part struct {
+		text string
+		kind int
+	}
+	parts := []part{{fmt.Sprintf(" D%d", g.Depth()), keep}, {growthNarrow(g), growth},
+		{fmt.Sprintf(" T%d", g.Turn()), keep}, {fmt.Sprintf(" K%d", g.Kills()), kills}}
+	for _, e := range p.Effects {
+		parts = append(parts, part{fmt.Sprintf(" %c%d", effectLabel(e.Kind)[0], e.TurnsLeft), keep})
+	}
+	if g.Cheated() {
+		parts = append(parts, part{" CHEAT", keep})
+	}
+	if m.p.Play.Behind() {
+		parts = append(parts, part{" UNSAVED", keep})
+	}
+	if m.watchers > 0 {
+		parts = append(parts, part{fmt.Sprintf(" W%d", m.watchers), watchers})
+	}
+	parts = append(parts, part{"", label})
+	line := func() (string, string) {
+		var b strings.Builder
+		for _, pt := range parts {
+			b.WriteString(pt.text)
+		}
+		return fmt.Sprintf("HP %d/%d%s", p.HP, p.MaxHP, lowMark), b.String()
+	}
+	fits := func() bool { l, r := line(); return len(l)+len(r) <= m.w }
+	// The daily's label as long as room allows, last: the figures first.
+	for _, l := range dailies {
+		if l == "" {
+			break
+		}
+		if parts[len(parts)-1].text = " " + l; fits() {
+			return line()
+		}
+	}
+	parts[len(parts)-1].text = ""
+	for _, kind := range []int{kills, growth, -1, watchers} { // -1: the LOW mark
+		if fits() {
+			break
+		}
+		if kind == -1 {
+			lowMark = ""
+		}
+		for i := range parts {
+			if parts[i].kind == kind {
+				parts[i].text = ""
+			}
+		}
+	}
+	return line()
 }
 
 // drawMessages writes g's newest rows messages, oldest first, and the note.

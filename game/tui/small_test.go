@@ -188,3 +188,43 @@ func TestTheDailyIsLabelledWhilePlaying(t *testing.T) {
 		}
 	}
 }
+
+// statusOf returns the status line of m's screen.
+func statusOf(m *Model) string {
+	for _, l := range strings.Split(plain(m), "\n") {
+		if strings.HasPrefix(l, "HP") {
+			return strings.TrimRight(l, " ")
+		}
+	}
+	return ""
+}
+
+// TestTheStatusLineGivesUpLabelsBeforeFigures: at every width from 40 to
+// 120 columns the status line keeps HP, depth, turn, every effect with
+// its turns left and CHEAT whole; the daily's label shrinks before attack
+// and defense go (issue 15 tester: at 80x24 a daily lost Atk/Def to its
+// date; at 40x12 "Strong 19" was cut to "S" and CHEAT lost).
+func TestTheStatusLineGivesUpLabelsBeforeFigures(t *testing.T) {
+	m := goldenModel(t, 80, 24, "enter")
+	playDaily(t, m)
+	if s := statusOf(m); !strings.Contains(s, "Atk: 5  Def: 2") || !strings.Contains(s, "Daily") {
+		t.Errorf("a daily at 80x24 lost attack and defense or its label:\n%s", s)
+	}
+	// A late game, poisoned and strong, low on HP, with cheats used.
+	adopt(t, m, editSave(t, m.game, func(state map[string]any) {
+		state["Turn"], state["Cheated"], state["Daily"] = 1226, true, nil
+		pl := state["Actors"].([]any)[0].(map[string]any)
+		pl["HP"] = 6
+		pl["Effects"] = []map[string]any{{"Kind": "poisoned", "TurnsLeft": 16}, {"Kind": "strong", "TurnsLeft": 19}}
+	}))
+	for w := 120; w >= 40; w-- {
+		m.Update(tea.WindowSizeMsg{Width: w, Height: 24})
+		s := statusOf(m)
+		for _, want := range [][2]string{{"HP: 6/30", "HP 6/30"}, {"Depth: 1", " D1 "}, {"Turn: 1226", " T1226 "},
+			{"Poisoned 16", " P16 "}, {"Strong 19", " S19 "}, {"CHEAT", " CHEAT"}} {
+			if !strings.Contains(s+" ", want[0]) && !strings.Contains(s+" ", want[1]) {
+				t.Errorf("%d columns: %q is cut or gone:\n%s", w, want[0], s)
+			}
+		}
+	}
+}
