@@ -310,15 +310,7 @@ func TestABrowserFollowsAnSSHWebLinkAndPlaysAMoveThatWhoShows(t *testing.T) {
 // reload.
 func TestABrowserWatchPageKeepsTheGameWhenTheServerRestarts(t *testing.T) {
 	ctx, console := browser(t)
-	srv, err := newServer(t, Config{Listen: "127.0.0.1:0", HTTP: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
+	srv, served := listenAndServe(t, Config{Listen: "127.0.0.1:0", HTTP: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
 	player := dial(t, srv.Addr().String(), newKey(t), 100, 30)
 	name := fmt.Sprintf("restart%d", names.Add(1))
 	namedGame(t, player, name)

@@ -65,15 +65,7 @@ func serve(t *testing.T, cfg Config) (*Server, string) {
 		cfg.Limits = DefaultLimits()
 		cfg.Limits.ConnPer10s = 10000
 	}
-	srv, err := newServer(t, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
+	srv, served := listenAndServe(t, cfg)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -83,6 +75,23 @@ func serve(t *testing.T, cfg Config) (*Server, string) {
 		}
 	})
 	return srv, srv.Addr().String()
+}
+
+// listenAndServe builds a server on cfg, binds it and serves it, and
+// returns it with the channel that gets Serve's result; the caller shuts
+// it down (see serve for one shut down at the test's end).
+func listenAndServe(t *testing.T, cfg Config) (*Server, <-chan error) {
+	t.Helper()
+	srv, err := newServer(t, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+	return srv, served
 }
 
 // startServer runs a real grotto server with the defaults (see serve).

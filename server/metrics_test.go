@@ -124,15 +124,7 @@ grotto_sessions{kind="watching"} 0
 }
 
 func TestTheMetricsServerStopsWithTheServer(t *testing.T) {
-	srv, err := newServer(t, Config{Listen: "127.0.0.1:0", Metrics: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
+	srv, served := listenAndServe(t, Config{Listen: "127.0.0.1:0", Metrics: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
 	url := "http://" + srv.MetricsAddr().String() + "/metrics"
 	client := http.Client{Timeout: waitLong}
 	resp, err := client.Get(url)
