@@ -2,7 +2,8 @@ package tui
 
 // This file: the replay player (issue 15). A finished game plays back at
 // the viewer's terminal size, drawn as the play screen draws a game, at 1×
-// to 32×, paused, stepped one turn at a time, jumped to the next depth or
+// to 32×, paused, stepped one command at a time (a turn, or a level-up,
+// which takes none: the counter shows the game's turn), jumped to the next depth or
 // to its end. The timing lives here (tea.Tick); game/replay only steps.
 // When the replay reaches the end it has checked the final state against
 // the record: a game that does not match says so and shows its dump, as
@@ -34,6 +35,9 @@ type ReplayGame struct {
 	// Dump is the game's plain-text account (replay.Dump), "" if none was
 	// kept.
 	Dump string
+	// Turns is the game's last turn (game.Turn at its end, store.Score's
+	// Turns), which the replay counts up to; 0 if unknown.
+	Turns int
 }
 
 // Replays opens finished games for the title's score table (a row's
@@ -213,9 +217,19 @@ func (r *replayScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 }
 
 // status is "Replay of NAME · turn T/N · 8× · paused" and the end's word.
+// T and N are the game's turns (game.Turn, as its status line shows it),
+// not the commands replayed: a level-up is a step that takes no turn.
 func (r *replayScreen) status() string {
 	rp := r.rg.Replay
-	s := fmt.Sprintf("Replay of %s · turn %d/%d · %d×", Inert(r.rg.Name), rp.Pos(), rp.Len(), r.speed)
+	turn, last := rp.Game().Turn(), r.rg.Turns
+	if rp.Done() {
+		last = turn
+	}
+	of := ""
+	if last > 0 {
+		of = fmt.Sprintf("/%d", last)
+	}
+	s := fmt.Sprintf("Replay of %s · turn %d%s · %d×", Inert(r.rg.Name), turn, of, r.speed)
 	switch {
 	case rp.Done():
 		g := rp.Game()

@@ -36,7 +36,7 @@ func (oneReplay) ReplayGame(id string) (tui.ReplayGame, error) {
 	}
 	hist, _ := g.HistoryBlob()
 	r, err := replay.New(replay.Record{Seed: 3, Rules: game.Rules(data), History: hist}, data)
-	return tui.ReplayGame{ID: 1, Name: "<ann>", Replay: r}, err
+	return tui.ReplayGame{ID: 1, Name: "<ann>", Replay: r, Turns: g.Turn()}, err
 }
 
 // TestAReplayPagePlaysTheGameAndTakesOnlyTheReplayKeys: /replay/1 names
