@@ -139,3 +139,36 @@ func TestTheReplaysTurnIsTheGames(t *testing.T) {
 	press(m, "G")
 	check("at the end")
 }
+
+// TestQuestionMarkShowsTheReplaysKeys: the replay's status line offers
+// "? help", so ? shows the replay's keys (every one, even at 40x12, where
+// the hint after the status is cut), holding the replay still; any key
+// goes back to it (tester: ? did nothing there).
+func TestQuestionMarkShowsTheReplaysKeys(t *testing.T) {
+	rg := finishedReplay(t, 247)
+	m := NewReplayer(rg, nil)
+	m.Update(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+	press(m, ".")
+	at := rg.Replay.Pos()
+	press(m, "?")
+	s := plain(m)
+	compareGolden(t, "replay-keys-40x12", s)
+	for _, want := range []string{"Replay keys", "space", "pause", "+ -", "speed", ". →", "step", ">", "next depth", "G End", "the end", "q Esc", "leave"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("? at 40x12 does not show %q:\n%s", want, s)
+		}
+	}
+	if lines := strings.Count(m.View().Content, "\n") + 1; lines != MinHeight {
+		t.Errorf("the keys take %d lines at height %d", lines, MinHeight)
+	}
+	if m.Update(replayTick{gen: m.scr.(*replayScreen).gen}); rg.Replay.Pos() != at {
+		t.Errorf("the replay went on behind its keys: %d → %d", at, rg.Replay.Pos())
+	}
+	press(m, "x")
+	if s := plain(m); !strings.Contains(s, "Replay of ann") || strings.Contains(s, "Replay keys") {
+		t.Errorf("a key did not go back to the replay:\n%s", s)
+	}
+	if rg.Replay.Pos() != at || m.Exit() != 0 {
+		t.Errorf("the key that closed the keys did something else: at %d → %d, exit %v", at, rg.Replay.Pos(), m.Exit())
+	}
+}
