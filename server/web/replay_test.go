@@ -103,7 +103,9 @@ func TestAReplayPagePlaysTheGameAndTakesOnlyTheReplayKeys(t *testing.T) {
 	key("?") // the status line's "? help": the replay's keys, then back
 	screen(func(s string) bool { return strings.Contains(s, "Replay keys") })
 	key("?")
-	screen(func(s string) bool { return !strings.Contains(s, "Replay keys") && strings.Contains(s, "· 4× · paused") })
+	screen(func(s string) bool {
+		return !strings.Contains(s, "Replay keys") && strings.Contains(s, "· 4× · paused")
+	})
 	key("q")
 	if ce := closed(t, c); ce.Code != websocket.StatusNormalClosure || ce.Reason != "The replay has ended." {
 		t.Errorf("q: closed with %v %q", ce.Code, ce.Reason)
