@@ -79,7 +79,15 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			}
 			next(sess)
 			return
-		case cmd[0] == "replays" && len(cmd) <= 2: // replays.go
+		case (cmd[0] == "replay" || cmd[0] == "dump") && len(cmd) != 2:
+			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: usage: %s ID (a game `replays` lists)\n", cmd[0])
+			sess.Exit(2)
+			return
+		case cmd[0] == "replays" && len(cmd) > 2:
+			fmt.Fprintln(newlines(sess.Stderr(), sess), "grotto: usage: replays [NAME] (every player's games, or NAME's)")
+			sess.Exit(2)
+			return
+		case cmd[0] == "replays": // replays.go
 			name := ""
 			if len(cmd) == 2 {
 				name = cmd[1]

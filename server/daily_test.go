@@ -26,7 +26,8 @@ func mapRows(screen string) string {
 // challenge on the same day see the same first level, which is not a
 // game of their own; a key that has started today's daily is refused a
 // second attempt and told when the next one starts, while its daily game
-// is resumed as any saved game; a cheat is refused in it.
+// is resumed as any saved game (New game over it warns that the day's
+// attempt goes with it); a cheat is refused in it.
 func TestTwoKeysPlayTheSameDailyOnceEach(t *testing.T) {
 	_, addr := startServer(t)
 	ann, bob := newKey(t), newKey(t)
@@ -51,17 +52,32 @@ func TestTwoKeysPlayTheSameDailyOnceEach(t *testing.T) {
 	if !strings.Contains(s, "Continue") {
 		t.Fatalf("ann's daily is not resumable:\n%s", s)
 	}
+	c.Send("d") // its daily is the save: nothing to throw away, nor to start
+	waitText(t, c, "Your saved game is today's daily: choose Continue")
+	c.Send("c")
+	s = waitText(t, c, "Turn: 0")
+	if mapRows(s) != maps[0] {
+		t.Errorf("ann's resumed daily is not the daily:\n%s", s)
+	}
+	c.Send("\x03")
+	<-c.Done()
+
+	c = dial(t, addr, ann, 80, 24)
+	title(t, c)
+	c.Send("n")
+	waitText(t, c, "cannot be played again today")
+	c.Send("y")
+	waitText(t, c, "Turn: 0")
+	c.Send("\x03")
+	<-c.Done()
+	c = dial(t, addr, ann, 80, 24)
+	title(t, c)
 	c.Send("d")
 	waitText(t, c, "Start today's daily? Your saved game will be lost. (y/n)")
 	c.Send("y")
 	s = waitText(t, c, "Today's daily is done; the next one starts in ")
 	if !strings.Contains(strings.Join(strings.Fields(s), " "), "(00:00 UTC)") {
 		t.Errorf("the refusal does not say when the next daily starts:\n%s", s)
-	}
-	c.Send("c")
-	s = waitText(t, c, "Turn: 0")
-	if mapRows(s) != maps[0] {
-		t.Errorf("ann's resumed daily is not the daily:\n%s", s)
 	}
 }
 

@@ -36,7 +36,7 @@ func replayCommand(cmd []string) (id string, ok bool) {
 // ErrHistoryDamaged, the store's.
 func (s *Server) ReplayGame(id string) (tui.ReplayGame, error) {
 	f, r, err := s.OpenReplay(id)
-	rg := tui.ReplayGame{ID: f.ID, Name: f.Score.Name, Replay: r, Dump: f.Record.Dump}
+	rg := tui.ReplayGame{ID: f.ID, Name: f.Score.Name, Replay: r, Dump: f.Record.Dump, Turns: f.Score.Turns}
 	switch {
 	case errors.Is(err, replay.ErrOtherRules):
 		rg.Why = "This game was recorded under other rules than this server plays now, so it cannot be played back exactly; here is its account instead."

@@ -37,8 +37,9 @@ var ErrHistoryDamaged = errors.New("the game's history is damaged and has been s
 // daily game of a day that is not over yet (UTC): its commands would let
 // anyone copy a leader's moves, so its replay and dump open after 00:00
 // UTC (its player's own too, alike for all). Its text is the one line a
-// viewer reads.
-var ErrDailyNotOver = errors.New("This is today's daily challenge: its replay opens after 00:00 UTC.")
+// viewer reads after "grotto: " (lower case first, no full stop, as
+// grotto's other lines); sentence makes it one for the title and the web.
+var ErrDailyNotOver = errors.New("this is today's daily challenge: its replay opens after 00:00 UTC")
 
 // clock returns the time now (Server.now, or time.Now).
 func (s *Server) clock() time.Time {
@@ -186,7 +187,7 @@ func RecordOf(f store.Finished) replay.Record {
 func writeReplays(w io.Writer, games []store.Finished, name string, now time.Time) {
 	if len(games) == 0 {
 		if name != "" {
-			fmt.Fprintf(w, "No finished games of %s.\n", tui.Inert(name))
+			fmt.Fprintf(w, "No finished games of %s.\n", echoed(name))
 		} else {
 			fmt.Fprintln(w, "No finished games yet.")
 		}
@@ -211,6 +212,20 @@ func writeReplays(w io.Writer, games []store.Finished, name string, now time.Tim
 	tw.Flush()
 }
 
+// EchoedMax is how many characters of what a player typed (a name) a
+// command's answer repeats at most.
+const EchoedMax = 40
+
+// echoed is s, typed by a player, as an answer repeats it: inert, cut to
+// EchoedMax characters with "…" (a 5,000-character name is not echoed
+// whole; tester).
+func echoed(s string) string {
+	if r := []rune(s); len(r) > EchoedMax {
+		s = string(r[:EchoedMax-1]) + "…"
+	}
+	return tui.Inert(s)
+}
+
 // writeDump prints finished game f's account: a line naming the game,
 // then the dump kept with it.
 func writeDump(w io.Writer, f store.Finished) {
@@ -220,8 +235,8 @@ func writeDump(w io.Writer, f store.Finished) {
 	}
 	fmt.Fprintf(w, "Game #%d, ended %s UTC%s.\n", f.ID, f.Score.Date.UTC().Format("2006-01-02 15:04"), mark)
 	if f.Record.Dump == "" {
-		fmt.Fprintf(w, "%s: %d points, %s. Depth %d, %d turns.\n(No account was kept of this game.)\n",
-			tui.Inert(f.Score.Name), f.Score.Points, tui.Inert(f.Score.Cause), f.Score.Depth, f.Score.Turns)
+		fmt.Fprintf(w, "%s: %d points, %s. Depth %d, %s.\n(No account was kept of this game.)\n",
+			tui.Inert(f.Score.Name), f.Score.Points, tui.Inert(f.Score.Cause), f.Score.Depth, count(f.Score.Turns, "turn"))
 		return
 	}
 	for _, line := range strings.SplitAfter(strings.TrimSuffix(f.Record.Dump, "\n"), "\n") {

@@ -195,3 +195,30 @@ func TestOpenReplayStepsAKeptGameOrSaysWhyNot(t *testing.T) {
 		t.Errorf("OpenReplay(3): %v, want ErrNoSuchGame", err)
 	}
 }
+
+// TestReplayAndDumpWithoutAnIDSayHowToAsk: `replay` or `dump` without an
+// id (or with more) answers a usage line and status 2, as `kick` does,
+// not "unknown command"; `replays` with a name of 5,000 characters echoes
+// at most 40 of them (tester).
+func TestReplayAndDumpWithoutAnIDSayHowToAsk(t *testing.T) {
+	db := tempDB(t)
+	addr := commandsOn(t, db, nil)
+	key := newKey(t)
+	for cmd, want := range map[string]string{
+		"replay":      "grotto: usage: replay ID (a game `replays` lists)\n",
+		"replay 1 2":  "grotto: usage: replay ID (a game `replays` lists)\n",
+		"dump":        "grotto: usage: dump ID (a game `replays` lists)\n",
+		"dump 1 2":    "grotto: usage: dump ID (a game `replays` lists)\n",
+		"replays a b": "grotto: usage: replays [NAME] (every player's games, or NAME's)\n",
+	} {
+		out, errs, status := run(t, login(t, addr, "x", key), cmd)
+		if status != 2 || out != "" || errs != want {
+			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2 and %q", cmd, status, out, errs, want)
+		}
+	}
+	long := strings.Repeat("n", 5000)
+	out, _, status := run(t, login(t, addr, "x", key), "replays "+long)
+	if want := "No finished games of " + long[:39] + "….\n"; status != 0 || out != want {
+		t.Errorf("replays with a 5,000-character name: status %d, %d bytes %.80q…; want %q", status, len(out), out, want)
+	}
+}

@@ -29,7 +29,7 @@ func Dump(g *game.Game, data *content.Tables, name string) string {
 		name = "(no name)"
 	}
 	fmt.Fprintf(&b, "%s: %d points, %s.\n", name, g.Score(), g.Cause())
-	fmt.Fprintf(&b, "Depth %d (%s), %d turns, %d kills.\n", g.Depth(), g.LevelName(), g.Turn(), g.Kills())
+	fmt.Fprintf(&b, "Depth %d (%s), %s, %s.\n", g.Depth(), g.LevelName(), count(g.Turn(), "turn"), count(g.Kills(), "kill"))
 	if g.Cheated() {
 		b.WriteString("Cheats were used: not on the score table.\n")
 	}
@@ -125,4 +125,12 @@ func writeMap(b *strings.Builder, g *game.Game, data *content.Tables) {
 		}
 		fmt.Fprintf(b, "  %s\n", strings.TrimRight(string(line), " "))
 	}
+}
+
+// count is "1 kill" or "n kills": n and noun, plural but for one.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

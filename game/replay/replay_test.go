@@ -290,3 +290,35 @@ func TestAMismatchSaysWhatDiffersInOneSentence(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestTheDumpCountsInTheSingular: one kill is "1 kill", not "1 kills"
+// (tester), and one turn "1 turn".
+func TestTheDumpCountsInTheSingular(t *testing.T) {
+	data := content.Default()
+	g := game.New(247, data)
+	diver := bot.Diver("diver", bot.AllItems())
+	v := bot.NewView(g)
+	for i := 0; i < 5000 && !g.Over() && g.Kills() < 1; i++ {
+		if _, err := g.Apply(diver.Decide(v)); err != nil {
+			c := game.Wait()
+			if g.Growth().Pending {
+				c = game.LevelUp(game.Stat(1))
+			}
+			if _, err := g.Apply(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v.Refresh()
+	}
+	if g.Kills() != 1 {
+		t.Fatalf("the diver made %d kills, not 1", g.Kills())
+	}
+	if d := replay.Dump(g, data, "Ann"); !strings.Contains(d, " turns, 1 kill.") {
+		t.Errorf("one kill is not counted as one:\n%s", d)
+	}
+	one := game.New(247, data)
+	one.Apply(game.Wait())
+	if d := replay.Dump(one, data, "Ann"); !strings.Contains(d, ", 1 turn, 0 kills.") {
+		t.Errorf("one turn is not counted as one:\n%s", d)
+	}
+}

@@ -148,6 +148,18 @@ func TestGoldenScreens(t *testing.T) {
 		}},
 		{name: "play-daily-80x24", w: 80, h: 24, keys: []string{"enter"}, then: playDaily},
 		{name: "play-daily-40x12", w: 40, h: 12, keys: []string{"enter"}, then: playDaily},
+		{name: "title-daily-confirm-40x12", w: 40, h: 12, then: func(t *testing.T, m *Model) {
+			tp := m.p.Play.(*testPlay)
+			blob, err := game.NewDaily(247, testNow.Format("2006-01-02"), m.p.Data).Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tp.st.PutSave(tp.fp, blob); err != nil {
+				t.Fatal(err)
+			}
+			m.scr = newTitle(m, "")
+			press(m, "n")
+		}},
 		{name: "game-over", w: 80, h: 24, keys: []string{"enter"}, then: func(t *testing.T, m *Model) {
 			for i := 0; i < 20000 && !m.game.Over(); i++ {
 				press(m, towardStairs(m))

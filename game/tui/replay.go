@@ -2,7 +2,8 @@ package tui
 
 // This file: the replay player (issue 15). A finished game plays back at
 // the viewer's terminal size, drawn as the play screen draws a game, at 1×
-// to 32×, paused, stepped one turn at a time, jumped to the next depth or
+// to 32×, paused, stepped one command at a time (a turn, or a level-up,
+// which takes none: the counter shows the game's turn), jumped to the next depth or
 // to its end. The timing lives here (tea.Tick); game/replay only steps.
 // When the replay reaches the end it has checked the final state against
 // the record: a game that does not match says so and shows its dump, as
@@ -34,6 +35,9 @@ type ReplayGame struct {
 	// Dump is the game's plain-text account (replay.Dump), "" if none was
 	// kept.
 	Dump string
+	// Turns is the game's last turn (game.Turn at its end, store.Score's
+	// Turns), which the replay counts up to; 0 if unknown.
+	Turns int
 }
 
 // Replays opens finished games for the title's score table (a row's
@@ -74,6 +78,7 @@ type replayScreen struct {
 	speed  int  // 1, 2, 4, … MaxReplaySpeed
 	paused bool // no ticks; . steps
 	err    error
+	keys   bool        // showing the replay's keys (?): the replay holds still
 	gen    int         // the tick generation: a tick of an older one is stale
 	board  *playScreen // draws the game with its own camera
 	dump   *dumpScreen // the account shown instead, when the game cannot be played or did not match
@@ -115,7 +120,7 @@ func (r *replayScreen) period() (time.Duration, int) {
 // one) when the replay runs; nil when it is paused or over.
 func (r *replayScreen) schedule() tea.Cmd {
 	r.gen++
-	if r.paused || r.over() {
+	if r.paused || r.keys || r.over() {
 		return nil
 	}
 	return r.tick()
@@ -134,7 +139,7 @@ func (r *replayScreen) over() bool {
 
 func (r *replayScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 	t, ok := msg.(replayTick)
-	if !ok || t.gen != r.gen || r.paused || r.over() {
+	if !ok || t.gen != r.gen || r.paused || r.keys || r.over() {
 		return r, nil
 	}
 	_, n := r.period()
@@ -180,8 +185,16 @@ func (r *replayScreen) leave(m *Model) (screen, tea.Cmd) {
 
 func (r *replayScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	key := k.String()
+	if r.keys { // any key goes back to the replay, and only that
+		r.keys = false
+		return r, r.schedule()
+	}
 	if key == "q" || key == "esc" {
 		return r.leave(m)
+	}
+	if key == "?" && r.dump == nil { // the status line's "? help"
+		r.keys = true
+		return r, r.schedule()
 	}
 	if r.dump != nil {
 		r.dump.scroll(m, key)
@@ -213,9 +226,19 @@ func (r *replayScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 }
 
 // status is "Replay of NAME · turn T/N · 8× · paused" and the end's word.
+// T and N are the game's turns (game.Turn, as its status line shows it),
+// not the commands replayed: a level-up is a step that takes no turn.
 func (r *replayScreen) status() string {
 	rp := r.rg.Replay
-	s := fmt.Sprintf("Replay of %s · turn %d/%d · %d×", Inert(r.rg.Name), rp.Pos(), rp.Len(), r.speed)
+	turn, last := rp.Game().Turn(), r.rg.Turns
+	if rp.Done() {
+		last = turn
+	}
+	of := ""
+	if last > 0 {
+		of = fmt.Sprintf("/%d", last)
+	}
+	s := fmt.Sprintf("Replay of %s · turn %d%s · %d×", Inert(r.rg.Name), turn, of, r.speed)
 	switch {
 	case rp.Done():
 		g := rp.Game()
@@ -233,9 +256,35 @@ func (r *replayScreen) status() string {
 // replayHint names the replay's keys.
 const replayHint = "space pause · +/- speed · . step · > next depth · G end · q leave"
 
+// replayKeys are the lines of the replay's keys (?): key, then what it
+// does, padded to one column.
+var replayKeys = [][2]string{
+	{"space", "pause, play on"},
+	{"+ -", "speed ×2, ÷2 (1× to 32×)"},
+	{". →", "step: pause, one command"},
+	{">", "on to the next depth"},
+	{"G End", "the end, checked"},
+	{"q Esc", "leave the replay"},
+}
+
+// keysView lists the replay's keys, centred, within 40x12.
+func (r *replayScreen) keysView(m *Model) string {
+	th := m.th
+	var b strings.Builder
+	b.WriteString(th.heading.Render("Replay keys") + "\n\n")
+	for _, k := range replayKeys {
+		b.WriteString(th.text.Render(truncate(fmt.Sprintf("%-6s %s", k[0], k[1]), m.w-2)) + "\n")
+	}
+	b.WriteString("\n" + th.dim.Render(truncate("Any key: back to the replay", m.w-2)))
+	return m.center(b.String())
+}
+
 func (r *replayScreen) view(m *Model) string {
 	if r.dump != nil {
 		return r.dump.view(m)
+	}
+	if r.keys {
+		return r.keysView(m)
 	}
 	return r.board.render(m, m.game, nil, r.status()+"  ("+replayHint+")")
 }

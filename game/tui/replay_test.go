@@ -43,7 +43,7 @@ func finishedReplay(t *testing.T, seed uint64) ReplayGame {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ReplayGame{ID: 12, Name: "ann", Replay: r}
+	return ReplayGame{ID: 12, Name: "ann", Replay: r, Turns: g.Turn()}
 }
 
 // TestTheEndOfAReplayIsReadWholeAt40x12: at the smallest size, the
@@ -59,7 +59,7 @@ func TestTheEndOfAReplayIsReadWholeAt40x12(t *testing.T) {
 	compareGolden(t, "replay-end-40x12", s)
 	flat := strings.Join(strings.Fields(s), " ")
 	g := rg.Replay.Game()
-	for _, want := range []string{"Replay of ann", "turn " + itoa(rg.Replay.Len()) + "/" + itoa(rg.Replay.Len()), "the end: " + g.Cause() + ", checked"} {
+	for _, want := range []string{"Replay of ann", "turn " + itoa(g.Turn()) + "/" + itoa(rg.Turns), "the end: " + g.Cause() + ", checked"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the end of the replay at 40x12 lacks %q:\n%s", want, s)
 		}
@@ -108,3 +108,67 @@ func TestTheTitlesReplaysPickShowsRowsAt40x12(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestTheReplaysTurnIsTheGames: the replay's counter is the game's turn,
+// as its status line shows it, out of the game's last turn, though level-
+// ups (commands that take no turn) are replayed as steps too (tester: the
+// replay said turn 1240/1240 of a game of 1232 turns).
+func TestTheReplaysTurnIsTheGames(t *testing.T) {
+	rg := finishedReplay(t, 247)
+	if rg.Replay.Len() == rg.Turns {
+		t.Fatalf("the game has no command that takes no turn (%d commands, %d turns)", rg.Replay.Len(), rg.Turns)
+	}
+	m := NewReplayer(rg, nil)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	press(m, " ") // pause
+	for range 600 {
+		press(m, ".")
+	}
+	check := func(when string) {
+		t.Helper()
+		s := strings.Join(strings.Fields(plain(m)), " ")
+		turn := m.game.Turn()
+		if !strings.Contains(s, "Turn: "+itoa(turn)+" ") {
+			t.Fatalf("%s: the status line does not show turn %d:\n%s", when, turn, s)
+		}
+		if want := "turn " + itoa(turn) + "/" + itoa(rg.Turns) + " "; !strings.Contains(s, want) {
+			t.Errorf("%s: the replay's counter is not %q:\n%s", when, want, s)
+		}
+	}
+	check("after 600 steps")
+	press(m, "G")
+	check("at the end")
+}
+
+// TestQuestionMarkShowsTheReplaysKeys: the replay's status line offers
+// "? help", so ? shows the replay's keys (every one, even at 40x12, where
+// the hint after the status is cut), holding the replay still; any key
+// goes back to it (tester: ? did nothing there).
+func TestQuestionMarkShowsTheReplaysKeys(t *testing.T) {
+	rg := finishedReplay(t, 247)
+	m := NewReplayer(rg, nil)
+	m.Update(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+	press(m, ".")
+	at := rg.Replay.Pos()
+	press(m, "?")
+	s := plain(m)
+	compareGolden(t, "replay-keys-40x12", s)
+	for _, want := range []string{"Replay keys", "space", "pause", "+ -", "speed", ". →", "step", ">", "next depth", "G End", "the end", "q Esc", "leave"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("? at 40x12 does not show %q:\n%s", want, s)
+		}
+	}
+	if lines := strings.Count(m.View().Content, "\n") + 1; lines != MinHeight {
+		t.Errorf("the keys take %d lines at height %d", lines, MinHeight)
+	}
+	if m.Update(replayTick{gen: m.scr.(*replayScreen).gen}); rg.Replay.Pos() != at {
+		t.Errorf("the replay went on behind its keys: %d → %d", at, rg.Replay.Pos())
+	}
+	press(m, "x")
+	if s := plain(m); !strings.Contains(s, "Replay of ann") || strings.Contains(s, "Replay keys") {
+		t.Errorf("a key did not go back to the replay:\n%s", s)
+	}
+	if rg.Replay.Pos() != at || m.Exit() != 0 {
+		t.Errorf("the key that closed the keys did something else: at %d → %d, exit %v", at, rg.Replay.Pos(), m.Exit())
+	}
+}

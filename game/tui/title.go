@@ -153,6 +153,12 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 		t.pick, t.row = true, 0
 		return t, nil
 	case itemNew, itemDaily:
+		if item == itemDaily && t.save != nil && t.save.Daily() == today(m) {
+			// Its attempt is taken: starting it again would be refused, and
+			// asking to throw the save away would say what does not happen.
+			t.note = "Your saved game is today's daily: choose Continue to play it on."
+			return t, nil
+		}
 		if t.save != nil || t.saveErr != nil {
 			t.confirm = item
 			return t, nil
@@ -262,7 +268,7 @@ func (t *titleScreen) view(m *Model) string {
 	b.WriteString(th.title.Render("G R O T T O") + "\n")
 	b.WriteString(th.dim.Render("a roguelike under the limestone") + "\n\n")
 	items := t.items
-	if t.pick { // the table needs the room, and the menu is not in use
+	if t.pick || t.confirm != "" { // the table or the question needs the room, and the menu is not in use
 		items = nil
 	}
 	for i, it := range items {
@@ -276,20 +282,24 @@ func (t *titleScreen) view(m *Model) string {
 		}
 		b.WriteString("\n")
 	}
-	if !t.pick {
+	if len(items) > 0 {
 		b.WriteString("\n")
 	}
+	noteLines := 1 // the line (or lines, wrapped) under the menu
+	wrap := func(s string) string {
+		s = ansi.Wordwrap(s, max(1, m.w-2), "")
+		noteLines = strings.Count(s, "\n") + 1
+		return s
+	}
 	switch {
-	case t.confirm == itemDaily:
-		b.WriteString(th.hpLow.Render("Start today's daily? Your saved game will be lost. (y/n)") + "\n")
 	case t.confirm != "":
-		b.WriteString(th.hpLow.Render("Start a new game? Your saved game will be lost. (y/n)") + "\n")
+		b.WriteString(th.hpLow.Render(wrap(t.confirmText(m))) + "\n")
 	case t.saveErr != nil:
 		b.WriteString(th.hpLow.Render(truncate(t.saveErr.Error(), m.w-2)) + "\n")
 	case t.note != "":
-		b.WriteString(th.text.Render(ansi.Wordwrap(t.note, max(1, m.w-2), "")) + "\n")
+		b.WriteString(th.text.Render(wrap(t.note)) + "\n")
 	case t.save != nil:
-		b.WriteString(th.dim.Render(fmt.Sprintf("Saved game: depth %d, turn %d", t.save.Depth(), t.save.Turn())) + "\n")
+		b.WriteString(th.dim.Render(wrap(saveLine(t.save))) + "\n")
 	default:
 		b.WriteString("\n")
 	}
@@ -311,10 +321,15 @@ func (t *titleScreen) view(m *Model) string {
 	// Lines above the table: title 2, blank, menu, blank, note 1-2, blank,
 	// the live games, heading; below it: blank, hint. Picking a row to
 	// replay, the menu and its blank give way to the table, which scrolls
-	// to keep the chosen row in view (40x12 shows 4 rows).
-	rows := min(10, m.h-10-len(items)-liveLines)
-	if t.pick {
-		rows = min(10, m.h-8-liveLines) // no menu, nor its blank line
+	// to keep the chosen row in view (40x12 shows 4 rows). Asking whether
+	// to give up the saved game, the question takes the menu's place.
+	extra := max(2, noteLines) - 2 // a note wrapped on more than 2 lines
+	rows := min(10, m.h-10-len(items)-liveLines-extra)
+	switch {
+	case t.pick:
+		rows = min(10, m.h-8-liveLines-extra) // no menu, nor its blank line
+	case t.confirm != "":
+		rows = min(10, m.h-7-liveLines-noteLines) // the question in the menu's place
 	}
 	top := 0 // the first row shown: the chosen one stays in view
 	if t.pick && rows > 0 {
@@ -344,7 +359,10 @@ func (t *titleScreen) view(m *Model) string {
 		b.WriteString(th.text.Render(truncate(line, m.w-2)) + "\n")
 	}
 	hint := "↑/↓ choose · Enter select · q quit"
-	if t.pick {
+	switch {
+	case t.confirm != "":
+		hint = "y yes · any other key keeps the save"
+	case t.pick:
 		hint = "↑/↓ choose a game · Enter watch its replay · Esc back"
 		if len([]rune(hint)) > m.w-2 {
 			hint = "↑/↓ choose · Enter watch · Esc back"
@@ -353,6 +371,40 @@ func (t *titleScreen) view(m *Model) string {
 	b.WriteString("\n" + th.dim.Render(truncate(hint, m.w-2)))
 	return m.center(b.String())
 }
+
+// saveLine describes the saved game g under the menu: "Saved game: depth
+// 3, turn 812", or "Saved game: the daily 2026-11-30, depth 1, turn 0".
+func saveLine(g *game.Game) string {
+	if d := g.Daily(); d != "" {
+		return fmt.Sprintf("Saved game: the daily %s, depth %d, turn %d", d, g.Depth(), g.Turn())
+	}
+	return fmt.Sprintf("Saved game: depth %d, turn %d", g.Depth(), g.Turn())
+}
+
+// confirmText asks whether to give up the saved game for the item
+// t.confirm. A saved daily is said to be one: its attempt is used up, so
+// the player cannot come back to it (tester: nothing warned).
+func (t *titleScreen) confirmText(m *Model) string {
+	ask := "Start a new game?"
+	if t.confirm == itemDaily {
+		ask = "Start today's daily?"
+	}
+	d := ""
+	if t.save != nil {
+		d = t.save.Daily()
+	}
+	switch {
+	case d == "":
+		return ask + " Your saved game will be lost. (y/n)"
+	case d == today(m):
+		return ask + " Your saved game is today's daily: it will be lost, its one attempt used up: it cannot be played again today. (y/n)"
+	}
+	return ask + " Your saved game, the daily " + d + ", will be lost for good: a daily cannot be played again. (y/n)"
+}
+
+// today is the daily challenge's date now: the UTC day, "2006-01-02"
+// (server/daily.go).
+func today(m *Model) string { return m.p.Now().UTC().Format("2006-01-02") }
 
 // truncate cuts plain text to at most w runes.
 func truncate(s string, w int) string {

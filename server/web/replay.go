@@ -40,6 +40,7 @@ var replayKeys = map[string]tea.KeyPressMsg{
 	"q":     {Code: 'q', Text: "q"},
 	"up":    {Code: tea.KeyUp},
 	"down":  {Code: tea.KeyDown},
+	"?":     {Code: '?', Text: "?"}, // the replay's keys, and back
 }
 
 // replayData is what a replay page shows before its script draws it.

@@ -36,7 +36,7 @@ func (oneReplay) ReplayGame(id string) (tui.ReplayGame, error) {
 	}
 	hist, _ := g.HistoryBlob()
 	r, err := replay.New(replay.Record{Seed: 3, Rules: game.Rules(data), History: hist}, data)
-	return tui.ReplayGame{ID: 1, Name: "<ann>", Replay: r}, err
+	return tui.ReplayGame{ID: 1, Name: "<ann>", Replay: r, Turns: g.Turn()}, err
 }
 
 // TestAReplayPagePlaysTheGameAndTakesOnlyTheReplayKeys: /replay/1 names
@@ -100,6 +100,12 @@ func TestAReplayPagePlaysTheGameAndTakesOnlyTheReplayKeys(t *testing.T) {
 	key("+")
 	key("+")
 	screen(func(s string) bool { return strings.Contains(s, "· 4× · paused") })
+	key("?") // the status line's "? help": the replay's keys, then back
+	screen(func(s string) bool { return strings.Contains(s, "Replay keys") })
+	key("?")
+	screen(func(s string) bool {
+		return !strings.Contains(s, "Replay keys") && strings.Contains(s, "· 4× · paused")
+	})
 	key("q")
 	if ce := closed(t, c); ce.Code != websocket.StatusNormalClosure || ce.Reason != "The replay has ended." {
 		t.Errorf("q: closed with %v %q", ce.Code, ce.Reason)

@@ -1,7 +1,7 @@
 // grotto's replay page: plays a finished game back with xterm.js from what
 // its WebSocket sends (binary messages: terminal output). It sends the
 // terminal's size (text {"cols":N,"rows":N}) and the replay's keys only
-// (text {"key":"space"}): space, + and -, . and →, >, G and End, q, ↑ and ↓.
+// (text {"key":"space"}): space, + and -, . and →, >, G and End, q, ↑ and ↓, ?.
 // window.grottoTerm is the Terminal, for tests.
 (function () {
   'use strict';
@@ -28,7 +28,7 @@
     document.body.dataset.closed = String(e.code);
   };
   var keys = { ' ': 'space', '+': '+', '=': '+', '-': '-', '.': '.', '\x1b[C': 'right', '>': '>',
-    'G': 'G', '\x1b[F': 'end', '\x1b[4~': 'end', '\x1bOF': 'end', 'q': 'q', '\x1b[A': 'up', '\x1b[B': 'down' };
+    'G': 'G', '\x1b[F': 'end', '\x1b[4~': 'end', '\x1bOF': 'end', 'q': 'q', '\x1b[A': 'up', '\x1b[B': 'down', '?': '?' };
   term.onData(function (data) {
     var key = keys[data];
     if (key && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ key: key })); }

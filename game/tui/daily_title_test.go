@@ -1,0 +1,108 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game"
+)
+
+// titleOverDaily returns the title of a player whose saved game is the
+// daily of date, at w x h.
+func titleOverDaily(t *testing.T, date string, w, h int) *Model {
+	t.Helper()
+	st := openStore(t)
+	p := newPlayer(t, st, "SHA256:daily", "daily", 8)
+	m := New(p)
+	blob, err := game.NewDaily(247, date, m.p.Data).Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutSave("SHA256:daily", blob); err != nil {
+		t.Fatal(err)
+	}
+	m = New(newPlayer(t, st, "SHA256:daily", "", 8))
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+// TestNewGameOverTheDailySaysTheAttemptIsUsedUp: with today's daily saved,
+// the title says the save is the daily, and New game warns that the day's
+// one attempt goes with it (tester: nothing warned).
+func TestNewGameOverTheDailySaysTheAttemptIsUsedUp(t *testing.T) {
+	today := testNow.Format("2006-01-02")
+	for _, size := range [][2]int{{100, 30}, {80, 24}, {40, 12}} {
+		m := titleOverDaily(t, today, size[0], size[1])
+		s := plain(m)
+		if !strings.Contains(flat(s), "the daily "+today) {
+			t.Errorf("%dx%d: the title does not say the save is today's daily:\n%s", size[0], size[1], s)
+		}
+		press(m, "n")
+		s = plain(m)
+		if f := flat(s); !strings.Contains(f, "used up") || !strings.Contains(f, "cannot be played again today") {
+			t.Errorf("%dx%d: New game does not warn that the daily attempt is used up:\n%s", size[0], size[1], s)
+		}
+		if lines := strings.Count(m.View().Content, "\n") + 1; lines != size[1] {
+			t.Errorf("%dx%d: the confirmation frame has %d lines", size[0], size[1], lines)
+		}
+		if !strings.Contains(s, "any other key keeps the save") {
+			t.Errorf("%dx%d: the hint line is cut off:\n%s", size[0], size[1], s)
+		}
+		press(m, "x")
+		if m.game != nil {
+			t.Fatal("a new game started without a yes")
+		}
+	}
+}
+
+// TestTheDailyItemOverTodaysDailyPointsToContinue: choosing Daily
+// challenge while today's daily is the save neither asks to throw it away
+// nor loses it; it says to continue it.
+func TestTheDailyItemOverTodaysDailyPointsToContinue(t *testing.T) {
+	m := titleOverDaily(t, testNow.Format("2006-01-02"), 80, 24)
+	m.p.Daily = refusingDaily{}
+	m.scr = newTitle(m, "")
+	press(m, "d")
+	s := flat(plain(m))
+	if strings.Contains(s, "will be lost") || !strings.Contains(s, "Continue") {
+		t.Errorf("Daily challenge over today's daily:\n%s", plain(m))
+	}
+}
+
+// TestAnOlderDailySaveIsNamedByItsDate: a daily of an earlier day is named
+// by its date, and New game says it is lost for good.
+func TestAnOlderDailySaveIsNamedByItsDate(t *testing.T) {
+	m := titleOverDaily(t, "2026-11-29", 80, 24)
+	if s := plain(m); !strings.Contains(s, "the daily 2026-11-29") {
+		t.Errorf("the title does not name the older daily:\n%s", s)
+	}
+	press(m, "n")
+	if s := flat(plain(m)); !strings.Contains(s, "2026-11-29") || strings.Contains(s, "again today") {
+		t.Errorf("New game over an older daily:\n%s", plain(m))
+	}
+}
+
+// refusingDaily is a Daily whose attempt today is taken.
+type refusingDaily struct{}
+
+func (refusingDaily) StartDaily() error { return errTaken }
+
+var errTaken = errString("Today's daily is done.")
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+// flat joins a screen's lines, trimmed, with spaces, so that a wrapped
+// sentence reads whole.
+func flat(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			b.WriteString(l + " ")
+		}
+	}
+	return b.String()
+}
