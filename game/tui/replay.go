@@ -180,6 +180,11 @@ func (r *replayScreen) leave(m *Model) (screen, tea.Cmd) {
 		m.exit = ExitQuit
 		return r, tea.Quit
 	}
+	if t, ok := r.back.(*titleScreen); ok && t.pick { // back to the pick, on the row played
+		t.note = ""
+		t.rereadScores(m)
+		return t, nil
+	}
 	return newTitle(m, ""), nil
 }
 

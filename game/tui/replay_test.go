@@ -172,3 +172,41 @@ func TestQuestionMarkShowsTheReplaysKeys(t *testing.T) {
 		t.Errorf("the key that closed the keys did something else: at %d → %d, exit %v", at, rg.Replay.Pos(), m.Exit())
 	}
 }
+
+// oneReplay opens the same finished game for every row.
+type oneReplay struct{ rg ReplayGame }
+
+func (o oneReplay) OpenReplay(uint64) (ReplayGame, error) { return o.rg, nil }
+
+// TestLeavingAReplayGoesBackToThePickAndEscNeverQuitsTheTitle: q out of a
+// replay picked on the title comes back to the pick on the same row, and
+// Esc there goes back to the menu, where a second Esc does not end the
+// session (tester of issue 15: two Escapes after a replay closed it).
+func TestLeavingAReplayGoesBackToThePickAndEscNeverQuitsTheTitle(t *testing.T) {
+	p := newPlayer(t, openStore(t), "SHA256:golden", "golden", 247)
+	var rows replayBoard
+	for i, name := range []string{"ann", "bob", "cid"} {
+		rows = append(rows, ScoreRow{Name: name, Points: 1000 - 10*i, Cause: "killed by a rat", GameID: uint64(i + 1)})
+	}
+	p.Board, p.Replays = rows, oneReplay{finishedReplay(t, 247)}
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	press(m, "r")
+	press(m, "j")
+	press(m, "enter")
+	if s := plain(m); !strings.Contains(s, "Replay of ann") {
+		t.Fatalf("the picked replay does not play:\n%s", s)
+	}
+	press(m, "q")
+	if s := plain(m); !strings.Contains(s, ">  2. bob") {
+		t.Errorf("leaving the replay did not come back to the pick on row 2:\n%s", s)
+	}
+	press(m, "esc")
+	press(m, "esc")
+	if m.exit != 0 {
+		t.Errorf("Esc on the title ended the session (exit %v)", m.exit)
+	}
+	if s := plain(m); !strings.Contains(s, "New game") {
+		t.Errorf("after Esc, Esc the title is gone:\n%s", s)
+	}
+}

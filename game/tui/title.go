@@ -127,7 +127,7 @@ func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		}
 	case "o", "O":
 		return t.choose(m, itemSettings)
-	case "q", "Q", "esc":
+	case "q", "Q": // not Esc, which backs out of everything else: two of them would end the session
 		return t.choose(m, itemQuit)
 	case "enter", "space", " ":
 		return t.choose(m, t.items[t.sel])
