@@ -194,7 +194,7 @@ func dial2(t *testing.T, addr, cmd string) *sshtest.Client {
 
 // TestPickingAScoreRowOnTheTitleOpensItsReplay: on the title, Replays (r)
 // moves into the score table; Enter on a row plays that game back; q goes
-// back to the title.
+// back to the pick, Esc from there to the menu.
 func TestPickingAScoreRowOnTheTitleOpensItsReplay(t *testing.T) {
 	srv, addr := startServer(t)
 	finishGames(t, srv.store.(*store.Bolt), "ann", "bob")
@@ -213,7 +213,10 @@ func TestPickingAScoreRowOnTheTitleOpensItsReplay(t *testing.T) {
 	waitText(t, c, "> "+" 2. "+top[1].Name)
 	c.Send("\r")
 	waitText(t, c, "Replay of "+top[1].Name+" · turn ")
-	c.Send("q")
+	c.Send("q") // back to the pick, on the row played
+	waitText(t, c, "Enter watch its replay")
+	waitText(t, c, "> "+" 2. "+top[1].Name)
+	c.Send("\x1b") // and Esc to the menu
 	waitText(t, c, "New game")
 }
 
