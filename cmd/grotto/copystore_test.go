@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -312,25 +313,42 @@ func TestCopyStoreRefusesBadUsageAndALockedFile(t *testing.T) {
 func TestCopyStoreOntoADatabaseInUseChangesNothing(t *testing.T) {
 	from := filepath.Join(t.TempDir(), "grotto.db")
 	fillBolt(t, from)
+	// newer is the same file eight turns later for p1: as many records of
+	// each kind, p1's save and journal newer.
+	newer := filepath.Join(t.TempDir(), "grotto.db")
+	raw, err := os.ReadFile(from)
+	must(t, err)
+	must(t, os.WriteFile(newer, raw, 0o600))
+	b, err := store.Open(newer, time.Second)
+	must(t, err)
+	must(t, b.PutSave("SHA256:p1", []byte("p1 eight turns later")))
+	must(t, b.AppendJournal("SHA256:p1", 0, []byte("a later cmd")))
+	b.Close()
 	for _, tc := range []struct {
 		name, want string
 		use        func(pg *postgres.Store)
+		first      string // the file copied first; from when ""
 	}{
+		{"a copy of a newer file", "another save", func(*postgres.Store) {}, newer},
 		{"a server played on it", "a server has played", func(pg *postgres.Store) {
 			// p1 goes on playing its copied game on a node: a lease, a
 			// newer save under it.
 			epoch, err := pg.Claim(context.Background(), "SHA256:p1", "node-a/1", time.Minute)
 			must(t, err)
 			must(t, pg.PutSaveAt("SHA256:p1", epoch, []byte("p1 ten turns later")))
-		}},
+		}, ""},
 		{"it holds a player the file does not", "would hold 7 players", func(pg *postgres.Store) {
 			must(t, pg.ClaimName("SHA256:newcomer", "Newcomer", when))
-		}},
+		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url := pgtest.NewDatabase(t)
 			var out, errs bytes.Buffer
-			if code := copyStore([]string{"--from", from, "--to", url}, &out, &errs); code != 0 {
+			first := tc.first
+			if first == "" {
+				first = from
+			}
+			if code := copyStore([]string{"--from", first, "--to", url}, &out, &errs); code != 0 {
 				t.Fatalf("the first copy: exit %d, %s", code, errs.String())
 			}
 			pg, err := postgres.Open(context.Background(), url)

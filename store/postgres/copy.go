@@ -20,7 +20,9 @@ import (
 // handed into this database, all in one transaction: a copy that fails
 // half-way leaves nothing. A record whose key is already here is replaced
 // by the one handed (so importing the same records twice changes
-// nothing), except a score: scores keep the order they were recorded in
+// nothing), except a game's save or journal entry, which must be the same
+// (another is a newer game, or another file's: an error wrapping
+// ErrNotACopy), and a score: scores keep the order they were recorded in
 // at the source (their seq becomes their id, so ranks stay exactly as
 // they were), and a different score already under that id is an error
 // (import into a new database). A daily score (store.Dumper.DailyScore)
@@ -117,9 +119,32 @@ func (im *importer) Save(fp string, rec []byte) error {
 	if len(rec) == 0 {
 		return fmt.Errorf("%w: saves/%q: empty record", store.ErrCorrupt, fp)
 	}
-	if _, err := im.tx.Exec(im.ctx, `INSERT INTO saves (fp, version, blob) VALUES ($1, $2, $3)
-		ON CONFLICT (fp) DO UPDATE SET version = excluded.version, blob = excluded.blob`, fp, int16(rec[0]), rec[1:]); err != nil {
+	if err := im.same(`SELECT version, blob FROM saves WHERE fp = $1`, rec, fp); err != nil {
 		return fmt.Errorf("save %s: %w", fp, err)
+	}
+	if _, err := im.tx.Exec(im.ctx, `INSERT INTO saves (fp, version, blob) VALUES ($1, $2, $3)
+		ON CONFLICT (fp) DO NOTHING`, fp, int16(rec[0]), rec[1:]); err != nil {
+		return fmt.Errorf("save %s: %w", fp, err)
+	}
+	return nil
+}
+
+// same checks that the record query (which selects a version and bytes)
+// finds, if any, is rec (its version byte, then the bytes): a game's save
+// or journal entry that differs is another file's, or one a server wrote
+// after an earlier copy, and copying over it would put the game back in
+// time (an error wrapping ErrNotACopy).
+func (im *importer) same(query string, rec []byte, args ...any) error {
+	var version int16
+	var body []byte
+	err := im.tx.QueryRow(im.ctx, query, args...).Scan(&version, &body)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil
+	case err != nil:
+		return err
+	case version != int16(rec[0]) || !bytes.Equal(body, rec[1:]):
+		return fmt.Errorf("the database holds another version of that game (a newer one, or another file's): %w", ErrNotACopy)
 	}
 	return nil
 }
@@ -128,13 +153,13 @@ func (im *importer) JournalEntry(fp string, seq uint64, rec []byte) error {
 	if len(rec) == 0 || seq > math.MaxInt64 {
 		return fmt.Errorf("%w: journal/%q #%d: empty record or sequence out of range", store.ErrCorrupt, fp, seq)
 	}
-	if seq == 0 { // a player's journal starts here: drop what an older copy left
-		if _, err := im.tx.Exec(im.ctx, `DELETE FROM journal WHERE fp = $1`, fp); err != nil {
-			return fmt.Errorf("journal %s: %w", fp, err)
-		}
+	// An entry already here must be the same (a journal longer than the
+	// file's shows in the counts, checked before the copy commits).
+	if err := im.same(`SELECT version, entry FROM journal WHERE fp = $1 AND seq = $2`, rec, fp, int64(seq)); err != nil {
+		return fmt.Errorf("journal %s #%d: %w", fp, seq, err)
 	}
 	if _, err := im.tx.Exec(im.ctx, `INSERT INTO journal (fp, seq, version, entry) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (fp, seq) DO UPDATE SET version = excluded.version, entry = excluded.entry`,
+		ON CONFLICT (fp, seq) DO NOTHING`,
 		fp, int64(seq), int16(rec[0]), rec[1:]); err != nil {
 		return fmt.Errorf("journal %s #%d: %w", fp, seq, err)
 	}
