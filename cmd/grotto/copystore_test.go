@@ -329,7 +329,7 @@ func TestCopyStoreOntoADatabaseInUseChangesNothing(t *testing.T) {
 		use        func(pg *postgres.Store)
 		first      string // the file copied first; from when ""
 	}{
-		{"a copy of a newer file", "another save", func(*postgres.Store) {}, newer},
+		{"a copy of a newer file", "another version of that game", func(*postgres.Store) {}, newer},
 		{"a server played on it", "a server has played", func(pg *postgres.Store) {
 			// p1 goes on playing its copied game on a node: a lease, a
 			// newer save under it.
