@@ -9,10 +9,7 @@ import (
 	"charm.land/log/v2"
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/grotto-game/grotto/game"
-	"github.com/grotto-game/grotto/game/bot"
 	"github.com/grotto-game/grotto/game/content"
-	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -126,31 +123,7 @@ func TestAFinishedDailyIsOnItsBoardAndReplaysExactly(t *testing.T) {
 	db := tempDB(t)
 	s := &Server{log: log.New(io.Discard), store: db, data: content.Default()}
 	const day = "2024-05-01" // a day over: its replay is open
-	fp := "SHA256:ann"
-	if err := db.ClaimName(fp, "ann", time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	sess := session.New(session.Config{Fingerprint: fp, Saves: db, Scores: db, Profiles: db, Quarantine: db, NoJournal: true})
-	secret, err := db.DailySecret()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sess.StartDaily(game.DailySeed(secret, day), day); err != nil {
-		t.Fatal(err)
-	}
-	diver := bot.Diver("diver", bot.AllItems())
-	v := bot.NewView(sess.Game())
-	for turn := 0; sess.InProgress(); turn++ {
-		if turn > 20000 {
-			t.Fatal("no end in 20000 turns")
-		}
-		if _, err := sess.Do(diver.Decide(v)); err != nil {
-			if _, err := sess.Do(game.Wait()); err != nil {
-				t.Fatal(err)
-			}
-		}
-		v.Refresh()
-	}
+	finishDaily(t, db, "ann", day)
 	board, err := db.DailyScores(day, 10)
 	if err != nil || len(board) != 1 || board[0].Name != "ann" || board[0].GameID == 0 {
 		t.Fatalf("the daily board: %+v (%v)", board, err)
