@@ -46,7 +46,15 @@ type Lobby interface {
 	// read, and closes when the slot is released. stop unsubscribes and
 	// may be called more than once. ok is false when id is not live. The
 	// watched slot's notifier gets WatchersChanged on subscribe and stop.
+	// A game of today's daily challenge (HiddenDaily, by the lobby's
+	// clock) is watched by no one: ok is false, and a watcher of a game
+	// that becomes one sees its channel close with no frame of it.
 	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
+	// WatchOwn is Watch for the player slot of key fp (a fingerprint),
+	// found by key, even while it plays today's daily: for a second
+	// session of the same key (the choice to take over or watch), which
+	// sees its own game. ok is false when the key has no player slot.
+	WatchOwn(fp string) (frames <-chan []byte, stop func(), ok bool)
 	// Sweep runs until stop closes: every keepAlive (0 means 30 s) it sends
 	// each slot's Conn a keepalive request, closing a Conn that left 3 in a
 	// row unanswered (its session then saves as it unwinds); every idle

@@ -30,7 +30,7 @@ type Memory struct {
 var _ Lobby = (*Memory)(nil)
 
 // NewMemory returns an empty lobby. now is its clock for the LastInput of a
-// new claim; nil means time.Now.
+// new claim and for the day of a daily (HiddenDaily); nil means time.Now.
 func NewMemory(now func() time.Time) *Memory {
 	if now == nil {
 		now = time.Now
@@ -58,6 +58,7 @@ type slot struct {
 	lastInput time.Time
 	frame     []byte                 // the latest published frame, for a new watcher
 	watchers  map[uint64]chan []byte // each holds at most the newest frame
+	own       map[uint64]bool        // the watchers of the slot's own key (WatchOwn)
 	isLost    bool
 	released  bool
 }
@@ -92,7 +93,7 @@ func (m *Memory) Spectate(h Holder) (Slot, error) {
 func (m *Memory) newSlot(h Holder) *slot {
 	m.next++
 	s := &slot{m: m, id: m.next, key: h.Key, n: h.Notifier, conn: h.Conn, lastInput: m.now(),
-		watchers: map[uint64]chan []byte{}, lost: make(chan struct{}), done: make(chan struct{})}
+		watchers: map[uint64]chan []byte{}, own: map[uint64]bool{}, lost: make(chan struct{}), done: make(chan struct{})}
 	m.slots[s.id] = s
 	return s
 }
@@ -228,5 +229,6 @@ func (s *slot) Release() {
 		close(ch)
 	}
 	clear(s.watchers) // a watcher's stop after this finds nothing to close
+	clear(s.own)
 	close(s.done)
 }
