@@ -112,7 +112,7 @@ func (s *Server) commands(next ssh.Handler) ssh.Handler {
 			}
 			writeDump(out, f)
 		case len(cmd) == 1 && cmd[0] == "who":
-			writeWho(out, s.allGames(), time.Now())
+			writeWho(out, s.allGames(), s.clock())
 		case len(cmd) == 1 && cmd[0] == "web":
 			if code := s.webLink(sess, out, newlines(sess.Stderr(), sess)); code != 0 {
 				sess.Exit(code)
@@ -164,7 +164,8 @@ func writeScores(w io.Writer, scores []store.Score) {
 // writeWho prints the live games: name, depth, turn, idle time, watchers,
 // the node each plays on when the server is one of several nodes, and,
 // when a game is the daily challenge, a DAILY column with its date ("-"
-// for the others).
+// for the others), followed for today's (LiveGame.Hidden) by "hidden
+// until 00:00 UTC", and a line under the table that says why.
 func writeWho(w io.Writer, games []tui.LiveGame, now time.Time) {
 	if len(games) == 0 {
 		fmt.Fprintln(w, "No one is playing.")
@@ -192,11 +193,17 @@ func writeWho(w io.Writer, games []tui.LiveGame, now time.Time) {
 			if g.Daily != "" {
 				d = tui.Inert(g.Daily)
 			}
+			if g.Hidden {
+				d += " " + tui.HiddenNote
+			}
 			row += "\t" + d
 		}
 		fmt.Fprintln(tw, row)
 	}
 	tw.Flush()
+	if slices.ContainsFunc(games, func(g tui.LiveGame) bool { return g.Hidden }) {
+		fmt.Fprintln(w, tui.HiddenList)
+	}
 }
 
 // newlines returns w with "\n" written as "\r\n" when the session has a

@@ -24,13 +24,13 @@ type dailyStarter struct {
 	fp   string
 	play *session.Session
 	log  *log.Logger
-	now  func() time.Time // nil means time.Now
+	now  func() time.Time // nil means the server's clock (Server.clock)
 }
 
 // StartDaily implements tui.Daily: it takes the key's attempt at today's
 // daily (the UTC day) and starts it in the session, saved.
 func (d *dailyStarter) StartDaily() error {
-	now := time.Now
+	now := d.s.clock
 	if d.now != nil {
 		now = d.now
 	}

@@ -10,6 +10,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -158,6 +159,10 @@ func TestWhoMarksTheDaily(t *testing.T) {
 	waitText(t, bob, "Turn: 0")
 	out, _, status := run(t, login(t, addr, "x", newKey(t)), "who")
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if status != 0 || len(lines) != 4 || lines[3] != tui.HiddenList { // today's daily is hidden, and who says why
+		t.Fatalf("who: status %d, %d lines:\n%s", status, len(lines), out)
+	}
+	lines = lines[:3]
 	if status != 0 || len(lines) != 3 {
 		t.Fatalf("who: status %d, %d lines:\n%s", status, len(lines), out)
 	}

@@ -153,13 +153,13 @@ func (l *sessionLobby) Games() []tui.LiveGame {
 // that holds it.
 func (l *sessionLobby) Mine() (tui.LiveGame, bool) {
 	if g, ok := l.srv.live.OfKey(l.fp); ok {
-		return liveGame(g), true
+		return l.srv.hide(liveGame(g)), true
 	}
 	if l.srv.nodes == nil {
 		return tui.LiveGame{}, false
 	}
 	if g, ok := l.srv.nodes.ofKey(l.fp); ok {
-		return remoteGame(g), true
+		return l.srv.hide(remoteGame(g)), true
 	}
 	l.mu.Lock()
 	node := l.elsewhere
@@ -172,8 +172,14 @@ func (l *sessionLobby) Mine() (tui.LiveGame, bool) {
 }
 
 // Watch implements tui.Lobby: a game of this node through the lobby, one
-// of another node over the node channel.
+// of another node over the node channel. The key's own game on this node
+// is watched by key (lobby.WatchOwn), even while it plays today's daily;
+// on another node it is watched as anyone's, so not while hidden (the
+// node channel does not carry who watches).
 func (l *sessionLobby) Watch(id uint64) (<-chan []byte, func(), bool) {
+	if g, ok := l.srv.live.OfKey(l.fp); ok && g.ID == id {
+		return l.srv.live.WatchOwn(l.fp)
+	}
 	if frames, stop, ok := l.srv.watchGame(id); ok {
 		return frames, stop, true
 	}
@@ -201,7 +207,7 @@ func (l *sessionLobby) Watchers() int {
 // shows) and hands the frame to its watchers.
 func (l *sessionLobby) Publish(depth, turn int, daily string, frame []byte) {
 	if s := l.held(); s != nil {
-		s.Renew(time.Now())
+		s.Renew(l.srv.clock())
 		s.Publish(depth, turn, daily, frame)
 	}
 }

@@ -239,9 +239,15 @@ func (n *nodes) ofKey(fp string) (store.NodeGame, bool) {
 // allGames lists the live games of every node, for `who` and the title
 // screen: this node's from its lobby (fresh), the others' from the last
 // listing; sorted by name regardless of case, then node. Off a cluster,
-// the lobby's games with no node.
+// the lobby's games with no node. Each game of today's daily is marked
+// Hidden (hide).
 func (s *Server) allGames() []tui.LiveGame {
 	local := liveGames(s.live.Games())
+	defer func() {
+		for i := range local {
+			local[i] = s.hide(local[i])
+		}
+	}()
 	if s.nodes == nil {
 		return local
 	}
@@ -260,15 +266,24 @@ func (s *Server) allGames() []tui.LiveGame {
 	return local
 }
 
+// hide marks g Hidden when it is a game of today's daily challenge by the
+// server's clock (lobby.HiddenDaily: the lobby refuses to watch it, and
+// so does the node it plays on).
+func (s *Server) hide(g tui.LiveGame) tui.LiveGame {
+	g.Hidden = lobby.HiddenDaily(g.Daily, s.clock())
+	return g
+}
+
 // watchGame subscribes to the frames of game id as Lobby.Watch does: a
 // game of this node through its lobby, one of another node (remoteID)
-// over the node channel. ok is false when no such game is live or listed.
+// over the node channel. ok is false when no such game is live or
+// listed, or when it is hidden (today's daily: hide), here or there.
 func (s *Server) watchGame(id uint64) (<-chan []byte, func(), bool) {
 	if id&remoteBit == 0 || s.nodes == nil {
 		return s.live.Watch(id)
 	}
 	g, ok := s.nodes.find(id)
-	if !ok {
+	if !ok || lobby.HiddenDaily(g.Daily, s.clock()) {
 		return nil, nil, false
 	}
 	frames, stop := s.nodes.watchRemote(g.Node, g.Fingerprint)

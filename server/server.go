@@ -142,11 +142,12 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	mem := lobby.NewMemory(nil)
-	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, live: mem, conns: newAddrConns(),
+	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, conns: newAddrConns(),
 		sessions: newSessionCap(cfg.Limits.MaxSessions), rates: newAddrRate(cfg.Limits.ConnPer10s),
 		pending: session.NewPendingEnds(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
 		stopRenew: make(chan struct{})}
+	mem := lobby.NewMemory(s.clock) // the server's one clock: a daily's day (lobby.HiddenDaily)
+	s.live = mem
 	s.newMetrics(mem, db) // metrics.go
 	s.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
@@ -466,9 +467,9 @@ func (s *Server) play(st seat) {
 	play := s.newPlay(id.fp, lob.lease, logger)
 	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.metrics.TimedScores(s.store)}, Data: s.data,
 		Replays: titleReplays{s}, Daily: &dailyStarter{s: s, fp: id.fp, play: play, log: logger},
-		IdleTimeout: s.cfg.Limits.IdleTimeout,
-		Admin:       func() bool { return s.admins.Load().Contains(id.fp) },
-		Lobby:       lob, NeedName: isNew,
+		IdleTimeout: s.cfg.Limits.IdleTimeout, Now: s.clock,
+		Admin: func() bool { return s.admins.Load().Contains(id.fp) },
+		Lobby: lob, NeedName: isNew,
 		Settings: s.settingsOf(id.fp), SaveSettings: s.saveSettings(id.fp, logger)}
 	// The slot is listed under the stored profile's name only: a key
 	// that has claimed none is unnamed (name is then just the name

@@ -57,7 +57,7 @@ func (s *Server) newWeb() (*web.Server, error) {
 		return nil, nil
 	}
 	proxies, _ := parseRanges("--http-trusted-proxy", s.cfg.HTTPTrustedProxy) // Validate checked it
-	return web.New(web.Config{TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
+	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: s.cfg.Limits.MaxSessions, Logger: s.log,
 		Tokens: s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL,
 		SSH: func() string { return s.sshCommand(false) }})

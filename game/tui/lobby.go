@@ -17,7 +17,24 @@ type LiveGame struct {
 	Daily     string // the daily challenge's date ("2006-01-02") when the game is one; "" otherwise
 	LastInput time.Time
 	Watchers  int
+	// Hidden is true for a game of today's daily challenge (UTC), which
+	// no one may watch until the day is over (the lobby's rule,
+	// lobby.HiddenDaily): lists show it as HiddenNote, with no way to
+	// watch it.
+	Hidden bool
 }
+
+// HiddenNote is how a list of live games marks a hidden game (LiveGame.Hidden).
+const HiddenNote = "hidden until 00:00 UTC"
+
+// HiddenWhy is the one sentence that says why a hidden game
+// (LiveGame.Hidden) cannot be watched: the watch page's refusal and its
+// WebSocket's close reason (at most 123 bytes, as a close reason must be).
+const HiddenWhy = "This is today's daily challenge: it cannot be watched until 00:00 UTC, while anyone may still play it."
+
+// HiddenList is the line under a list of live games that holds a hidden
+// one (LiveGame.Hidden): `who`, the front page, the title's watch list.
+const HiddenList = "Games of today's daily challenge are hidden until 00:00 UTC, while anyone may still play it."
 
 // Lobby is what the server offers one session beyond its own game: the
 // other live games, watching one, telling watchers about this game, taking
@@ -33,7 +50,9 @@ type Lobby interface {
 	// is false when it has ended.
 	Mine() (g LiveGame, ok bool)
 	// Watch subscribes to a live game's frames (save blobs, newest only);
-	// the channel closes when that game ends. ok is false if it is gone.
+	// the channel closes when that game ends or becomes hidden
+	// (LiveGame.Hidden). ok is false if it is gone or hidden (but for this
+	// key's own game, from the choice to take over or watch).
 	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
 	// Watchers returns how many watch this session now.
 	Watchers() int

@@ -97,10 +97,18 @@ func (s *conflictScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		s.note = "Asking your other session to save and close…"
 		return s, m.takeOver()
 	case "w", "W":
-		if g, ok := m.p.Lobby.Mine(); ok {
-			return startWatching(m, g, s)
+		g, ok := m.p.Lobby.Mine()
+		if !ok {
+			s.note = "That session has just ended. Press t to play."
+			return s, nil
+		}
+		if w, cmd := startWatching(m, g, s); w != screen(s) {
+			return w, cmd
 		}
 		s.note = "That session has just ended. Press t to play."
+		if g.Hidden { // its node watches it for no one else until the day ends
+			s.note = "Your game there is today's daily challenge, which cannot be watched from another node until 00:00 UTC. Press t to play it here."
+		}
 	case "l", "L", "q", "esc":
 		m.exit = ExitQuit
 		return s, tea.Quit
@@ -245,11 +253,26 @@ func (s *cheatScreen) view(m *Model) string {
 	return m.center(th.box.Render(b.String()))
 }
 
-// watchListScreen lets a player pick a live game to watch.
+// watchListScreen lets a player pick a live game to watch: every game
+// but the hidden ones (LiveGame.Hidden), which it counts.
 type watchListScreen struct {
-	back  screen
-	games []LiveGame
-	sel   int
+	back   screen
+	games  []LiveGame
+	hidden int // games left out: today's daily
+	sel    int
+}
+
+// newWatchList lists the lobby's games that can be watched.
+func newWatchList(m *Model, back screen) *watchListScreen {
+	s := &watchListScreen{back: back}
+	for _, g := range m.p.Lobby.Games() {
+		if g.Hidden {
+			s.hidden++
+			continue
+		}
+		s.games = append(s.games, g)
+	}
+	return s
 }
 
 func (s *watchListScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
@@ -261,8 +284,7 @@ func (s *watchListScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) 
 	case "down", "j":
 		s.sel = min(len(s.games)-1, s.sel+1)
 	case "r":
-		s.games = m.p.Lobby.Games()
-		s.sel = min(s.sel, max(0, len(s.games)-1))
+		*s = *newWatchList(m, s.back)
 	case "enter":
 		if len(s.games) > 0 {
 			return startWatching(m, s.games[s.sel], s)
@@ -275,7 +297,10 @@ func (s *watchListScreen) view(m *Model) string {
 	th := m.th
 	var b strings.Builder
 	b.WriteString(th.title.Render("Playing now") + "\n\n")
-	if len(s.games) == 0 {
+	switch {
+	case len(s.games) == 0 && s.hidden > 0:
+		b.WriteString(th.dim.Render("No game can be watched now.") + "\n")
+	case len(s.games) == 0:
 		b.WriteString(th.dim.Render("No one else is playing.") + "\n")
 	}
 	b.WriteString(th.heading.Render("  "+gameHeader()) + "\n")
@@ -286,6 +311,9 @@ func (s *watchListScreen) view(m *Model) string {
 		} else {
 			b.WriteString(th.text.Render("  "+line) + "\n")
 		}
+	}
+	if s.hidden > 0 {
+		b.WriteString("\n" + th.dim.Render(ansi.Wrap(fmt.Sprintf("Not listed: %d. %s", s.hidden, HiddenList), max(20, min(m.w-4, 72)), " ")) + "\n")
 	}
 	b.WriteString("\n" + th.dim.Render("↑/↓ choose · Enter watch · r refresh · Esc back"))
 	return m.center(b.String())
@@ -300,6 +328,9 @@ func gameHeader() string {
 // game is "on the title" across the depth and turn columns.
 func gameLine(g LiveGame, now time.Time) string {
 	name, depth, turn, idle := g.Columns(now)
+	if g.Hidden { // today's daily: no watchers to count
+		return fmt.Sprintf("%-16s %5s %6s %5s %s", name, depth, turn, idle, HiddenNote)
+	}
 	if g.Depth <= 0 {
 		return fmt.Sprintf("%-16s %12s %5s %d", name, "on the title", idle, g.Watchers)
 	}
@@ -334,6 +365,8 @@ func idleText(d time.Duration) string {
 // terminal's size.
 type watchScreen struct {
 	back   screen
+	id     uint64 // the game's LiveGame.ID
+	hidden bool   // it ended by becoming hidden (LiveGame.Hidden)
 	name   string
 	frames <-chan []byte
 	stop   func()
@@ -364,7 +397,7 @@ func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
 	if name == "" { // a player who has not chosen a name yet
 		name = "a new player"
 	}
-	w := &watchScreen{back: back, name: name, frames: frames, stop: stop, board: newPlay()}
+	w := &watchScreen{back: back, id: g.ID, name: name, frames: frames, stop: stop, board: newPlay()}
 	return w, waitFrame(frames)
 }
 
@@ -377,6 +410,11 @@ func (w *watchScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 		return w, waitFrame(w.frames)
 	case watchEnded:
 		w.ended = true
+		for _, g := range m.p.Lobby.Games() { // still playing: it became hidden
+			if g.ID == w.id && g.Hidden {
+				w.hidden = true
+			}
+		}
 	}
 	return w, nil
 }
@@ -403,7 +441,10 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 func (w *watchScreen) view(m *Model) string {
 	if w.g == nil {
 		msg := "Waiting for the game of " + Inert(w.name) + "…"
-		if w.ended {
+		switch {
+		case w.hidden:
+			msg = hiddenNow(w.name)
+		case w.ended:
 			msg = Inert(w.name) + " has left."
 		}
 		if w.back == nil { // a watcher only (NewWatcher)
@@ -420,6 +461,8 @@ func (w *watchScreen) view(m *Model) string {
 		note, back = Inert(w.name)+" escaped the grotto!", " · q to go back"
 	case w.g.Over():
 		note, back = Inert(w.name)+" was "+w.g.Cause(), " · q to go back"
+	case w.hidden:
+		note, back = hiddenNow(w.name), " · q to go back"
 	case w.ended:
 		note, back = Inert(w.name)+" has left the game", " · q to go back"
 	}
@@ -427,6 +470,11 @@ func (w *watchScreen) view(m *Model) string {
 		back = ""
 	}
 	return w.board.render(m, w.g, nil, note+back)
+}
+
+// hiddenNow says that the watched player began today's daily challenge.
+func hiddenNow(name string) string {
+	return Inert(name) + " is playing today's daily challenge, which cannot be watched until 00:00 UTC."
 }
 
 // settle moves the watch camera to keep the watched player in view.

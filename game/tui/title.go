@@ -146,7 +146,7 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 		m.publish()
 		return m.afterTurn(newPlay()), nil
 	case itemWatch:
-		return &watchListScreen{back: t, games: m.p.Lobby.Games()}, nil
+		return newWatchList(m, t), nil
 	case itemSettings:
 		return newSettings(t), nil
 	case itemReplays:

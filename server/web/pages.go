@@ -36,6 +36,7 @@ type gameRow struct {
 	Name, Depth, Turn, Idle string
 	Watchers                int
 	OnTitle                 bool // between games: no depth or turn
+	Hidden                  bool // today's daily (tui.LiveGame.Hidden): no watch link
 }
 
 // indexData is what the front page shows.
@@ -44,6 +45,10 @@ type indexData struct {
 	ScoresError bool // the scores could not be read
 	Replays     bool // a score has a replay: the table has a column for the links
 	Games       []gameRow
+	// Hidden, when a game is hidden, says why under the list
+	// (tui.HiddenList); "" when none is. HiddenNote marks such a game's
+	// row (tui.HiddenNote).
+	Hidden, HiddenNote string
 }
 
 // index serves the front page: the top scores and the live games.
@@ -65,8 +70,12 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	for _, g := range s.cfg.Live.Games() {
 		name, depth, turn, idle := g.Columns(now)
 		d.Games = append(d.Games, gameRow{ID: g.ID, Name: name, Depth: depth, Turn: turn, Idle: idle,
-			Watchers: g.Watchers, OnTitle: g.Depth <= 0})
+			Watchers: g.Watchers, OnTitle: g.Depth <= 0, Hidden: g.Hidden})
+		if g.Hidden {
+			d.Hidden = tui.HiddenList
+		}
 	}
+	d.HiddenNote = tui.HiddenNote
 	s.render(w, http.StatusOK, "index.html", d)
 }
 
@@ -77,11 +86,16 @@ type watchData struct {
 }
 
 // watchPage serves the page that draws game {game} (watch.js connects its
-// WebSocket); an unknown game gets the not-found page.
+// WebSocket); an unknown game gets the not-found page, a hidden one
+// (today's daily, tui.LiveGame.Hidden) the refusal page (403) saying why.
 func (s *Server) watchPage(w http.ResponseWriter, r *http.Request) {
 	g, ok := s.game(r.PathValue("game"))
 	if !ok {
 		s.notFound(w, "No game "+strconv.Quote(r.PathValue("game"))+" is being played here now: it may have ended.")
+		return
+	}
+	if g.Hidden {
+		s.refuse(w, http.StatusForbidden, tui.HiddenWhy)
 		return
 	}
 	name, _, _, _ := g.Columns(s.cfg.Now())

@@ -21,8 +21,11 @@ const endGrace = 500 * time.Millisecond
 
 // watchSocket serves a watch page's WebSocket: 404 for a game not live,
 // 400 for a size that is not two whole numbers from 1, 503 when
-// MaxWatchers pages are open. The connection closes with status 1000 "The
-// game has ended." once the game ends, 1001 RestartingWatch at
+// MaxWatchers pages are open. A hidden game (today's daily,
+// tui.LiveGame.Hidden) is accepted and closed at once with 1008 and
+// tui.HiddenWhy, as is a watch whose game becomes hidden. The connection
+// closes with status 1000 "The game has ended." once the game ends, 1001
+// RestartingWatch at
 // Shutdown, 1013 when Config.Gate refuses it (the address's limits), 1008
 // when the page reads too slowly (Config.WriteTimeout), 1003 for a
 // message that is not a resize and 1009 for one over MaxMessage bytes.
@@ -43,8 +46,16 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
+	if g.Hidden {
+		s.refuseHidden(w, r)
+		return
+	}
 	frames, stop, ok := s.cfg.Live.Watch(g.ID)
 	if !ok {
+		if s.hidden(g.ID) { // it began today's daily meanwhile
+			s.refuseHidden(w, r)
+			return
+		}
 		s.notFound(w, "That game has just ended.")
 		return
 	}
@@ -56,7 +67,7 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 	b := newBridge(s.ctx, conn, s.cfg.WriteTimeout)
 	defer b.finish()
 	mine, ended := relay(frames)
-	model, ok := tui.NewWatcher(oneGame{mine, stop}, s.cfg.Data, g)
+	model, ok := tui.NewWatcher(oneGame{mine, stop, s.cfg.Live}, s.cfg.Data, g)
 	if !ok { // cannot happen: oneGame always watches
 		b.close(websocket.StatusInternalError, "grotto could not show this game.")
 		return
@@ -69,6 +80,10 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 			case <-time.After(endGrace):
 			case <-b.ctx.Done():
 			}
+			if s.hidden(g.ID) { // still played: it became today's daily
+				b.close(websocket.StatusPolicyViolation, tui.HiddenWhy)
+				return
+			}
 			b.close(websocket.StatusNormalClosure, "The game has ended.")
 		case <-s.ctx.Done():
 			b.close(websocket.StatusGoingAway, RestartingWatch)
@@ -78,6 +93,24 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 	if err := b.run(model, cols, rows, s.cfg.FPS, s.register); err != nil && b.ctx.Err() == nil {
 		s.log.Warn("web: a watch page's program failed", "err", err)
 	}
+}
+
+// hidden reports whether game id is listed now as hidden
+// (tui.LiveGame.Hidden).
+func (s *Server) hidden(id uint64) bool {
+	g, ok := s.game(strconv.FormatUint(id, 10))
+	return ok && g.Hidden
+}
+
+// refuseHidden accepts a watch WebSocket of a hidden game only to close
+// it with 1008 and tui.HiddenWhy, which the page shows: a browser reads
+// no body of a refused upgrade.
+func (s *Server) refuseHidden(w http.ResponseWriter, r *http.Request) {
+	conn, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return // Accept has answered
+	}
+	conn.Close(websocket.StatusPolicyViolation, tui.HiddenWhy)
 }
 
 // dimension parses a terminal size from a query: a whole number from 1,
@@ -110,14 +143,16 @@ func relay(src <-chan []byte) (frames <-chan []byte, ended <-chan struct{}) {
 }
 
 // oneGame is the tui.Lobby of a watch page: it watches the one game the
-// page subscribed to; the rest does nothing.
+// page subscribed to and lists the live games (so that the page can say
+// why a game it watched became hidden); the rest does nothing.
 type oneGame struct {
 	frames <-chan []byte
 	stop   func()
+	live   Live
 }
 
 func (o oneGame) Watch(uint64) (<-chan []byte, func(), bool) { return o.frames, o.stop, true }
-func (oneGame) Games() []tui.LiveGame                        { return nil }
+func (o oneGame) Games() []tui.LiveGame                      { return o.live.Games() }
 func (oneGame) Mine() (tui.LiveGame, bool)                   { return tui.LiveGame{}, false }
 func (oneGame) Watchers() int                                { return 0 }
 func (oneGame) Publish(int, int, string, []byte)             {}
