@@ -183,7 +183,7 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 				req.Reply(false, nil)
 				return
 			}
-			win, ok := parseWindowChange(req.Payload)
+			win, ok := parseWindowChange(req.Payload, f.win.size())
 			req.Reply(ok && pty, nil)
 			if ok && pty {
 				f.win.set(win)
@@ -247,8 +247,23 @@ func (c *closingChannel) Close() error {
 	return c.Channel.Close()
 }
 
+// DefaultColumns and DefaultRows are the terminal size (cells) a session
+// plays at in a dimension its client does not give (0 columns or 0 rows
+// in the pty-req, as `ssh -tt host </dev/null` sends): 80x24, the size
+// OpenSSH and terminfo assume. RFC 4254 section 6.2: "Zero dimension
+// parameters MUST be ignored." Without them, Bubble Tea draws into a 0x0
+// screen and the player sees nothing until the idle timeout.
+const (
+	DefaultColumns = 80
+	DefaultRows    = 24
+)
+
+// defaultWindow is DefaultColumns x DefaultRows.
+func defaultWindow() ssh.Window { return ssh.Window{Width: DefaultColumns, Height: DefaultRows} }
+
 // clampPtyReq returns a copy of a pty-req payload with its size clamped to
-// tui.MaxWidth x tui.MaxHeight, and the clamped size. The layout (RFC 4254
+// tui.MaxWidth x tui.MaxHeight, a dimension of 0 made DefaultColumns or DefaultRows, and
+// the size as made. The layout (RFC 4254
 // section 6.2, as session.go's parsePtyRequest reads it): TERM as a string,
 // then columns, rows, width and height in pixels as uint32s, then the modes.
 func clampPtyReq(payload []byte) ([]byte, ssh.Window, bool) {
@@ -260,25 +275,33 @@ func clampPtyReq(payload []byte) ([]byte, ssh.Window, bool) {
 		return nil, ssh.Window{}, false
 	}
 	p := append([]byte(nil), payload...)
-	win := clampWindow(p[4+n:])
+	win := clampWindow(p[4+n:], defaultWindow())
 	return p, win, true
 }
 
 // parseWindowChange reads a window-change payload (RFC 4254 section 6.7:
 // columns, rows, width and height in pixels, as uint32s) clamped to
-// tui.MaxWidth x tui.MaxHeight.
-func parseWindowChange(payload []byte) (ssh.Window, bool) {
+// tui.MaxWidth x tui.MaxHeight; a dimension of 0 is ignored: it stays
+// was's (the session's size until now).
+func parseWindowChange(payload []byte, was ssh.Window) (ssh.Window, bool) {
 	if len(payload) < 16 {
 		return ssh.Window{}, false
 	}
-	return clampWindow(append([]byte(nil), payload[:16]...)), true
+	return clampWindow(append([]byte(nil), payload[:16]...), was), true
 }
 
 // clampWindow clamps the columns and rows at the start of b (uint32s, in
-// place) and returns the window they describe.
-func clampWindow(b []byte) ssh.Window {
+// place), a 0 made unset's (itself at least 1x1), and returns the window
+// they describe.
+func clampWindow(b []byte, unset ssh.Window) ssh.Window {
 	w := min(binary.BigEndian.Uint32(b[0:]), tui.MaxWidth)
 	h := min(binary.BigEndian.Uint32(b[4:]), tui.MaxHeight)
+	if w == 0 {
+		w = uint32(max(1, min(unset.Width, tui.MaxWidth)))
+	}
+	if h == 0 {
+		h = uint32(max(1, min(unset.Height, tui.MaxHeight)))
+	}
 	binary.BigEndian.PutUint32(b[0:], w)
 	binary.BigEndian.PutUint32(b[4:], h)
 	return ssh.Window{Width: int(w), Height: int(h),
@@ -304,6 +327,14 @@ func (w *windows) set(win ssh.Window) {
 	case w.wake <- struct{}{}:
 	default:
 	}
+}
+
+// size returns the newest size, defaultWindow before any.
+func (w *windows) size() ssh.Window {
+	if win, ok := w.current(); ok {
+		return win
+	}
+	return defaultWindow()
 }
 
 // current returns the newest size, if any.

@@ -384,7 +384,7 @@ func TestPtyAndWindowSizesAreClamped(t *testing.T) {
 	if _, _, ok := clampPtyReq([]byte{0, 0, 0, 200, 'x'}); ok {
 		t.Error("a truncated pty-req was accepted")
 	}
-	if win, ok := parseWindowChange(gossh.Marshal(struct{ C, R, PW, PH uint32 }{1 << 31, 24, 0, 0})); !ok || win.Width != tui.MaxWidth || win.Height != 24 {
+	if win, ok := parseWindowChange(gossh.Marshal(struct{ C, R, PW, PH uint32 }{1 << 31, 24, 0, 0}), defaultWindow()); !ok || win.Width != tui.MaxWidth || win.Height != 24 {
 		t.Errorf("window-change clamped to %+v (ok %v)", win, ok)
 	}
 }

@@ -350,6 +350,9 @@ func (m *Model) View() tea.View {
 		v.MouseMode = tea.MouseModeAllMotion
 	}
 	v.WindowTitle = "grotto"
+	if m.tooSmallNow() { // a terminal too small to show even that says it in its title bar
+		v.WindowTitle = m.tooSmallLine()
+	}
 	return v
 }
 
@@ -358,10 +361,26 @@ func (m *Model) View() tea.View {
 // ignored.
 func (m *Model) tooSmallNow() bool { return m.w < MinWidth || m.h < MinHeight }
 
-func (m *Model) tooSmall() string {
-	msg := fmt.Sprintf("grotto needs a terminal of at least %dx%d; this one is %dx%d. Please enlarge it.",
+// tooSmallLine is the one line that asks for a larger terminal. It holds
+// no ';', which a terminal's title (OSC 2) would cut it at.
+func (m *Model) tooSmallLine() string {
+	return fmt.Sprintf("grotto needs a terminal of at least %dx%d (this one is %dx%d): please enlarge it.",
 		MinWidth, MinHeight, m.w, m.h)
-	return lipgloss.NewStyle().Width(max(1, m.w)).Render(msg)
+}
+
+// tooSmall draws the request to enlarge the terminal: tooSmallLine, or
+// a shorter one when that does not fit in m.w x m.h (down to the size
+// alone, "40x12", cut to the width; the window title says it whole).
+func (m *Model) tooSmall() string {
+	st := lipgloss.NewStyle().Width(max(1, m.w))
+	msgs := []string{m.tooSmallLine(), fmt.Sprintf("grotto needs %dx%d (this is %dx%d).", MinWidth, MinHeight, m.w, m.h),
+		fmt.Sprintf("Enlarge to %dx%d.", MinWidth, MinHeight)}
+	for _, msg := range msgs {
+		if s := st.Render(msg); lipgloss.Height(s) <= max(1, m.h) {
+			return s
+		}
+	}
+	return fmt.Sprintf("%dx%d", MinWidth, MinHeight)
 }
 
 // String names the exit for logs.

@@ -37,6 +37,11 @@ type Options struct {
 	// in the pty-req and used for the emulated screen. Zero means
 	// DefaultWidth and DefaultHeight.
 	Width, Height int
+	// Claim, when set, is the size (columns, rows) sent in the pty-req
+	// instead of Width x Height, which stays the emulated screen's: a
+	// client that claims a size its terminal is not. {0, 0} claims none
+	// at all, as `ssh -tt host </dev/null` does.
+	Claim *Size
 	// Term is the terminal type sent in the pty-req. Empty means DefaultTerm.
 	Term string
 	// NoPTY skips the pty-req, as `ssh -T` does. The output is still fed to
@@ -60,6 +65,9 @@ type Options struct {
 	// it arrives, from the client's reader goroutine.
 	OnBytes func(n int)
 }
+
+// Size is a terminal size in cells.
+type Size struct{ Cols, Rows int }
 
 func (o Options) withDefaults() Options {
 	if o.Width <= 0 {
@@ -104,6 +112,7 @@ type Client struct {
 	out      []byte
 	received int64
 	changed  chan struct{} // closed and replaced whenever the screen may have changed
+	title    string        // the window title the program set last (OSC 0 or 2)
 
 	done    chan struct{} // closed once the session has ended and all its output is in
 	waitErr error         // the session's Wait result, written before done is closed
@@ -167,13 +176,19 @@ func start(conn *gossh.Client, o Options) (*Client, error) {
 		changed: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
+	// Called from emu.Write, which runs under c.mu.
+	c.emu.SetCallbacks(vt.Callbacks{Title: func(t string) { c.title = t }})
 	for _, k := range slices.Sorted(maps.Keys(o.Env)) {
 		if err := sess.Setenv(k, o.Env[k]); err != nil {
 			return nil, fmt.Errorf("setenv %s: %w", k, err)
 		}
 	}
 	if !o.NoPTY {
-		if err := sess.RequestPty(o.Term, o.Height, o.Width, gossh.TerminalModes{}); err != nil {
+		rows, cols := o.Height, o.Width
+		if o.Claim != nil {
+			rows, cols = o.Claim.Rows, o.Claim.Cols
+		}
+		if err := sess.RequestPty(o.Term, rows, cols, gossh.TerminalModes{}); err != nil {
 			return nil, fmt.Errorf("pty-req: %w", err)
 		}
 	}

@@ -82,6 +82,14 @@ func (c *Client) Screen() string {
 	return c.emu.String()
 }
 
+// Title returns the window title the program set last (OSC 0 or 2), ""
+// before any: what a terminal shows in its title bar or tab.
+func (c *Client) Title() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.title
+}
+
 // WaitFor calls ok with the screen now and after every change, until ok
 // returns true, ctx is done or the session ends. It returns the last screen
 // it saw. On failure the error wraps ctx.Err() or [ErrSessionEnded] and its
