@@ -16,6 +16,7 @@ import (
 	"charm.land/log/v2"
 	"github.com/coder/websocket"
 
+	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
@@ -176,5 +177,51 @@ func TestTodaysDailyIsHiddenFromWatchers(t *testing.T) {
 	}
 	if code, _ := get(t, http.DefaultClient, page); code != http.StatusOK {
 		t.Errorf("/watch/%d after 00:00 UTC: %d, want 200", id, code)
+	}
+}
+
+// TestAWatcherIsLetGoWhenTheGameBecomesTodaysDaily: a browser watching a
+// player on the title is closed with the reason (1008, tui.HiddenWhy)
+// once that player starts today's daily, before any frame of it.
+func TestAWatcherIsLetGoWhenTheGameBecomesTodaysDaily(t *testing.T) {
+	var now atomic.Pointer[time.Time]
+	noon := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	now.Store(&noon)
+	srv, addr := serveClocked(t, Config{HTTP: "127.0.0.1:0"}, &now)
+	base := "http://" + srv.HTTPAddr().String()
+	ann := dial(t, addr, newKey(t), 80, 24)
+	name := fmt.Sprintf("soon%d", names.Add(1))
+	ann.Send("\x15" + name + "\r")
+	waitText(t, ann, "New game")
+	var id uint64
+	for _, g := range srv.live.Games() {
+		if g.Name == name {
+			id = g.ID
+		}
+	}
+	if id == 0 {
+		t.Fatalf("%s is not in the lobby", name)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/watch/"+strconv.FormatUint(id, 10)+"/ws?cols=80&rows=24", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	ann.Send("d")
+	waitText(t, ann, "Turn: 0")
+	for {
+		typ, data, err := ws.Read(ctx)
+		if err != nil {
+			var ce websocket.CloseError
+			if !errors.As(err, &ce) || ce.Code != websocket.StatusPolicyViolation || ce.Reason != tui.HiddenWhy {
+				t.Errorf("the watch ended with %v, want 1008 %q", err, tui.HiddenWhy)
+			}
+			return
+		}
+		if typ == websocket.MessageBinary && strings.Contains(string(data), "Turn:") {
+			t.Fatalf("the watcher was sent a frame of today's daily: %q", data)
+		}
 	}
 }

@@ -52,11 +52,12 @@ type Scores interface {
 // lobby to it; a lobby of many nodes lists and watches their games too.
 type Live interface {
 	// Games lists the live games (tui.LiveGame.ID is the id in
-	// /watch/<id>).
+	// /watch/<id>), today's daily marked Hidden.
 	Games() []tui.LiveGame
 	// Watch subscribes to game id's frames (game save blobs, the newest
-	// only); the channel closes when the game ends; stop unsubscribes and
-	// may be called more than once. ok is false when id is not live. A
+	// only); the channel closes when the game ends or becomes hidden
+	// (today's daily); stop unsubscribes and may be called more than
+	// once. ok is false when id is not live or is hidden. A
 	// subscription counts as a watcher of the game.
 	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
 }
