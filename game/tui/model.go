@@ -76,6 +76,10 @@ type Player struct {
 	// error, said on the settings screen, leaves the choice in force for
 	// this session. nil means settings last only for the session.
 	SaveSettings func(Settings) error
+	// StallNotice is how long a turn's store call may go without an
+	// answer before the player is shown that the turn waits for storage
+	// (the call goes on); 0 means DefaultStallNotice.
+	StallNotice time.Duration
 }
 
 // Play is one player's games as the UI needs them; server/session's
@@ -162,6 +166,22 @@ const (
 	ExitKicked                 // an admin ended the session (KickedMsg); the game was saved
 	ExitBanned                 // the key was banned (BannedMsg); the game was saved
 )
+
+// DefaultStallNotice is how long a turn's store call may go without an
+// answer before the player is shown that the turn waits for storage
+// (Player.StallNotice): long enough that a normal commit (milliseconds,
+// or a group commit under load) never flashes it, short enough that a
+// stalled database (a locked table, a lost connection that PostgreSQL's
+// store may wait 15 s on) is said within about a second.
+const DefaultStallNotice = time.Second
+
+// stallNotice returns Player.StallNotice, or its default.
+func (m *Model) stallNotice() time.Duration {
+	if m.p.StallNotice > 0 {
+		return m.p.StallNotice
+	}
+	return DefaultStallNotice
+}
 
 // ShutdownMsg tells a session that the server is stopping: the model saves the
 // game and quits.
@@ -266,7 +286,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.profileReported(msg.Profile)
 	case IdleCheckMsg:
 		if m.p.IdleTimeout > 0 && m.p.Now().Sub(m.lastKey) >= m.p.IdleTimeout {
-			m.p.Play.Save() // the server saves again once the program has ended, and reports failure
+			m.saveBeforeQuit() // the server saves again once the program has ended, and reports failure
 			m.exit = ExitIdle
 			return m, tea.Quit
 		}
@@ -274,19 +294,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			t.refreshLive(m)
 		}
 	case ShutdownMsg:
-		m.p.Play.Save()
+		m.saveBeforeQuit()
 		m.exit = ExitShutdown
 		return m, tea.Quit
 	case TakenOverMsg:
-		m.p.Play.Save()
+		m.saveBeforeQuit()
 		m.exit = ExitTakenOver
 		return m, tea.Quit
 	case KickedMsg:
-		m.p.Play.Save()
+		m.saveBeforeQuit()
 		m.exit = ExitKicked
 		return m, tea.Quit
 	case BannedMsg:
-		m.p.Play.Save()
+		m.saveBeforeQuit()
 		m.exit = ExitBanned
 		return m, tea.Quit
 	case BannerMsg:
@@ -294,7 +314,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case WatchersMsg:
 		m.watchers = m.p.Lobby.Watchers()
 		m.publish()
-	case takeOverDone, TakeOverNoteMsg, frameMsg, watchEnded, tripStep, storageRetry, replayTick:
+	case takeOverDone, TakeOverNoteMsg, frameMsg, watchEnded, tripStep, storageRetry, turnAnswered, replayTick:
 		if h, ok := m.scr.(asyncHandler); ok { // else it is late news for a screen left behind
 			var cmd tea.Cmd
 			m.scr, cmd = h.async(m, msg)
@@ -405,15 +425,31 @@ func (m *Model) saveAndLeave() tea.Cmd {
 }
 
 // Close lets go of what the session holds in the lobby (a game it was
-// watching). The server calls it once the program has ended, however it
-// ended.
+// watching), and waits for a turn's store call still under way (bounded
+// by the store's own timeout), so that the session is the caller's alone
+// once it returns. The server calls it once the program has ended,
+// however it ended, before its own save.
 func (m *Model) Close() {
 	switch w := m.scr.(type) {
 	case *watchScreen:
 		w.stop()
 	case *waitScreen:
 		w.stopRetries()
+		if w.call != nil {
+			<-w.call.done
+		}
 	}
+}
+
+// saveBeforeQuit saves the game in progress as the program is made to end
+// (shutdown, take-over, idle, kick, ban), unless a turn's store call is
+// still under way: the session is then the call's, and the server's save
+// once the program has ended (after Close waited for the call) is the one.
+func (m *Model) saveBeforeQuit() {
+	if w, ok := m.scr.(*waitScreen); ok && w.call != nil {
+		return
+	}
+	m.p.Play.Save()
 }
 
 // InProgress reports whether the session holds a game that is not over.
