@@ -14,7 +14,6 @@ package tui
 // saved it is drawn as if it had just been played.
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -166,11 +165,6 @@ func (w *waitScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 		w.call = nil
 		w.stopRetries()
 		res, err := call.answer()
-		var imp *game.Impossible
-		if errors.As(err, &imp) { // refused: nothing happened, nothing waits
-			w.back.note = imp.Msg
-			return w.back, nil
-		}
 		return w.back.answered(m, w.turn, res, err)
 	}
 	r, ok := msg.(storageRetry)
