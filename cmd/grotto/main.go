@@ -9,7 +9,8 @@
 // Every flag can also be set by an environment variable (GROTTO_LISTEN,
 // GROTTO_DATA, GROTTO_ADMIN_KEYS, …); a flag wins over its variable, even
 // one whose value does not parse. Errors name the variable when the value
-// came from it.
+// came from it. Sockets systemd passes (socket activation, sockets.go) are
+// served in place of binding their flags' addresses.
 package main
 
 import (
