@@ -82,12 +82,13 @@ func newNodes(s *Server, db Database) (*nodes, error) {
 	return n, nil
 }
 
-// listen binds the channel's address, when this node has one.
-func (n *nodes) listen(addr, advertise string) error {
+// listen binds the channel's address with bind (Server.bind), when this
+// node has one.
+func (n *nodes) listen(bind func(name, addr string) (net.Listener, error), addr, advertise string) error {
 	if n == nil || n.srv == nil {
 		return nil
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := bind(BindNode, addr)
 	if err != nil {
 		return fmt.Errorf("listen %s (the node channel, --cluster-listen): %w", addr, err)
 	}

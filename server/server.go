@@ -204,7 +204,7 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 // Listen binds the configured address, and the metrics address if one is
 // set (Config.Metrics); Addr and MetricsAddr are valid after it.
 func (s *Server) Listen() error {
-	ln, err := net.Listen("tcp", s.cfg.Listen)
+	ln, err := s.bind(BindSSH, s.cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", s.cfg.Listen, err)
 	}
@@ -213,7 +213,7 @@ func (s *Server) Listen() error {
 		return err
 	}
 	s.ln = ln
-	err = s.nodes.listen(s.cfg.ClusterListen, s.cfg.ClusterAdvertise)
+	err = s.nodes.listen(s.bind, s.cfg.ClusterListen, s.cfg.ClusterAdvertise)
 	if err == nil {
 		if err = s.listenWeb(); err != nil && s.nodes != nil && s.nodes.ln != nil {
 			s.nodes.ln.Close()

@@ -199,7 +199,7 @@ func (s *Server) listenWeb() error {
 	if s.web == nil || s.webLn != nil {
 		return nil
 	}
-	ln, err := net.Listen("tcp", s.cfg.HTTP)
+	ln, err := s.bind(BindHTTP, s.cfg.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen --http %s: %w", s.cfg.HTTP, err)
 	}

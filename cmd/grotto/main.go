@@ -9,7 +9,8 @@
 // Every flag can also be set by an environment variable (GROTTO_LISTEN,
 // GROTTO_DATA, GROTTO_ADMIN_KEYS, …); a flag wins over its variable, even
 // one whose value does not parse. Errors name the variable when the value
-// came from it.
+// came from it. Sockets systemd passes (socket activation, sockets.go) are
+// served in place of binding their flags' addresses.
 package main
 
 import (
@@ -226,8 +227,13 @@ const gcPercent = 50
 
 // run is grotto with its arguments (without the program name) and returns
 // the exit code: 0 after a clean stop or --help, 1 when the server cannot
-// start or a game could not be saved, 2 for a bad configuration.
-func run(args []string) int {
+// start or a game could not be saved, 2 for a bad configuration (sockets
+// from systemd included).
+func run(args []string) int { return runOn(args, activated) }
+
+// runOn is run serving on the sockets inherited returns (activated, or a
+// test's own listeners) in place of binding their flags' addresses.
+func runOn(args []string, inherited func() (sockets, error)) int {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
@@ -247,6 +253,18 @@ func run(args []string) int {
 		return 2
 	}
 	cfg.Logger = logger
+	socks, err := inherited()
+	if err == nil {
+		err = socks.check(cfg)
+	}
+	if err != nil {
+		logger.Error("bad configuration", "err", err)
+		return 2
+	}
+	if len(socks) > 0 {
+		logger.Info("serving on the sockets systemd passed, not binding their flags' addresses", "sockets", socks.String())
+	}
+	cfg.Bind = socks.bind
 	// One signal handler for the whole process (each Bubble Tea program
 	// runs without its own: tea.WithoutSignalHandler), from before the
 	// store is opened: a SIGTERM while it opens stops the server as soon as
@@ -257,7 +275,7 @@ func run(args []string) int {
 	// SSH port does (the fault suite reads its heap right away).
 	var pprof net.Listener
 	if cfg.Pprof != "" { // on loopback: Validate checked
-		if pprof, err = net.Listen("tcp", cfg.Pprof); err != nil {
+		if pprof, err = socks.bind(bindPprof, cfg.Pprof); err != nil {
 			logger.Error("cannot start: --pprof", "err", err)
 			return 1
 		}
