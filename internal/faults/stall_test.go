@@ -25,7 +25,7 @@ func TestALockedJournalTableShowsWaitingForStorageWhileTheMoveIsSaving(t *testin
 	t.Parallel()
 	b := backend{name: "postgres", url: pgtest.NewDatabase(t)}
 	dir := t.TempDir()
-	p := b.start(t, freeAddr(t), dir)
+	p := b.start(t, anyPort, dir)
 	pl := newPlayers(t, 1)[0]
 	pl.connect(t, p.addr)
 	pl.step(t, ".")

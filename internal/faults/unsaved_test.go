@@ -23,7 +23,7 @@ func TestSIGTERMAfterAGameUnsavedInAnOutageWasSavedAgainExitsZero(t *testing.T) 
 	t.Parallel()
 	pg := pgtest.Own(t) // this test's own: it kills it
 	b := backend{name: "postgres", url: newDatabase(t, pg)}
-	p := b.start(t, freeAddr(t), t.TempDir())
+	p := b.start(t, anyPort, t.TempDir())
 	players := newPlayers(t, 2)
 	saved, lost := players[0], players[1]
 	for _, pl := range []*player{saved, lost} {
@@ -66,7 +66,7 @@ func TestSIGTERMAfterAGameUnsavedInAnOutageWasSavedAgainExitsZero(t *testing.T) 
 	}
 
 	// The same again, once the lost player's game is saved too: exit 0.
-	p = b.start(t, freeAddr(t), t.TempDir())
+	p = b.start(t, anyPort, t.TempDir())
 	for _, pl := range []*player{saved, lost} {
 		pl.connect(t, p.addr)
 		pl.step(t, ".")
