@@ -4,8 +4,8 @@ package web
 // goes to the page as binary messages, with "\n" sent as "\r\n" as a PTY
 // would (Bubble Tea writes bare newlines when its input is no TTY); the
 // page's text messages are resizes, delivered as tea.WindowSizeMsg,
-// coalesced (winsize: at most two a second, the newest) and no larger than
-// tui.MaxWidth x tui.MaxHeight, what the game draws (pageSize). A watch
+// coalesced (winsize: at most one per Interval, the newest) and no larger
+// than tui.MaxWidth x tui.MaxHeight, what the game draws (pageSize). A watch
 // page runs a watch-only tui.Model on it; a play page (play.go) the
 // player's session, its keys read from the page's binary messages.
 
@@ -184,9 +184,9 @@ func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 	}
 }
 
-// run runs model on the bridge at cols x rows (pageSize) until the page goes, the
-// bridge closes or the model quits, at most fps frames a second, and
-// returns what Bubble Tea returns. Once the bridge closes, the page keeps
+// run runs model on the bridge at cols x rows (clamped: pageSize) until
+// the page goes, the bridge closes or the model quits, at most fps frames
+// a second, and returns what Bubble Tea returns. Once the bridge closes, the page keeps
 // the program's last frame (keepLast). register (Server.register) counts the
 // program among the running pages while it runs.
 func (b *bridge) run(model tea.Model, cols, rows, fps int, register func(*tea.Program) func()) error {

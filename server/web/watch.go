@@ -4,8 +4,8 @@ package web
 // watch-only tui.Model on a bridge (bridge.go), counted as a watcher of the
 // game (Live.Watch), the newest frame only. Limits: MaxWatchers pages at
 // once, MaxMessage bytes a message, Config.WriteTimeout a write, a program
-// no larger than tui.MaxWidth x tui.MaxHeight, two resizes a second
-// (bridge.go).
+// no larger than tui.MaxWidth x tui.MaxHeight, a resize per
+// winsize.Interval at most (bridge.go).
 
 import (
 	"errors"
@@ -24,11 +24,12 @@ const endGrace = 500 * time.Millisecond
 
 // watchSocket serves a watch page's WebSocket: 404 for a game not live,
 // 400 for a size that is not two whole numbers from 1; closed at once with
-// status 1013 and the reason when MaxWatchers pages are open. The connection closes with status 1000 "The
-// game has ended." once the game ends, 1001 RestartingWatch at
-// Shutdown, 1013 when Config.Gate refuses it (the address's limits), 1008
-// when the page reads too slowly (Config.WriteTimeout), 1003 for a
-// message that is not a resize and 1009 for one over MaxMessage bytes.
+// status 1013 and the reason when MaxWatchers pages are open. The
+// connection closes with status 1000 "The game has ended." once the game
+// ends, 1001 RestartingWatch at Shutdown, 1013 when Config.Gate refuses it
+// (the address's limits), 1008 when the page reads too slowly
+// (Config.WriteTimeout), 1003 for a message that is not a resize and 1009
+// for one over MaxMessage bytes.
 func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 	cols, okC := dimension(r.URL.Query().Get("cols"), tui.MaxWidth)
 	rows, okR := dimension(r.URL.Query().Get("rows"), tui.MaxHeight)
