@@ -55,6 +55,32 @@ func TestAnSSHSessionClaiming500x300IsDrawnNoLargerThanTheGame(t *testing.T) {
 	}
 }
 
+// The same for a window-change: a player's terminal of 80x24 resized to
+// 500x300 is redrawn at the game's size, in the top-left.
+func TestAnSSHWindowChangeTo500x300IsDrawnNoLargerThanTheGame(t *testing.T) {
+	_, addr := serve(t, Config{})
+	c := dial(t, addr, newKey(t), 80, 24)
+	title(t, c)
+	c.Send("n")
+	waitText(t, c, "Turn: 0")
+	if err := c.Resize(500, 300); err != nil {
+		t.Fatal(err)
+	}
+	// Redrawn once the status line (which spans the width) is wider than 80.
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	screen, err := c.WaitFor(ctx, func(s string) bool {
+		w, _ := drawnExtent(s)
+		return w > 80 && strings.Contains(s, "help")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h := drawnExtent(screen); w > drawnWidth || h > drawnHeight {
+		t.Errorf("after a resize to 500x300 the play screen was drawn over %dx%d cells, want at most %dx%d", w, h, drawnWidth, drawnHeight)
+	}
+}
+
 // --max-watchers is the watchers' budget: past it a new watch page is
 // told why, on the page, and refused; the player's game goes on.
 func TestWatchersPastMaxWatchersAreToldWhy(t *testing.T) {
