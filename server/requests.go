@@ -71,8 +71,8 @@ const (
 // so that a window being dragged (hundreds of sizes) never holds up the
 // keys, while a flood is still read no faster.
 const (
-	ResizesPerSec = 500
-	ResizeBurst   = 1000
+	ResizesPerSec = winsize.ReportsPerSec
+	ResizeBurst   = winsize.ReportBurst
 )
 
 // sessionChannel handles a "session" channel: the library's own handler,

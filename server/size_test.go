@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -205,4 +206,104 @@ func liveHeap() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
+}
+
+// BenchmarkAPlayersKeyDuringAWatchPageResizeFlood measures how long a
+// player waits for a key's turn to show while 4 watch pages of their game
+// alternate their size between 500x300 and 80x24 as fast as they can
+// (issue 20: 20 such pages held other players' keys up to 2.2 s). It
+// reports the p50 and p99 in ms.
+func BenchmarkAPlayersKeyDuringAWatchPageResizeFlood(b *testing.B) {
+	for _, flood := range []bool{false, true} {
+		name := "quiet"
+		if flood {
+			name = "flood"
+		}
+		b.Run(name, func(b *testing.B) {
+			srv, err := newServer(b, Config{Listen: "127.0.0.1:0", HTTP: "127.0.0.1:0", DataDir: b.TempDir(), Logger: log.New(io.Discard),
+				Limits: Limits{IdleTimeout: time.Hour, HandshakeTimeout: 20 * time.Second, KeepAlive: 30 * time.Second,
+					MaxSessions: 100, ConnPer10s: 10000, InputBytesPerSec: 1 << 20}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := srv.Listen(); err != nil {
+				b.Fatal(err)
+			}
+			go srv.Serve()
+			defer srv.Shutdown(context.Background())
+			key, _ := sshtest.NewKey()
+			c, err := sshtest.Dial(srv.Addr().String(), key, sshtest.Options{Width: 100, Height: 30, User: "victim"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			if _, err := c.WaitForText(waitLong, "Choose the name"); err != nil {
+				b.Fatal(err)
+			}
+			c.Send("\x15victim\r")
+			if _, err := c.WaitForText(waitLong, "New game"); err != nil {
+				b.Fatal(err)
+			}
+			c.Send("n")
+			if _, err := c.WaitForText(waitLong, "Turn: 0"); err != nil {
+				b.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if flood {
+				base := "http://" + srv.HTTPAddr().String()
+				var link string
+				for deadline := time.Now().Add(waitLong); link == "" && time.Now().Before(deadline); {
+					links, _ := webGames(b, base)
+					link = links["victim"]
+				}
+				for range 4 {
+					ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+link+"/ws?cols=80&rows=24", nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer ws.CloseNow()
+					go func() {
+						for {
+							if _, _, err := ws.Read(ctx); err != nil {
+								return
+							}
+						}
+					}()
+					go func() {
+						for i := 0; ctx.Err() == nil; i++ {
+							m := `{"cols":500,"rows":300}`
+							if i%2 == 1 {
+								m = `{"cols":80,"rows":24}`
+							}
+							if ws.Write(ctx, websocket.MessageText, []byte(m)) != nil {
+								return
+							}
+						}
+					}()
+				}
+				time.Sleep(time.Second)
+			}
+			waits := make([]time.Duration, 0, b.N)
+			shown := 0
+			b.ResetTimer()
+			for range b.N {
+				t0 := time.Now()
+				c.Send(".")
+				want := shown + 1
+				wctx, wcancel := context.WithTimeout(context.Background(), waitLong)
+				_, err := c.WaitFor(wctx, func(s string) bool { return sshtest.Turn(s) >= want })
+				wcancel()
+				if err != nil {
+					b.Fatal(err)
+				}
+				waits = append(waits, time.Since(t0))
+				shown = want
+			}
+			b.StopTimer()
+			slices.Sort(waits)
+			b.ReportMetric(float64(waits[len(waits)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(waits[len(waits)*99/100].Microseconds())/1000, "p99-ms")
+		})
+	}
 }

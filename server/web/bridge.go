@@ -21,6 +21,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
 
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/winsize"
@@ -134,7 +135,7 @@ type resize struct {
 
 // read reads the page's messages until the connection ends, handing each
 // resize (a text message) to prog through b.sizes (coalesced, clamped by
-// pageSize), each key of b.keys ({"key":"space"}, a
+// pageSize; resizes are read no faster than winsize.ReportsPerSec), each key of b.keys ({"key":"space"}, a
 // replay page's) as its key press, and the bytes of each binary message to
 // keys (a play page's keys), or, when keys is nil (a watch page: no key is
 // taken from a watcher), closing the connection with status 1003.
@@ -148,6 +149,7 @@ func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 		prog.Send(size) // returns once the program has read it, or has ended
 		return b.ctx.Err() == nil
 	})
+	resizes := rate.NewLimiter(winsize.ReportsPerSec, winsize.ReportBurst)
 	for {
 		// Not b.ctx (see Write): the read ends when the connection closes.
 		typ, r, err := b.conn.Reader(context.Background())
@@ -181,6 +183,10 @@ func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 			return
 		}
 		b.sizes.Set(pageSize(m.Cols, m.Rows))
+		if resizes.Wait(b.ctx) != nil { // a flood is read no faster (the page waits)
+			b.close(websocket.StatusAbnormalClosure, "")
+			return
+		}
 	}
 }
 

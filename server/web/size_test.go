@@ -206,7 +206,7 @@ func TestAPageClaiming500x300GivesItsProgramNoMoreThanTheGameDraws(t *testing.T)
 // each held other players' keys up to 2.2 s) reaches its program as a few
 // sizes, at most one per resizeEvery after the first, the newest last.
 func TestAResizeFloodReachesThePagesProgramAsAFewSizesTheNewestLast(t *testing.T) {
-	const flood = 5000
+	const flood = 2000
 	for kind, open := range pageSockets(t, 80, 24) {
 		t.Run(kind, func(t *testing.T) {
 			c, got := open()

@@ -22,6 +22,17 @@ import (
 // players' keys from 20 watch pages sending 25,000 sizes each, one by one.
 const Interval = 500 * time.Millisecond
 
+// ReportsPerSec is how many sizes one client's terminal may report per
+// second, after a burst of ReportBurst, before its reports are read no
+// faster (the client then waits, as for typed input): far above what a
+// window being dragged sends, so that such a drag never waits, while a
+// flood costs little to read. A reader applies it where it reads the
+// client (an SSH session's requests, a page's WebSocket).
+const (
+	ReportsPerSec = 500
+	ReportBurst   = 1000
+)
+
 // Coalescer keeps the newest size a client reported (of type T: an SSH
 // window, a tea.WindowSizeMsg) until it is handed on. Set may be called
 // from any goroutine, at any rate; Deliver hands the sizes on from one.
