@@ -50,15 +50,16 @@ func (r webReplays) ReplayGame(id string) (tui.ReplayGame, error) {
 	return rg, nil
 }
 
-// newWeb builds the web server of cfg.HTTP, nil when it is "". Watch pages
-// are capped like game sessions (Limits.MaxSessions), separately.
+// newWeb builds the web server of cfg.HTTP, nil when it is "". Watch and
+// replay pages are capped by the watchers' budget (Limits.MaxWatchers,
+// --max-watchers), apart from game sessions.
 func (s *Server) newWeb() (*web.Server, error) {
 	if s.cfg.HTTP == "" {
 		return nil, nil
 	}
 	proxies, _ := parseRanges("--http-trusted-proxy", s.cfg.HTTPTrustedProxy) // Validate checked it
 	return web.New(web.Config{TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
-		MaxWatchers: s.cfg.Limits.MaxSessions, Logger: s.log,
+		MaxWatchers: s.cfg.Limits.watchers(), Logger: s.log,
 		Tokens: s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL,
 		SSH: func() string { return s.sshCommand(false) }})
 }

@@ -113,6 +113,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	c.Limits = server.DefaultLimits()
 	durationFlag(&c.Limits.IdleTimeout, "idle-timeout", "GROTTO_IDLE_TIMEOUT", "end a session after this long without a key, saving the game; 0 for never, else at least 1s")
 	intFlag(&c.Limits.MaxSessions, "max-sessions", "GROTTO_MAX_SESSIONS", "most game sessions at once (commands such as who do not count)")
+	intFlag(&c.Limits.MaxWatchers, "max-watchers", "GROTTO_MAX_WATCHERS", "most watch and replay pages open at once in browsers, each about 0.6 MB of memory at 80x24 and at most 1.5 MB whatever size it claims; past it a page is told why and refused; 0 for as many as --max-sessions")
 	intFlag(&c.Limits.ConnPer10s, "conn-rate", "GROTTO_CONN_RATE", "new sessions one IP address may open per 10 seconds")
 	intFlag(&c.Limits.InputBytesPerSec, "input-rate", "GROTTO_INPUT_RATE", "bytes per second one session may type or paste")
 	intFlag(&c.Limits.MaxConnsPerAddr, "max-conns-per-addr", "GROTTO_MAX_CONNS_PER_ADDR", "most connections one IP address (IPv6: one /64) may hold at once; 0 for no cap")

@@ -19,13 +19,21 @@ import (
 )
 
 // Terminal size in cells: below the minimum the screen asks to be
-// enlarged; beyond the maximum only the top-left part is drawn, so a client
-// claiming a huge window cannot make the server build huge frames.
+// enlarged; beyond the maximum the program is told the maximum and draws
+// in the top-left part only, telling the terminal nothing beyond it.
+// The maximum is what the game draws: the whole level (game.MapWidth x
+// game.MapHeight, 80x43) with the status line and five lines of messages
+// below it (49 rows), and room beside it for the status line's long form
+// (the level's name shows from 100 columns). Every way a size arrives (an
+// SSH pty-req or window-change, a web page's size) is clamped to it, since
+// Bubble Tea's renderer keeps two screen buffers of about 120 bytes a
+// cell: 35 MB for a client claiming 500x300, 1.5 MB at the maximum
+// (issue 20; docs/performance.md).
 const (
 	MinWidth  = 40
 	MinHeight = 12
-	MaxWidth  = 500
-	MaxHeight = 300
+	MaxWidth  = 120
+	MaxHeight = 50
 )
 
 // Player says who is at the keyboard and what the session offers them.

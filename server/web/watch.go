@@ -3,9 +3,12 @@ package web
 // This file: the watch WebSocket, /watch/{game}/ws?cols=N&rows=N. It runs a
 // watch-only tui.Model on a bridge (bridge.go), counted as a watcher of the
 // game (Live.Watch), the newest frame only. Limits: MaxWatchers pages at
-// once, MaxMessage bytes a message, Config.WriteTimeout a write.
+// once, MaxMessage bytes a message, Config.WriteTimeout a write, a program
+// no larger than tui.MaxWidth x tui.MaxHeight, a resize per
+// winsize.Interval at most (bridge.go).
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -20,12 +23,13 @@ import (
 const endGrace = 500 * time.Millisecond
 
 // watchSocket serves a watch page's WebSocket: 404 for a game not live,
-// 400 for a size that is not two whole numbers from 1, 503 when
-// MaxWatchers pages are open. The connection closes with status 1000 "The
-// game has ended." once the game ends, 1001 RestartingWatch at
-// Shutdown, 1013 when Config.Gate refuses it (the address's limits), 1008
-// when the page reads too slowly (Config.WriteTimeout), 1003 for a
-// message that is not a resize and 1009 for one over MaxMessage bytes.
+// 400 for a size that is not two whole numbers from 1; closed at once with
+// status 1013 and the reason when MaxWatchers pages are open. The
+// connection closes with status 1000 "The game has ended." once the game
+// ends, 1001 RestartingWatch at Shutdown, 1013 when Config.Gate refuses it
+// (the address's limits), 1008 when the page reads too slowly
+// (Config.WriteTimeout), 1003 for a message that is not a resize and 1009
+// for one over MaxMessage bytes.
 func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 	cols, okC := dimension(r.URL.Query().Get("cols"), tui.MaxWidth)
 	rows, okR := dimension(r.URL.Query().Get("rows"), tui.MaxHeight)
@@ -125,10 +129,22 @@ func (oneGame) TakeOver() error                              { return nil }
 func (oneGame) ClaimName(string) error                       { return nil }
 func (oneGame) Cheat(string)                                 {}
 
+// Refusals of a watch or replay page, the close reasons (status 1013) its
+// page shows.
+var (
+	// errTooManyWatchers: Config.MaxWatchers pages are open (the
+	// watchers' budget, --max-watchers).
+	errTooManyWatchers = errors.New("Too many people are watching right now; please try again later.")
+	// errRestarting: the web server is shutting down.
+	errRestarting = errors.New("The server is restarting; reload the page in a moment.")
+)
+
 // admitViewer lets a watch or replay page (kind) in: within its address's
 // limits (enter), a free viewer slot (Config.MaxWatchers) and not while the
-// server shuts down. It writes the refusal and returns ok false, or
-// returns done, which gives everything back once the page has gone.
+// server shuts down. It refuses the page, saying why (refuse: the
+// WebSocket closed at once with status 1013 and the reason, which the page
+// shows), and returns ok false, or returns done, which gives everything
+// back once the page has gone.
 func (s *Server) admitViewer(w http.ResponseWriter, r *http.Request, kind string) (done func(), ok bool) {
 	leave, tooMany := s.enter(r)
 	if tooMany != nil {
@@ -140,13 +156,13 @@ func (s *Server) admitViewer(w http.ResponseWriter, r *http.Request, kind string
 	default:
 		leave()
 		s.log.Warn("web: a "+kind+" page was refused: too many open", "max", s.cfg.MaxWatchers)
-		http.Error(w, "Too many people are watching right now; please try again later.", http.StatusServiceUnavailable)
+		refuse(w, r, errTooManyWatchers)
 		return nil, false
 	}
 	if !s.startWatching() {
 		<-s.slots
 		leave()
-		http.Error(w, "The server is restarting.", http.StatusServiceUnavailable)
+		refuse(w, r, errRestarting)
 		return nil, false
 	}
 	return func() {

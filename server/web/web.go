@@ -72,8 +72,10 @@ type Config struct {
 	// FPS is the most frames per second a watch page is drawn at (as an
 	// SSH session's); 0 means 30.
 	FPS int
-	// MaxWatchers caps the watch pages open at once; more are refused with
-	// 503 and a reason. 0 means DefaultMaxWatchers.
+	// MaxWatchers caps the watch and replay pages open at once (the
+	// watchers' budget); more are refused, their WebSocket closed at once
+	// with status 1013 and a reason the page shows. 0 means
+	// DefaultMaxWatchers.
 	MaxWatchers int
 	// Logger receives the web server's log; nil means stderr.
 	Logger *log.Logger
