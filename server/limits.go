@@ -60,7 +60,7 @@ type Limits struct {
 	SessionOpenTimeout time.Duration
 	// MaxHTTPConns caps the connections the web pages (--http) hold at
 	// once, whatever their address; more are answered 503 and closed. 0
-	// means HTTPConnBudget of the process's open-file limit, so that the
+	// means httpConnBudget of the process's open-file limit, so that the
 	// web port can never take the files SSH needs.
 	MaxHTTPConns int
 }

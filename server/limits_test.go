@@ -108,13 +108,13 @@ func TestTheWebPagesTakeAtMostHalfTheOpenFilesLeftSoSSHKeepsTheOtherHalf(t *test
 		nofile uint64
 		want   int
 	}{
-		{1024, (1024 - FDReserve) / 2}, // a host that kept the usual soft limit
+		{1024, (1024 - fdReserve) / 2}, // a host that kept the usual soft limit
 		{512, 128},
 		{280, 16},        // tiny: still a few pages
 		{0, 10000},       // unknown: the web's own default
 		{1 << 20, 10000}, // plenty of files: memory is the limit
 	} {
-		if got := HTTPConnBudget(c.nofile); got != c.want {
+		if got := httpConnBudget(c.nofile); got != c.want {
 			t.Errorf("an open-file limit of %d: %d web connections, want %d", c.nofile, got, c.want)
 		}
 	}

@@ -61,8 +61,8 @@ func (s *Server) newWeb() (*web.Server, error) {
 	nofile := openFileLimit()
 	maxConns := s.cfg.Limits.MaxHTTPConns
 	if maxConns == 0 {
-		maxConns = HTTPConnBudget(nofile)
-	} else if nofile > 0 && uint64(maxConns) > (nofile-min(nofile, FDReserve))/2 {
+		maxConns = httpConnBudget(nofile)
+	} else if nofile > 0 && uint64(maxConns) > (nofile-min(nofile, fdReserve))/2 {
 		s.log.Warn("--http-max-conns lets the web pages take more than half the open-file limit: a flood of the web port could leave SSH players unable to log in; raise the limit (ulimit -n) or lower --http-max-conns",
 			"http_max_conns", maxConns, "open_file_limit", nofile)
 	}
@@ -93,22 +93,22 @@ func (s *Server) webBase() string {
 	return "http://" + net.JoinHostPort(host, port)
 }
 
-// FDReserve is how many file descriptors HTTPConnBudget keeps, beside
+// fdReserve is how many file descriptors httpConnBudget keeps, beside
 // SSH's half, for the store, the node channel, the listeners, metrics
 // scrapes and the log.
-const FDReserve = 256
+const fdReserve = 256
 
-// HTTPConnBudget is the default of Limits.MaxHTTPConns under an
+// httpConnBudget is the default of Limits.MaxHTTPConns under an
 // open-file limit of nofile (RLIMIT_NOFILE; 0 when unknown): half of what
-// is left after FDReserve, the other half being SSH's; at most
+// is left after fdReserve, the other half being SSH's; at most
 // web.DefaultMaxConns, at least 16.
-func HTTPConnBudget(nofile uint64) int {
+func httpConnBudget(nofile uint64) int {
 	if nofile == 0 {
 		return web.DefaultMaxConns
 	}
 	room := 0
-	if nofile > FDReserve {
-		room = int(min((nofile-FDReserve)/2, web.DefaultMaxConns))
+	if nofile > fdReserve {
+		room = int(min((nofile-fdReserve)/2, web.DefaultMaxConns))
 	}
 	return max(room, 16)
 }
