@@ -8,9 +8,14 @@ package web
 //     connection of a peer that is not a trusted proxy is one of its
 //     address's under Config.Gate (--max-conns-per-addr, --conn-rate,
 //     counted with its SSH connections), or answered 429 with the Gate's
-//     sentence. A refusal is written and closed at once: it holds no file
-//     descriptor. A trusted proxy's connections carry many browsers: they
-//     are counted by X-Forwarded-For at each WebSocket instead (enter).
+//     sentence. A refusal waits up to refuseWait for the request's head,
+//     so that the client reads the answer as the one to its request (an
+//     answer before the request is an error to Go's http.Transport, and
+//     closing on an unread request resets the connection), then answers
+//     and closes; at most maxRefusing wait at once, and any more are
+//     closed at once: refusals hold few file descriptors, and briefly. A
+//     trusted proxy's connections carry many browsers: they are counted by
+//     X-Forwarded-For at each WebSocket instead (enter).
 //   - For each request (httpServer, noBody): Config.ReadTimeout for its
 //     headers and for the whole request, MaxHeaderBytes of headers, no
 //     body at all (413, NoBody; no route takes one), and
@@ -21,6 +26,7 @@ package web
 //     deadline.
 
 import (
+	"bytes"
 	"fmt"
 	stdlog "log"
 	"net"
@@ -94,13 +100,53 @@ func (e *errorLog) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// How refusals are answered (limitListener.refuse).
+const (
+	// refuseWait is the longest a refused connection is kept waiting for
+	// its request's head before it is answered and closed.
+	refuseWait = time.Second
+	// maxRefusing is how many refused connections may wait for their
+	// request at once; beyond, a refused connection is closed unanswered.
+	maxRefusing = 64
+)
+
 // limitListener admits connections to the web pages (this file's first
-// comment).
+// comment). Make it with newLimitListener.
 type limitListener struct {
 	net.Listener
-	s    *Server
-	open atomic.Int64 // connections held now
-	busy rate.Sometimes
+	s        *Server
+	open     atomic.Int64  // connections held now
+	refusing chan struct{} // one token per refusal waiting for its request
+	busy     rate.Sometimes
+}
+
+func newLimitListener(ln net.Listener, s *Server) *limitListener {
+	return &limitListener{Listener: ln, s: s, refusing: make(chan struct{}, maxRefusing), busy: rate.Sometimes{Interval: 10 * time.Second}}
+}
+
+// refuse answers c status and line once its request's head has come (or
+// refuseWait has passed), and closes it; at once and unanswered when
+// maxRefusing refusals are waiting already.
+func (l *limitListener) refuse(c net.Conn, status int, line string) {
+	select {
+	case l.refusing <- struct{}{}:
+	default:
+		c.Close()
+		return
+	}
+	go func() {
+		defer func() { <-l.refusing }()
+		c.SetReadDeadline(time.Now().Add(refuseWait))
+		head := make([]byte, 0, 4<<10)
+		for len(head) < cap(head) && !bytes.Contains(head, []byte("\r\n\r\n")) {
+			n, err := c.Read(head[len(head):cap(head)])
+			head = head[:len(head)+n]
+			if err != nil {
+				break
+			}
+		}
+		answer(c, status, line)
+	}()
 }
 
 // Accept returns the next connection admitted, answering and closing the
@@ -125,7 +171,7 @@ func (l *limitListener) admit(c net.Conn) net.Conn {
 		l.busy.Do(func() {
 			l.s.log.Warn("web: refused connections beyond the most the web pages may hold at once", "max", l.s.cfg.MaxConns)
 		})
-		answer(c, http.StatusServiceUnavailable, Busy)
+		l.refuse(c, http.StatusServiceUnavailable, Busy)
 		return nil
 	}
 	leave := func() {}
@@ -133,7 +179,7 @@ func (l *limitListener) admit(c net.Conn) net.Conn {
 		var err error
 		if leave, err = gate.Enter(c.RemoteAddr()); err != nil {
 			l.open.Add(-1)
-			answer(c, http.StatusTooManyRequests, err.Error())
+			l.refuse(c, http.StatusTooManyRequests, err.Error())
 			return nil
 		}
 	}

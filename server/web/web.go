@@ -9,7 +9,8 @@
 // session's.
 //
 // Files by concern: web.go (Config, Server, routes, headers, shutdown),
-// pages.go (the HTML pages and their templates), watch.go (the watch
+// limits.go (what every connection may hold: at once, per address, per
+// request), pages.go (the HTML pages and their templates), watch.go (the watch
 // WebSocket and its limits), tokens.go (play links and the play cookie),
 // play.go (the play page, its WebSocket, the Seat), bridge.go (a Bubble
 // Tea program whose terminal is a WebSocket), assets/ (xterm.js and its licence, refreshed by
@@ -34,7 +35,6 @@ import (
 	"charm.land/log/v2"
 	"github.com/coder/websocket"
 	"github.com/realclientip/realclientip-go"
-	"golang.org/x/time/rate"
 
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
@@ -318,7 +318,7 @@ func secure(next http.Handler) http.Handler {
 // Config.Gate's per address, the timeouts and sizes of a request.
 func (s *Server) Serve(ln net.Listener) error {
 	s.log.Info("web pages are served", "addr", "http://"+ln.Addr().String(), "max_conns", s.cfg.MaxConns)
-	err := s.http.Serve(&limitListener{Listener: ln, s: s, busy: rate.Sometimes{Interval: 10 * time.Second}})
+	err := s.http.Serve(newLimitListener(ln, s))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
