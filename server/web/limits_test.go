@@ -6,7 +6,9 @@ package web
 
 import (
 	"bufio"
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -16,6 +18,11 @@ import (
 	"time"
 
 	"charm.land/log/v2"
+	"github.com/charmbracelet/x/vt"
+	"github.com/coder/websocket"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
 
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
@@ -23,14 +30,16 @@ import (
 
 // serveReal serves a web server of cfg on its own listener (port 0), as
 // the server does: Serve, with its http.Server and its listener's limits.
-func serveReal(t *testing.T, cfg Config) (*Server, string) {
+// The site it returns has no httptest server.
+func serveReal(t *testing.T, cfg Config) (*site, string) {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	cfg.Scores, cfg.Live, cfg.Logger = db, memLive{lobby.NewMemory(nil)}, log.New(io.Discard)
+	lob := lobby.NewMemory(nil)
+	cfg.Scores, cfg.Live, cfg.Logger = db, memLive{lob}, log.New(io.Discard)
 	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +56,7 @@ func serveReal(t *testing.T, cfg Config) (*Server, string) {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return srv, ln.Addr().String()
+	return &site{srv: srv, db: db, lobby: lob}, ln.Addr().String()
 }
 
 // rawRequest dials addr and sends text as it is.
@@ -176,5 +185,46 @@ func TestNoMoreThanMaxConnsAreHeldAndTheRestAreToldWhy(t *testing.T) {
 			t.Fatalf("no place given back once one of 3 connections closed: %v", err)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Hijacking a connection lifts its deadlines (net/http's hijackLocked), as
+// coder/websocket's Accept does: a watch page lives on past the read and
+// page-write timeouts of the request that opened it.
+func TestAWatchPageOutlivesTheTimeoutsOfTheRequestThatOpenedIt(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	s, addr := serveReal(t, Config{ReadTimeout: timeout, PageWriteTimeout: timeout})
+	slot := s.play(t, "bob", 1, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, fmt.Sprintf("ws://%s/watch/%d/ws?cols=80&rows=24", addr, slot.ID()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	emu := vt.NewEmulator(80, 24)
+	go io.Copy(io.Discard, emu)
+	g := game.New(7, content.Default())
+	// Turn after turn, each drawn before the next, until the timeouts
+	// have passed several times over.
+	for opened := time.Now(); time.Since(opened) < 5*timeout; {
+		if _, err := g.Apply(game.Wait()); err != nil {
+			t.Fatal(err)
+		}
+		frame, err := g.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		slot.Publish(1, g.Turn(), "", frame)
+		want := fmt.Sprintf("Turn: %d ", g.Turn())
+		for !strings.Contains(emu.String(), want) {
+			typ, data, err := c.Read(ctx)
+			if err != nil {
+				t.Fatalf("the watch page after %v: %v; the screen:\n%s", time.Since(opened).Round(time.Millisecond), err, emu.String())
+			}
+			if typ == websocket.MessageBinary {
+				emu.Write(data)
+			}
+		}
 	}
 }
