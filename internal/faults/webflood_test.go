@@ -251,15 +251,15 @@ func TestAFloodedWebPortStillLetsPlayersInOverSSHAndAnswersPagesAndMetrics(t *te
 	// (b) A player logs in over SSH and sees the title.
 	key, _ := sshtest.NewKey()
 	pl := &player{key: key, name: "ssh-player"}
-	c, err := dialAs(pl, w.addr)
-	if err != nil {
-		t.Fatalf("an SSH player during the web flood: %v\n%s", err, tail(w.stderr.String()))
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := c.WaitFor(ctx, atTitle); err != nil {
-		t.Fatalf("an SSH player during the web flood saw no title: %v; the screen:\n%s", err, c.Screen())
+	if c, err := dialAs(pl, w.addr); err != nil {
+		t.Errorf("an SSH player during the web flood: %v\n%s", err, tail(w.stderr.String()))
+	} else {
+		defer c.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := c.WaitFor(ctx, atTitle); err != nil {
+			t.Errorf("an SSH player during the web flood saw no title: %v; the screen:\n%s", err, c.Screen())
+		}
 	}
 
 	// (c) A web page and /metrics answer.
@@ -267,7 +267,8 @@ func TestAFloodedWebPortStillLetsPlayersInOverSSHAndAnswersPagesAndMetrics(t *te
 	for _, url := range []string{"http://" + w.web + "/", "http://" + w.metrics + "/metrics"} {
 		resp, err := hc.Get(url)
 		if err != nil {
-			t.Fatalf("%s during the web flood: %v", url, err)
+			t.Errorf("%s during the web flood: %v", url, err)
+			continue
 		}
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
