@@ -194,73 +194,11 @@ func TestAFloodedWebPortStillLetsPlayersInOverSSHAndAnswersPagesAndMetrics(t *te
 	// connections each, which together are more than the process's open
 	// files. Each connection sends the slow body or nothing at all, waits
 	// for the server to close it, and comes back.
-	stop := make(chan struct{})
-	var flood, started sync.WaitGroup
-	var dialed, ended atomic.Int64
-	var liveMu sync.Mutex
-	live := map[net.Conn]bool{} // the flood's open connections, closed at the end
-	for a := range 5 {
-		src := fmt.Sprintf("127.0.0.%d", 10+a)
-		for i := range 120 {
-			flood.Add(1)
-			started.Add(1)
-			go func() {
-				defer flood.Done()
-				for n := range 1000 { // bounded, and stopped with the test
-					c, err := from(src, w.web)
-					if n == 0 {
-						started.Done()
-					}
-					if err == nil {
-						dialed.Add(1)
-						liveMu.Lock()
-						live[c] = true
-						liveMu.Unlock()
-						if i%2 == 0 {
-							io.WriteString(c, slowBody)
-						}
-						c.SetReadDeadline(time.Now().Add(2 * time.Minute))
-						if _, err := io.Copy(io.Discard, c); err == nil {
-							ended.Add(1) // by the server
-						}
-						liveMu.Lock()
-						delete(live, c)
-						liveMu.Unlock()
-						c.Close()
-					}
-					select {
-					case <-stop:
-						return
-					case <-time.After(250 * time.Millisecond): // the attacker's pace
-					}
-				}
-			}()
-		}
-	}
-	defer func() {
-		close(stop)
-		liveMu.Lock()
-		for c := range live {
-			c.Close()
-		}
-		liveMu.Unlock()
-		flood.Wait()
-	}()
-	started.Wait() // every flood connection has been dialed once
+	f := startFlood(w, 10, 5, 120)
+	defer f.stop()
 
 	// (b) A player logs in over SSH and sees the title.
-	key, _ := sshtest.NewKey()
-	pl := &player{key: key, name: "ssh-player"}
-	if c, err := dialAs(pl, w.addr); err != nil {
-		t.Errorf("an SSH player during the web flood: %v\n%s", err, tail(w.stderr.String()))
-	} else {
-		defer c.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if _, err := c.WaitFor(ctx, atTitle); err != nil {
-			t.Errorf("an SSH player during the web flood saw no title: %v; the screen:\n%s", err, c.Screen())
-		}
-	}
+	sshPlayerLogsIn(t, w)
 
 	// (c) A web page and /metrics answer.
 	hc := &http.Client{Timeout: 30 * time.Second}
@@ -278,8 +216,127 @@ func TestAFloodedWebPortStillLetsPlayersInOverSSHAndAnswersPagesAndMetrics(t *te
 	}
 	fds, rss := w.usage(t)
 	t.Logf("before the flood: %d files, %d KB resident; during it: %d files, %d KB; %d flood connections dialed, %d ended by the server; %d of %d refused from one address",
-		fds0, rss0, fds, rss, dialed.Load(), ended.Load(), refused, len(held))
+		fds0, rss0, fds, rss, f.dialed.Load(), f.ended.Load(), refused, len(held))
 	if strings.Count(w.stderr.String(), "too many open files") > 0 {
+		t.Errorf("the server ran out of open files:\n%s", tail(w.stderr.String()))
+	}
+}
+
+// flood is connections to the web port, each sending the slow body (half
+// of them) or nothing, waiting for the server to close it, and coming
+// back, until stopped.
+type flood struct {
+	halt          chan struct{}
+	wg            sync.WaitGroup
+	dialed, ended atomic.Int64 // connections made; closed by the server
+	mu            sync.Mutex
+	live          map[net.Conn]bool // open now, closed by stop
+}
+
+// startFlood starts perAddr connections from each of addrs loopback
+// addresses from 127.0.0.first on, and returns once each has been dialed
+// once.
+func startFlood(w *webProc, first, addrs, perAddr int) *flood {
+	f := &flood{halt: make(chan struct{}), live: map[net.Conn]bool{}}
+	var started sync.WaitGroup
+	for a := range addrs {
+		src := fmt.Sprintf("127.0.%d.%d", (first+a)/250, 1+(first+a)%250)
+		for i := range perAddr {
+			f.wg.Add(1)
+			started.Add(1)
+			go func() {
+				defer f.wg.Done()
+				for n := range 1000 { // bounded, and stopped with the test
+					c, err := from(src, w.web)
+					if n == 0 {
+						started.Done()
+					}
+					if err == nil {
+						f.dialed.Add(1)
+						f.mu.Lock()
+						f.live[c] = true
+						f.mu.Unlock()
+						if i%2 == 0 {
+							io.WriteString(c, slowBody)
+						}
+						c.SetReadDeadline(time.Now().Add(2 * time.Minute))
+						if _, err := io.Copy(io.Discard, c); err == nil {
+							f.ended.Add(1)
+						}
+						f.mu.Lock()
+						delete(f.live, c)
+						f.mu.Unlock()
+						c.Close()
+					}
+					select {
+					case <-f.halt:
+						return
+					case <-time.After(250 * time.Millisecond): // the attacker's pace
+					}
+				}
+			}()
+		}
+	}
+	started.Wait()
+	return f
+}
+
+// stop ends the flood and waits for it.
+func (f *flood) stop() {
+	close(f.halt)
+	f.mu.Lock()
+	for c := range f.live {
+		c.Close()
+	}
+	f.mu.Unlock()
+	f.wg.Wait()
+}
+
+// sshPlayerLogsIn checks that a new player gets the title over SSH.
+func sshPlayerLogsIn(t *testing.T, w *webProc) {
+	t.Helper()
+	key, _ := sshtest.NewKey()
+	pl := &player{key: key, name: "ssh-player"}
+	c, err := dialAs(pl, w.addr)
+	if err != nil {
+		t.Errorf("an SSH player during the web flood: %v\n%s", err, tail(w.stderr.String()))
+		return
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := c.WaitFor(ctx, atTitle); err != nil {
+		t.Errorf("an SSH player during the web flood saw no title: %v; the screen:\n%s", err, c.Screen())
+	}
+}
+
+// From many addresses, each within its cap, the flood is more than the
+// web's share of open files (--http-max-conns by default): the web pages
+// hold their share and refuse the rest, and SSH keeps the other half.
+func TestAWebFloodFromManyAddressesLeavesSSHItsShareOfOpenFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault suite")
+	}
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("needs prlimit (util-linux)")
+	}
+	const nofile = 512
+	w := startWeb(t, nofile, "--max-conns-per-addr", "20", "--conn-rate", "100000")
+	f := startFlood(w, 20, 40, 20) // 800 connections, 20 from each of 40 addresses
+	defer f.stop()
+	sshPlayerLogsIn(t, w)
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Get("http://" + w.metrics + "/metrics")
+	if err != nil {
+		t.Errorf("/metrics during the web flood: %v", err)
+	} else {
+		resp.Body.Close()
+	}
+	fds, rss := w.usage(t)
+	t.Logf("during a flood of 800 connections from 40 addresses: %d files, %d KB resident; %d flood connections dialed, %d ended by the server", fds, rss, f.dialed.Load(), f.ended.Load())
+	if fds >= nofile-64 {
+		t.Errorf("the server holds %d files of its %d during a web flood", fds, nofile)
+	}
+	if strings.Contains(w.stderr.String(), "too many open files") {
 		t.Errorf("the server ran out of open files:\n%s", tail(w.stderr.String()))
 	}
 }
