@@ -43,7 +43,7 @@ import (
 // httpServer returns the http.Server of the web pages, with the
 // per-request limits.
 func (s *Server) httpServer() *http.Server {
-	return &http.Server{Handler: noBody(s.Handler()), ReadHeaderTimeout: s.cfg.ReadTimeout, ReadTimeout: s.cfg.ReadTimeout,
+	return &http.Server{Handler: s.Handler(), ReadHeaderTimeout: s.cfg.ReadTimeout, ReadTimeout: s.cfg.ReadTimeout,
 		WriteTimeout: s.cfg.PageWriteTimeout, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: MaxHeaderBytes,
 		ErrorLog: stdlog.New(&errorLog{s: s, accept: rate.Sometimes{Interval: 10 * time.Second}}, "", 0)}
 }

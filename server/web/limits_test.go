@@ -6,6 +6,7 @@ package web
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -226,5 +227,28 @@ func TestAWatchPageOutlivesTheTimeoutsOfTheRequestThatOpenedIt(t *testing.T) {
 				emu.Write(data)
 			}
 		}
+	}
+}
+
+func TestAcceptErrorsAreLoggedOnceInAWhileNotOncePerRetry(t *testing.T) {
+	var out bytes.Buffer
+	db, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	srv, err := New(Config{Scores: db, Live: memLive{lobby.NewMemory(nil)}, Logger: log.New(&out)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 100 { // as net/http logs each retry
+		srv.http.ErrorLog.Printf("http: Accept error: accept tcp 127.0.0.1:8080: accept4: too many open files; retrying in 5ms")
+	}
+	srv.http.ErrorLog.Printf("http: panic serving 127.0.0.1:1234: boom")
+	if n := strings.Count(out.String(), "too many open files"); n != 1 {
+		t.Errorf("100 accept errors were logged %d times, want once:\n%s", n, out.String())
+	}
+	if !strings.Contains(out.String(), "panic serving") {
+		t.Errorf("another net/http error was not logged:\n%s", out.String())
 	}
 }

@@ -261,7 +261,8 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Handler returns the routes, with the security headers on every response:
+// Handler returns the routes, with the security headers on every response
+// and a request with a body refused (413, NoBody; limits.go):
 //
 //	GET /                       the top scores and the live games
 //	GET /watch/{game}           a live game's watch page (404 for an unknown game)
@@ -293,7 +294,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, "There is no such page here.")
 	})
-	return secure(mux)
+	return noBody(secure(mux)) // limits.go
 }
 
 // secure sets the headers every response carries: nothing is loaded from
