@@ -65,6 +65,11 @@ type Limits struct {
 	// for this long: after its key is accepted, or after its last session
 	// ended. 0 means never.
 	SessionOpenTimeout time.Duration
+	// MaxHTTPConns caps the connections the web pages (--http) hold at
+	// once, whatever their address; more are answered 503 and closed. 0
+	// means httpConnBudget of the process's open-file limit, so that the
+	// web port can never take the files SSH needs.
+	MaxHTTPConns int
 }
 
 // watchers returns the watchers' budget: MaxWatchers, or MaxSessions when
@@ -125,6 +130,9 @@ func (l Limits) validate() error {
 	}
 	if l.MaxWatchers < 0 {
 		return badSetting("--max-watchers", "must not be negative (0 means as many as --max-sessions), not %d", l.MaxWatchers)
+	}
+	if l.MaxHTTPConns < 0 {
+		return badSetting("--http-max-conns", "must not be negative (0 sets it from the open-file limit), not %d", l.MaxHTTPConns)
 	}
 	if l.MaxConnsPerAddr < 0 {
 		return badSetting("--max-conns-per-addr", "must not be negative (0 turns it off), not %d", l.MaxConnsPerAddr)

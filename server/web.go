@@ -13,6 +13,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -58,8 +59,16 @@ func (s *Server) newWeb() (*web.Server, error) {
 		return nil, nil
 	}
 	proxies, _ := parseRanges("--http-trusted-proxy", s.cfg.HTTPTrustedProxy) // Validate checked it
+	nofile := openFileLimit()
+	maxConns := s.cfg.Limits.MaxHTTPConns
+	if maxConns == 0 {
+		maxConns = httpConnBudget(nofile)
+	} else if nofile > 0 && uint64(maxConns) > (nofile-min(nofile, fdReserve))/2 {
+		s.log.Warn("--http-max-conns lets the web pages take more than half the open-file limit: a flood of the web port could leave SSH players unable to log in; raise the limit (ulimit -n) or lower --http-max-conns",
+			"http_max_conns", maxConns, "open_file_limit", nofile)
+	}
 	return web.New(web.Config{TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
-		MaxWatchers: s.cfg.Limits.watchers(), Logger: s.log,
+		MaxWatchers: s.cfg.Limits.watchers(), Logger: s.log, MaxConns: maxConns,
 		Tokens: s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL,
 		SSH: func() string { return s.sshCommand(false) }})
 }
@@ -85,13 +94,44 @@ func (s *Server) webBase() string {
 	return "http://" + net.JoinHostPort(host, port)
 }
 
-// webGate holds browser WebSockets to the per-address limits of SSH
-// (web.Gate): each is one connection of its address under
-// --max-conns-per-addr, counted with the address's SSH connections
+// fdReserve is how many file descriptors httpConnBudget keeps, beside
+// SSH's half, for the store, the node channel, the listeners, metrics
+// scrapes and the log.
+const fdReserve = 256
+
+// httpConnBudget is the default of Limits.MaxHTTPConns under an
+// open-file limit of nofile (RLIMIT_NOFILE; 0 when unknown): half of what
+// is left after fdReserve, the other half being SSH's; at most
+// web.DefaultMaxConns, at least 16.
+func httpConnBudget(nofile uint64) int {
+	if nofile == 0 {
+		return web.DefaultMaxConns
+	}
+	room := 0
+	if nofile > fdReserve {
+		room = int(min((nofile-fdReserve)/2, web.DefaultMaxConns))
+	}
+	return max(room, 16)
+}
+
+// openFileLimit is the process's open-file limit (the soft RLIMIT_NOFILE,
+// which the Go runtime raises to the hard one at start); 0 when it cannot
+// be read.
+func openFileLimit() uint64 {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		return 0
+	}
+	return lim.Cur
+}
+
+// webGate holds the web pages' connections to the per-address limits of
+// SSH (web.Gate): each TCP connection as it is accepted, or, from a proxy
+// of --http-trusted-proxy, each WebSocket as the browser X-Forwarded-For
+// names (web.Config.TrustedProxies), is one connection of its address
+// under --max-conns-per-addr, counted with the address's SSH connections
 // (conns.go), and one new session under --conn-rate, from the address's
-// SSH bucket (limits.go); refused with the lines SSH uses. The address is
-// the TCP peer's, or, from a proxy of --http-trusted-proxy, the browser's
-// as X-Forwarded-For names it (web.Config.TrustedProxies).
+// SSH bucket (limits.go); refused with the lines SSH uses.
 type webGate struct{ s *Server }
 
 // Enter implements web.Gate.
