@@ -2,6 +2,8 @@ package lobby
 
 import (
 	"testing"
+
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T) {
@@ -13,10 +15,10 @@ func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T)
 	}
 	defer stop()
 	for i := range 1000 { // the watcher reads nothing meanwhile
-		s.Publish(1, i, "", []byte{byte(i)})
+		s.Publish(1, i, "", frame.New([]byte{byte(i)}, nil))
 	}
-	if f := <-frames; f[0] != byte(999%256) {
-		t.Errorf("watcher got frame %d, want the newest", f[0])
+	if f := <-frames; f.Blob()[0] != byte(999%256) {
+		t.Errorf("watcher got frame %d, want the newest", f.Blob()[0])
 	}
 	if n := m.DroppedFrames(); n != 999 { // every frame but the newest was replaced unread
 		t.Errorf("dropped frames = %d, want 999", n)
@@ -34,13 +36,13 @@ func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T)
 func TestANewWatcherStartsWithTheLatestFrame(t *testing.T) {
 	m := NewMemory(nil)
 	s, _ := m.Claim(Holder{Key: "SHA256:a"})
-	s.Publish(2, 7, "", []byte("turn 7"))
+	s.Publish(2, 7, "", frame.New([]byte("turn 7"), nil))
 	frames, stop, _ := m.Watch(s.ID())
 	defer stop()
-	if f := <-frames; string(f) != "turn 7" {
-		t.Errorf("first frame %q, want the latest published", f)
+	if f := <-frames; string(f.Blob()) != "turn 7" {
+		t.Errorf("first frame %q, want the latest published", f.Blob())
 	}
-	s.Publish(2, 8, "", []byte("turn 8")) // read at once: nothing dropped
+	s.Publish(2, 8, "", frame.New([]byte("turn 8"), nil)) // read at once: nothing dropped
 	<-frames
 	if n := m.DroppedFrames(); n != 0 {
 		t.Errorf("dropped frames = %d for a watcher that read every frame", n)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 )
 
@@ -90,10 +91,11 @@ func dimension(text string, most int) (int, bool) {
 	return min(n, most), true
 }
 
-// relay hands src's frames on to the channel it returns, newest only, and
-// closes ended (and then that channel) once src closes: the game ended.
-func relay(src <-chan []byte) (frames <-chan []byte, ended <-chan struct{}) {
-	out := make(chan []byte, 1)
+// relay hands src's frames on to the channel it returns, newest only (the
+// same shared frame, never a copy), and closes ended (and then that
+// channel) once src closes: the game ended.
+func relay(src <-chan *frame.Frame) (frames <-chan *frame.Frame, ended <-chan struct{}) {
+	out := make(chan *frame.Frame, 1)
 	done := make(chan struct{})
 	go func() {
 		for f := range src {
@@ -112,18 +114,18 @@ func relay(src <-chan []byte) (frames <-chan []byte, ended <-chan struct{}) {
 // oneGame is the tui.Lobby of a watch page: it watches the one game the
 // page subscribed to; the rest does nothing.
 type oneGame struct {
-	frames <-chan []byte
+	frames <-chan *frame.Frame
 	stop   func()
 }
 
-func (o oneGame) Watch(uint64) (<-chan []byte, func(), bool) { return o.frames, o.stop, true }
-func (oneGame) Games() []tui.LiveGame                        { return nil }
-func (oneGame) Mine() (tui.LiveGame, bool)                   { return tui.LiveGame{}, false }
-func (oneGame) Watchers() int                                { return 0 }
-func (oneGame) Publish(int, int, string, []byte)             {}
-func (oneGame) TakeOver() error                              { return nil }
-func (oneGame) ClaimName(string) error                       { return nil }
-func (oneGame) Cheat(string)                                 {}
+func (o oneGame) Watch(uint64) (<-chan *frame.Frame, func(), bool) { return o.frames, o.stop, true }
+func (oneGame) Games() []tui.LiveGame                              { return nil }
+func (oneGame) Mine() (tui.LiveGame, bool)                         { return tui.LiveGame{}, false }
+func (oneGame) Watchers() int                                      { return 0 }
+func (oneGame) Publish(int, int, string, *frame.Frame)             {}
+func (oneGame) TakeOver() error                                    { return nil }
+func (oneGame) ClaimName(string) error                             { return nil }
+func (oneGame) Cheat(string)                                       {}
 
 // admitViewer lets a watch or replay page (kind) in: within its address's
 // limits (enter), a free viewer slot (Config.MaxWatchers) and not while the
