@@ -45,9 +45,10 @@ func (f *Frame) Blob() []byte { return f.blob }
 
 // Game returns the frame's game, decoded from its blob on the first call
 // and shared by every caller after it: callers only read it, through the
-// accessors the UI draws from (TestASharedGameDrawsFromManyGoroutines
-// checks that they change nothing). err is game.Decode's (an
-// ErrCorruptSave or ErrSaveVersion), the same for every caller.
+// accessors the UI draws from (game/tui's
+// TestASharedGameDrawsFromManyGoroutines checks, under -race, that they
+// change nothing). err is game.Decode's (wrapping ErrCorruptSave or
+// ErrSaveVersion), the same for every caller.
 func (f *Frame) Game() (*game.Game, error) {
 	f.once.Do(func() {
 		f.g, f.err = game.Decode(f.blob, f.data)

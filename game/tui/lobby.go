@@ -93,6 +93,7 @@ func (m *Model) publish() {
 		return // the turn waiting for storage is shown to no one
 	}
 	if m.game == nil {
+		m.framed = false
 		m.p.Lobby.Publish(0, 0, "", nil)
 		return
 	}
@@ -102,6 +103,7 @@ func (m *Model) publish() {
 			f = frame.New(blob, m.p.Data)
 		}
 	}
+	m.framed = f != nil
 	m.p.Lobby.Publish(m.game.Depth(), m.game.Turn(), m.game.Daily(), f)
 }
 
