@@ -102,10 +102,11 @@ type Slot interface {
 	// Publish records where the slot's game stands (depth 0 means none;
 	// daily is the daily challenge's date, "" for a game of its own)
 	// and its latest frame (nil for none: a new watcher then waits for the
-	// next), and hands f to every watcher, replacing any frame a watcher
-	// has not read yet: a slow watcher only misses frames, it never slows
-	// the player. f is shared, never copied: it must not change once
-	// published.
+	// next), and returns: the slot's fan-out then hands f to every
+	// watcher, a few at a time (2,000 a second, watch.go), replacing any
+	// frame a watcher has not read yet, so a slow watcher only misses
+	// frames and 2,000 of them never slow the player. f is shared, never
+	// copied: it must not change once published.
 	Publish(depth, turn int, daily string, f *frame.Frame)
 	// Watchers returns how many watch the slot now, and re-arms its
 	// WatchersChanged notice (Lobby.Watch).

@@ -67,12 +67,13 @@ type slot struct {
 	watchersNoted bool
 
 	// Guarded by watchMu (taken after m.mu when both are held): the
-	// frames go out under it (Publish), so that handing one to 2,000
+	// frames go out under it (watch.go), so that handing one to 2,000
 	// watchers holds up no other slot.
 	watchMu        sync.Mutex
-	frame          *frame.Frame                 // the latest published frame, for a new watcher
-	watchers       map[uint64]chan *frame.Frame // each holds at most the newest frame
-	watchersClosed bool                         // the slot was released: its watchers' channels are closed
+	frame          *frame.Frame        // the latest published frame, for a new watcher
+	watchers       map[uint64]*watcher // each holds at most the newest frame
+	watchersClosed bool                // the slot was released: its watchers' channels are closed
+	fanning        bool                // a fan-out goroutine runs (watch.go)
 }
 
 // Claim implements Lobby.
@@ -105,7 +106,7 @@ func (m *Memory) Spectate(h Holder) (Slot, error) {
 func (m *Memory) newSlot(h Holder) *slot {
 	m.next++
 	s := &slot{m: m, id: m.next, key: h.Key, n: h.Notifier, conn: h.Conn, lastInput: m.now(),
-		watchers: map[uint64]chan *frame.Frame{}, lost: make(chan struct{}), done: make(chan struct{})}
+		watchers: map[uint64]*watcher{}, lost: make(chan struct{}), done: make(chan struct{})}
 	m.slots[s.id] = s
 	return s
 }

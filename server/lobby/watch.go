@@ -4,11 +4,34 @@ package lobby
 // the lobby: an immutable *frame.Frame that every watcher of the slot on
 // this node shares, so a watcher costs a pointer a frame, never a copy or a
 // decode. Each watcher holds at most one frame, the newest: publishing never
-// waits for a watcher, and it hands frames out under the slot's own lock
-// (watchMu), never the lobby's, so other sessions never wait for a slot's
-// watchers either.
+// waits for a watcher. Publish only records the frame; a fan-out goroutine
+// of the slot hands it to the watchers, fanOutBatch at a time with a
+// fanOutPause between batches, so that what the watchers do with a frame
+// (each draws it) is spread out in time rather than all at once, and the
+// players' own turns never queue behind 2,000 watchers' drawing.
 
-import "github.com/grotto-game/grotto/game/frame"
+import (
+	"time"
+
+	"github.com/grotto-game/grotto/game/frame"
+)
+
+// The pace of a slot's fan-out: at most fanOutBatch watchers are handed a
+// frame every fanOutPause, 2,000 watchers a second. A watcher of a game
+// with fewer than fanOutBatch watchers gets each frame at once; one among
+// 2,000 gets it within a second. A watcher draws a frame in about 0.2 ms
+// (docs/performance.md, "Issue 20: watchers"), so the watchers of one
+// game take at most about 0.4 of a core whatever the player's pace.
+const (
+	fanOutBatch = 4
+	fanOutPause = 2 * time.Millisecond
+)
+
+// watcher is one subscription to a slot's frames.
+type watcher struct {
+	ch   chan *frame.Frame // holds at most the newest frame not read yet
+	last *frame.Frame      // the last frame handed to ch
+}
 
 // Watch implements Lobby.
 func (m *Memory) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
@@ -31,7 +54,7 @@ func (m *Memory) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 		if s.frame != nil {
 			ch <- s.frame
 		}
-		s.watchers[wid] = ch
+		s.watchers[wid] = &watcher{ch: ch, last: s.frame}
 	}
 	s.watchMu.Unlock()
 	if tell {
@@ -42,7 +65,7 @@ func (m *Memory) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 		w, ok := s.watchers[wid]
 		if ok {
 			delete(s.watchers, wid)
-			close(w)
+			close(w.ch)
 		}
 		s.watchMu.Unlock()
 		if !ok {
@@ -92,20 +115,60 @@ func (s *slot) Publish(depth, turn int, daily string, f *frame.Frame) {
 	if s.watchersClosed {
 		return
 	}
-	s.frame = f
-	if f == nil {
-		return // nothing for watchers: a new one waits for the next frame
+	s.frame = f // nil: a new watcher waits for the next frame
+	if f != nil && !s.fanning && len(s.watchers) > 0 {
+		s.fanning = true
+		go s.fanOut()
 	}
-	for _, ch := range s.watchers {
-		if offer(ch, f) {
-			s.m.dropped.Add(1)
+}
+
+// fanOut hands the slot's newest frame to every watcher that does not hold
+// it yet, at the pace of fanOutBatch and fanOutPause, and again while a
+// newer frame was published meanwhile; it ends once every watcher has the
+// newest (or the slot was released). One runs per slot at most (fanning).
+func (s *slot) fanOut() {
+	var ids []uint64
+	for {
+		s.watchMu.Lock()
+		if s.watchersClosed || s.frame == nil {
+			s.fanning = false
+			s.watchMu.Unlock()
+			return
+		}
+		ids = ids[:0]
+		for id, w := range s.watchers {
+			if w.last != s.frame {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			s.fanning = false
+			s.watchMu.Unlock()
+			return
+		}
+		s.watchMu.Unlock()
+		for i := 0; i < len(ids); i += fanOutBatch {
+			if i > 0 {
+				time.Sleep(fanOutPause)
+			}
+			s.watchMu.Lock()
+			f := s.frame // always the newest
+			for _, id := range ids[i:min(i+fanOutBatch, len(ids))] {
+				if w, ok := s.watchers[id]; ok && f != nil && w.last != f {
+					w.last = f
+					if offer(w.ch, f) {
+						s.m.dropped.Add(1)
+					}
+				}
+			}
+			s.watchMu.Unlock()
 		}
 	}
 }
 
 // offer puts f in a one-slot channel, dropping what it held, and reports
-// whether it dropped a frame the watcher had not read. Only publishers send
-// on a watcher's channel, and they hold the slot's watchMu, so the second
+// whether it dropped a frame the watcher had not read. Only the fan-out
+// sends on a watcher's channel, under the slot's watchMu, so the second
 // select always finds the slot free.
 func offer(ch chan *frame.Frame, f *frame.Frame) (dropped bool) {
 	select {
@@ -126,8 +189,8 @@ func (s *slot) closeWatchers() {
 	s.watchMu.Lock()
 	defer s.watchMu.Unlock()
 	s.watchersClosed = true
-	for _, ch := range s.watchers {
-		close(ch)
+	for _, w := range s.watchers {
+		close(w.ch)
 	}
 	clear(s.watchers) // a watcher's stop after this finds nothing to close
 	s.frame = nil

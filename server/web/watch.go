@@ -20,6 +20,13 @@ import (
 // ended, so that its last screen (saying how) is drawn before the close.
 const endGrace = 500 * time.Millisecond
 
+// WatchFPS is the most frames per second a watch page is drawn at (or
+// Config.FPS, if lower). A watcher needs no more, and a page's program
+// costs CPU at its frame rate even while nothing moves (Bubble Tea's
+// renderer ticks): 2,000 watch pages at 30 fps took 0.28 of a core idle
+// (docs/performance.md, "Issue 20: watchers").
+const WatchFPS = 10
+
 // watchSocket serves a watch page's WebSocket: 404 for a game not live,
 // 400 for a size that is not two whole numbers from 1, 503 when
 // MaxWatchers pages are open. The connection closes with status 1000 "The
@@ -76,7 +83,7 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		case <-b.ctx.Done():
 		}
 	}()
-	if err := b.run(model, cols, rows, s.cfg.FPS, s.register); err != nil && b.ctx.Err() == nil {
+	if err := b.run(model, cols, rows, min(s.cfg.FPS, WatchFPS), s.register); err != nil && b.ctx.Err() == nil {
 		s.log.Warn("web: a watch page's program failed", "err", err)
 	}
 }

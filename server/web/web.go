@@ -71,8 +71,9 @@ type Config struct {
 	// serves no replay pages and links none.
 	Replays Replays
 	Data    *content.Tables // the game data of the watch and replay pages; nil means content.Default()
-	// FPS is the most frames per second a watch page is drawn at (as an
-	// SSH session's); 0 means 30.
+	// FPS is the most frames per second a replay page is drawn at (as an
+	// SSH session's), and a watch page at most WatchFPS of them; 0 means
+	// 30.
 	FPS int
 	// MaxWatchers caps the watch pages open at once; more are refused with
 	// 503 and a reason. 0 means DefaultMaxWatchers.
