@@ -247,7 +247,7 @@ func printTable(rs []result) {
 		row("others p99 with ÷ without", func(r result) float64 { return ratio(r.OthersP99With, r.OthersP99) }, "%.2f")
 		row("server CPU s/s, with watchers", func(r result) float64 { return r.CPUCoresWith }, "%.3f")
 		row("server RSS MiB, with watchers", func(r result) float64 { return r.RSSMiBWith }, "%.1f")
-		row("KiB/s per watcher", func(r result) float64 { return r.WatcherKiBPerSec }, "%.1f")
+		row("bytes/s per watcher", func(r result) float64 { return r.WatcherKiBPerSec * 1024 }, "%.1f")
 	}
 	if slices.ContainsFunc(rs, func(r result) bool { return r.DBCPUCores > 0 }) {
 		row("database CPU s/s", func(r result) float64 { return r.DBCPUCores }, "%.3f")

@@ -103,7 +103,7 @@ type Slot interface {
 	// daily is the daily challenge's date, "" for a game of its own)
 	// and its latest frame (nil for none: a new watcher then waits for the
 	// next), and returns: the slot's fan-out then hands f to every
-	// watcher, a few at a time (2,000 a second, watch.go), replacing any
+	// watcher, a few at a time (1,000 a second, watch.go), replacing any
 	// frame a watcher has not read yet, so a slow watcher only misses
 	// frames and 2,000 of them never slow the player. f is shared, never
 	// copied: it must not change once published.

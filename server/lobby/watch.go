@@ -8,7 +8,7 @@ package lobby
 // of the slot hands it to the watchers, fanOutBatch at a time with a
 // fanOutPause between batches, so that what the watchers do with a frame
 // (each draws it) is spread out in time rather than all at once, and the
-// players' own turns never queue behind 2,000 watchers' drawing.
+// players' own turns do not queue behind 2,000 watchers' drawing.
 
 import (
 	"time"
@@ -17,13 +17,14 @@ import (
 )
 
 // The pace of a slot's fan-out: at most fanOutBatch watchers are handed a
-// frame every fanOutPause, 2,000 watchers a second. A watcher of a game
-// with fewer than fanOutBatch watchers gets each frame at once; one among
-// 2,000 gets it within a second. A watcher draws a frame in about 0.2 ms
-// (docs/performance.md, "Issue 20: watchers"), so the watchers of one
-// game take at most about 0.4 of a core whatever the player's pace.
+// frame every fanOutPause, 1,000 watchers a second (fewer when the machine
+// is busy: the pause then lasts longer). A game's first fanOutBatch
+// watchers get each frame at once; one among 2,000 gets the newest within
+// about two seconds. A web watcher draws a frame in about 0.2 ms of CPU
+// (docs/performance.md, "Issue 20: watchers"), so the watchers of one game
+// take about a fifth of a core at most, however fast its player plays.
 const (
-	fanOutBatch = 4
+	fanOutBatch = 2
 	fanOutPause = 2 * time.Millisecond
 )
 

@@ -23,8 +23,10 @@ const endGrace = 500 * time.Millisecond
 // WatchFPS is the most frames per second a watch page is drawn at (or
 // Config.FPS, if lower). A watcher needs no more, and a page's program
 // costs CPU at its frame rate even while nothing moves (Bubble Tea's
-// renderer ticks): 2,000 watch pages at 30 fps took 0.28 of a core idle
-// (docs/performance.md, "Issue 20: watchers").
+// renderer ticks: docs/performance.md, "What the limits are"); in one
+// pair of runs with 2,000 watch pages joining, 10 rather than 30 took the
+// players' key→frame p99 from 2.7–3.6 s to 1.0–1.1 s ("Issue 20:
+// watchers").
 const WatchFPS = 10
 
 // watchSocket serves a watch page's WebSocket: 404 for a game not live,
