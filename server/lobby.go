@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
 
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
@@ -173,7 +174,7 @@ func (l *sessionLobby) Mine() (tui.LiveGame, bool) {
 
 // Watch implements tui.Lobby: a game of this node through the lobby, one
 // of another node over the node channel.
-func (l *sessionLobby) Watch(id uint64) (<-chan []byte, func(), bool) {
+func (l *sessionLobby) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 	if frames, stop, ok := l.srv.watchGame(id); ok {
 		return frames, stop, true
 	}
@@ -199,10 +200,10 @@ func (l *sessionLobby) Watchers() int {
 
 // Publish implements tui.Lobby: it renews the slot (the last input `who`
 // shows) and hands the frame to its watchers.
-func (l *sessionLobby) Publish(depth, turn int, daily string, frame []byte) {
+func (l *sessionLobby) Publish(depth, turn int, daily string, f *frame.Frame) {
 	if s := l.held(); s != nil {
 		s.Renew(time.Now())
-		s.Publish(depth, turn, daily, frame)
+		s.Publish(depth, turn, daily, f)
 	}
 }
 

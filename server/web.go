@@ -19,6 +19,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/wish/v2/ratelimiter"
 
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/metrics"
@@ -34,7 +35,9 @@ type webLive struct{ s *Server }
 func (l webLive) Games() []tui.LiveGame { return l.s.allGames() }
 
 // Watch implements web.Live; a page counts as a watcher of the game.
-func (l webLive) Watch(id uint64) (<-chan []byte, func(), bool) { return l.s.watchGame(id) }
+func (l webLive) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
+	return l.s.watchGame(id)
+}
 
 // webReplays opens finished games for the replay pages (web.Replays).
 type webReplays struct{ s *Server }

@@ -232,7 +232,8 @@ type Model struct {
 	game     *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
 	exit     Exit
 	lastKey  time.Time
-	watchers int // how many watch this game
+	watchers int  // how many watch this game
+	framed   bool // the last publish held a frame, which the lobby hands each new watcher
 	set      Settings
 	detected colorprofile.Profile   // the terminal's colour profile, as Bubble Tea reports it
 	forced   []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
@@ -321,7 +322,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.banner = msg.Text
 	case WatchersMsg:
 		m.watchers = m.p.Lobby.Watchers()
-		m.publish()
+		if !m.framed { // else a new watcher starts from the frame the lobby holds
+			m.publish()
+		}
 	case takeOverDone, TakeOverNoteMsg, frameMsg, watchEnded, tripStep, storageRetry, turnAnswered, replayTick:
 		if h, ok := m.scr.(asyncHandler); ok { // else it is late news for a screen left behind
 			var cmd tea.Cmd

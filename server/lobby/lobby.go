@@ -18,6 +18,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 // Lobby is the live games of a server. All methods are safe for concurrent
@@ -43,10 +45,13 @@ type Lobby interface {
 	OfKey(fp string) (g Game, ok bool)
 	// Watch subscribes to the frames of slot id: the channel first holds
 	// its latest frame (if any), then only ever the newest one not yet
-	// read, and closes when the slot is released. stop unsubscribes and
-	// may be called more than once. ok is false when id is not live. The
-	// watched slot's notifier gets WatchersChanged on subscribe and stop.
-	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
+	// read, and closes when the slot is released. Every watcher of the
+	// slot gets the same *frame.Frame: read it, never change it. stop
+	// unsubscribes and may be called more than once. ok is false when id
+	// is not live. The watched slot's notifier gets WatchersChanged when
+	// watchers come or go, once until its holder next calls
+	// Slot.Watchers (so 2,000 watchers joining cost it one notice).
+	Watch(id uint64) (frames <-chan *frame.Frame, stop func(), ok bool)
 	// Sweep runs until stop closes: every keepAlive (0 means 30 s) it sends
 	// each slot's Conn a keepalive request, closing a Conn that left 3 in a
 	// row unanswered (its session then saves as it unwinds); every idle
@@ -97,11 +102,14 @@ type Slot interface {
 	// Publish records where the slot's game stands (depth 0 means none;
 	// daily is the daily challenge's date, "" for a game of its own)
 	// and its latest frame (nil for none: a new watcher then waits for the
-	// next), and hands frame to every watcher, replacing any frame a
-	// watcher has not read yet: a slow watcher only misses frames, it never
-	// slows the player.
-	Publish(depth, turn int, daily string, frame []byte)
-	// Watchers returns how many watch the slot now.
+	// next), and returns: the slot's fan-out then hands f to every
+	// watcher, a few at a time (1,000 a second, watch.go), replacing any
+	// frame a watcher has not read yet, so a slow watcher only misses
+	// frames and 2,000 of them never slow the player. f is shared, never
+	// copied: it must not change once published.
+	Publish(depth, turn int, daily string, f *frame.Frame)
+	// Watchers returns how many watch the slot now, and re-arms its
+	// WatchersChanged notice (Lobby.Watch).
 	Watchers() int
 	// Rename lists the slot under name from now on. Call it only after the
 	// store accepted name as the key's claimed name: the stored profile is
@@ -161,7 +169,8 @@ const (
 	// save and leave (takeover.go).
 	TakenOver
 	// WatchersChanged: the number watching the slot changed; ask
-	// Slot.Watchers (notices may arrive out of order, the count never does).
+	// Slot.Watchers (notices may arrive out of order, the count never does;
+	// no second notice comes until the holder has asked).
 	WatchersChanged
 	// IdleCheck: check whether the holder has been idle too long, and if so
 	// save and leave.

@@ -24,6 +24,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/frame"
 
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
@@ -212,11 +213,11 @@ func TestAWatchPageOutlivesTheTimeoutsOfTheRequestThatOpenedIt(t *testing.T) {
 		if _, err := g.Apply(game.Wait()); err != nil {
 			t.Fatal(err)
 		}
-		frame, err := g.Encode()
+		blob, err := g.Encode()
 		if err != nil {
 			t.Fatal(err)
 		}
-		slot.Publish(1, g.Turn(), "", frame)
+		slot.Publish(1, g.Turn(), "", frame.New(blob, nil))
 		want := fmt.Sprintf("Turn: %d ", g.Turn())
 		for !strings.Contains(emu.String(), want) {
 			typ, data, err := c.Read(ctx)

@@ -15,12 +15,22 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 )
 
 // endGrace is how long a watch page keeps its connection once the game has
 // ended, so that its last screen (saying how) is drawn before the close.
 const endGrace = 500 * time.Millisecond
+
+// WatchFPS is the most frames per second a watch page is drawn at (or
+// Config.FPS, if lower). A watcher needs no more, and a page's program
+// costs CPU at its frame rate even while nothing moves (Bubble Tea's
+// renderer ticks: docs/performance.md, "What the limits are"); in one
+// pair of runs with 2,000 watch pages joining, 10 rather than 30 took the
+// players' key→frame p99 from 2.7–3.6 s to 1.0–1.1 s ("Issue 20:
+// watchers").
+const WatchFPS = 10
 
 // watchSocket serves a watch page's WebSocket: 404 for a game not live,
 // 400 for a size that is not two whole numbers from 1; closed at once with
@@ -79,7 +89,7 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		case <-b.ctx.Done():
 		}
 	}()
-	if err := b.run(model, cols, rows, s.cfg.FPS, s.register); err != nil && b.ctx.Err() == nil {
+	if err := b.run(model, cols, rows, min(s.cfg.FPS, WatchFPS), s.register); err != nil && b.ctx.Err() == nil {
 		s.log.Warn("web: a watch page's program failed", "err", err)
 	}
 }
@@ -94,10 +104,11 @@ func dimension(text string, most int) (int, bool) {
 	return min(n, most), true
 }
 
-// relay hands src's frames on to the channel it returns, newest only, and
-// closes ended (and then that channel) once src closes: the game ended.
-func relay(src <-chan []byte) (frames <-chan []byte, ended <-chan struct{}) {
-	out := make(chan []byte, 1)
+// relay hands src's frames on to the channel it returns, newest only (the
+// same shared frame, never a copy), and closes ended (and then that
+// channel) once src closes: the game ended.
+func relay(src <-chan *frame.Frame) (frames <-chan *frame.Frame, ended <-chan struct{}) {
+	out := make(chan *frame.Frame, 1)
 	done := make(chan struct{})
 	go func() {
 		for f := range src {
@@ -116,18 +127,18 @@ func relay(src <-chan []byte) (frames <-chan []byte, ended <-chan struct{}) {
 // oneGame is the tui.Lobby of a watch page: it watches the one game the
 // page subscribed to; the rest does nothing.
 type oneGame struct {
-	frames <-chan []byte
+	frames <-chan *frame.Frame
 	stop   func()
 }
 
-func (o oneGame) Watch(uint64) (<-chan []byte, func(), bool) { return o.frames, o.stop, true }
-func (oneGame) Games() []tui.LiveGame                        { return nil }
-func (oneGame) Mine() (tui.LiveGame, bool)                   { return tui.LiveGame{}, false }
-func (oneGame) Watchers() int                                { return 0 }
-func (oneGame) Publish(int, int, string, []byte)             {}
-func (oneGame) TakeOver() error                              { return nil }
-func (oneGame) ClaimName(string) error                       { return nil }
-func (oneGame) Cheat(string)                                 {}
+func (o oneGame) Watch(uint64) (<-chan *frame.Frame, func(), bool) { return o.frames, o.stop, true }
+func (oneGame) Games() []tui.LiveGame                              { return nil }
+func (oneGame) Mine() (tui.LiveGame, bool)                         { return tui.LiveGame{}, false }
+func (oneGame) Watchers() int                                      { return 0 }
+func (oneGame) Publish(int, int, string, *frame.Frame)             {}
+func (oneGame) TakeOver() error                                    { return nil }
+func (oneGame) ClaimName(string) error                             { return nil }
+func (oneGame) Cheat(string)                                       {}
 
 // Refusals of a watch or replay page, the close reasons (status 1013) its
 // page shows.

@@ -37,6 +37,7 @@ import (
 	"github.com/realclientip/realclientip-go"
 
 	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/store"
 )
@@ -55,11 +56,12 @@ type Live interface {
 	// Games lists the live games (tui.LiveGame.ID is the id in
 	// /watch/<id>).
 	Games() []tui.LiveGame
-	// Watch subscribes to game id's frames (game save blobs, the newest
-	// only); the channel closes when the game ends; stop unsubscribes and
-	// may be called more than once. ok is false when id is not live. A
-	// subscription counts as a watcher of the game.
-	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
+	// Watch subscribes to game id's frames (the newest only, each shared
+	// by every watcher of the game: read, never changed); the channel
+	// closes when the game ends; stop unsubscribes and may be called more
+	// than once. ok is false when id is not live. A subscription counts as
+	// a watcher of the game.
+	Watch(id uint64) (frames <-chan *frame.Frame, stop func(), ok bool)
 }
 
 // Config is what the web server needs.
@@ -69,9 +71,10 @@ type Config struct {
 	// Replays opens finished games for /replay/{id} (replay.go); nil
 	// serves no replay pages and links none.
 	Replays Replays
-	Data    *content.Tables // the game data frames decode with; nil means content.Default()
-	// FPS is the most frames per second a watch page is drawn at (as an
-	// SSH session's); 0 means 30.
+	Data    *content.Tables // the game data of the watch and replay pages; nil means content.Default()
+	// FPS is the most frames per second a replay page is drawn at (as an
+	// SSH session's), and a watch page at most WatchFPS of them; 0 means
+	// 30.
 	FPS int
 	// MaxWatchers caps the watch and replay pages open at once (the
 	// watchers' budget); more are refused, their WebSocket closed at once

@@ -18,6 +18,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
 )
@@ -29,7 +30,7 @@ const waitLong = 10 * time.Second
 type memLive struct{ m *lobby.Memory }
 
 func (l memLive) Games() []tuiLiveGame { return toLive(l.m.Games()) }
-func (l memLive) Watch(id uint64) (<-chan []byte, func(), bool) {
+func (l memLive) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 	return l.m.Watch(id)
 }
 
@@ -67,11 +68,11 @@ func (s *site) play(t testing.TB, name string, depth, turn int) lobby.Slot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	frame, err := game.New(7, content.Default()).Encode()
+	blob, err := game.New(7, content.Default()).Encode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	slot.Publish(depth, turn, "", frame)
+	slot.Publish(depth, turn, "", frame.New(blob, nil))
 	t.Cleanup(slot.Release)
 	return slot
 }
