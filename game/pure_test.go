@@ -17,7 +17,7 @@ import (
 func TestTheCoreImportsNoClockIOOrUI(t *testing.T) {
 	forbidden := []string{"time", "os", "os/exec", "net", "net/http",
 		"charm.land/bubbletea/v2", "charm.land/lipgloss/v2"}
-	for _, dir := range []string{".", "content", "world", "mapgen", "replay", "bot"} {
+	for _, dir := range []string{".", "content", "world", "mapgen", "replay", "bot", "frame"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)

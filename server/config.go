@@ -111,6 +111,14 @@ type Config struct {
 	// server is: keep it on loopback, or where only the host's Prometheus
 	// reaches.
 	Metrics string
+	// Bind, if set, opens each address the server listens on in place of
+	// net.Listen("tcp", addr): name says which (BindSSH for Listen,
+	// BindHTTP, BindMetrics, BindNode for ClusterListen) and addr is that
+	// field's value. cmd/grotto passes the sockets systemd hands it
+	// through it (socket activation, docs/hosting.md); tests pass
+	// listeners they keep. nil means net.Listen. The server closes what
+	// it returns at Shutdown.
+	Bind func(name, addr string) (net.Listener, error)
 }
 
 // DefaultFPS is the frame rate of a session: a key is answered within one

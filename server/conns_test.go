@@ -1,13 +1,19 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
+
+	"charm.land/log/v2"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -182,5 +188,52 @@ func TestASecondSessionOnOneConnectionIsRefusedWithAReason(t *testing.T) {
 	c.in.Write([]byte("\x03"))
 	if err := c.sess.Wait(); err != nil {
 		t.Errorf("the first session did not end cleanly: %v", err)
+	}
+}
+
+// emfileListener fails its first accepts as a process out of file
+// descriptors does (EMFILE), then accepts as usual.
+type emfileListener struct {
+	net.Listener
+	fails atomic.Int32
+}
+
+func (l *emfileListener) Accept() (net.Conn, error) {
+	if l.fails.Add(-1) >= 0 {
+		return nil, &net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)}
+	}
+	return l.Listener.Accept()
+}
+
+// charm.land/ssh's Serve backs off on an accept error that is Temporary,
+// as EMFILE is (syscall.Errno.Temporary), and goes on: a process that ran
+// out of files for a moment still lets players in once files are free.
+func TestTheSSHListenerGoesOnAcceptingAfterTooManyOpenFiles(t *testing.T) {
+	lim := DefaultLimits()
+	lim.ConnPer10s = 10000
+	srv, err := newServer(t, Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard), Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ln := &emfileListener{Listener: srv.ln}
+	ln.fails.Store(5)
+	srv.ln = ln
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	c := dial(t, srv.Addr().String(), newKey(t), 100, 30)
+	title(t, c)
+	if n := ln.fails.Load(); n >= 0 {
+		t.Fatalf("the listener failed only %d of 5 accepts", 5-n)
 	}
 }

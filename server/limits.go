@@ -42,6 +42,13 @@ type Limits struct {
 	// commands such as `who` end at once and are not counted); more are
 	// refused with a reason. 0 means the default.
 	MaxSessions int
+	// MaxWatchers is the watchers' budget: the most watch and replay
+	// pages open at once in browsers (--max-watchers). Each holds about
+	// 0.6 MB of heap at 80x24 and at most 1.5 MB (its program is never
+	// larger than tui.MaxWidth x tui.MaxHeight, whatever size it claims;
+	// docs/performance.md). A page past it is told why and refused. 0
+	// means MaxSessions (watchers).
+	MaxWatchers int
 	// ConnPer10s is how many new sessions one IP address may open in 10
 	// seconds (a bucket of that size, refilled evenly). 0 means the
 	// default.
@@ -58,6 +65,20 @@ type Limits struct {
 	// for this long: after its key is accepted, or after its last session
 	// ended. 0 means never.
 	SessionOpenTimeout time.Duration
+	// MaxHTTPConns caps the connections the web pages (--http) hold at
+	// once, whatever their address; more are answered 503 and closed. 0
+	// means httpConnBudget of the process's open-file limit, so that the
+	// web port can never take the files SSH needs.
+	MaxHTTPConns int
+}
+
+// watchers returns the watchers' budget: MaxWatchers, or MaxSessions when
+// it is 0.
+func (l Limits) watchers() int {
+	if l.MaxWatchers > 0 {
+		return l.MaxWatchers
+	}
+	return l.MaxSessions
 }
 
 // MinIdleTimeout is the shortest idle timeout a host may set (other than 0,
@@ -106,6 +127,12 @@ func (l Limits) validate() error {
 		if c.n < 1 {
 			return badSetting(c.flag, "must be at least 1, not %d", c.n)
 		}
+	}
+	if l.MaxWatchers < 0 {
+		return badSetting("--max-watchers", "must not be negative (0 means as many as --max-sessions), not %d", l.MaxWatchers)
+	}
+	if l.MaxHTTPConns < 0 {
+		return badSetting("--http-max-conns", "must not be negative (0 sets it from the open-file limit), not %d", l.MaxHTTPConns)
 	}
 	if l.MaxConnsPerAddr < 0 {
 		return badSetting("--max-conns-per-addr", "must not be negative (0 turns it off), not %d", l.MaxConnsPerAddr)

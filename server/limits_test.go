@@ -41,9 +41,11 @@ func TestALimitOutOfRangeIsNamed(t *testing.T) {
 		"--conn-rate":             func(l *Limits) { l.ConnPer10s = -3 },
 		"--input-rate":            func(l *Limits) { l.InputBytesPerSec = -1 },
 		"--max-conns-per-addr":    func(l *Limits) { l.MaxConnsPerAddr = -1 },
+		"--max-watchers":          func(l *Limits) { l.MaxWatchers = -1 },
 		"--idle-timeout":          func(l *Limits) { l.IdleTimeout = -time.Second },
 		"--idle-timeout below 1s": func(l *Limits) { l.IdleTimeout = time.Millisecond },
 		"--session-open-timeout":  func(l *Limits) { l.SessionOpenTimeout = -time.Second },
+		"--http-max-conns":        func(l *Limits) { l.MaxHTTPConns = -1 },
 	} {
 		l := DefaultLimits()
 		change(&l)
@@ -98,6 +100,23 @@ func TestTheRateLimitRefusesTheSessionPastItsBucket(t *testing.T) {
 		refused := status == 1 && strings.Contains(errs, "rate limit exceeded")
 		if refused != (i == 2) {
 			t.Errorf("session %d of 3 with a bucket of 2: status %d, %q %q", i+1, status, out, errs)
+		}
+	}
+}
+
+func TestTheWebPagesTakeAtMostHalfTheOpenFilesLeftSoSSHKeepsTheOtherHalf(t *testing.T) {
+	for _, c := range []struct {
+		nofile uint64
+		want   int
+	}{
+		{1024, (1024 - fdReserve) / 2}, // a host that kept the usual soft limit
+		{512, 128},
+		{280, 16},        // tiny: still a few pages
+		{0, 10000},       // unknown: the web's own default
+		{1 << 20, 10000}, // plenty of files: memory is the limit
+	} {
+		if got := httpConnBudget(c.nofile); got != c.want {
+			t.Errorf("an open-file limit of %d: %d web connections, want %d", c.nofile, got, c.want)
 		}
 	}
 }

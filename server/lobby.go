@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
 
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
@@ -176,7 +177,7 @@ func (l *sessionLobby) Mine() (tui.LiveGame, bool) {
 // is watched by key (lobby.WatchOwn), even while it plays today's daily;
 // on another node it is watched as anyone's, so not while hidden (the
 // node channel does not carry who watches).
-func (l *sessionLobby) Watch(id uint64) (<-chan []byte, func(), bool) {
+func (l *sessionLobby) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 	if g, ok := l.srv.live.OfKey(l.fp); ok && g.ID == id {
 		return l.srv.live.WatchOwn(l.fp)
 	}
@@ -205,10 +206,10 @@ func (l *sessionLobby) Watchers() int {
 
 // Publish implements tui.Lobby: it renews the slot (the last input `who`
 // shows) and hands the frame to its watchers.
-func (l *sessionLobby) Publish(depth, turn int, daily string, frame []byte) {
+func (l *sessionLobby) Publish(depth, turn int, daily string, f *frame.Frame) {
 	if s := l.held(); s != nil {
 		s.Renew(l.srv.clock())
-		s.Publish(depth, turn, daily, frame)
+		s.Publish(depth, turn, daily, f)
 	}
 }
 

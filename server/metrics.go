@@ -68,7 +68,7 @@ func (s *Server) listenMetrics() error {
 	if s.cfg.Metrics == "" {
 		return nil
 	}
-	ln, err := net.Listen("tcp", s.cfg.Metrics)
+	ln, err := s.bind(BindMetrics, s.cfg.Metrics)
 	if err != nil {
 		return fmt.Errorf("listen %s (--metrics): %w", s.cfg.Metrics, err)
 	}

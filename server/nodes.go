@@ -24,6 +24,8 @@ import (
 
 	"charm.land/log/v2"
 
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/cluster"
 	"github.com/grotto-game/grotto/server/lobby"
@@ -47,6 +49,7 @@ type nodes struct {
 	ln    net.Listener    // the channel's listener, once Listen has run
 	addr  string          // the address announced for the channel ("" for none)
 	local func() []lobby.Game
+	data  *content.Tables // another node's frames decode with these (frame.New)
 
 	mu     sync.Mutex
 	others []store.NodeGame // the other nodes' games, from the last listing
@@ -74,7 +77,7 @@ func newNodes(s *Server, db Database) (*nodes, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &nodes{st: st, self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, creds: creds, local: s.live.Games}
+	n := &nodes{st: st, self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, creds: creds, local: s.live.Games, data: s.data}
 	n.peers = cluster.NewClient(creds, st.NodeAddr)
 	if s.cfg.ClusterListen != "" {
 		n.srv = cluster.NewServer(creds, nodeLocal{s}, s.log)
@@ -82,12 +85,13 @@ func newNodes(s *Server, db Database) (*nodes, error) {
 	return n, nil
 }
 
-// listen binds the channel's address, when this node has one.
-func (n *nodes) listen(addr, advertise string) error {
+// listen binds the channel's address with bind (Server.bind), when this
+// node has one.
+func (n *nodes) listen(bind func(name, addr string) (net.Listener, error), addr, advertise string) error {
 	if n == nil || n.srv == nil {
 		return nil
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := bind(BindNode, addr)
 	if err != nil {
 		return fmt.Errorf("listen %s (the node channel, --cluster-listen): %w", addr, err)
 	}
@@ -278,7 +282,7 @@ func (s *Server) hide(g tui.LiveGame) tui.LiveGame {
 // game of this node through its lobby, one of another node (remoteID)
 // over the node channel. ok is false when no such game is live or
 // listed, or when it is hidden (today's daily: hide), here or there.
-func (s *Server) watchGame(id uint64) (<-chan []byte, func(), bool) {
+func (s *Server) watchGame(id uint64) (<-chan *frame.Frame, func(), bool) {
 	if id&remoteBit == 0 || s.nodes == nil {
 		return s.live.Watch(id)
 	}
@@ -292,9 +296,11 @@ func (s *Server) watchGame(id uint64) (<-chan []byte, func(), bool) {
 
 // watchRemote subscribes to the frames of key fp's game on node: it
 // returns at once, and the channel fills once the node answers (it closes
-// when the game ends, the node cannot be reached, or stop is called).
-func (n *nodes) watchRemote(node, fp string) (<-chan []byte, func()) {
-	out := make(chan []byte, 1)
+// when the game ends, the node cannot be reached, or stop is called). The
+// frames come as save blobs, each made a frame here for this watcher
+// alone.
+func (n *nodes) watchRemote(node, fp string) (<-chan *frame.Frame, func()) {
+	out := make(chan *frame.Frame, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		defer close(out)
@@ -316,19 +322,19 @@ func (n *nodes) watchRemote(node, fp string) (<-chan []byte, func()) {
 				if !ok {
 					return
 				}
-				offerLatest(out, f)
+				offerLatest(out, frame.New(f, n.data))
 			}
 		}
 	}()
 	return out, cancel
 }
 
-// offerLatest puts frame in ch (capacity 1), replacing a frame not read
-// yet: a slow watcher only misses frames.
-func offerLatest(ch chan []byte, frame []byte) {
+// offerLatest puts f in ch (capacity 1), replacing a frame not read yet: a
+// slow watcher only misses frames.
+func offerLatest[F any](ch chan F, f F) {
 	for {
 		select {
-		case ch <- frame:
+		case ch <- f:
 			return
 		default:
 		}
@@ -464,13 +470,25 @@ func (l nodeLocal) Evict(ctx context.Context, fp string) error {
 	return s.leases.waitReleased(ctx, fp)
 }
 
-// Watch implements cluster.Local.
+// Watch implements cluster.Local: the game's frames as their save blobs,
+// the format that goes node to node.
 func (l nodeLocal) Watch(fp string) (<-chan []byte, func(), bool) {
 	g, ok := l.s.live.OfKey(fp)
 	if !ok {
 		return nil, nil, false
 	}
-	return l.s.live.Watch(g.ID)
+	frames, stop, ok := l.s.live.Watch(g.ID)
+	if !ok {
+		return nil, nil, false
+	}
+	blobs := make(chan []byte, 1)
+	go func() { // ends when frames closes: the game ended or stop
+		defer close(blobs)
+		for f := range frames {
+			offerLatest(blobs, f.Blob())
+		}
+	}()
+	return blobs, stop, true
 }
 
 // nodeName is the node's name in listings: "" off a cluster.

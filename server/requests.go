@@ -37,6 +37,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/winsize"
 )
 
 // MaxEnvVars is how many environment variables ("env" requests) one session
@@ -50,13 +51,11 @@ const MaxEnvVars = 32
 const MaxEnvBytes = 1024
 
 // ResizeInterval is the shortest time between two window sizes handed to a
-// session's program. A flood of window-changes is coalesced: the newest
-// size waiting is delivered, the ones it replaced never are. The first size
-// after a quiet spell goes at once; each one costs a full repaint (up to
-// 500x300 cells), so two a second bound what a flood can make the server
-// draw (the second break test measured +45 ms p99 for other players with
-// two flooders at five a second).
-const ResizeInterval = 500 * time.Millisecond
+// session's program: winsize.Interval, the rule of every way a size
+// arrives (the web pages' too). A flood of window-changes is coalesced: the
+// newest size waiting is delivered, the ones it replaced never are; the
+// first size after a quiet spell goes at once.
+const ResizeInterval = winsize.Interval
 
 // RequestsPerSec is how many requests one session channel may send per
 // second, after a burst of RequestBurst. A flood is read no faster: the
@@ -72,8 +71,8 @@ const (
 // so that a window being dragged (hundreds of sizes) never holds up the
 // keys, while a flood is still read no faster.
 const (
-	ResizesPerSec = 500
-	ResizeBurst   = 1000
+	ResizesPerSec = winsize.ReportsPerSec
+	ResizeBurst   = winsize.ReportBurst
 )
 
 // sessionChannel handles a "session" channel: the library's own handler,
@@ -88,7 +87,7 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 		}
 		defer cs.closeChannel()
 	}
-	f := &filteredChannel{NewChannel: nc, ctx: ctx, win: &windows{wake: make(chan struct{}, 1)}, conn: cs, srv: s}
+	f := &filteredChannel{NewChannel: nc, ctx: ctx, win: newWindows(), conn: cs, srv: s}
 	defer f.finish()
 	ssh.DefaultSessionHandler(srv, conn, f, ctx)
 }
@@ -183,10 +182,10 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 				req.Reply(false, nil)
 				return
 			}
-			win, ok := parseWindowChange(req.Payload, f.win.size())
+			win, ok := parseWindowChange(req.Payload, windowSize(f.win))
 			req.Reply(ok && pty, nil)
 			if ok && pty {
-				f.win.set(win)
+				f.win.Set(win)
 			}
 			continue // never to the library: see the file comment
 		}
@@ -206,7 +205,7 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			if p, win, ok := clampPtyReq(req.Payload); ok {
 				req.Payload = p
 				if !pty {
-					f.win.set(win)
+					f.win.Set(win)
 				}
 				pty = true
 			}
@@ -309,80 +308,31 @@ func clampWindow(b []byte, unset ssh.Window) ssh.Window {
 }
 
 // windows is a session's terminal size as the client last set it, waiting
-// to be handed to the program: only the newest size is kept.
-type windows struct {
-	mu      sync.Mutex
-	latest  ssh.Window
-	seen    bool // latest holds a size
-	pending bool // latest has not been delivered
-	wake    chan struct{}
-}
+// to be handed to the program: only the newest size is kept (winsize).
+type windows = winsize.Coalescer[ssh.Window]
 
-// set makes win the newest size; it never blocks.
-func (w *windows) set(win ssh.Window) {
-	w.mu.Lock()
-	w.latest, w.seen, w.pending = win, true, true
-	w.mu.Unlock()
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
+// newWindows returns a session's windows, with no size yet.
+func newWindows() *windows { return winsize.New[ssh.Window]() }
 
-// size returns the newest size, defaultWindow before any.
-func (w *windows) size() ssh.Window {
-	if win, ok := w.current(); ok {
+// windowSize returns w's newest size, defaultWindow before any.
+func windowSize(w *windows) ssh.Window {
+	if win, ok := w.Current(); ok {
 		return win
 	}
 	return defaultWindow()
 }
 
-// current returns the newest size, if any.
-func (w *windows) current() (ssh.Window, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.latest, w.seen
-}
-
-// take returns the newest size if it has not been delivered yet.
-func (w *windows) take() (ssh.Window, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.pending {
-		return ssh.Window{}, false
-	}
-	w.pending = false
-	return w.latest, true
-}
-
-// deliver sends the newest size on out whenever one is waiting, at most
-// one per every, until ctx ends.
-func (w *windows) deliver(ctx context.Context, out chan<- ssh.Window, every time.Duration) {
-	pause := time.NewTimer(every)
-	pause.Stop()
-	defer pause.Stop()
-	for {
+// deliverWindows sends w's newest size on out whenever one is waiting, at
+// most one per every, until ctx ends.
+func deliverWindows(ctx context.Context, w *windows, out chan<- ssh.Window, every time.Duration) {
+	w.Deliver(ctx, every, func(win ssh.Window) bool {
 		select {
 		case <-ctx.Done():
-			return
-		case <-w.wake:
-		}
-		win, ok := w.take()
-		if !ok {
-			continue
-		}
-		select {
-		case <-ctx.Done():
-			return
+			return false
 		case out <- win:
+			return true
 		}
-		pause.Reset(every)
-		select {
-		case <-ctx.Done():
-			return
-		case <-pause.C:
-		}
-	}
+	})
 }
 
 // windowSizes hands the program its session's window sizes from windows
@@ -398,7 +348,7 @@ func windowSizes(next ssh.Handler) ssh.Handler {
 		ctx, cancel := context.WithCancel(sess.Context())
 		defer cancel()
 		sizes := make(chan ssh.Window)
-		go w.deliver(ctx, sizes, ResizeInterval)
+		go deliverWindows(ctx, w, sizes, ResizeInterval)
 		next(sizedSession{Session: sess, win: w, sizes: sizes})
 	}
 }
@@ -414,7 +364,7 @@ type sizedSession struct {
 // channel of sizes that deliver feeds.
 func (s sizedSession) Pty() (ssh.Pty, <-chan ssh.Window, bool) {
 	p, _, ok := s.Session.Pty()
-	if win, seen := s.win.current(); seen {
+	if win, seen := s.win.Current(); seen {
 		p.Window = win
 	}
 	return p, s.sizes, ok

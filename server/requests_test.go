@@ -330,22 +330,22 @@ func BenchmarkAPlayersKeyDuringAResizeFlood(b *testing.B) {
 }
 
 func TestAResizeFloodReachesTheProgramAsAFewSizesTheNewestLast(t *testing.T) {
-	w := &windows{wake: make(chan struct{}, 1)}
+	w := newWindows()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sizes := make(chan ssh.Window)
 	const every = 20 * time.Millisecond
-	go w.deliver(ctx, sizes, every)
+	go deliverWindows(ctx, w, sizes, every)
 	start := time.Now()
 	go func() {
 		for i := range 100000 {
 			if i%2 == 0 {
-				w.set(ssh.Window{Width: tui.MaxWidth, Height: tui.MaxHeight})
+				w.Set(ssh.Window{Width: tui.MaxWidth, Height: tui.MaxHeight})
 			} else {
-				w.set(ssh.Window{Width: 80, Height: 24})
+				w.Set(ssh.Window{Width: 80, Height: 24})
 			}
 		}
-		w.set(ssh.Window{Width: 100, Height: 30})
+		w.Set(ssh.Window{Width: 100, Height: 30})
 	}()
 	var got []ssh.Window
 	for last := (ssh.Window{}); last.Width != 100; {

@@ -68,9 +68,10 @@ type Server struct {
 	// proxies are the balancers trusted to send a PROXY header (proxy.go);
 	// empty when PROXY protocol is off.
 	proxies trustedProxies
-	// unsaved counts the sessions that ended with a game that could not be
-	// saved; Shutdown reports them so the process exits non-zero.
-	unsaved atomic.Int64
+	// unsaved holds the keys whose session ended with a game that could
+	// not be saved and that no write has saved since (server/session);
+	// Shutdown names them and the process exits non-zero.
+	unsaved *session.Unsaved
 	// browsers counts, by key fingerprint, the sessions playing in a
 	// browser, for grotto_sessions{kind="browser"} (web.go).
 	browsers browserCount
@@ -144,7 +145,7 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, conns: newAddrConns(),
 		sessions: newSessionCap(cfg.Limits.MaxSessions), rates: newAddrRate(cfg.Limits.ConnPer10s),
-		pending: session.NewPendingEnds(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
+		pending: session.NewPendingEnds(), unsaved: session.NewUnsaved(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
 		stopRenew: make(chan struct{})}
 	mem := lobby.NewMemory(s.clock) // the server's one clock: a daily's day (lobby.HiddenDaily)
 	s.live = mem
@@ -204,7 +205,7 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 // Listen binds the configured address, and the metrics address if one is
 // set (Config.Metrics); Addr and MetricsAddr are valid after it.
 func (s *Server) Listen() error {
-	ln, err := net.Listen("tcp", s.cfg.Listen)
+	ln, err := s.bind(BindSSH, s.cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", s.cfg.Listen, err)
 	}
@@ -213,7 +214,7 @@ func (s *Server) Listen() error {
 		return err
 	}
 	s.ln = ln
-	err = s.nodes.listen(s.cfg.ClusterListen, s.cfg.ClusterAdvertise)
+	err = s.nodes.listen(s.bind, s.cfg.ClusterListen, s.cfg.ClusterAdvertise)
 	if err == nil {
 		if err = s.listenWeb(); err != nil && s.nodes != nil && s.nodes.ln != nil {
 			s.nodes.ln.Close()
@@ -316,9 +317,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.log.Error("stopped; NO GAME WAS SAVED since the database file went away", "err", fileErr)
 		return fileErr
 	}
-	if n := s.unsaved.Load(); n > 0 {
-		s.log.Error("stopped; some games could not be saved", "unsaved", n)
-		return fmt.Errorf("games that could not be saved: %d", n)
+	if fps := s.unsaved.Keys(); len(fps) > 0 {
+		s.log.Error("stopped; some games could not be saved and their last turns are lost; each key's earlier log line says which", "unsaved", len(fps), "fps", strings.Join(fps, " "))
+		return fmt.Errorf("games that could not be saved: %d (%s)", len(fps), strings.Join(fps, " "))
 	}
 	s.log.Info("stopped; every game saved")
 	return nil
@@ -503,6 +504,7 @@ func (s *Server) play(st seat) {
 		// Another node claimed the key: its writes here were refused
 		// (fenced) and the game goes on there from its last write.
 		lob.lease.release()
+		s.unsaved.Clear(id.fp) // the game goes on there, from the store: nothing of it is left here to save
 		logger.Warn("session ended: this node lost the key's lease to another node; nothing more was written here", "err", err)
 		st.end("This game was taken over elsewhere: the server lost its claim on your game, which continues on the server that claimed it.", 1)
 		return
@@ -512,7 +514,7 @@ func (s *Server) play(st seat) {
 		err = s.store.CheckFile() // a save into a deleted file is no save
 	}
 	if err != nil {
-		s.unsaved.Add(1)
+		s.unsaved.Mark(id.fp)
 		// err is the player's text (it promises retries, which end
 		// with the session); the host needs the cause.
 		if play.OnlyLastWaits() {
@@ -550,7 +552,7 @@ func (s *Server) newPlay(fp string, lease *sessionLease, logger *log.Logger) *se
 	m := s.metrics // every store call of the session timed by operation
 	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: m.TimedSaves(lease), Scores: m.TimedScores(lease),
 		Profiles: m.TimedProfiles(s.store), Quarantine: m.TimedQuarantine(loggedQuarantine{lease, logger}),
-		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.pending, Played: m.Played,
+		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.pending, Unsaved: s.unsaved, Played: m.Played,
 		Trouble: func(err error) {
 			if errors.Is(err, store.ErrFenced) {
 				logger.Warn("a write of this player's game was refused (fenced): another node claimed the key; this session ends without writing again", "err", err)

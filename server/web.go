@@ -13,11 +13,13 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/wish/v2/ratelimiter"
 
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/metrics"
@@ -33,7 +35,9 @@ type webLive struct{ s *Server }
 func (l webLive) Games() []tui.LiveGame { return l.s.allGames() }
 
 // Watch implements web.Live; a page counts as a watcher of the game.
-func (l webLive) Watch(id uint64) (<-chan []byte, func(), bool) { return l.s.watchGame(id) }
+func (l webLive) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
+	return l.s.watchGame(id)
+}
 
 // webReplays opens finished games for the replay pages (web.Replays).
 type webReplays struct{ s *Server }
@@ -50,15 +54,24 @@ func (r webReplays) ReplayGame(id string) (tui.ReplayGame, error) {
 	return rg, nil
 }
 
-// newWeb builds the web server of cfg.HTTP, nil when it is "". Watch pages
-// are capped like game sessions (Limits.MaxSessions), separately.
+// newWeb builds the web server of cfg.HTTP, nil when it is "". Watch and
+// replay pages are capped by the watchers' budget (Limits.MaxWatchers,
+// --max-watchers), apart from game sessions.
 func (s *Server) newWeb() (*web.Server, error) {
 	if s.cfg.HTTP == "" {
 		return nil, nil
 	}
 	proxies, _ := parseRanges("--http-trusted-proxy", s.cfg.HTTPTrustedProxy) // Validate checked it
+	nofile := openFileLimit()
+	maxConns := s.cfg.Limits.MaxHTTPConns
+	if maxConns == 0 {
+		maxConns = httpConnBudget(nofile)
+	} else if nofile > 0 && uint64(maxConns) > (nofile-min(nofile, fdReserve))/2 {
+		s.log.Warn("--http-max-conns lets the web pages take more than half the open-file limit: a flood of the web port could leave SSH players unable to log in; raise the limit (ulimit -n) or lower --http-max-conns",
+			"http_max_conns", maxConns, "open_file_limit", nofile)
+	}
 	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
-		MaxWatchers: s.cfg.Limits.MaxSessions, Logger: s.log,
+		MaxWatchers: s.cfg.Limits.watchers(), Logger: s.log, MaxConns: maxConns,
 		Tokens: s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL,
 		SSH: func() string { return s.sshCommand(false) }})
 }
@@ -84,13 +97,44 @@ func (s *Server) webBase() string {
 	return "http://" + net.JoinHostPort(host, port)
 }
 
-// webGate holds browser WebSockets to the per-address limits of SSH
-// (web.Gate): each is one connection of its address under
-// --max-conns-per-addr, counted with the address's SSH connections
+// fdReserve is how many file descriptors httpConnBudget keeps, beside
+// SSH's half, for the store, the node channel, the listeners, metrics
+// scrapes and the log.
+const fdReserve = 256
+
+// httpConnBudget is the default of Limits.MaxHTTPConns under an
+// open-file limit of nofile (RLIMIT_NOFILE; 0 when unknown): half of what
+// is left after fdReserve, the other half being SSH's; at most
+// web.DefaultMaxConns, at least 16.
+func httpConnBudget(nofile uint64) int {
+	if nofile == 0 {
+		return web.DefaultMaxConns
+	}
+	room := 0
+	if nofile > fdReserve {
+		room = int(min((nofile-fdReserve)/2, web.DefaultMaxConns))
+	}
+	return max(room, 16)
+}
+
+// openFileLimit is the process's open-file limit (the soft RLIMIT_NOFILE,
+// which the Go runtime raises to the hard one at start); 0 when it cannot
+// be read.
+func openFileLimit() uint64 {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		return 0
+	}
+	return lim.Cur
+}
+
+// webGate holds the web pages' connections to the per-address limits of
+// SSH (web.Gate): each TCP connection as it is accepted, or, from a proxy
+// of --http-trusted-proxy, each WebSocket as the browser X-Forwarded-For
+// names (web.Config.TrustedProxies), is one connection of its address
+// under --max-conns-per-addr, counted with the address's SSH connections
 // (conns.go), and one new session under --conn-rate, from the address's
-// SSH bucket (limits.go); refused with the lines SSH uses. The address is
-// the TCP peer's, or, from a proxy of --http-trusted-proxy, the browser's
-// as X-Forwarded-For names it (web.Config.TrustedProxies).
+// SSH bucket (limits.go); refused with the lines SSH uses.
 type webGate struct{ s *Server }
 
 // Enter implements web.Gate.
@@ -199,7 +243,7 @@ func (s *Server) listenWeb() error {
 	if s.web == nil || s.webLn != nil {
 		return nil
 	}
-	ln, err := net.Listen("tcp", s.cfg.HTTP)
+	ln, err := s.bind(BindHTTP, s.cfg.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen --http %s: %w", s.cfg.HTTP, err)
 	}

@@ -27,7 +27,7 @@ var watchLink = regexp.MustCompile(`<td>([^<]*)</td><td class="n">(\d+)</td><td 
 
 // webGames reads the front page's live games: name → watch link, and
 // name → turn.
-func webGames(t *testing.T, base string) (links, turns map[string]string) {
+func webGames(t testing.TB, base string) (links, turns map[string]string) {
 	t.Helper()
 	resp, err := http.Get(base + "/")
 	if err != nil {

@@ -5,6 +5,8 @@ package server
 // connections, --conn-rate with its SSH sessions.
 
 import (
+	"context"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -47,6 +49,7 @@ func TestBrowserSocketsCountAsConnectionsOfTheirAddressAndLeaveSSHRoom(t *testin
 	if code, _ := get(t, b, webLinkOf(t, addr, key)); code != http.StatusSeeOther {
 		t.Fatalf("the link: %d, want 303", code)
 	}
+	b.CloseIdleConnections()          // the link's HTTP connection counts too, while open
 	waitConns(t, srv, "127.0.0.1", 0) // the SSH connections of the link are gone
 
 	var pages []*page
@@ -54,9 +57,12 @@ func TestBrowserSocketsCountAsConnectionsOfTheirAddressAndLeaveSSHRoom(t *testin
 		pages = append(pages, openPage(t, b, base, "/play/ws?cols=100&rows=30"))
 	}
 	waitConns(t, srv, "127.0.0.1", 3)
-	refused := openPage(t, b, base, "/play/ws?cols=100&rows=30")
-	if code, why := refused.closed(t); code != websocket.StatusTryAgainLater || !strings.Contains(why, "too many connections from your address (at most 3 at once)") {
-		t.Errorf("a fourth play page from an address capped at 3: %v %q, want 1013 and too many connections", code, why)
+	// A fourth connection is refused as it is accepted, before any request.
+	if code, why := refusedHTTP(t, b, base, "/play/ws?cols=100&rows=30"); code != http.StatusTooManyRequests || !strings.Contains(why, "too many connections from your address (at most 3 at once)") {
+		t.Errorf("a fourth play page from an address capped at 3: %d %q, want 429 and too many connections", code, why)
+	}
+	if code, why := refusedHTTP(t, b, base, "/"); code != http.StatusTooManyRequests || !strings.Contains(why, "too many connections from your address (at most 3 at once)") {
+		t.Errorf("the front page beside 3 sockets from an address capped at 3: %d %q, want 429 and too many connections", code, why)
 	}
 	if c, err := dialNoSession(t, addr); err == nil {
 		c.Close()
@@ -70,6 +76,32 @@ func TestBrowserSocketsCountAsConnectionsOfTheirAddressAndLeaveSSHRoom(t *testin
 		t.Fatalf("an SSH connection after a page closed: %v", err)
 	}
 	c.Close()
+}
+
+// refusedHTTP opens the WebSocket at path (any other path: fetches it)
+// and returns the HTTP status and body it was refused with; it fails the
+// test if it is let in.
+func refusedHTTP(t *testing.T, c *http.Client, base, path string) (int, string) {
+	t.Helper()
+	if !strings.HasSuffix(path, "/ws") && !strings.Contains(path, "/ws?") {
+		code, body := get(t, c, base+path)
+		if code == http.StatusOK {
+			t.Fatalf("%s was let in", path)
+		}
+		return code, body
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	ws, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+path, &websocket.DialOptions{HTTPClient: c})
+	if err == nil {
+		ws.CloseNow()
+		t.Fatalf("%s was let in", path)
+	}
+	if resp == nil {
+		t.Fatalf("%s: %v, want an HTTP refusal", path, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
 }
 
 func TestBrowserSocketsShareTheAddressesConnRate(t *testing.T) {

@@ -26,7 +26,7 @@ type database struct {
 }
 
 // startPostgres starts a throw-away PostgreSQL 15 (as internal/pgtest does
-// for tests: initdb in a temporary directory, loopback, fsync and
+// for tests: initdb in a temporary directory, its unix socket, fsync and
 // synchronous_commit at their defaults) and creates a database in it.
 func startPostgres() (*database, error) {
 	srv, err := pgtest.Start()

@@ -36,6 +36,7 @@ type target struct {
 	cmd  *exec.Cmd
 
 	db      *database // the PostgreSQL a grotto target keeps its games in; nil for bbolt
+	http    string    // a grotto target's web address (--http), "" for none
 	dataDir string    // a temporary data dir to remove once stopped
 }
 
@@ -59,6 +60,10 @@ type options struct {
 	idle     time.Duration // of the idle phase, measured before the key phase
 	keys     string        // pressed in turn
 	dial     int           // sessions connecting at once
+	// watchers web watchers of the first session's game join a second
+	// key phase (watchers.go), from watchAddrs loopback addresses.
+	watchers   int
+	watchAddrs int
 }
 
 // result is one target's figures. Times in milliseconds, sizes in bytes.
@@ -88,10 +93,32 @@ type result struct {
 	DBCPUPerKeyMs   float64 `json:"db_cpu_ms_per_key,omitempty"`
 	WALSyncsPerTurn float64 `json:"wal_syncs_per_turn,omitempty"`
 	CommitsPerTurn  float64 `json:"commits_per_turn,omitempty"`
+	// The watched player's (the first session's) and the other players'
+	// key→frame p99 in the key phase; with --watchers, the same while that
+	// many web watchers join the watched game (a second key phase), and
+	// once they all watch it (a third).
+	WatchedP99        float64 `json:"watched_key_to_frame_p99_ms,omitempty"`
+	OthersP99         float64 `json:"others_key_to_frame_p99_ms,omitempty"`
+	Watchers          int     `json:"watchers,omitempty"`
+	WatchersJoined    int64   `json:"watchers_joined,omitempty"`
+	WatchersFailed    int64   `json:"watchers_failed,omitempty"`
+	WatchersCut       int64   `json:"watchers_cut,omitempty"`
+	WatchJoinS        float64 `json:"watchers_join_s,omitempty"`
+	WatchedP99Joining float64 `json:"watched_key_to_frame_p99_ms_while_watchers_join,omitempty"`
+	OthersP99Joining  float64 `json:"others_key_to_frame_p99_ms_while_watchers_join,omitempty"`
+	WatchedP99With    float64 `json:"watched_key_to_frame_p99_ms_with_watchers,omitempty"`
+	OthersP99With     float64 `json:"others_key_to_frame_p99_ms_with_watchers,omitempty"`
+	WatchedP50With    float64 `json:"watched_key_to_frame_p50_ms_with_watchers,omitempty"`
+	OthersP50With     float64 `json:"others_key_to_frame_p50_ms_with_watchers,omitempty"`
+	KeysWith          int     `json:"keys_with_watchers,omitempty"`
+	CPUCoresWith      float64 `json:"server_cpu_s_per_s_with_watchers,omitempty"`
+	RSSMiBWith        float64 `json:"server_rss_mib_with_watchers,omitempty"`
+	WatcherKiBPerSec  float64 `json:"watcher_kib_per_s,omitempty"`
 }
 
 // session is one load-generating client.
 type session struct {
+	i         int // its number among the sessions asked for: 0 is the watched one
 	c         *sshtest.Client
 	sentAt    atomic.Int64 // unix ns of the key awaiting its first byte, 0 if none
 	mu        sync.Mutex
@@ -160,7 +187,7 @@ func connect(t *target, i int) (*session, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	s := &session{answered: make(chan struct{}, 1)}
+	s := &session{i: i, answered: make(chan struct{}, 1)}
 	c, err := sshtest.Dial(t.addr, key, sshtest.Options{Width: 80, Height: 24, User: fmt.Sprintf("load%d", i),
 		DiscardOutput: true, DialTimeout: 30 * time.Second, OnBytes: func(int) {
 			if at := s.sentAt.Swap(0); at != 0 {
@@ -245,7 +272,48 @@ func run(t *target, o options, log func(string, ...any)) result {
 	if rss, err := rssBytes(t.pid); err == nil {
 		r.RSSMiB = float64(rss) / (1 << 20) // after the keys
 	}
+	if o.watchers > 0 && t.http != "" && t.kind == kindGrotto {
+		withWatchers(t, o, live, &r, log)
+	}
 	return r
+}
+
+// withWatchers runs two more key phases, each as long as the first: in
+// the first o.watchers web watchers join the first session's game (all at
+// its start, o.dial at a time), in the second they all watch it. It sets
+// r's figures with watchers.
+func withWatchers(t *target, o options, live []*session, r *result, log func(string, ...any)) {
+	if live[0].i != 0 {
+		log("%s: the first session failed: no game to watch", t.name)
+		return
+	}
+	id, err := gameID(t.http, "load0")
+	if err != nil {
+		log("%s: %v", t.name, err)
+		return
+	}
+	r.Watchers = o.watchers
+	log("%s: %d web watchers join game %s from %d addresses while the players play", t.name, o.watchers, id, o.watchAddrs)
+	w := watch(t.http, id, o.watchers, o.watchAddrs, o.dial, 80, 24, log)
+	defer w.stop()
+	k := pressKeys(t, o, live, log)
+	r.WatchedP99Joining, r.OthersP99Joining = percentile(k.watched, 0.99), percentile(k.others, 0.99)
+	join := w.wait(5 * time.Minute)
+	r.WatchersJoined, r.WatchersFailed = w.joined.Load(), w.failed.Load()
+	r.WatchJoinS = join.Seconds()
+	log("%s: %d watchers joined (%d refused) in %.1f s; now they watch", t.name, r.WatchersJoined, r.WatchersFailed, r.WatchJoinS)
+	bytes0, began := w.bytes.Load(), time.Now()
+	k = pressKeys(t, o, live, log)
+	r.WatcherKiBPerSec = float64(w.bytes.Load()-bytes0) / 1024 / time.Since(began).Seconds() / float64(max(1, r.WatchersJoined))
+	r.WatchersCut = w.cut.Load()
+	r.KeysWith = len(k.lat)
+	r.WatchedP99With, r.OthersP99With = percentile(k.watched, 0.99), percentile(k.others, 0.99)
+	r.WatchedP50With, r.OthersP50With = percentile(k.watched, 0.5), percentile(k.others, 0.5)
+	r.CPUCoresWith = k.cpu / k.wall
+	if rss, err := rssBytes(t.pid); err == nil {
+		r.RSSMiBWith = float64(rss) / (1 << 20)
+	}
+	log("%s: %d watchers cut off while watching", t.name, r.WatchersCut)
 }
 
 // openSessions opens o.sessions sessions, o.dial at a time, and gets each
@@ -301,6 +369,8 @@ func measureIdle(t *target, idle time.Duration, n int, r *result, log func(strin
 // keyPhase is what the key phase measured.
 type keyPhase struct {
 	lat       []time.Duration // key to frame (or echo), each key answered, sorted
+	watched   []time.Duration // lat of the first session alone (the one --watchers watch), sorted
+	others    []time.Duration // lat of every other session, sorted
 	first     []time.Duration // key to frame of each session's first key, sorted
 	firstByte []time.Duration // key to the first byte back, sorted
 	bytes     int64           // received by all sessions in the phase
@@ -343,6 +413,11 @@ func pressKeys(t *target, o options, live []*session, log func(string, ...any)) 
 			s.press(t, o.keys, period, deadline, log, func(n int, d time.Duration) {
 				mu.Lock()
 				k.lat = append(k.lat, d)
+				if s.i == 0 {
+					k.watched = append(k.watched, d)
+				} else {
+					k.others = append(k.others, d)
+				}
 				if n == 0 {
 					k.first = append(k.first, d) // the first key after the idle phase
 				}
@@ -395,6 +470,8 @@ func (k *keyPhase) collect(live []*session, bytes0 int64) {
 	}
 	k.bytes -= bytes0
 	slices.Sort(k.lat)
+	slices.Sort(k.watched)
+	slices.Sort(k.others)
 	slices.Sort(k.firstByte)
 	slices.Sort(k.first)
 }
@@ -456,6 +533,7 @@ func (k keyPhase) report(r *result, o options) {
 	r.Keys = len(k.lat)
 	r.LatencyP50, r.LatencyP90, r.LatencyP99 = percentile(k.lat, 0.5), percentile(k.lat, 0.9), percentile(k.lat, 0.99)
 	r.LatencyMax = percentile(k.lat, 1)
+	r.WatchedP99, r.OthersP99 = percentile(k.watched, 0.99), percentile(k.others, 0.99)
 	r.FirstByteP50, r.FirstByteP99 = percentile(k.firstByte, 0.5), percentile(k.firstByte, 0.99)
 	if r.Keys > 0 {
 		r.BytesPerKey = float64(k.bytes) / float64(r.Keys)

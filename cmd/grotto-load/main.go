@@ -67,6 +67,8 @@ func main() {
 	flag.DurationVar(&o.idle, "idle", 0, "length of an idle phase measured before the key phase")
 	flag.StringVar(&o.keys, "keys", ".", "keys each session presses in turn ('.' waits: the view does not change; 'lh' walks)")
 	flag.IntVar(&o.dial, "dial", 32, "sessions connecting at once")
+	flag.IntVar(&o.watchers, "watchers", 0, "web watchers (WebSocket clients of /watch/{id}/ws, 80x24) of the first session's game, joining in a second key phase and watching in a third, each as long as the first (needs --grotto, which then serves --http)")
+	flag.IntVar(&o.watchAddrs, "watch-addrs", 20, "loopback source addresses (127.0.0.2 and up) the --watchers come from")
 	flag.Parse()
 	logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }
 	self, _ := os.Executable()
@@ -76,7 +78,7 @@ func main() {
 	case *grotto != "":
 		stores := strings.Split(*storeList, ",")
 		for _, st := range stores {
-			t, err := startGrotto(*grotto, st, len(stores) > 1, *pin, *dbPID, strings.Fields(*extra))
+			t, err := startGrotto(*grotto, st, len(stores) > 1, *pin, *dbPID, o.watchers > 0, strings.Fields(*extra))
 			if err != nil {
 				logf("%v", err)
 				os.Exit(1)
@@ -130,8 +132,9 @@ func main() {
 // store st ("bbolt", "postgres" or a postgres:// URL, see --store), with
 // limits raised for load, and the flags extra. named says to name the
 // target for its store ("grotto-bbolt"), for a run that measures several
-// side by side.
-func startGrotto(bin, st string, named, pin bool, dbPID int, extra []string) (*target, error) {
+// side by side. web says to serve the web pages too (--http), for
+// --watchers.
+func startGrotto(bin, st string, named, pin bool, dbPID int, web bool, extra []string) (*target, error) {
 	data, err := os.MkdirTemp("", "grotto-load")
 	if err != nil {
 		return nil, err
@@ -160,6 +163,11 @@ func startGrotto(bin, st string, named, pin bool, dbPID int, extra []string) (*t
 	if named {
 		name += "-" + st
 	}
+	httpAddr := ""
+	if web {
+		httpAddr = freeAddr()
+		args = append(args, "--http", httpAddr)
+	}
 	args = append(args, extra...)
 	t, err := startTarget(name, kindGrotto, pin, append(append([]string{bin}, args...), "--listen", freeAddr())...)
 	if err != nil {
@@ -169,7 +177,7 @@ func startGrotto(bin, st string, named, pin bool, dbPID int, extra []string) (*t
 		os.RemoveAll(data)
 		return nil, err
 	}
-	t.db, t.dataDir = db, data
+	t.db, t.dataDir, t.http = db, data, httpAddr
 	return t, nil
 }
 
@@ -218,6 +226,29 @@ func printTable(rs []result) {
 	row("RSS KiB/session", func(r result) float64 { return r.RSSPerSessionKiB }, "%.0f")
 	row("idle CPU ms/s/session", func(r result) float64 { return r.IdleCPUPerSession }, "%.3f")
 	row("turns (durable) /s", func(r result) float64 { return r.TurnsPerSec }, "%.0f")
+	if slices.ContainsFunc(rs, func(r result) bool { return r.WatchedP99 > 0 }) {
+		row("watched player key→frame p99 ms", func(r result) float64 { return r.WatchedP99 }, "%.1f")
+		row("other players key→frame p99 ms", func(r result) float64 { return r.OthersP99 }, "%.1f")
+	}
+	if slices.ContainsFunc(rs, func(r result) bool { return r.Watchers > 0 }) {
+		row("web watchers of the watched game", func(r result) float64 { return float64(r.Watchers) }, "%.0f")
+		row("watchers joined", func(r result) float64 { return float64(r.WatchersJoined) }, "%.0f")
+		row("watchers refused", func(r result) float64 { return float64(r.WatchersFailed) }, "%.0f")
+		row("watchers cut off", func(r result) float64 { return float64(r.WatchersCut) }, "%.0f")
+		row("all watchers joined after s", func(r result) float64 { return r.WatchJoinS }, "%.1f")
+		row("watched p99 ms, while they join", func(r result) float64 { return r.WatchedP99Joining }, "%.1f")
+		row("others p99 ms, while they join", func(r result) float64 { return r.OthersP99Joining }, "%.1f")
+		row("keys answered, with watchers", func(r result) float64 { return float64(r.KeysWith) }, "%.0f")
+		row("watched p50 ms, with watchers", func(r result) float64 { return r.WatchedP50With }, "%.1f")
+		row("watched p99 ms, with watchers", func(r result) float64 { return r.WatchedP99With }, "%.1f")
+		row("others p50 ms, with watchers", func(r result) float64 { return r.OthersP50With }, "%.1f")
+		row("others p99 ms, with watchers", func(r result) float64 { return r.OthersP99With }, "%.1f")
+		row("watched p99 with ÷ without", func(r result) float64 { return ratio(r.WatchedP99With, r.WatchedP99) }, "%.2f")
+		row("others p99 with ÷ without", func(r result) float64 { return ratio(r.OthersP99With, r.OthersP99) }, "%.2f")
+		row("server CPU s/s, with watchers", func(r result) float64 { return r.CPUCoresWith }, "%.3f")
+		row("server RSS MiB, with watchers", func(r result) float64 { return r.RSSMiBWith }, "%.1f")
+		row("bytes/s per watcher", func(r result) float64 { return r.WatcherKiBPerSec * 1024 }, "%.1f")
+	}
 	if slices.ContainsFunc(rs, func(r result) bool { return r.DBCPUCores > 0 }) {
 		row("database CPU s/s", func(r result) float64 { return r.DBCPUCores }, "%.3f")
 		row("database CPU ms/key", func(r result) float64 { return r.DBCPUPerKeyMs }, "%.2f")
@@ -225,4 +256,12 @@ func printTable(rs []result) {
 		row("commits/turn", func(r result) float64 { return r.CommitsPerTurn }, "%.3f")
 	}
 	tw.Flush()
+}
+
+// ratio returns a ÷ b, 0 when b is 0.
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
 }

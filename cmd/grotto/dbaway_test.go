@@ -28,10 +28,10 @@ func TestPlayWaitsForARestartedDatabaseAndResumesByItself(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := freePort(t)
+	addr, socks := keptSSH(t)
 	key, _ := sshtest.NewKey()
 	code := make(chan int, 1)
-	go func() { code <- run([]string{"--listen", addr, "--data", t.TempDir(), "--store", url}) }()
+	go func() { code <- runOn([]string{"--listen", addr, "--data", t.TempDir(), "--store", url}, socks) }()
 	defer func() {
 		syscall.Kill(os.Getpid(), syscall.SIGTERM)
 		select {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 )
@@ -18,5 +19,26 @@ func TestConnectionLimitsComeFromFlagsAndVariables(t *testing.T) {
 	}
 	if _, err := parse([]string{"--max-conns-per-addr", "-1"}, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 		t.Error("a negative --max-conns-per-addr was accepted")
+	}
+}
+
+func TestTheWebConnectionBudgetComesFromItsFlagOrVariable(t *testing.T) {
+	c, err := parse(nil, &bytes.Buffer{}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Limits.MaxHTTPConns != 0 {
+		t.Errorf("unset, --http-max-conns = %d, want 0 (from the open-file limit)", c.Limits.MaxHTTPConns)
+	}
+	t.Setenv("GROTTO_HTTP_MAX_CONNS", "300")
+	if c, err = parse(nil, &bytes.Buffer{}, &bytes.Buffer{}); err != nil || c.Limits.MaxHTTPConns != 300 {
+		t.Errorf("GROTTO_HTTP_MAX_CONNS=300: %d, %v", c.Limits.MaxHTTPConns, err)
+	}
+	if c, err = parse([]string{"--http-max-conns", "40"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil || c.Limits.MaxHTTPConns != 40 {
+		t.Errorf("--http-max-conns 40 over the variable: %d, %v", c.Limits.MaxHTTPConns, err)
+	}
+	_, err = parse([]string{"--http-max-conns", "-1"}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "--http-max-conns") {
+		t.Errorf("a negative --http-max-conns: %v, want an error naming it", err)
 	}
 }

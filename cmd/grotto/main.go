@@ -9,7 +9,8 @@
 // Every flag can also be set by an environment variable (GROTTO_LISTEN,
 // GROTTO_DATA, GROTTO_ADMIN_KEYS, …); a flag wins over its variable, even
 // one whose value does not parse. Errors name the variable when the value
-// came from it.
+// came from it. Sockets systemd passes (socket activation, sockets.go) are
+// served in place of binding their flags' addresses.
 package main
 
 import (
@@ -112,11 +113,13 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	c.Limits = server.DefaultLimits()
 	durationFlag(&c.Limits.IdleTimeout, "idle-timeout", "GROTTO_IDLE_TIMEOUT", "end a session after this long without a key, saving the game; 0 for never, else at least 1s")
 	intFlag(&c.Limits.MaxSessions, "max-sessions", "GROTTO_MAX_SESSIONS", "most game sessions at once (commands such as who do not count)")
+	intFlag(&c.Limits.MaxWatchers, "max-watchers", "GROTTO_MAX_WATCHERS", "most watch and replay pages open at once in browsers, each about 0.6 MB of memory at 80x24 and at most 1.5 MB whatever size it claims; past it a page is told why and refused; 0 for as many as --max-sessions")
 	intFlag(&c.Limits.ConnPer10s, "conn-rate", "GROTTO_CONN_RATE", "new sessions one IP address may open per 10 seconds")
 	intFlag(&c.Limits.InputBytesPerSec, "input-rate", "GROTTO_INPUT_RATE", "bytes per second one session may type or paste")
 	intFlag(&c.Limits.MaxConnsPerAddr, "max-conns-per-addr", "GROTTO_MAX_CONNS_PER_ADDR", "most connections one IP address (IPv6: one /64) may hold at once; 0 for no cap")
 	durationFlag(&c.Limits.SessionOpenTimeout, "session-open-timeout", "GROTTO_SESSION_OPEN_TIMEOUT", "close a connection that starts no session this long after its handshake or its last session; 0 for never")
 	stringFlag(&c.HTTP, "http", "GROTTO_HTTP", "", "serve the web pages (top scores, who is playing, live games in the browser) on this address, e.g. :8080; off when empty")
+	intFlag(&c.Limits.MaxHTTPConns, "http-max-conns", "GROTTO_HTTP_MAX_CONNS", "most connections the web pages may hold at once, whatever their address; 0 for half of what the open-file limit leaves after 256 (at most 10000), the other half kept for SSH")
 	stringFlag(&c.HTTPURL, "http-url", "GROTTO_HTTP_URL", "", "the base URL players reach the web pages at, e.g. https://play.example.org; `ssh host web` links begin with it (default http:// and the --http address)")
 	var httpProxies string
 	stringFlag(&httpProxies, "http-trusted-proxy", "GROTTO_HTTP_TRUSTED_PROXY", "", "HTTP reverse proxies in front of --http (CIDR ranges or addresses, comma-separated) whose X-Forwarded-For names the browser for the per-address limits; anyone else's header is ignored")
@@ -226,8 +229,13 @@ const gcPercent = 50
 
 // run is grotto with its arguments (without the program name) and returns
 // the exit code: 0 after a clean stop or --help, 1 when the server cannot
-// start or a game could not be saved, 2 for a bad configuration.
-func run(args []string) int {
+// start or a game could not be saved, 2 for a bad configuration (sockets
+// from systemd included).
+func run(args []string) int { return runOn(args, activated) }
+
+// runOn is run serving on the sockets inherited returns (activated, or a
+// test's own listeners) in place of binding their flags' addresses.
+func runOn(args []string, inherited func() (sockets, error)) int {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
@@ -247,6 +255,18 @@ func run(args []string) int {
 		return 2
 	}
 	cfg.Logger = logger
+	socks, err := inherited()
+	if err == nil {
+		err = socks.check(cfg)
+	}
+	if err != nil {
+		logger.Error("bad configuration", "err", err)
+		return 2
+	}
+	if len(socks) > 0 {
+		logger.Info("serving on the sockets systemd passed, not binding their flags' addresses", "sockets", socks.String())
+	}
+	cfg.Bind = socks.bind
 	// One signal handler for the whole process (each Bubble Tea program
 	// runs without its own: tea.WithoutSignalHandler), from before the
 	// store is opened: a SIGTERM while it opens stops the server as soon as
@@ -257,7 +277,7 @@ func run(args []string) int {
 	// SSH port does (the fault suite reads its heap right away).
 	var pprof net.Listener
 	if cfg.Pprof != "" { // on loopback: Validate checked
-		if pprof, err = net.Listen("tcp", cfg.Pprof); err != nil {
+		if pprof, err = socks.bind(bindPprof, cfg.Pprof); err != nil {
 			logger.Error("cannot start: --pprof", "err", err)
 			return 1
 		}

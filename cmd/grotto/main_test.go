@@ -66,19 +66,39 @@ func wd(t *testing.T) string {
 	return d
 }
 
-func freePort(t *testing.T) string {
+// keptSSH listens on a loopback port for the whole test and returns its
+// address and the sockets to hand each grotto the test runs (runOn): a new
+// descriptor of that one socket each time, so a server that stops closes
+// only its own, and the next serves the same address, never free for
+// another program to take in between.
+func keptSSH(t *testing.T) (string, func() (sockets, error)) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	t.Cleanup(func() { ln.Close() })
+	return ln.Addr().String(), func() (sockets, error) {
+		f, err := ln.(*net.TCPListener).File()
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		dup, err := net.FileListener(f)
+		if err != nil {
+			return nil, err
+		}
+		return sockets{server.BindSSH: dup}, nil
+	}
 }
 
+// noSockets is runOn's inherited for a grotto that binds its own.
+func noSockets() (sockets, error) { return nil, nil }
+
 func TestSIGTERMSavesTellsThePlayerAndExitsZero(t *testing.T) {
-	addr := freePort(t)
+	addr, socks := keptSSH(t)
 	code := make(chan int, 1)
-	go func() { code <- run([]string{"serve", "--listen", addr, "--data", t.TempDir()}) }()
+	go func() { code <- runOn([]string{"serve", "--listen", addr, "--data", t.TempDir()}, socks) }()
 	var c *sshtest.Client
 	key, _ := sshtest.NewKey()
 	for i := 0; ; i++ {
@@ -128,7 +148,7 @@ func TestASIGTERMWhileTheStoreOpensStopsTheServerCleanly(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := make(chan int, 1)
-	go func() { code <- run([]string{"serve", "--listen", freePort(t), "--data", dir}) }()
+	go func() { code <- runOn([]string{"serve", "--listen", "127.0.0.1:0", "--data", dir}, noSockets) }()
 	time.Sleep(300 * time.Millisecond) // run is waiting for the lock (lockTimeout 2 s)
 	syscall.Kill(os.Getpid(), syscall.SIGTERM)
 	time.Sleep(100 * time.Millisecond) // delivered while it still waits
@@ -144,13 +164,13 @@ func TestASIGTERMWhileTheStoreOpensStopsTheServerCleanly(t *testing.T) {
 }
 
 func TestSIGHUPAddsAnAdminWithoutARestart(t *testing.T) {
-	addr := freePort(t)
+	addr, socks := keptSSH(t)
 	dir := t.TempDir()
 	admins := filepath.Join(dir, "admins")
 	os.WriteFile(admins, nil, 0o600) // no admins yet
 	code := make(chan int, 1)
 	go func() {
-		code <- run([]string{"--listen", addr, "--data", filepath.Join(dir, "data"), "--admin-keys", admins})
+		code <- runOn([]string{"--listen", addr, "--data", filepath.Join(dir, "data"), "--admin-keys", admins}, socks)
 	}()
 	defer func() {
 		syscall.Kill(os.Getpid(), syscall.SIGTERM)
@@ -307,6 +327,7 @@ func TestABadSettingIsRefusedBeforeAnythingIsOpened(t *testing.T) {
 		{"a profiler off loopback", []string{"--pprof", "0.0.0.0:6060"}, "--pprof"},
 		{"a profiler with no port", []string{"--pprof", "localhost"}, "--pprof"},
 		{"a negative limit", []string{"--max-conns-per-addr", "-1"}, "--max-conns-per-addr"},
+		{"a negative watchers budget", []string{"--max-watchers", "-1"}, "--max-watchers must not be negative"},
 		{"a listen address without a port", []string{"--listen", "localhost"}, "--listen"},
 		{"a listen port past 65535", []string{"--listen", "127.0.0.1:99999"}, "--listen"},
 		{"a frame rate of 0", []string{"--fps", "0"}, "--fps"},
@@ -474,12 +495,12 @@ func TestAHostKeyFileThatIsNotAPrivateKeyStopsTheStartNamingIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs bytes.Buffer
-	cfg := server.Config{Listen: freePort(t), DataDir: filepath.Join(dir, "data"), HostKey: pub, Logger: log.New(&logs)}
+	cfg := server.Config{Listen: "127.0.0.1:0", DataDir: filepath.Join(dir, "data"), HostKey: pub, Logger: log.New(&logs)}
 	_, err := start(cfg)
 	if err == nil || !strings.Contains(err.Error(), pub) || !strings.Contains(err.Error(), "is a public key") {
 		t.Fatalf("start with a .pub as --host-key: %v, want an error naming the file", err)
 	}
-	if code := run([]string{"--listen", freePort(t), "--data", filepath.Join(dir, "data"), "--host-key", pub}); code != 1 {
+	if code := runOn([]string{"--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "data"), "--host-key", pub}, noSockets); code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
 }

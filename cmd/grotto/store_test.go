@@ -57,7 +57,7 @@ func TestADatabaseThatCannotBeReachedIsOneLineNamingHostAndReason(t *testing.T) 
 	closed := ln.Addr().String()
 	ln.Close()
 	url := "postgres://grotto:secret@" + closed + "/grotto"
-	cfg := server.Config{Listen: freePort(t), DataDir: t.TempDir(), Store: url, Logger: log.New(&bytes.Buffer{})}
+	cfg := server.Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Store: url, Logger: log.New(&bytes.Buffer{})}
 	_, err = start(cfg)
 	if !errors.Is(err, postgres.ErrUnreachable) {
 		t.Fatalf("start on a closed port: %v, want ErrUnreachable", err)
@@ -66,18 +66,18 @@ func TestADatabaseThatCannotBeReachedIsOneLineNamingHostAndReason(t *testing.T) 
 		strings.Contains(msg, "secret") || strings.Contains(msg, "\n") {
 		t.Errorf("the error is %q: want one line naming %s and the refusal, without the password", msg, closed)
 	}
-	if code := run([]string{"--listen", freePort(t), "--data", t.TempDir(), "--store", url}); code != 1 {
+	if code := runOn([]string{"--listen", "127.0.0.1:0", "--data", t.TempDir(), "--store", url}, noSockets); code != 1 {
 		t.Errorf("exit code %d, want 1", code)
 	}
 }
 
 func TestAGameOnPostgresIsPlayedSavedAndResumed(t *testing.T) {
 	url := pgtest.NewDatabase(t)
-	addr := freePort(t)
+	addr, socks := keptSSH(t)
 	key, _ := sshtest.NewKey()
 	serve := func() chan int {
 		code := make(chan int, 1)
-		go func() { code <- run([]string{"--listen", addr, "--data", t.TempDir(), "--store", url}) }()
+		go func() { code <- runOn([]string{"--listen", addr, "--data", t.TempDir(), "--store", url}, socks) }()
 		return code
 	}
 	dial := func() *sshtest.Client {

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 // LiveGame is what everyone may know of a connected player: the title
@@ -49,17 +51,21 @@ type Lobby interface {
 	// of the key may watch or take over), found by key, never by name; ok
 	// is false when it has ended.
 	Mine() (g LiveGame, ok bool)
-	// Watch subscribes to a live game's frames (save blobs, newest only);
-	// the channel closes when that game ends or becomes hidden
+	// Watch subscribes to a live game's frames (newest only), each shared
+	// by every watcher of the game on this server: draw it, never change
+	// it. The channel closes when that game ends or becomes hidden
 	// (LiveGame.Hidden). ok is false if it is gone or hidden (but for this
 	// key's own game, from the choice to take over or watch).
-	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
-	// Watchers returns how many watch this session now.
+	Watch(id uint64) (frames <-chan *frame.Frame, stop func(), ok bool)
+	// Watchers returns how many watch this session now. A WatchersMsg
+	// may stand for many changes: the next one comes once this was
+	// called.
 	Watchers() int
 	// Publish tells the lobby this session's depth and turn (0, 0 with no
 	// game), the daily's date when the game is the daily challenge ("" when
-	// not) and, when someone watches, its newest frame.
-	Publish(depth, turn int, daily string, frame []byte)
+	// not) and, when someone watches, its newest frame (nil when none
+	// does); f is never changed once published.
+	Publish(depth, turn int, daily string, f *frame.Frame)
 	// TakeOver makes this key's other session save and leave, then makes
 	// this session the key's live one. It blocks until then.
 	TakeOver() error
@@ -88,31 +94,36 @@ type TakeOverNoteMsg struct{ Note string }
 // nopLobby is the lobby of a session alone on its server (tests).
 type nopLobby struct{}
 
-func (nopLobby) Games() []LiveGame                          { return nil }
-func (nopLobby) Mine() (LiveGame, bool)                     { return LiveGame{}, false }
-func (nopLobby) Watch(uint64) (<-chan []byte, func(), bool) { return nil, nil, false }
-func (nopLobby) Publish(int, int, string, []byte)           {}
-func (nopLobby) Watchers() int                              { return 0 }
-func (nopLobby) TakeOver() error                            { return nil }
-func (nopLobby) ClaimName(string) error                     { return nil }
-func (nopLobby) Cheat(string)                               {}
+func (nopLobby) Games() []LiveGame                                { return nil }
+func (nopLobby) Mine() (LiveGame, bool)                           { return LiveGame{}, false }
+func (nopLobby) Watch(uint64) (<-chan *frame.Frame, func(), bool) { return nil, nil, false }
+func (nopLobby) Publish(int, int, string, *frame.Frame)           {}
+func (nopLobby) Watchers() int                                    { return 0 }
+func (nopLobby) TakeOver() error                                  { return nil }
+func (nopLobby) ClaimName(string) error                           { return nil }
+func (nopLobby) Cheat(string)                                     {}
 
 // publish tells the lobby where this game stands, with a frame only when
-// someone watches (encoding costs a fraction of a millisecond a turn).
+// someone watches (encoding costs a fraction of a millisecond a turn; the
+// first watcher to draw the frame decodes it, for all of them).
 // An ended game is published once more, so that watchers see how it ended.
 func (m *Model) publish() {
 	if _, ok := m.scr.(*waitScreen); ok {
 		return // the turn waiting for storage is shown to no one
 	}
 	if m.game == nil {
+		m.framed = false
 		m.p.Lobby.Publish(0, 0, "", nil)
 		return
 	}
-	var frame []byte
+	var f *frame.Frame
 	if m.watchers > 0 {
-		frame, _ = m.game.Encode()
+		if blob, err := m.game.Encode(); err == nil {
+			f = frame.New(blob, m.p.Data)
+		}
 	}
-	m.p.Lobby.Publish(m.game.Depth(), m.game.Turn(), m.game.Daily(), frame)
+	m.framed = f != nil
+	m.p.Lobby.Publish(m.game.Depth(), m.game.Turn(), m.game.Daily(), f)
 }
 
 // takeOver runs Lobby.TakeOver off the event loop.

@@ -19,13 +19,21 @@ import (
 )
 
 // Terminal size in cells: below the minimum the screen asks to be
-// enlarged; beyond the maximum only the top-left part is drawn, so a client
-// claiming a huge window cannot make the server build huge frames.
+// enlarged; beyond the maximum the program is told the maximum and draws
+// in the top-left part only, telling the terminal nothing beyond it.
+// The maximum is what the game draws: the whole level (game.MapWidth x
+// game.MapHeight, 80x43) with the status line and five lines of messages
+// below it (49 rows), and room beside it for the status line's long form
+// (the level's name shows from 100 columns). Every way a size arrives (an
+// SSH pty-req or window-change, a web page's size) is clamped to it, since
+// Bubble Tea's renderer keeps two screen buffers of about 120 bytes a
+// cell: 35 MB for a client claiming 500x300, 1.5 MB at the maximum
+// (issue 20; docs/performance.md).
 const (
 	MinWidth  = 40
 	MinHeight = 12
-	MaxWidth  = 500
-	MaxHeight = 300
+	MaxWidth  = 120
+	MaxHeight = 50
 )
 
 // Player says who is at the keyboard and what the session offers them.
@@ -76,6 +84,10 @@ type Player struct {
 	// error, said on the settings screen, leaves the choice in force for
 	// this session. nil means settings last only for the session.
 	SaveSettings func(Settings) error
+	// StallNotice is how long a turn's store call may go without an
+	// answer before the player is shown that the turn waits for storage
+	// (the call goes on); 0 means DefaultStallNotice.
+	StallNotice time.Duration
 }
 
 // Play is one player's games as the UI needs them; server/session's
@@ -163,6 +175,22 @@ const (
 	ExitBanned                 // the key was banned (BannedMsg); the game was saved
 )
 
+// DefaultStallNotice is how long a turn's store call may go without an
+// answer before the player is shown that the turn waits for storage
+// (Player.StallNotice): long enough that a normal commit (milliseconds,
+// or a group commit under load) never flashes it, short enough that a
+// stalled database (a locked table, a lost connection that PostgreSQL's
+// store may wait 15 s on) is said within about a second.
+const DefaultStallNotice = time.Second
+
+// stallNotice returns Player.StallNotice, or its default.
+func (m *Model) stallNotice() time.Duration {
+	if m.p.StallNotice > 0 {
+		return m.p.StallNotice
+	}
+	return DefaultStallNotice
+}
+
 // ShutdownMsg tells a session that the server is stopping: the model saves the
 // game and quits.
 type ShutdownMsg struct{}
@@ -204,7 +232,8 @@ type Model struct {
 	game     *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
 	exit     Exit
 	lastKey  time.Time
-	watchers int // how many watch this game
+	watchers int  // how many watch this game
+	framed   bool // the last publish held a frame, which the lobby hands each new watcher
 	set      Settings
 	detected colorprofile.Profile   // the terminal's colour profile, as Bubble Tea reports it
 	forced   []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
@@ -266,7 +295,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.profileReported(msg.Profile)
 	case IdleCheckMsg:
 		if m.p.IdleTimeout > 0 && m.p.Now().Sub(m.lastKey) >= m.p.IdleTimeout {
-			m.p.Play.Save() // the server saves again once the program has ended, and reports failure
+			m.saveBeforeQuit() // the server saves again once the program has ended, and reports failure
 			m.exit = ExitIdle
 			return m, tea.Quit
 		}
@@ -274,27 +303,29 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			t.refreshLive(m)
 		}
 	case ShutdownMsg:
-		m.p.Play.Save()
+		m.saveBeforeQuit()
 		m.exit = ExitShutdown
 		return m, tea.Quit
 	case TakenOverMsg:
-		m.p.Play.Save()
+		m.saveBeforeQuit()
 		m.exit = ExitTakenOver
 		return m, tea.Quit
 	case KickedMsg:
-		m.p.Play.Save()
+		m.saveBeforeQuit()
 		m.exit = ExitKicked
 		return m, tea.Quit
 	case BannedMsg:
-		m.p.Play.Save()
+		m.saveBeforeQuit()
 		m.exit = ExitBanned
 		return m, tea.Quit
 	case BannerMsg:
 		m.banner = msg.Text
 	case WatchersMsg:
 		m.watchers = m.p.Lobby.Watchers()
-		m.publish()
-	case takeOverDone, TakeOverNoteMsg, frameMsg, watchEnded, tripStep, storageRetry, replayTick:
+		if !m.framed { // else a new watcher starts from the frame the lobby holds
+			m.publish()
+		}
+	case takeOverDone, TakeOverNoteMsg, frameMsg, watchEnded, tripStep, storageRetry, turnAnswered, replayTick:
 		if h, ok := m.scr.(asyncHandler); ok { // else it is late news for a screen left behind
 			var cmd tea.Cmd
 			m.scr, cmd = h.async(m, msg)
@@ -424,15 +455,31 @@ func (m *Model) saveAndLeave() tea.Cmd {
 }
 
 // Close lets go of what the session holds in the lobby (a game it was
-// watching). The server calls it once the program has ended, however it
-// ended.
+// watching), and waits for a turn's store call still under way (bounded
+// by the store's own timeout), so that the session is the caller's alone
+// once it returns. The server calls it once the program has ended,
+// however it ended, before its own save.
 func (m *Model) Close() {
 	switch w := m.scr.(type) {
 	case *watchScreen:
 		w.stop()
 	case *waitScreen:
 		w.stopRetries()
+		if w.call != nil {
+			<-w.call.done
+		}
 	}
+}
+
+// saveBeforeQuit saves the game in progress as the program is made to end
+// (shutdown, take-over, idle, kick, ban), unless a turn's store call is
+// still under way: the session is then the call's, and the server's save
+// once the program has ended (after Close waited for the call) is the one.
+func (m *Model) saveBeforeQuit() {
+	if w, ok := m.scr.(*waitScreen); ok && w.call != nil {
+		return
+	}
+	m.p.Play.Save()
 }
 
 // InProgress reports whether the session holds a game that is not over.

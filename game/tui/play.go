@@ -98,9 +98,24 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 
 // apply sends cmd to the game and shows what came of it: a grey note when it
 // was impossible, the game-over screen on death, a save on a new depth.
+//
+// Play.Do runs off the event loop (wait.go): when it has not returned
+// within Player.StallNotice the wait screen shows while it goes on, and
+// the turn is drawn (or not) once it answers.
 func (s *playScreen) apply(m *Model, cmd game.Command) (screen, tea.Cmd) {
 	turn := m.game.Turn()
-	res, err := m.p.Play.Do(cmd)
+	call := m.do(cmd)
+	if !call.answeredWithin(m.stallNotice()) { // the game is the call's until it answers
+		s.trip = nil
+		return newStallScreen(s, call, turn)
+	}
+	res, err := call.answer()
+	return s.answered(m, turn, res, err)
+}
+
+// answered shows what came of a command whose Play.Do has returned res and
+// err, from turn, the turn the screen showed before it.
+func (s *playScreen) answered(m *Model, turn int, res game.Result, err error) (screen, tea.Cmd) {
 	var imp *game.Impossible
 	if errors.As(err, &imp) {
 		s.note = imp.Msg

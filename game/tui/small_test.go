@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 // listLobby is a lobby whose only other game has been idle for 5 minutes
@@ -53,8 +54,8 @@ func TestEveryMessageKindHasItsOwnStyle(t *testing.T) {
 type mineLobby struct{ nopLobby }
 
 func (mineLobby) Mine() (LiveGame, bool) { return LiveGame{ID: 3}, true }
-func (mineLobby) Watch(uint64) (<-chan []byte, func(), bool) {
-	ch := make(chan []byte)
+func (mineLobby) Watch(uint64) (<-chan *frame.Frame, func(), bool) {
+	ch := make(chan *frame.Frame)
 	close(ch)
 	return ch, func() {}, true
 }

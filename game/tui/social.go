@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 // This file holds the screens of a shared server: choosing a name, the
@@ -368,23 +369,23 @@ type watchScreen struct {
 	id     uint64 // the game's LiveGame.ID
 	hidden bool   // it ended by becoming hidden (LiveGame.Hidden)
 	name   string
-	frames <-chan []byte
+	frames <-chan *frame.Frame
 	stop   func()
 	board  *playScreen // draws the watched game with its own camera
-	g      *game.Game
+	g      *game.Game  // the newest frame's game, shared with every other watcher: read only
 	ended  bool
 }
 
-type frameMsg []byte
+type frameMsg struct{ f *frame.Frame }
 type watchEnded struct{}
 
-func waitFrame(ch <-chan []byte) tea.Cmd {
+func waitFrame(ch <-chan *frame.Frame) tea.Cmd {
 	return func() tea.Msg {
 		f, ok := <-ch
 		if !ok {
 			return watchEnded{}
 		}
-		return frameMsg(f)
+		return frameMsg{f}
 	}
 }
 
@@ -404,7 +405,10 @@ func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
 func (w *watchScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case frameMsg:
-		if g, err := game.Decode(msg, m.p.Data); err == nil {
+		if msg.f == nil {
+			return w, waitFrame(w.frames)
+		}
+		if g, err := msg.f.Game(); err == nil { // decoded once, for every watcher
 			w.g = g
 		}
 		return w, waitFrame(w.frames)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 // screenState prints everything a screen holds (and the play screen under
@@ -82,10 +83,10 @@ func TestViewsOnlyDraw(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			frames := make(chan []byte, 1)
-			frames <- blob
+			frames := make(chan *frame.Frame, 1)
+			frames <- frame.New(blob, nil)
 			m.scr = &watchScreen{back: m.scr, name: "bob", frames: frames, stop: func() {}, board: newPlay()}
-			m.Update(frameMsg(<-frames))
+			m.Update(frameMsg{<-frames})
 		}},
 	}
 	for _, c := range cases {

@@ -1,12 +1,17 @@
 package tui
 
-// This file is the screen of a turn that waits for storage: the session
-// applied the player's command but could not reach the store (PostgreSQL
-// restarting, a connection refused or reset), so the turn is not durable
-// and must not be drawn. The screen says so instead of drawing the new
-// state, ignores game keys, and asks the session to retry every
-// storageRetryEvery until the turn is saved; then the turn is drawn as if
-// it had just been played.
+// This file is the screen of a turn that waits for storage, and the store
+// call of a turn, run off the event loop. A turn waits in two ways:
+//   - its call has not answered within Player.StallNotice (a locked table,
+//     a database that stopped answering): the screen shows while the call
+//     goes on, and the game is the call's until it answers;
+//   - the session applied the player's command but could not reach the
+//     store (PostgreSQL restarting, a connection refused or reset), so the
+//     turn is not durable and must not be drawn: the screen asks the
+//     session to retry every storageRetryEvery until the turn is saved.
+// Either way the screen says so instead of drawing the new state and
+// ignores game keys (it says they are not played); once the turn is
+// saved it is drawn as if it had just been played.
 
 import (
 	"fmt"
@@ -24,6 +29,60 @@ import (
 // and one try costs one connection attempt.
 const storageRetryEvery = time.Second
 
+// turnCall is one Play.Do under way off the event loop. Until done is
+// closed the session and its game are the call's: nothing else may read
+// or draw them.
+type turnCall struct {
+	done     chan struct{} // closed once Do has returned
+	res      game.Result   // Do's, once done
+	err      error
+	panicked any // what Do panicked with, to panic with again on the event loop; nil for none
+}
+
+// do starts Play.Do(c) off the event loop.
+func (m *Model) do(c game.Command) *turnCall {
+	call := &turnCall{done: make(chan struct{})}
+	play := m.p.Play
+	go func() {
+		defer close(call.done)
+		defer func() { call.panicked = recover() }()
+		call.res, call.err = play.Do(c)
+	}()
+	return call
+}
+
+// answeredWithin reports whether the call has returned within d.
+func (c *turnCall) answeredWithin(d time.Duration) bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// answer returns what Do returned, once done; a panic in Do panics here,
+// on the event loop, as it did when Do ran there (the program's recover
+// and the server's handle it).
+func (c *turnCall) answer() (game.Result, error) {
+	<-c.done
+	if c.panicked != nil {
+		panic(c.panicked)
+	}
+	return c.res, c.err
+}
+
+// turnAnswered tells the wait screen that its call has returned. One for
+// a wait that has ended is ignored.
+type turnAnswered struct{ stop chan struct{} }
+
 // storageRetry asks the wait screen to try saving again. A retry for a wait
 // that has ended is ignored.
 type storageRetry struct{ stop chan struct{} }
@@ -36,6 +95,27 @@ type waitScreen struct {
 	tries int           // retries so far
 	stop  chan struct{} // closed when the wait ends or the program does: no tick outlives either
 	note  string        // what a key pressed meanwhile is told
+	// call is the turn's store call while it has not answered (the
+	// game is its own until then); nil once it has, or for a turn whose
+	// call returned that the store is out of reach (then retries tick).
+	call *turnCall
+}
+
+// newStallScreen shows that the turn played from the play screen back is
+// under way in call, which has not answered within Player.StallNotice;
+// turn is the turn the player saw before it. It returns the wait for the
+// call's answer.
+func newStallScreen(back *playScreen, call *turnCall, turn int) (screen, tea.Cmd) {
+	w := &waitScreen{back: back, turn: turn, call: call, stop: make(chan struct{})}
+	stop := w.stop
+	return w, func() tea.Msg {
+		select {
+		case <-call.done:
+			return turnAnswered{stop}
+		case <-stop: // the program ended first (Close waits for the call)
+			return nil
+		}
+	}
 }
 
 // newWaitScreen shows that the turn played from the play screen back, whose
@@ -72,9 +152,21 @@ func (w *waitScreen) stopRetries() {
 	}
 }
 
-// async retries the save on each tick; once the turn is durable (or a
-// failure other than an unreachable store ends the wait) it draws the turn.
+// async shows what came of the call once it answers (the turn, or a wait
+// with retries if the store is out of reach), and retries the save on each
+// tick; once the turn is durable (or a failure other than an unreachable
+// store ends the wait) it draws the turn.
 func (w *waitScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
+	if a, ok := msg.(turnAnswered); ok {
+		if a.stop != w.stop || w.call == nil {
+			return w, nil
+		}
+		call := w.call
+		w.call = nil
+		w.stopRetries()
+		res, err := call.answer()
+		return w.back.answered(m, w.turn, res, err)
+	}
 	r, ok := msg.(storageRetry)
 	if !ok || r.stop != w.stop {
 		return w, nil
@@ -120,6 +212,11 @@ func (w *waitScreen) view(m *Model) string {
 			"Your last move will show once it is saved; the game carries on by itself when the database is back."),
 		para(plain, fmt.Sprintf("Your screen last showed turn %d.", w.turn)),
 		para(th.dim.Render, fmt.Sprintf("Trying again every second (%d tries so far). Ctrl+C leaves: your last move may then be lost.", w.tries)),
+	}
+	if w.call != nil { // the call goes on: nothing is retried yet
+		parts[1] = para(plain, "The server is saving your last move, but its database has not answered yet. "+
+			"Your last move will show once it is saved; the game carries on by itself when the database answers.")
+		parts[3] = para(th.dim.Render, "Still waiting for the database's answer. Ctrl+C leaves: your last move may then be lost.")
 	}
 	if w.note != "" {
 		parts = append(parts, para(th.impossible.Render, w.note))

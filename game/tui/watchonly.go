@@ -10,9 +10,10 @@ import (
 )
 
 // NewWatcher returns a model that shows live game g, read-only, at the
-// program's window size, drawing the frames (game save blobs) that
-// l.Watch(g.ID) hands it; only Watch of l is used. data is the game data
-// the frames decode with (nil means content.Default()). When the game ends
+// program's window size, drawing the frames that l.Watch(g.ID) hands it
+// (each decoded once, with the data of whoever made it, for every
+// watcher); only Watch of l is used. data is the game data of the model
+// itself (nil means content.Default()). When the game ends
 // the screen says so and stays. q or Esc quits the program. ok is false
 // when g is no longer live (l.Watch said so). Call Close once the program
 // has ended, to stop watching.

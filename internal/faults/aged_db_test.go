@@ -92,7 +92,7 @@ func wchar(t *testing.T, pid int) int64 {
 // turn: the journal's commits, and the frames sent, the same on any file.
 func bytesPerTurn(t *testing.T, dir string, pl *player, turns int) (int64, *proc) {
 	t.Helper()
-	p := start(t, freeAddr(t), dir)
+	p := start(t, anyPort, dir)
 	pl.connect(t, p.addr)
 	pl.step(t, ".") // the first turn may snapshot the new game
 	first := pl.shown
@@ -161,7 +161,7 @@ func TestATurnCostsTheSameAfterTenThousandFinishedGamesAndCompactShrinksTheFile(
 	if code != 0 || !strings.Contains(stdout, "grotto.db.bak") || after.Size() > before.Size()/20 {
 		t.Errorf("compact: exit %d, %d → %d bytes: %s%s", code, before.Size(), after.Size(), stdout, stderr)
 	}
-	p = start(t, freeAddr(t), aged) // the game goes on in the compacted file
+	p = start(t, anyPort, aged) // the game goes on in the compacted file
 	players[1].c = nil
 	shown := players[1].shown
 	players[1].connect(t, p.addr)

@@ -94,8 +94,8 @@ func startCluster(t *testing.T, url string, n int) *cluster {
 	var addrs []string
 	for i := range n {
 		name := fmt.Sprintf("node%d", i+1)
-		p := c.db.start(t, freeAddr(t), t.TempDir(), "--node", name, "--lease-ttl", leaseTTL.String(),
-			"--host-key", hostKey, "--proxy-protocol-from", balancerIP+"/32", "--cluster-listen", freeAddr(t))
+		p := c.db.start(t, anyPort, t.TempDir(), "--node", name, "--lease-ttl", leaseTTL.String(),
+			"--host-key", hostKey, "--proxy-protocol-from", balancerIP+"/32", "--cluster-listen", anyPort)
 		select {
 		case <-p.done:
 			t.Fatalf("%s exited at start: %v\n%s", name, p.err, p.stderr)

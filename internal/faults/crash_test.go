@@ -39,8 +39,11 @@ func kill9MidPlay(t *testing.T, b backend) {
 	players := newPlayers(t, 3)
 	keys := []string{"h", "j", "k", "l", "y", "u", "b", "n", ".", "."}
 	const rounds = 6
+	// One address for every round, as a host's systemd socket keeps it:
+	// each grotto after a kill -9 serves the same socket.
+	addr := heldAddr(t)
 	for round := range rounds {
-		p := b.start(t, freeAddr(t), dir)
+		p := b.start(t, addr, dir)
 		for _, pl := range players {
 			screen := pl.connect(t, p.addr)
 			got := turnOf(screen)
@@ -106,18 +109,26 @@ func TestSIGTERMWith50SessionsSavesAllAndExitsZero(t *testing.T) {
 
 func sigtermWith50Sessions(t *testing.T, b backend) {
 	dir := t.TempDir()
-	p := b.start(t, freeAddr(t), dir)
+	p := b.start(t, anyPort, dir)
 	players := newPlayers(t, 50)
+	// The players connect at once, each from its own goroutine, where a
+	// t.Fatal would end only that goroutine and leave the test to go on
+	// with a player who has no client: each reports to the test's own
+	// goroutine, which fails the test at the first error.
 	errs := make(chan error, len(players))
 	for _, pl := range players {
 		go func() {
-			defer func() { errs <- nil }()
-			pl.connect(t, p.addr)
-			pl.step(t, ".")
+			_, err := pl.tryConnect(p.addr)
+			if err == nil {
+				err = pl.tryStep(".")
+			}
+			errs <- err
 		}()
 	}
 	for range players {
-		<-errs
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 	began := time.Now()
 	p.sigterm()

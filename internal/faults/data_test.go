@@ -50,7 +50,7 @@ func damagedSaves(t *testing.T, b backend) {
 	}
 	st.Close() // bbolt: grotto needs the file's lock
 
-	p := b.start(t, freeAddr(t), dir)
+	p := b.start(t, anyPort, dir)
 	for i, d := range damage {
 		pl := players[i]
 		c, err := dialAs(pl, p.addr)
@@ -105,7 +105,7 @@ func TestAFileThatIsNotADatabaseOrIsLockedStopsTheStartNamingIt(t *testing.T) {
 	}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "grotto.db"), []byte("these are my holiday photos, not a database"), 0o600)
-	p := start(t, freeAddr(t), dir)
+	p := start(t, anyPort, dir)
 	if code := p.exit(t, 10*time.Second); code != 1 || !strings.Contains(p.stderr.String(), "grotto.db") ||
 		!strings.Contains(p.stderr.String(), "not a grotto database") {
 		t.Errorf("non-bbolt file: exit %d, stderr:\n%s", code, p.stderr)
@@ -117,7 +117,7 @@ func TestAFileThatIsNotADatabaseOrIsLockedStopsTheStartNamingIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	p = start(t, freeAddr(t), dir)
+	p = start(t, anyPort, dir)
 	if code := p.exit(t, 15*time.Second); code != 1 || !strings.Contains(p.stderr.String(), "grotto.db") ||
 		!strings.Contains(p.stderr.String(), "locked") {
 		t.Errorf("locked file: exit %d, stderr:\n%s", code, p.stderr)

@@ -30,7 +30,7 @@ func identityIsTheKey(t *testing.T, b backend) {
 		t.Skip("no OpenSSH client")
 	}
 	dir := t.TempDir()
-	p := b.start(t, freeAddr(t), filepath.Join(dir, "data"))
+	p := b.start(t, anyPort, filepath.Join(dir, "data"))
 	victim := newPlayers(t, 1)[0]
 	victim.name = "victim"
 	victim.connect(t, p.addr) // the victim has a profile and a game

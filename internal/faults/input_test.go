@@ -17,7 +17,7 @@ func TestTheThirtyFiveBytesThatKilledTheServerHurtNoOne(t *testing.T) {
 }
 
 func thirtyFiveBytes(t *testing.T, b backend) {
-	p := b.start(t, freeAddr(t), t.TempDir())
+	p := b.start(t, anyPort, t.TempDir())
 	ps := newPlayers(t, 2)
 	victim, attacker := ps[0], ps[1]
 	victim.connect(t, p.addr)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -52,13 +53,18 @@ type proc struct {
 }
 
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{} // closed and replaced at each Write
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
 	return s.b.Write(p)
 }
 
@@ -68,40 +74,108 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func freeAddr(t *testing.T) string {
+// next returns the text so far and a channel closed at the next Write.
+func (s *syncBuffer) next() (string, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.changed == nil {
+		s.changed = make(chan struct{})
+	}
+	return s.b.String(), s.changed
+}
+
+// anyPort is the SSH address of a grotto whose address the test reads
+// back from its log (proc.addr) once it listens: for a process that is
+// never restarted on its address.
+const anyPort = "127.0.0.1:0"
+
+// held are the loopback sockets the tests keep (heldAddr), by address:
+// a duplicate of each listener's descriptor, handed to every grotto that
+// serves that address.
+var held sync.Map // string → *os.File
+
+// heldAddr listens on a loopback port for the rest of the test and
+// returns its address. A grotto that start runs with it as the value of
+// --listen (its addr), --http, --metrics, --cluster-listen or --pprof
+// serves that socket, handed over as systemd does (socket activation):
+// after kill -9 the next grotto serves the same address, connections made
+// in between wait in the socket's queue, and the port is never free for
+// another program to take.
+func heldAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	f, err := ln.(*net.TCPListener).File()
+	if err != nil {
+		ln.Close()
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	held.Store(addr, f)
+	t.Cleanup(func() {
+		held.Delete(addr)
+		f.Close()
+		ln.Close()
+	})
+	return addr
 }
 
-// start runs grotto on addr with data dir and extra flags, and waits until
-// it accepts connections (or exits).
+// socketNames are grotto's names for the sockets systemd may pass it
+// (cmd/grotto/sockets.go), by the flag whose address each serves.
+var socketNames = map[string]string{"--listen": "ssh", "--http": "http", "--metrics": "metrics", "--cluster-listen": "node", "--pprof": "pprof"}
+
+// listeningRE is the line grotto logs once it accepts players, with the
+// address it listens on.
+var listeningRE = regexp.MustCompile(`grotto is listening addr=(\S+)`)
+
+// start runs grotto on addr (heldAddr's, or anyPort) with data dir and
+// extra flags, and waits until it logs that it listens (or exits). Every
+// flag whose address is held is served on the held socket.
 func start(t *testing.T, addr, data string, extra ...string) *proc {
 	t.Helper()
 	args := append([]string{"serve", "--listen", addr, "--data", data, "--conn-rate", "10000"}, extra...)
-	p := &proc{cmd: exec.Command(bin, args...), addr: addr, stderr: &syncBuffer{}, done: make(chan struct{})}
+	var files []*os.File
+	var names []string
+	for i := 0; i+1 < len(args); i++ {
+		if name, ok := socketNames[args[i]]; ok {
+			if f, ok := held.Load(args[i+1]); ok {
+				files, names = append(files, f.(*os.File)), append(names, name)
+			}
+		}
+	}
+	cmd := exec.Command(bin, args...)
+	if len(files) > 0 {
+		// systemd's protocol (sd_listen_fds(3)): the sockets from fd 3 on,
+		// their count and names, and LISTEN_PID naming the process they
+		// are for, which only the process itself knows before it runs
+		// grotto: sh sets it to its own pid and execs grotto in its place
+		// (as systemd-socket-activate does).
+		cmd = exec.Command("/bin/sh", append([]string{"-c", `LISTEN_PID=$$ exec "$0" "$@"`, bin}, args...)...)
+		cmd.ExtraFiles = files
+		cmd.Env = append(os.Environ(), fmt.Sprintf("LISTEN_FDS=%d", len(files)), "LISTEN_FDNAMES="+strings.Join(names, ":"))
+	}
+	p := &proc{cmd: cmd, addr: addr, stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd.Stderr = p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() { p.err = p.cmd.Wait(); close(p.done) }()
 	t.Cleanup(func() { p.cmd.Process.Kill(); <-p.done })
-	for i := 0; ; i++ {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
+	deadline := time.After(10 * time.Second)
+	for {
+		log, changed := p.stderr.next()
+		if m := listeningRE.FindStringSubmatch(log); m != nil {
+			p.addr = m[1]
 			return p
 		}
 		select {
+		case <-changed:
 		case <-p.done:
 			return p // exited: the caller checks why
-		case <-time.After(20 * time.Millisecond):
-		}
-		if i > 500 {
-			t.Fatalf("grotto did not start:\n%s", p.stderr)
+		case <-deadline:
+			t.Fatalf("grotto did not start within 10 s:\n%s", p.stderr)
 		}
 	}
 }
@@ -139,12 +213,24 @@ func turnOf(screen string) int { return sshtest.Turn(screen) }
 
 func around(screen string) string { return sshtest.Around(screen) }
 
-// connect dials as p and gets to a game (see enter).
+// connect dials as p and gets to a game (see enter), failing t if that
+// does not work. From a goroutine other than the test's, use tryConnect.
 func (p *player) connect(t *testing.T, addr string) string {
 	t.Helper()
-	c, err := sshtest.Dial(addr, p.key, sshtest.Options{Width: 100, Height: 30, User: p.name})
+	screen, err := p.tryConnect(addr)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return screen
+}
+
+// tryConnect is connect returning its error, for a goroutine other than
+// the test's (where t.Fatal would end only that goroutine). p.c is set
+// once the dial succeeds.
+func (p *player) tryConnect(addr string) (string, error) {
+	c, err := sshtest.Dial(addr, p.key, sshtest.Options{Width: 100, Height: 30, User: p.name})
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", p.name, err)
 	}
 	p.c = c
 	// A server restarted after kill -9 on PostgreSQL is a new holder of
@@ -154,9 +240,9 @@ func (p *player) connect(t *testing.T, addr string) string {
 	defer cancel()
 	screen, err := c.WaitFor(ctx, func(s string) bool { return atTitle(s) || inGame(s) })
 	if err != nil {
-		t.Fatalf("%s: %v; the screen:\n%s", p.name, err, c.Screen())
+		return "", fmt.Errorf("%s: %w; the screen:\n%s", p.name, err, c.Screen())
 	}
-	return p.enter(t, screen)
+	return p.tryEnter(screen)
 }
 
 // enter takes p from the first screen of their session (the name screen
@@ -165,15 +251,24 @@ func (p *player) connect(t *testing.T, addr string) string {
 // it is.
 func (p *player) enter(t *testing.T, screen string) string {
 	t.Helper()
+	screen, err := p.tryEnter(screen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return screen
+}
+
+// tryEnter is enter returning its error (see tryConnect).
+func (p *player) tryEnter(screen string) (string, error) {
 	if inGame(screen) {
-		return screen
+		return screen, nil
 	}
 	c := p.c
 	var err error
 	if strings.Contains(screen, "Choose the name") {
 		c.Send("\r")
 		if screen, err = c.WaitForText(30*time.Second, "New game"); err != nil {
-			t.Fatal(err)
+			return "", fmt.Errorf("%s: %w", p.name, err)
 		}
 	}
 	if strings.Contains(screen, "Continue") {
@@ -184,15 +279,22 @@ func (p *player) enter(t *testing.T, screen string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if screen, err = c.WaitFor(ctx, inGame); err != nil {
-		t.Fatal(err)
+		return "", fmt.Errorf("%s: %w", p.name, err)
 	}
-	return screen
+	return screen, nil
 }
 
 // step sends one key and waits until the screen answers it (or shows
 // nothing new for a while: a refused move draws only a grey line).
 func (p *player) step(t *testing.T, key string) {
 	t.Helper()
+	if err := p.tryStep(key); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tryStep is step returning its error (see tryConnect).
+func (p *player) tryStep(key string) error {
 	before := p.c.Screen()
 	p.c.Send(key)
 	// A bump into a wall leaves the screen as it was, so the wait is short;
@@ -201,12 +303,13 @@ func (p *player) step(t *testing.T, key string) {
 	defer cancel()
 	screen, err := p.c.WaitFor(ctx, func(s string) bool { return s != before })
 	if err != nil && ctx.Err() == nil {
-		t.Fatal(err)
+		return fmt.Errorf("%s: %w", p.name, err)
 	}
 	screen = settle(p.c)
 	if n := turnOf(screen); n >= 0 {
 		p.shown, p.around = n, around(screen)
 	}
+	return nil
 }
 
 // settle returns the screen once it has stopped changing for 60 ms: a frame

@@ -50,7 +50,7 @@ func TestAFailedWriteThenKill9ResumesTheTurnOnScreen(t *testing.T) {
 	}
 	dir := t.TempDir()
 	pl := newPlayers(t, 1)[0]
-	p := start(t, freeAddr(t), dir)
+	p := start(t, anyPort, dir)
 	pl.connect(t, p.addr)
 	for _, k := range []string{"h", "h", "l", "j", "k", "."} {
 		pl.step(t, k)
@@ -69,7 +69,7 @@ func TestAFailedWriteThenKill9ResumesTheTurnOnScreen(t *testing.T) {
 	p.kill9()
 	pl.c.Close()
 
-	p = start(t, freeAddr(t), dir)
+	p = start(t, anyPort, dir)
 	screen := pl.connect(t, p.addr)
 	if got := turnOf(screen); got != pl.shown || around(screen) != pl.around {
 		t.Errorf("resumed at turn %d, the screen showed turn %d\nshown:\n%s\nresumed:\n%s", got, pl.shown, pl.around, around(screen))
@@ -91,7 +91,7 @@ func TestADeletedDataDirIsNeverCalledSaved(t *testing.T) {
 	dir := t.TempDir()
 	data := dir + "/data"
 	players := newPlayers(t, 2)
-	p := start(t, freeAddr(t), data)
+	p := start(t, anyPort, data)
 	for _, pl := range players {
 		pl.connect(t, p.addr)
 		pl.step(t, ".")

@@ -1,8 +1,10 @@
 // Package haproxytest runs a real HAProxy in front of grotto nodes for
 // tests: it renders the configuration the hosting guide shows
 // (docs/hosting.md: TCP mode, `send-proxy-v2` to every node, long
-// timeouts) from one template, starts `haproxy -f` on a free loopback port
-// and stops it at the test's cleanup.
+// timeouts) from one template, starts `haproxy -f` on a loopback socket
+// the test binds and keeps (handed to HAProxy as `bind fd@3`, so its port
+// is never free for another program to take) and stops it at the test's
+// cleanup.
 //
 // HAProxy comes from the system (Debian: `apt-get install -y haproxy`;
 // .ci/run installs it when missing). Without it a test fails with a
@@ -38,8 +40,9 @@ var tmpl = template.Must(template.New("haproxy.cfg").Funcs(template.FuncMap{
 // Config is HAProxy's configuration for grotto: one TCP frontend and the
 // nodes behind it, each sent a PROXY protocol v2 header.
 type Config struct {
-	// Listen is the frontend's address, host:port (":22", "127.0.0.1:2222").
-	// Start fills it with a free loopback port when empty.
+	// Listen is the frontend's address, host:port (":22", "127.0.0.1:2222"),
+	// or HAProxy's "fd@N" for a socket it inherits. Start fills it with
+	// the socket it binds on loopback port 0 when empty.
 	Listen string
 	// Nodes are the grotto nodes' SSH addresses, host:port.
 	Nodes []string
@@ -106,33 +109,43 @@ type Proxy struct {
 // Output returns what HAProxy has written to stdout and stderr so far.
 func (p *Proxy) Output() string { return p.out.String() }
 
-// Start renders c (with a free loopback port when c.Listen is empty),
-// starts `haproxy -db -f FILE` and returns once the frontend listens. The
-// process is stopped at tb's cleanup, and killed if the test process dies
-// first; its output is logged when the test fails.
+// Start renders c and starts `haproxy -W -db -f FILE`, returning once
+// the frontend listens. With c.Listen empty, the frontend is a socket
+// Start binds on loopback port 0 and keeps for the test, handed to HAProxy
+// as fd 3 (`bind fd@3`); Proxy.Addr is its address. The process is
+// stopped at tb's cleanup, and killed if the test process dies first; its
+// output is logged when the test fails. Failing to start fails tb.
 func Start(tb testing.TB, c Config) *Proxy {
 	tb.Helper()
 	bin := Binary(tb)
-	var lastErr error
-	for range 3 { // a free port may be taken between finding and binding it
-		cc := c
-		if cc.Listen == "" {
-			cc.Listen = freePort(tb)
+	var sock *os.File
+	addr := c.Listen
+	if c.Listen == "" {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			tb.Fatal(err)
 		}
-		p, err := start(tb, bin, cc)
-		if err == nil {
-			return p
+		tb.Cleanup(func() { ln.Close() })
+		if sock, err = ln.(*net.TCPListener).File(); err != nil {
+			tb.Fatal(err)
 		}
-		lastErr = err
-		if c.Listen != "" {
-			break
-		}
+		tb.Cleanup(func() { sock.Close() })
+		c.Listen, addr = "fd@3", ln.Addr().String()
 	}
-	tb.Fatal(lastErr)
-	return nil
+	p, err := start(tb, bin, c, addr, sock)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }
 
-func start(tb testing.TB, bin string, c Config) (*Proxy, error) {
+// loaded is what HAProxy's master process prints once its worker runs
+// the configuration (master-worker mode, -W).
+const loaded = "Loading success."
+
+// start runs HAProxy on c, whose frontend is addr: the inherited socket
+// sock (fd 3) when not nil, else an address HAProxy binds itself.
+func start(tb testing.TB, bin string, c Config, addr string, sock *os.File) (*Proxy, error) {
 	text, err := c.Render()
 	if err != nil {
 		return nil, err
@@ -142,17 +155,23 @@ func start(tb testing.TB, bin string, c Config) (*Proxy, error) {
 		return nil, err
 	}
 	out := &syncBuffer{}
-	cmd := exec.Command(bin, "-db", "-f", file)
+	cmd := exec.Command(bin, "-W", "-db", "-f", file)
 	cmd.Stdout, cmd.Stderr = out, out
+	if sock != nil {
+		cmd.ExtraFiles = []*os.File{sock} // fd 3
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start haproxy: %w", err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	p := &Proxy{Addr: c.Listen, Config: text, cmd: cmd, out: out}
+	p := &Proxy{Addr: addr, Config: text, cmd: cmd, out: out}
 	deadline := time.Now().Add(10 * time.Second)
-	for !listening(c.Listen) {
+	// A kept socket listens before HAProxy runs: wait for the master's
+	// word that the worker serves it. An address of its own: wait for the
+	// kernel to show it listening.
+	for !strings.Contains(out.String(), loaded) || (sock == nil && !listening(addr)) {
 		select {
 		case err := <-exited:
 			return nil, fmt.Errorf("haproxy exited at start (%v):\n%s\nconfig:\n%s", err, out, text)
@@ -161,7 +180,7 @@ func start(tb testing.TB, bin string, c Config) (*Proxy, error) {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			<-exited
-			return nil, fmt.Errorf("haproxy did not listen on %s within 10 s:\n%s", c.Listen, out)
+			return nil, fmt.Errorf("haproxy did not listen on %s within 10 s:\n%s", addr, out)
 		}
 	}
 	tb.Cleanup(func() {
@@ -177,17 +196,6 @@ func start(tb testing.TB, bin string, c Config) (*Proxy, error) {
 		}
 	})
 	return p, nil
-}
-
-// freePort returns a loopback address with a port nobody listens on now.
-func freePort(tb testing.TB) string {
-	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // listening reports whether a socket listens on addr, an IPv4 host:port,

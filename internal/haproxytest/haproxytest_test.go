@@ -114,3 +114,29 @@ func TestHealthChecksSendALocalHeader(t *testing.T) {
 		t.Fatal("no health check within 15 s")
 	}
 }
+
+// TestTheFrontendIsASocketTheTestKeeps: HAProxy serves a socket Start
+// bound and keeps (fd@3), never a port chosen first and bound later that
+// another program could take in between; a second HAProxy gets its own.
+func TestTheFrontendIsASocketTheTestKeeps(t *testing.T) {
+	a, from := backend(t)
+	p := Start(t, Config{Nodes: []string{a}})
+	q := Start(t, Config{Nodes: []string{a}})
+	if !strings.Contains(p.Config, "bind fd@3\n") || p.Addr == q.Addr {
+		t.Errorf("frontends %s and %s; config:\n%s", p.Addr, q.Addr, p.Config)
+	}
+	c, err := net.Dial("tcp", p.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write([]byte("hello"))
+	select {
+	case h := <-from:
+		if h == nil || h.SourceAddr.String() != c.LocalAddr().String() {
+			t.Errorf("header %+v, want one naming %s", h, c.LocalAddr())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a connection to the kept socket reached no node")
+	}
+}

@@ -1,6 +1,7 @@
 // Package pgtest starts a real, throw-away PostgreSQL 15 server for tests:
-// initdb into a temporary directory, pg_ctl start on a free loopback port
-// (and a unix socket in that directory), one fresh database per test. No
+// initdb into a temporary directory, pg_ctl start listening on a unix
+// socket in that directory alone (no TCP port, so none can be taken from
+// it between tests or restarts), one fresh database per test. No
 // mock: the tests of store/postgres and of the binary run against the real
 // server the machine's `postgresql` package installs.
 //
@@ -12,7 +13,7 @@
 //
 // and each test asks for its own database:
 //
-//	url := pgtest.NewDatabase(t) // postgres://postgres@127.0.0.1:PORT/tNNN?sslmode=disable
+//	url := pgtest.NewDatabase(t) // postgres://postgres@/tNNN?host=DIR&port=5432&sslmode=disable
 //
 // initdb refuses to run as root (PostgreSQL docs, 18.2 "Creating a Database
 // Cluster"), so as root the binaries run as the `postgres` user through
@@ -23,7 +24,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -47,12 +48,14 @@ const BinDir = "/usr/lib/postgresql/15/bin"
 var ErrNoPostgres = errors.New("PostgreSQL 15 is not installed (apt-get install -y postgresql, or run .ci/run)")
 
 // Server is one running PostgreSQL cluster in a temporary directory,
-// reachable on 127.0.0.1:Port as the trusted superuser `postgres`.
+// reachable on its unix socket in that directory as the trusted superuser
+// `postgres`.
 type Server struct {
 	// Dir holds the cluster (Dir/data), its log (Dir/log) and its unix
-	// socket (Dir/.s.PGSQL.Port).
+	// socket (Dir/.s.PGSQL.Port), the only place the server listens.
 	Dir string
-	// Port is the loopback TCP port the server listens on.
+	// Port is the number in the socket's name (SocketPort); no TCP port
+	// is bound.
 	Port int
 
 	bin  string
@@ -68,8 +71,12 @@ func binDir() string {
 	return BinDir
 }
 
+// SocketPort is the port number of every server's socket name: each
+// server's socket is in its own directory, so they never collide.
+const SocketPort = 5432
+
 // Start initialises a new cluster in a temporary directory and starts it
-// on a free loopback port, waiting until it accepts connections (pg_ctl
+// on a unix socket there, waiting until it accepts connections (pg_ctl
 // -w). Stop it with [Server.Stop]. Errors: [ErrNoPostgres] when the
 // binaries are missing; otherwise the failing command with its output.
 func Start() (*Server, error) {
@@ -89,26 +96,18 @@ func Start() (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{Dir: dir, bin: bin}
+	s := &Server{Dir: dir, Port: SocketPort, bin: bin}
 	if out, err := s.command("initdb", "-D", s.data(), "-U", "postgres", "--auth=trust",
 		"--encoding=UTF8", "--locale=C", "--no-instructions").CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
-	for try := 0; ; try++ {
-		if s.Port, err = freePort(); err != nil {
-			os.RemoveAll(dir)
-			return nil, err
-		}
-		if err = s.Restart(); err == nil {
-			s.watch()
-			return s, nil
-		}
-		if try == 2 { // the port may have been taken between freePort and the bind
-			os.RemoveAll(dir)
-			return nil, err
-		}
+	if err := s.Restart(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
 	}
+	s.watch()
+	return s, nil
 }
 
 // watch starts a shell that waits for this process to end, however it
@@ -124,11 +123,13 @@ func (s *Server) watch() {
 	}
 }
 
-// Restart starts a stopped server again on the same port and directory
+// Restart starts a stopped server again on the same socket and directory
 // (a test of a database that goes away and comes back calls [Server.Kill]
 // then Restart), waiting until it accepts connections.
 func (s *Server) Restart() error {
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=32MB", s.Port, s.Dir)
+	// listen_addresses='': no TCP at all (pg_ctl runs postgres through
+	// the shell, which reads the quotes).
+	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses='' -c max_connections=200 -c shared_buffers=32MB", s.Port, s.Dir)
 	out, err := s.command("pg_ctl", "start", "-w", "-t", "60", "-D", s.data(), "-l", filepath.Join(s.Dir, "log"), "-o", opts).CombinedOutput()
 	if err != nil {
 		log, _ := os.ReadFile(filepath.Join(s.Dir, "log"))
@@ -161,9 +162,9 @@ func (s *Server) Stop() error {
 }
 
 // URL returns the postgres:// URL of database db on the server, as the
-// superuser, over loopback TCP without TLS.
+// superuser, over its unix socket (host=Dir), without TLS.
 func (s *Server) URL(db string) string {
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", s.Port, db)
+	return fmt.Sprintf("postgres://postgres@/%s?host=%s&port=%d&sslmode=disable", db, url.QueryEscape(s.Dir), s.Port)
 }
 
 // CreateDatabase creates a new, empty database and returns its URL. Its
@@ -203,16 +204,6 @@ func chownToPostgres(dir string) error {
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
 	return os.Chown(dir, uid, gid)
-}
-
-// freePort returns a loopback TCP port that was free a moment ago.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // The server shared by one test binary: started by the first NewDatabase,

@@ -30,6 +30,15 @@ const (
 // when the session ends before the awaited screen appears.
 var ErrSessionEnded = errors.New("sshtest: session ended")
 
+// ErrNoClient is returned by the methods of a nil *[Client] (the value a
+// failed [Dial] returns beside its error): a test that kept using it fails
+// saying so instead of panicking and aborting the rest of its package.
+var ErrNoClient = errors.New("sshtest: no client: the dial failed")
+
+// ended is the Done channel of a nil *Client: a session that never began
+// has ended.
+var ended = func() chan struct{} { ch := make(chan struct{}); close(ch); return ch }()
+
 // Options configure a [Client]. The zero value asks for an interactive shell
 // on an 80×24 xterm-256color PTY as user "sshtest".
 type Options struct {
@@ -95,7 +104,10 @@ func (o Options) withDefaults() Options {
 // terminal does.
 //
 // All methods are safe for concurrent use. Always call [Client.Close], even
-// after the session has ended, to release the connection.
+// after the session has ended, to release the connection. A nil *Client
+// (from a failed [Dial]) is a session that ended before it began: its
+// methods return [ErrNoClient], an empty screen, or a closed Done channel,
+// and never panic.
 type Client struct {
 	conn  *gossh.Client
 	sess  *gossh.Session
@@ -235,6 +247,9 @@ func (c *Client) waitSession() {
 // Send writes s to the session's standard input unchanged: "j", "\r" for
 // Enter, "\x1b[A" for the Up arrow, "\x03" for Ctrl-C.
 func (c *Client) Send(s string) error {
+	if c == nil {
+		return ErrNoClient
+	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	if _, err := io.WriteString(c.stdin, s); err != nil {
@@ -246,6 +261,9 @@ func (c *Client) Send(s string) error {
 // Resize resizes the emulated screen to w columns by h rows and then sends
 // a window-change request, in that order, as a real terminal does.
 func (c *Client) Resize(w, h int) error {
+	if c == nil {
+		return ErrNoClient
+	}
 	c.mu.Lock()
 	c.emu.Resize(w, h)
 	c.notifyLocked()
@@ -261,6 +279,9 @@ func (c *Client) Resize(w, h int) error {
 // keeps all of it for the life of the session, so len(Output()) is also the
 // byte count.
 func (c *Client) Output() []byte {
+	if c == nil {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.out)
@@ -268,6 +289,9 @@ func (c *Client) Output() []byte {
 
 // BytesReceived returns how many bytes the session has sent so far.
 func (c *Client) BytesReceived() int64 {
+	if c == nil {
+		return 0
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.received
@@ -275,12 +299,21 @@ func (c *Client) BytesReceived() int64 {
 
 // LocalAddr returns the client's end of the TCP connection: the address a
 // server records for this client (directly, or from the PROXY header a
-// balancer in between sends), so a test can find which server took it.
-func (c *Client) LocalAddr() net.Addr { return c.conn.LocalAddr() }
+// balancer in between sends), so a test can find which server took it;
+// nil for a nil *Client.
+func (c *Client) LocalAddr() net.Addr {
+	if c == nil {
+		return nil
+	}
+	return c.conn.LocalAddr()
+}
 
 // Done returns a channel that is closed when the session has ended and all
-// of its output has been received.
+// of its output has been received (at once for a nil *Client).
 func (c *Client) Done() <-chan struct{} {
+	if c == nil {
+		return ended
+	}
 	return c.done
 }
 
@@ -288,16 +321,23 @@ func (c *Client) Done() <-chan struct{} {
 // semantics of [gossh.Session.Wait]: nil for exit status 0, a
 // *[gossh.ExitError] for another status or a signal, and a
 // *[gossh.ExitMissingError] when the connection was closed without a status
-// (for instance by [Client.Close]).
+// (for instance by [Client.Close]); [ErrNoClient] for a nil *Client.
 func (c *Client) Wait() error {
+	if c == nil {
+		return ErrNoClient
+	}
 	<-c.done
 	return c.waitErr
 }
 
 // ExitStatus returns the session's exit status once it has ended: 0 on
 // success, the remote status otherwise, and -1 while the session is still
-// running or when it ended without a status.
+// running or when it ended without a status (or never began: a nil
+// *Client).
 func (c *Client) ExitStatus() int {
+	if c == nil {
+		return -1
+	}
 	select {
 	case <-c.done:
 	default:
@@ -316,8 +356,11 @@ func (c *Client) ExitStatus() int {
 
 // Close closes the session and the connection and waits for every goroutine
 // the client started to finish. It is idempotent; the screen and output stay
-// readable afterwards.
+// readable afterwards. Closing a nil *Client does nothing.
 func (c *Client) Close() error {
+	if c == nil {
+		return nil
+	}
 	c.closeOnce.Do(func() {
 		_ = c.sess.Close() // io.EOF when the session already ended
 		if err := c.conn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {

@@ -75,8 +75,11 @@ func (c *Client) closeReplies() {
 // Screen returns the emulated screen as plain text: one line per row (so
 // exactly the terminal height's worth of lines), joined by "\n", with
 // trailing spaces trimmed and styles dropped. It shows the alternate screen
-// while a program uses it.
+// while a program uses it. A nil *Client's screen is "".
 func (c *Client) Screen() string {
+	if c == nil {
+		return ""
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.emu.String()
@@ -109,6 +112,9 @@ func (c *Client) WaitForText(timeout time.Duration, substr string) (string, erro
 }
 
 func (c *Client) waitFor(ctx context.Context, what string, ok func(string) bool) (string, error) {
+	if c == nil {
+		return "", waitError(what, ErrNoClient, "")
+	}
 	for {
 		c.mu.Lock()
 		screen := c.emu.String()

@@ -18,6 +18,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 // Lobby is the live games of a server. All methods are safe for concurrent
@@ -43,18 +45,21 @@ type Lobby interface {
 	OfKey(fp string) (g Game, ok bool)
 	// Watch subscribes to the frames of slot id: the channel first holds
 	// its latest frame (if any), then only ever the newest one not yet
-	// read, and closes when the slot is released. stop unsubscribes and
-	// may be called more than once. ok is false when id is not live. The
-	// watched slot's notifier gets WatchersChanged on subscribe and stop.
+	// read, and closes when the slot is released. Every watcher of the
+	// slot gets the same *frame.Frame: read it, never change it. stop
+	// unsubscribes and may be called more than once. ok is false when id
+	// is not live. The watched slot's notifier gets WatchersChanged when
+	// watchers come or go, once until its holder next calls
+	// Slot.Watchers (so 2,000 watchers joining cost it one notice).
 	// A game of today's daily challenge (HiddenDaily, by the lobby's
 	// clock) is watched by no one: ok is false, and a watcher of a game
 	// that becomes one sees its channel close with no frame of it.
-	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
+	Watch(id uint64) (frames <-chan *frame.Frame, stop func(), ok bool)
 	// WatchOwn is Watch for the player slot of key fp (a fingerprint),
 	// found by key, even while it plays today's daily: for a second
 	// session of the same key (the choice to take over or watch), which
 	// sees its own game. ok is false when the key has no player slot.
-	WatchOwn(fp string) (frames <-chan []byte, stop func(), ok bool)
+	WatchOwn(fp string) (frames <-chan *frame.Frame, stop func(), ok bool)
 	// Sweep runs until stop closes: every keepAlive (0 means 30 s) it sends
 	// each slot's Conn a keepalive request, closing a Conn that left 3 in a
 	// row unanswered (its session then saves as it unwinds); every idle
@@ -105,11 +110,14 @@ type Slot interface {
 	// Publish records where the slot's game stands (depth 0 means none;
 	// daily is the daily challenge's date, "" for a game of its own)
 	// and its latest frame (nil for none: a new watcher then waits for the
-	// next), and hands frame to every watcher, replacing any frame a
-	// watcher has not read yet: a slow watcher only misses frames, it never
-	// slows the player.
-	Publish(depth, turn int, daily string, frame []byte)
-	// Watchers returns how many watch the slot now.
+	// next), and returns: the slot's fan-out then hands f to every
+	// watcher, a few at a time (1,000 a second, watch.go), replacing any
+	// frame a watcher has not read yet, so a slow watcher only misses
+	// frames and 2,000 of them never slow the player. f is shared, never
+	// copied: it must not change once published.
+	Publish(depth, turn int, daily string, f *frame.Frame)
+	// Watchers returns how many watch the slot now, and re-arms its
+	// WatchersChanged notice (Lobby.Watch).
 	Watchers() int
 	// Rename lists the slot under name from now on. Call it only after the
 	// store accepted name as the key's claimed name: the stored profile is
@@ -169,7 +177,8 @@ const (
 	// save and leave (takeover.go).
 	TakenOver
 	// WatchersChanged: the number watching the slot changed; ask
-	// Slot.Watchers (notices may arrive out of order, the count never does).
+	// Slot.Watchers (notices may arrive out of order, the count never does;
+	// no second notice comes until the holder has asked).
 	WatchersChanged
 	// IdleCheck: check whether the holder has been idle too long, and if so
 	// save and leave.

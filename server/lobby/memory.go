@@ -10,7 +10,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 // Memory is the Lobby of a single server process: its slots live in memory
@@ -24,7 +27,7 @@ type Memory struct {
 	players map[string]*slot // key fingerprint → its player slot
 	taking  map[string]*slot // key fingerprint → the spectator taking it over
 	closing bool
-	dropped uint64 // frames replaced before their watcher read them (DroppedFrames)
+	dropped atomic.Uint64 // frames replaced before their watcher read them (DroppedFrames)
 }
 
 var _ Lobby = (*Memory)(nil)
@@ -39,7 +42,7 @@ func NewMemory(now func() time.Time) *Memory {
 }
 
 // slot is one session's slot in a Memory. Every field but the constants (m,
-// id, key, n, lost, done) is guarded by m.mu.
+// id, key, n, lost, done) and those under watchMu is guarded by m.mu.
 type slot struct {
 	m    *Memory
 	id   uint64
@@ -56,11 +59,22 @@ type slot struct {
 	turn      int
 	daily     string // the daily's date, "" for a game of its own
 	lastInput time.Time
-	frame     []byte                 // the latest published frame, for a new watcher
-	watchers  map[uint64]chan []byte // each holds at most the newest frame
-	own       map[uint64]bool        // the watchers of the slot's own key (WatchOwn)
+	watching  int // len(watchers) as listed and told (Watchers)
 	isLost    bool
 	released  bool
+	// watchersNoted: the holder was told WatchersChanged and has not
+	// called Watchers since (watch.go).
+	watchersNoted bool
+
+	// Guarded by watchMu (taken after m.mu when both are held): the
+	// frames go out under it (watch.go), so that handing one to 2,000
+	// watchers holds up no other slot.
+	watchMu        sync.Mutex
+	frame          *frame.Frame        // the latest published frame, for a new watcher
+	watchers       map[uint64]*watcher // each holds at most the newest frame
+	watchersClosed bool                // the slot was released: its watchers' channels are closed
+	fanning        bool                // a fan-out goroutine runs (watch.go)
+	frameDaily     string              // the daily of the frame published last ("" for none), for HiddenDaily
 }
 
 // Claim implements Lobby.
@@ -93,7 +107,7 @@ func (m *Memory) Spectate(h Holder) (Slot, error) {
 func (m *Memory) newSlot(h Holder) *slot {
 	m.next++
 	s := &slot{m: m, id: m.next, key: h.Key, n: h.Notifier, conn: h.Conn, lastInput: m.now(),
-		watchers: map[uint64]chan []byte{}, own: map[uint64]bool{}, lost: make(chan struct{}), done: make(chan struct{})}
+		watchers: map[uint64]*watcher{}, lost: make(chan struct{}), done: make(chan struct{})}
 	m.slots[s.id] = s
 	return s
 }
@@ -124,7 +138,7 @@ func (m *Memory) OfKey(fp string) (Game, bool) {
 
 // listed is how s shows in the list of live games; m.mu is held.
 func (s *slot) listed() Game {
-	return Game{ID: s.id, Key: s.key, Name: s.name, Depth: s.depth, Turn: s.turn, Daily: s.daily, LastInput: s.lastInput, Watchers: len(s.watchers)}
+	return Game{ID: s.id, Key: s.key, Name: s.name, Depth: s.depth, Turn: s.turn, Daily: s.daily, LastInput: s.lastInput, Watchers: s.watching}
 }
 
 // Shutdown implements Lobby.
@@ -225,10 +239,6 @@ func (s *slot) Release() {
 	if m.players[s.key] == s {
 		delete(m.players, s.key)
 	}
-	for _, ch := range s.watchers {
-		close(ch)
-	}
-	clear(s.watchers) // a watcher's stop after this finds nothing to close
-	clear(s.own)
+	s.closeWatchers()
 	close(s.done)
 }

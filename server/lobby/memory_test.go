@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 // events records what a slot's holder is told.
@@ -198,7 +200,7 @@ func TestUnderConcurrentPlayersWatchersAndListing(t *testing.T) {
 			}
 			for turn := range 200 {
 				s.Renew(time.Now())
-				s.Publish(1, turn, "", []byte("frame"))
+				s.Publish(1, turn, "", frame.New([]byte("frame"), nil))
 				m.Games()
 				s.Watchers()
 			}

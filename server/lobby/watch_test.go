@@ -1,9 +1,12 @@
 package lobby
 
 import (
+	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T) {
@@ -15,13 +18,23 @@ func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T)
 	}
 	defer stop()
 	for i := range 1000 { // the watcher reads nothing meanwhile
-		s.Publish(1, i, "", []byte{byte(i)})
+		s.Publish(1, i, "", frame.New([]byte(strconv.Itoa(i)), nil))
 	}
-	if f := <-frames; f[0] != byte(999%256) {
-		t.Errorf("watcher got frame %d, want the newest", f[0])
+	read := 0
+	deadline := time.After(waitLong)
+	for newest := false; !newest; read++ {
+		select {
+		case f := <-frames:
+			newest = string(f.Blob()) == "999"
+		case <-deadline:
+			t.Fatal("the newest frame never reached the watcher")
+		}
 	}
-	if n := m.DroppedFrames(); n != 999 { // every frame but the newest was replaced unread
-		t.Errorf("dropped frames = %d, want 999", n)
+	if read > 2 { // the newest, and at most the one it replaced in flight
+		t.Errorf("a watcher that read nothing while 1,000 frames went out then read %d frames, want only the newest", read)
+	}
+	if n := m.DroppedFrames(); n > 999 {
+		t.Errorf("dropped frames = %d, more than were published unread", n)
 	}
 	if got := m.Games()[0]; got.Turn != 999 || got.Depth != 1 || got.Watchers != 1 || got.Name != "alice" {
 		t.Errorf("list = %+v", got)
@@ -36,13 +49,13 @@ func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T)
 func TestANewWatcherStartsWithTheLatestFrame(t *testing.T) {
 	m := NewMemory(nil)
 	s, _ := m.Claim(Holder{Key: "SHA256:a"})
-	s.Publish(2, 7, "", []byte("turn 7"))
+	s.Publish(2, 7, "", frame.New([]byte("turn 7"), nil))
 	frames, stop, _ := m.Watch(s.ID())
 	defer stop()
-	if f := <-frames; string(f) != "turn 7" {
-		t.Errorf("first frame %q, want the latest published", f)
+	if f := <-frames; string(f.Blob()) != "turn 7" {
+		t.Errorf("first frame %q, want the latest published", f.Blob())
 	}
-	s.Publish(2, 8, "", []byte("turn 8")) // read at once: nothing dropped
+	s.Publish(2, 8, "", frame.New([]byte("turn 8"), nil)) // read at once: nothing dropped
 	<-frames
 	if n := m.DroppedFrames(); n != 0 {
 		t.Errorf("dropped frames = %d for a watcher that read every frame", n)
@@ -76,6 +89,10 @@ func TestNobodyWatchesAGoneSlot(t *testing.T) {
 	}
 }
 
+// waitLong is the deadline of a wait for something that happens at once
+// on an idle machine.
+const waitLong = 10 * time.Second
+
 // TestTodaysDailyIsNeverWatched: a game of today's daily challenge (UTC)
 // cannot be watched: Watch refuses it, a watcher of the game before it
 // became the daily sees its channel close without a frame of the daily,
@@ -88,23 +105,23 @@ func TestTodaysDailyIsNeverWatched(t *testing.T) {
 	m := NewMemory(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
 	told := newEvents()
 	s, _ := m.Claim(Holder{Key: "SHA256:a", Name: "ann", Notifier: told})
-	s.Publish(1, 3, "", []byte("a game of its own"))
+	s.Publish(1, 3, "", frame.New([]byte("a game of its own"), nil))
 	before, stop, ok := m.Watch(s.ID())
 	if !ok {
 		t.Fatal("cannot watch a game of its own")
 	}
 	defer stop()
 	<-told
-	if f := <-before; string(f) != "a game of its own" {
-		t.Fatalf("first frame %q", f)
+	if f := next(t, before); string(f.Blob()) != "a game of its own" {
+		t.Fatalf("first frame %q", f.Blob())
 	}
-	s.Publish(1, 0, "2026-12-02", []byte("today's daily"))
+	s.Publish(1, 0, "2026-12-02", frame.New([]byte("today's daily"), nil))
 	select {
 	case f, open := <-before:
 		if open {
-			t.Errorf("a watcher got a frame of today's daily: %q", f)
+			t.Errorf("a watcher got a frame of today's daily: %q", f.Blob())
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(waitLong):
 		t.Error("the watcher's channel stayed open once the game became today's daily")
 	}
 	if s.Watchers() != 0 {
@@ -118,10 +135,10 @@ func TestTodaysDailyIsNeverWatched(t *testing.T) {
 		t.Fatal("the key's own session cannot watch its daily")
 	}
 	defer stopOwn()
-	<-own
-	s.Publish(1, 1, "2026-12-02", []byte("today's daily, turn 1"))
-	if f := <-own; string(f) != "today's daily, turn 1" {
-		t.Errorf("the key's own watcher got %q", f)
+	next(t, own)
+	s.Publish(1, 1, "2026-12-02", frame.New([]byte("today's daily, turn 1"), nil))
+	if f := next(t, own); string(f.Blob()) != "today's daily, turn 1" {
+		t.Errorf("the key's own watcher got %q", f.Blob())
 	}
 
 	mu.Lock()
@@ -132,7 +149,22 @@ func TestTodaysDailyIsNeverWatched(t *testing.T) {
 		t.Fatal("yesterday's daily cannot be watched after 00:00 UTC")
 	}
 	defer stop2()
-	if f := <-after; string(f) != "today's daily, turn 1" {
-		t.Errorf("after the day, the first frame is %q", f)
+	if f := next(t, after); string(f.Blob()) != "today's daily, turn 1" {
+		t.Errorf("after the day, the first frame is %q", f.Blob())
 	}
+}
+
+// next returns the next frame on frames, failing the test after waitLong.
+func next(t *testing.T, frames <-chan *frame.Frame) *frame.Frame {
+	t.Helper()
+	select {
+	case f, ok := <-frames:
+		if !ok {
+			t.Fatal("the watcher's channel closed")
+		}
+		return f
+	case <-time.After(waitLong):
+		t.Fatal("no frame came")
+	}
+	return nil
 }

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/grotto-game/grotto/game"
@@ -42,4 +44,56 @@ func (p *PendingEnds) take(fp string) *game.Game {
 	g := p.games[fp]
 	delete(p.games, fp)
 	return g
+}
+
+// Unsaved is the set of keys whose game this server could not save when
+// their session ended (the store refused the last write): the store lacks
+// turns that game played, which only memory held and the session's end
+// let go of. A key leaves the set once a write of its game succeeds again
+// (a later session resumes and plays it, saves it, starts a new one, or
+// records its end: the store then holds the game the key plays) or once
+// its game continues on another node that took it over from this one.
+// Server.Shutdown reports the keys left in it, by fingerprint, and exits
+// non-zero for them. It lives as long as the process. Safe for concurrent
+// use; a nil *Unsaved holds nothing.
+type Unsaved struct {
+	mu   sync.Mutex
+	keys map[string]struct{} // key fingerprints
+}
+
+// NewUnsaved returns an empty Unsaved.
+func NewUnsaved() *Unsaved { return &Unsaved{keys: map[string]struct{}{}} }
+
+// Mark adds key fp: its session ended with its game not saved.
+func (u *Unsaved) Mark(fp string) {
+	if u == nil {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.keys[fp] = struct{}{}
+}
+
+// Clear removes key fp: the store holds its game again, or another node
+// plays it now.
+func (u *Unsaved) Clear(fp string) {
+	if u == nil {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	delete(u.keys, fp)
+}
+
+// Keys returns the fingerprints in the set, sorted; nil when it is empty.
+func (u *Unsaved) Keys() []string {
+	if u == nil {
+		return nil
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if len(u.keys) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(u.keys))
 }

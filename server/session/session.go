@@ -61,6 +61,12 @@ type Config struct {
 	// records them before it reads the store, whose copy is from before
 	// the end.
 	Pending *PendingEnds
+	// Unsaved holds, across the sessions of this server, the keys whose
+	// game could not be saved when their session ended (the server marks
+	// them); nil for none. A session clears its key once the store holds
+	// its game again: a write of it succeeds, or Continue resumes the copy
+	// the store holds.
+	Unsaved *Unsaved
 	// NoJournal turns off the per-turn journal: turns are then saved only
 	// on a level change, on Save and every SnapshotEvery turns, so a crash
 	// can lose up to that many. For measuring what durability costs.
@@ -200,6 +206,7 @@ func (s *Session) Continue() error {
 	s.game, s.saved = s.saved, nil
 	s.synced, s.behind, s.unrecorded, s.rank = true, false, false, 0
 	s.waiting, s.ended = false, time.Time{}
+	s.cfg.Unsaved.Clear(s.cfg.Fingerprint) // the game in progress is the store's
 	return nil
 }
 
@@ -381,6 +388,7 @@ func (s *Session) Save() error {
 	if g.Over() {
 		s.cfg.Pending.take(s.cfg.Fingerprint) // the store holds the end: Open records it from there
 	}
+	s.cfg.Unsaved.Clear(s.cfg.Fingerprint)
 	if s.behind && s.cfg.Trouble != nil {
 		s.cfg.Trouble(nil)
 	}
@@ -404,6 +412,7 @@ func (s *Session) record(c game.Command) error {
 		if err == nil {
 			s.journal++
 			s.synced = true
+			s.cfg.Unsaved.Clear(s.cfg.Fingerprint)
 			if s.journal < SnapshotEvery {
 				return nil
 			}
@@ -526,6 +535,7 @@ func (s *Session) finish() error {
 		return err
 	}
 	s.rank = rank
+	s.cfg.Unsaved.Clear(s.cfg.Fingerprint) // the end is on record, the save deleted
 	return nil
 }
 

@@ -3,7 +3,9 @@ package web
 // This file: a Bubble Tea program whose terminal is a WebSocket. Its output
 // goes to the page as binary messages, with "\n" sent as "\r\n" as a PTY
 // would (Bubble Tea writes bare newlines when its input is no TTY); the
-// page's text messages are resizes, delivered as tea.WindowSizeMsg. A watch
+// page's text messages are resizes, delivered as tea.WindowSizeMsg,
+// coalesced (winsize: at most one per Interval, the newest) and no larger
+// than tui.MaxWidth x tui.MaxHeight, what the game draws (pageSize). A watch
 // page runs a watch-only tui.Model on it; a play page (play.go) the
 // player's session, its keys read from the page's binary messages.
 
@@ -19,8 +21,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
 
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/winsize"
 )
 
 // bridge is the terminal of one program: a WebSocket.
@@ -36,6 +40,9 @@ type bridge struct {
 	// the close reason (status 1009) of a larger one.
 	limit  int64
 	tooBig string
+	// sizes holds the page's newest resize until read's deliverer hands
+	// it to the program (winsize.Interval apart at least).
+	sizes *winsize.Coalescer[tea.WindowSizeMsg]
 
 	// keepLast, set by run (watch and replay pages), drops the program's
 	// output once the bridge has closed: its teardown (leaving the
@@ -56,7 +63,7 @@ func newBridge(parent context.Context, conn *websocket.Conn, timeout time.Durati
 	// reason rather than the library's "read limited at N bytes".
 	conn.SetReadLimit(-1)
 	return &bridge{conn: conn, ctx: ctx, cancel: cancel, timeout: timeout, limit: MaxMessage,
-		tooBig: "The page sent a message too large for grotto."}
+		tooBig: "The page sent a message too large for grotto.", sizes: winsize.New[tea.WindowSizeMsg]()}
 }
 
 // Write implements io.Writer for the program's output: one binary message
@@ -109,6 +116,15 @@ func (b *bridge) finish() {
 	b.conn.Close(status, reason)
 }
 
+// pageSize is the size a program on a page is given for a page of cols x
+// rows: at most tui.MaxWidth x tui.MaxHeight, whatever the page claims. A
+// larger page shows the frame in its top-left and nothing beyond; the
+// program's screen buffers (two of about 120 bytes a cell, Bubble Tea's
+// renderer) stay those of the game's size.
+func pageSize(cols, rows int) tea.WindowSizeMsg {
+	return tea.WindowSizeMsg{Width: min(cols, tui.MaxWidth), Height: min(rows, tui.MaxHeight)}
+}
+
 // resize is the text message a page sends when its terminal changes size,
 // or, on a page that takes keys (bridge.keys), a key: {"key":"space"}.
 type resize struct {
@@ -117,8 +133,9 @@ type resize struct {
 	Key  string `json:"key,omitempty"`
 }
 
-// read reads the page's messages until the connection ends, sending each
-// resize (a text message) to prog, each key of b.keys ({"key":"space"}, a
+// read reads the page's messages until the connection ends, handing each
+// resize (a text message) to prog through b.sizes (coalesced, clamped by
+// pageSize; resizes are read no faster than winsize.ReportsPerSec), each key of b.keys ({"key":"space"}, a
 // replay page's) as its key press, and the bytes of each binary message to
 // keys (a play page's keys), or, when keys is nil (a watch page: no key is
 // taken from a watcher), closing the connection with status 1003.
@@ -128,6 +145,11 @@ type resize struct {
 // session to read it: a page that types faster than the session's input
 // rate is slowed down.
 func (b *bridge) read(prog *tea.Program, keys io.Writer) {
+	go b.sizes.Deliver(b.ctx, winsize.Interval, func(size tea.WindowSizeMsg) bool {
+		prog.Send(size) // returns once the program has read it, or has ended
+		return b.ctx.Err() == nil
+	})
+	resizes := rate.NewLimiter(winsize.ReportsPerSec, winsize.ReportBurst)
 	for {
 		// Not b.ctx (see Write): the read ends when the connection closes.
 		typ, r, err := b.conn.Reader(context.Background())
@@ -160,21 +182,26 @@ func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 			b.close(websocket.StatusUnsupportedData, "The page sent a message grotto does not understand.")
 			return
 		}
-		prog.Send(tea.WindowSizeMsg{Width: min(m.Cols, tui.MaxWidth), Height: min(m.Rows, tui.MaxHeight)})
+		b.sizes.Set(pageSize(m.Cols, m.Rows))
+		if resizes.Wait(b.ctx) != nil { // a flood is read no faster (the page waits)
+			b.close(websocket.StatusAbnormalClosure, "")
+			return
+		}
 	}
 }
 
-// run runs model on the bridge at cols x rows until the page goes, the
-// bridge closes or the model quits, at most fps frames a second, and
-// returns what Bubble Tea returns. Once the bridge closes, the page keeps
+// run runs model on the bridge at cols x rows (clamped: pageSize) until
+// the page goes, the bridge closes or the model quits, at most fps frames
+// a second, and returns what Bubble Tea returns. Once the bridge closes, the page keeps
 // the program's last frame (keepLast). register (Server.register) counts the
 // program among the running pages while it runs.
 func (b *bridge) run(model tea.Model, cols, rows, fps int, register func(*tea.Program) func()) error {
 	b.mu.Lock()
 	b.keepLast = true
 	b.mu.Unlock()
+	size := pageSize(cols, rows)
 	prog := tea.NewProgram(model, tea.WithContext(b.ctx), tea.WithInput(nil), tea.WithOutput(b),
-		tea.WithWindowSize(cols, rows), tea.WithoutSignalHandler(), tea.WithFPS(fps),
+		tea.WithWindowSize(size.Width, size.Height), tea.WithoutSignalHandler(), tea.WithFPS(fps),
 		// xterm.js draws true colour (xterm.js docs, "Supported Terminal Sequences").
 		tea.WithColorProfile(colorprofile.TrueColor), tea.WithEnvironment([]string{"TERM=xterm-256color", "COLORTERM=truecolor"}))
 	go b.read(prog, nil)

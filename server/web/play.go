@@ -119,12 +119,14 @@ func (t *Seat) Term() string { return "xterm-256color" }
 func (t *Seat) Output() io.Writer { return t.b }
 
 // Options connect a program to the page: its output (as a PTY would
-// write it), its first size, true colour, the page's context; and a
+// write it), its first size (at most tui.MaxWidth x tui.MaxHeight, as
+// every size a page sends: pageSize), true colour, the page's context; and a
 // filter that turns suspend (ctrl+z) into resume, as wish does for SSH
 // (there is no shell to suspend to). Input and frame rate are the
 // session's.
 func (t *Seat) Options() []tea.ProgramOption {
-	return []tea.ProgramOption{tea.WithContext(t.b.ctx), tea.WithOutput(t.b), tea.WithWindowSize(t.cols, t.rows),
+	size := pageSize(t.cols, t.rows)
+	return []tea.ProgramOption{tea.WithContext(t.b.ctx), tea.WithOutput(t.b), tea.WithWindowSize(size.Width, size.Height),
 		// xterm.js draws true colour (xterm.js docs, "Supported Terminal Sequences").
 		tea.WithColorProfile(colorprofile.TrueColor), tea.WithEnvironment([]string{"TERM=" + t.Term(), "COLORTERM=truecolor"}),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
@@ -136,7 +138,8 @@ func (t *Seat) Options() []tea.ProgramOption {
 }
 
 // Run runs prog, made with Options, until it ends: the page's binary
-// messages are its keys (Keys), its text messages resizes.
+// messages are its keys (Keys), its text messages resizes (coalesced:
+// winsize).
 func (t *Seat) Run(prog *tea.Program) error {
 	go func() {
 		t.b.read(prog, t.typed)

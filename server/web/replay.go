@@ -63,8 +63,9 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // replaySocket serves a replay page's WebSocket: 404 for a game that
-// cannot be shown, 400 for a size that is not two whole numbers from 1,
-// 503 when MaxWatchers pages are open. It closes with 1000 "The replay
+// cannot be shown, 400 for a size that is not two whole numbers from 1;
+// closed at once with 1013 and the reason when MaxWatchers pages are open.
+// It closes with 1000 "The replay
 // has ended." when the viewer leaves it (q), 1001 at Shutdown, 1003 for a
 // message that is neither a resize nor a replay key, and 1013 when
 // Config.Gate refuses it (the address's limits).

@@ -3,15 +3,19 @@ package web
 // This file: the watch WebSocket, /watch/{game}/ws?cols=N&rows=N. It runs a
 // watch-only tui.Model on a bridge (bridge.go), counted as a watcher of the
 // game (Live.Watch), the newest frame only. Limits: MaxWatchers pages at
-// once, MaxMessage bytes a message, Config.WriteTimeout a write.
+// once, MaxMessage bytes a message, Config.WriteTimeout a write, a program
+// no larger than tui.MaxWidth x tui.MaxHeight, a resize per
+// winsize.Interval at most (bridge.go).
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 )
 
@@ -19,16 +23,25 @@ import (
 // ended, so that its last screen (saying how) is drawn before the close.
 const endGrace = 500 * time.Millisecond
 
+// WatchFPS is the most frames per second a watch page is drawn at (or
+// Config.FPS, if lower). A watcher needs no more, and a page's program
+// costs CPU at its frame rate even while nothing moves (Bubble Tea's
+// renderer ticks: docs/performance.md, "What the limits are"); in one
+// pair of runs with 2,000 watch pages joining, 10 rather than 30 took the
+// players' key→frame p99 from 2.7–3.6 s to 1.0–1.1 s ("Issue 20:
+// watchers").
+const WatchFPS = 10
+
 // watchSocket serves a watch page's WebSocket: 404 for a game not live,
-// 400 for a size that is not two whole numbers from 1, 503 when
-// MaxWatchers pages are open. A hidden game (today's daily,
-// tui.LiveGame.Hidden) is accepted and closed at once with 1008 and
-// tui.HiddenWhy, as is a watch whose game becomes hidden. The connection
-// closes with status 1000 "The game has ended." once the game ends, 1001
-// RestartingWatch at
-// Shutdown, 1013 when Config.Gate refuses it (the address's limits), 1008
-// when the page reads too slowly (Config.WriteTimeout), 1003 for a
-// message that is not a resize and 1009 for one over MaxMessage bytes.
+// 400 for a size that is not two whole numbers from 1; closed at once with
+// status 1013 and the reason when MaxWatchers pages are open. A hidden
+// game (today's daily, tui.LiveGame.Hidden) is accepted and closed at once
+// with 1008 and tui.HiddenWhy, as is a watch whose game becomes hidden.
+// The connection closes with status 1000 "The game has ended." once the
+// game ends, 1001 RestartingWatch at Shutdown, 1013 when Config.Gate
+// refuses it (the address's limits), 1008 when the page reads too slowly
+// (Config.WriteTimeout), 1003 for a message that is not a resize and 1009
+// for one over MaxMessage bytes.
 func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 	cols, okC := dimension(r.URL.Query().Get("cols"), tui.MaxWidth)
 	rows, okR := dimension(r.URL.Query().Get("rows"), tui.MaxHeight)
@@ -90,7 +103,7 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		case <-b.ctx.Done():
 		}
 	}()
-	if err := b.run(model, cols, rows, s.cfg.FPS, s.register); err != nil && b.ctx.Err() == nil {
+	if err := b.run(model, cols, rows, min(s.cfg.FPS, WatchFPS), s.register); err != nil && b.ctx.Err() == nil {
 		s.log.Warn("web: a watch page's program failed", "err", err)
 	}
 }
@@ -123,10 +136,11 @@ func dimension(text string, most int) (int, bool) {
 	return min(n, most), true
 }
 
-// relay hands src's frames on to the channel it returns, newest only, and
-// closes ended (and then that channel) once src closes: the game ended.
-func relay(src <-chan []byte) (frames <-chan []byte, ended <-chan struct{}) {
-	out := make(chan []byte, 1)
+// relay hands src's frames on to the channel it returns, newest only (the
+// same shared frame, never a copy), and closes ended (and then that
+// channel) once src closes: the game ended.
+func relay(src <-chan *frame.Frame) (frames <-chan *frame.Frame, ended <-chan struct{}) {
+	out := make(chan *frame.Frame, 1)
 	done := make(chan struct{})
 	go func() {
 		for f := range src {
@@ -146,24 +160,36 @@ func relay(src <-chan []byte) (frames <-chan []byte, ended <-chan struct{}) {
 // page subscribed to and lists the live games (so that the page can say
 // why a game it watched became hidden); the rest does nothing.
 type oneGame struct {
-	frames <-chan []byte
+	frames <-chan *frame.Frame
 	stop   func()
 	live   Live
 }
 
-func (o oneGame) Watch(uint64) (<-chan []byte, func(), bool) { return o.frames, o.stop, true }
-func (o oneGame) Games() []tui.LiveGame                      { return o.live.Games() }
-func (oneGame) Mine() (tui.LiveGame, bool)                   { return tui.LiveGame{}, false }
-func (oneGame) Watchers() int                                { return 0 }
-func (oneGame) Publish(int, int, string, []byte)             {}
-func (oneGame) TakeOver() error                              { return nil }
-func (oneGame) ClaimName(string) error                       { return nil }
-func (oneGame) Cheat(string)                                 {}
+func (o oneGame) Watch(uint64) (<-chan *frame.Frame, func(), bool) { return o.frames, o.stop, true }
+func (o oneGame) Games() []tui.LiveGame                            { return o.live.Games() }
+func (oneGame) Mine() (tui.LiveGame, bool)                         { return tui.LiveGame{}, false }
+func (oneGame) Watchers() int                                      { return 0 }
+func (oneGame) Publish(int, int, string, *frame.Frame)             {}
+func (oneGame) TakeOver() error                                    { return nil }
+func (oneGame) ClaimName(string) error                             { return nil }
+func (oneGame) Cheat(string)                                       {}
+
+// Refusals of a watch or replay page, the close reasons (status 1013) its
+// page shows.
+var (
+	// errTooManyWatchers: Config.MaxWatchers pages are open (the
+	// watchers' budget, --max-watchers).
+	errTooManyWatchers = errors.New("Too many people are watching right now; please try again later.")
+	// errRestarting: the web server is shutting down.
+	errRestarting = errors.New("The server is restarting; reload the page in a moment.")
+)
 
 // admitViewer lets a watch or replay page (kind) in: within its address's
 // limits (enter), a free viewer slot (Config.MaxWatchers) and not while the
-// server shuts down. It writes the refusal and returns ok false, or
-// returns done, which gives everything back once the page has gone.
+// server shuts down. It refuses the page, saying why (refuse: the
+// WebSocket closed at once with status 1013 and the reason, which the page
+// shows), and returns ok false, or returns done, which gives everything
+// back once the page has gone.
 func (s *Server) admitViewer(w http.ResponseWriter, r *http.Request, kind string) (done func(), ok bool) {
 	leave, tooMany := s.enter(r)
 	if tooMany != nil {
@@ -175,13 +201,13 @@ func (s *Server) admitViewer(w http.ResponseWriter, r *http.Request, kind string
 	default:
 		leave()
 		s.log.Warn("web: a "+kind+" page was refused: too many open", "max", s.cfg.MaxWatchers)
-		http.Error(w, "Too many people are watching right now; please try again later.", http.StatusServiceUnavailable)
+		refuse(w, r, errTooManyWatchers)
 		return nil, false
 	}
 	if !s.startWatching() {
 		<-s.slots
 		leave()
-		http.Error(w, "The server is restarting.", http.StatusServiceUnavailable)
+		refuse(w, r, errRestarting)
 		return nil, false
 	}
 	return func() {

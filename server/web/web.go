@@ -9,7 +9,8 @@
 // session's.
 //
 // Files by concern: web.go (Config, Server, routes, headers, shutdown),
-// pages.go (the HTML pages and their templates), watch.go (the watch
+// limits.go (what every connection may hold: at once, per address, per
+// request), pages.go (the HTML pages and their templates), watch.go (the watch
 // WebSocket and its limits), tokens.go (play links and the play cookie),
 // play.go (the play page, its WebSocket, the Seat), bridge.go (a Bubble
 // Tea program whose terminal is a WebSocket), assets/ (xterm.js and its licence, refreshed by
@@ -36,6 +37,7 @@ import (
 	"github.com/realclientip/realclientip-go"
 
 	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/store"
 )
@@ -54,12 +56,13 @@ type Live interface {
 	// Games lists the live games (tui.LiveGame.ID is the id in
 	// /watch/<id>), today's daily marked Hidden.
 	Games() []tui.LiveGame
-	// Watch subscribes to game id's frames (game save blobs, the newest
-	// only); the channel closes when the game ends or becomes hidden
-	// (today's daily); stop unsubscribes and may be called more than
-	// once. ok is false when id is not live or is hidden. A
-	// subscription counts as a watcher of the game.
-	Watch(id uint64) (frames <-chan []byte, stop func(), ok bool)
+	// Watch subscribes to game id's frames (the newest only, each shared
+	// by every watcher of the game: read, never changed); the channel
+	// closes when the game ends or becomes hidden (today's daily); stop
+	// unsubscribes and may be called more than once. ok is false when id
+	// is not live or is hidden. A subscription counts as a watcher of the
+	// game.
+	Watch(id uint64) (frames <-chan *frame.Frame, stop func(), ok bool)
 }
 
 // Config is what the web server needs.
@@ -69,12 +72,15 @@ type Config struct {
 	// Replays opens finished games for /replay/{id} (replay.go); nil
 	// serves no replay pages and links none.
 	Replays Replays
-	Data    *content.Tables // the game data frames decode with; nil means content.Default()
-	// FPS is the most frames per second a watch page is drawn at (as an
-	// SSH session's); 0 means 30.
+	Data    *content.Tables // the game data of the watch and replay pages; nil means content.Default()
+	// FPS is the most frames per second a replay page is drawn at (as an
+	// SSH session's), and a watch page at most WatchFPS of them; 0 means
+	// 30.
 	FPS int
-	// MaxWatchers caps the watch pages open at once; more are refused with
-	// 503 and a reason. 0 means DefaultMaxWatchers.
+	// MaxWatchers caps the watch and replay pages open at once (the
+	// watchers' budget); more are refused, their WebSocket closed at once
+	// with status 1013 and a reason the page shows. 0 means
+	// DefaultMaxWatchers.
 	MaxWatchers int
 	// Logger receives the web server's log; nil means stderr.
 	Logger *log.Logger
@@ -83,13 +89,25 @@ type Config struct {
 	// WriteTimeout is how long a write to a watch page may take before
 	// the page is dropped; 0 means WriteTimeout.
 	WriteTimeout time.Duration
+	// ReadTimeout is how long a request may take to arrive, headers and
+	// all, before its connection is closed; 0 means ReadTimeout.
+	ReadTimeout time.Duration
+	// PageWriteTimeout is how long a page's answer may take to be sent
+	// (a WebSocket, once upgraded, has WriteTimeout per write instead);
+	// 0 means PageWriteTimeout.
+	PageWriteTimeout time.Duration
+	// MaxConns caps the connections the web pages hold at once, whatever
+	// their address (limits.go); more are answered 503 with Busy and
+	// closed. 0 means DefaultMaxConns.
+	MaxConns int
 	// Tokens keeps the play links and sessions (tokens.go); with Players,
 	// browsers may play. nil: browsers only watch.
 	Tokens store.WebTokens
 	// Players runs the play pages' sessions (play.go).
 	Players Players
-	// Gate admits each WebSocket (play, watch, replay) under the server's
-	// per-address limits; nil admits every one.
+	// Gate admits each connection Serve accepts, and each WebSocket
+	// (play, watch, replay) that comes through a trusted proxy, under
+	// the server's per-address limits (limits.go); nil admits every one.
 	Gate Gate
 	// BaseURL is where players reach these pages (--http-url), e.g.
 	// https://play.example.org; "" when not set. Cookies are Secure when
@@ -107,16 +125,16 @@ type Config struct {
 	SSH func() string
 }
 
-// Gate holds the WebSockets of each client address to the server's
+// Gate holds the connections of each client address to the server's
 // per-address limits (--max-conns-per-addr, --conn-rate), counted with the
-// address's SSH connections. The address is the client's (clientAddr):
-// the TCP peer's, or from a trusted proxy the one its X-Forwarded-For
-// names.
+// address's SSH connections: each TCP connection as it is accepted, except
+// a trusted proxy's, whose WebSockets count instead as the browsers their
+// X-Forwarded-For names (clientAddr).
 type Gate interface {
-	// Enter counts one more WebSocket of addr in and returns leave, which
-	// counts it out (once the socket has closed); or an error whose text
-	// (one sentence) the page shows: too many at once, or too many new
-	// ones of late.
+	// Enter counts one more connection of addr in and returns leave, which
+	// counts it out (once it has closed); or an error whose text (one
+	// sentence) the client is told (an HTTP 429, or a WebSocket's close
+	// reason): too many at once, or too many new ones of late.
 	Enter(addr net.Addr) (leave func(), err error)
 }
 
@@ -151,6 +169,21 @@ const (
 	// lobby keeps the newest), and one that stops reading for this long is
 	// dropped.
 	WriteTimeout = 10 * time.Second
+	// ReadTimeout is Config.ReadTimeout's default.
+	ReadTimeout = 5 * time.Second
+	// PageWriteTimeout is Config.PageWriteTimeout's default: xterm.js,
+	// the largest answer (about 300 KB), reaches a slow phone in it.
+	PageWriteTimeout = 30 * time.Second
+	// MaxHeaderBytes is the most bytes of headers a request may send
+	// (net/http answers 431 beyond it, after a little slack).
+	MaxHeaderBytes = 16 << 10
+	// DefaultMaxConns is Config.MaxConns' default.
+	DefaultMaxConns = 10000
+	// NoBody is what a request with a body is answered (413, Content
+	// Too Large): no page here takes one.
+	NoBody = "grotto's web pages take no request body; send the request without one."
+	// Busy is what a connection beyond Config.MaxConns is answered (503).
+	Busy = "grotto's web pages are too busy right now; please try again in a minute."
 )
 
 //go:embed assets/*.js assets/*.css assets/*.svg assets/LICENSE.* assets/VERSIONS
@@ -205,6 +238,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = WriteTimeout
 	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = ReadTimeout
+	}
+	if cfg.PageWriteTimeout <= 0 {
+		cfg.PageWriteTimeout = PageWriteTimeout
+	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = DefaultMaxConns
+	}
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
 	base, err := url.Parse(cfg.BaseURL)
 	if err != nil {
@@ -221,12 +263,12 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, forwarded: forwarded, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers),
 		secure: base.Scheme == "https", hostName: base.Hostname(), running: map[*tea.Program]struct{}{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-		MaxHeaderBytes: 16 << 10}
+	s.http = s.httpServer() // limits.go
 	return s, nil
 }
 
-// Handler returns the routes, with the security headers on every response:
+// Handler returns the routes, with the security headers on every response
+// and a request with a body refused (413, NoBody; limits.go):
 //
 //	GET /                       the top scores and the live games
 //	GET /watch/{game}           a live game's watch page (404 for an unknown game)
@@ -258,7 +300,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, "There is no such page here.")
 	})
-	return secure(mux)
+	return noBody(secure(mux)) // limits.go
 }
 
 // secure sets the headers every response carries: nothing is loaded from
@@ -278,10 +320,12 @@ func secure(next http.Handler) http.Handler {
 	})
 }
 
-// Serve answers HTTP on ln until Shutdown; it then returns nil.
+// Serve answers HTTP on ln until Shutdown; it then returns nil. Every
+// connection is held to the limits of limits.go: Config.MaxConns at once,
+// Config.Gate's per address, the timeouts and sizes of a request.
 func (s *Server) Serve(ln net.Listener) error {
-	s.log.Info("web pages are served", "addr", "http://"+ln.Addr().String())
-	err := s.http.Serve(ln)
+	s.log.Info("web pages are served", "addr", "http://"+ln.Addr().String(), "max_conns", s.cfg.MaxConns)
+	err := s.http.Serve(newLimitListener(ln, s))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
@@ -321,13 +365,17 @@ func (s *Server) stopWatching() {
 	s.cancel()
 }
 
-// enter admits r's WebSocket through Config.Gate; leave counts it out,
-// refused is the sentence for the page (nil: admitted). The caller
+// enter admits r's WebSocket through Config.Gate when r came through a
+// trusted proxy, as the browser its X-Forwarded-For names (clientAddr);
+// any other connection was counted under the Gate as it was accepted
+// (limits.go), and its WebSocket is that connection. leave counts it
+// out, refused is the sentence for the page (nil: admitted). The caller
 // accepts the WebSocket either way and, refused, closes it with status
 // 1013, Try Again Later (RFC 6455 section 11.7; the IANA WebSocket Close
 // Code Number registry), and the sentence, which the page shows.
 func (s *Server) enter(r *http.Request) (leave func(), refused error) {
-	if s.cfg.Gate == nil {
+	peer, err := netip.ParseAddrPort(r.RemoteAddr)
+	if s.cfg.Gate == nil || err != nil || !s.trusted(peer.Addr()) {
 		return func() {}, nil
 	}
 	leave, refused = s.cfg.Gate.Enter(s.clientAddr(r))

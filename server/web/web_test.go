@@ -18,6 +18,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
 )
@@ -29,7 +30,7 @@ const waitLong = 10 * time.Second
 type memLive struct{ m *lobby.Memory }
 
 func (l memLive) Games() []tuiLiveGame { return toLive(l.m.Games()) }
-func (l memLive) Watch(id uint64) (<-chan []byte, func(), bool) {
+func (l memLive) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 	return l.m.Watch(id)
 }
 
@@ -41,7 +42,7 @@ type site struct {
 	lobby *lobby.Memory
 }
 
-func newSite(t *testing.T, cfg Config) *site {
+func newSite(t testing.TB, cfg Config) *site {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
 	if err != nil {
@@ -61,17 +62,17 @@ func newSite(t *testing.T, cfg Config) *site {
 
 // play claims a live game for a new key listed as name, at depth and turn,
 // with a real game's frame.
-func (s *site) play(t *testing.T, name string, depth, turn int) lobby.Slot {
+func (s *site) play(t testing.TB, name string, depth, turn int) lobby.Slot {
 	t.Helper()
 	slot, err := s.lobby.Claim(lobby.Holder{Key: "SHA256:" + name, Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
-	frame, err := game.New(7, content.Default()).Encode()
+	blob, err := game.New(7, content.Default()).Encode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	slot.Publish(depth, turn, "", frame)
+	slot.Publish(depth, turn, "", frame.New(blob, nil))
 	t.Cleanup(slot.Release)
 	return slot
 }
@@ -305,9 +306,12 @@ func TestWatchPagesBeyondTheCapAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	screen(t, c, func(s string) bool { return strings.Contains(s, "Turn: 0") })
-	_, resp, err := dialWatch(t, s, slot.ID())
-	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
-		t.Fatalf("a second page over a cap of 1: err %v, response %+v", err, resp)
+	over, _, err := dialWatch(t, s, slot.ID())
+	if err != nil {
+		t.Fatalf("a second page over a cap of 1 got no WebSocket to read the reason on: %v", err)
+	}
+	if ce := closed(t, over); ce.Code != websocket.StatusTryAgainLater || !strings.Contains(ce.Reason, "Too many people are watching") {
+		t.Errorf("a second page over a cap of 1: %v %q, want 1013 saying too many are watching", ce.Code, ce.Reason)
 	}
 	c.Close(websocket.StatusNormalClosure, "")
 	// The slot frees once the first page has gone.
@@ -315,8 +319,13 @@ func TestWatchPagesBeyondTheCapAreRefused(t *testing.T) {
 	for {
 		c2, _, err := dialWatch(t, s, slot.ID())
 		if err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+			_, _, err = c2.Read(ctx) // a frame, or the refusal's close
+			cancel()
 			c2.Close(websocket.StatusNormalClosure, "")
-			break
+			if err == nil {
+				break
+			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the cap never freed: %v", err)

@@ -1,0 +1,220 @@
+package web
+
+// This file: the limits of every connection to the web pages, so that no
+// client, slow or many, holds what the SSH side needs (issue 20, A1).
+//
+//   - At accept (limitListener): at most Config.MaxConns connections at
+//     once, whatever their address (the rest answered 503, Busy); and each
+//     connection of a peer that is not a trusted proxy is one of its
+//     address's under Config.Gate (--max-conns-per-addr, --conn-rate,
+//     counted with its SSH connections), or answered 429 with the Gate's
+//     sentence. A refusal waits up to refuseWait for the request's head,
+//     so that the client reads the answer as the one to its request (an
+//     answer before the request is an error to Go's http.Transport, and
+//     closing on an unread request resets the connection), then answers
+//     and closes; at most maxRefusing wait at once, and any more are
+//     closed at once: refusals hold few file descriptors, and briefly. A
+//     trusted proxy's connections carry many browsers: they are counted by
+//     X-Forwarded-For at each WebSocket instead (enter).
+//   - For each request (httpServer, noBody): Config.ReadTimeout for its
+//     headers and for the whole request, MaxHeaderBytes of headers, no
+//     body at all (413, NoBody; no route takes one), and
+//     Config.PageWriteTimeout for the answer. net/http clears both
+//     deadlines when a handler hijacks the connection (net/http
+//     server.go, hijackLocked), as coder/websocket's Accept does: a
+//     WebSocket has its own per-write timeout (bridge.go) and no read
+//     deadline.
+
+import (
+	"bytes"
+	"fmt"
+	stdlog "log"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// httpServer returns the http.Server of the web pages, with the
+// per-request limits.
+func (s *Server) httpServer() *http.Server {
+	return &http.Server{Handler: s.Handler(), ReadHeaderTimeout: s.cfg.ReadTimeout, ReadTimeout: s.cfg.ReadTimeout,
+		WriteTimeout: s.cfg.PageWriteTimeout, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: MaxHeaderBytes,
+		ErrorLog: stdlog.New(&errorLog{s: s, accept: rate.Sometimes{Interval: 10 * time.Second}}, "", 0)}
+}
+
+// noBody answers a request that has a body (a Content-Length other than
+// 0, or a Transfer-Encoding) 413 with NoBody, and closes its connection
+// without reading the body: net/http would otherwise read up to 256 KB of
+// it after the handler, to reuse the connection, for as long as the
+// client takes.
+func noBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength == 0 && len(r.TransferEncoding) == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil { // not HTTP/1 (a test's recorder): say it and let net/http close
+			w.Header().Set("Connection", "close")
+			http.Error(w, NoBody, http.StatusRequestEntityTooLarge)
+			return
+		}
+		answer(conn, http.StatusRequestEntityTooLarge, NoBody)
+	})
+}
+
+// answer writes a whole HTTP/1.1 answer of status and line (a sentence)
+// on c, as the last one, and closes c. The write cannot wait long: a new
+// or idle connection's send buffer is empty.
+func answer(c net.Conn, status int, line string) {
+	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+	fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s\n",
+		status, http.StatusText(status), len(line)+1, line)
+	c.Close()
+}
+
+// errorLog takes net/http's error log into the web server's: an accept
+// that fails (too many open files: the process's limit is reached
+// elsewhere; net/http retries, backing off up to a second) is said at most
+// once per 10 s; anything else as it comes.
+type errorLog struct {
+	s      *Server
+	accept rate.Sometimes
+}
+
+func (e *errorLog) Write(p []byte) (int, error) {
+	line := strings.TrimSpace(string(p))
+	if strings.HasPrefix(line, "http: Accept error") {
+		e.accept.Do(func() {
+			e.s.log.Error("web: new connections cannot be accepted; net/http keeps retrying (said at most once per 10 s)", "err", line)
+		})
+		return len(p), nil
+	}
+	e.s.log.Warn("web: "+line, "net/http", true)
+	return len(p), nil
+}
+
+// How refusals are answered (limitListener.refuse).
+const (
+	// refuseWait is the longest a refused connection is kept waiting for
+	// its request's head before it is answered and closed.
+	refuseWait = time.Second
+	// maxRefusing is how many refused connections may wait for their
+	// request at once; beyond, a refused connection is closed unanswered.
+	maxRefusing = 64
+)
+
+// limitListener admits connections to the web pages (this file's first
+// comment). Make it with newLimitListener.
+type limitListener struct {
+	net.Listener
+	s        *Server
+	open     atomic.Int64  // connections held now
+	refusing chan struct{} // one token per refusal waiting for its request
+	busy     rate.Sometimes
+}
+
+func newLimitListener(ln net.Listener, s *Server) *limitListener {
+	return &limitListener{Listener: ln, s: s, refusing: make(chan struct{}, maxRefusing), busy: rate.Sometimes{Interval: 10 * time.Second}}
+}
+
+// refuse answers c status and line once its request's head has come (or
+// refuseWait has passed), and closes it; at once and unanswered when
+// maxRefusing refusals are waiting already.
+func (l *limitListener) refuse(c net.Conn, status int, line string) {
+	select {
+	case l.refusing <- struct{}{}:
+	default:
+		c.Close()
+		return
+	}
+	go func() {
+		defer func() { <-l.refusing }()
+		c.SetReadDeadline(time.Now().Add(refuseWait))
+		head := make([]byte, 0, 4<<10)
+		for len(head) < cap(head) && !bytes.Contains(head, []byte("\r\n\r\n")) {
+			n, err := c.Read(head[len(head):cap(head)])
+			head = head[:len(head)+n]
+			if err != nil {
+				break
+			}
+		}
+		answer(c, status, line)
+	}()
+}
+
+// Accept returns the next connection admitted, answering and closing the
+// ones refused on the way.
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if ac := l.admit(c); ac != nil {
+			return ac, nil
+		}
+	}
+}
+
+// admit returns c counted (its Close gives its places back), or nil when
+// it was refused (answered and closed).
+func (l *limitListener) admit(c net.Conn) net.Conn {
+	if n := l.open.Add(1); n > int64(l.s.cfg.MaxConns) {
+		l.open.Add(-1)
+		l.busy.Do(func() {
+			l.s.log.Warn("web: refused connections beyond the most the web pages may hold at once", "max", l.s.cfg.MaxConns)
+		})
+		l.refuse(c, http.StatusServiceUnavailable, Busy)
+		return nil
+	}
+	leave := func() {}
+	if gate := l.s.cfg.Gate; gate != nil && !l.s.fromProxy(c.RemoteAddr()) {
+		var err error
+		if leave, err = gate.Enter(c.RemoteAddr()); err != nil {
+			l.open.Add(-1)
+			l.refuse(c, http.StatusTooManyRequests, err.Error())
+			return nil
+		}
+	}
+	return &limitedConn{Conn: c, release: func() { leave(); l.open.Add(-1) }}
+}
+
+// fromProxy says whether addr, a connection's peer, is one of
+// Config.TrustedProxies.
+func (s *Server) fromProxy(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return false
+	}
+	a, ok := netip.AddrFromSlice(tcp.IP)
+	return ok && s.trusted(a)
+}
+
+// limitedConn gives its places back once, when closed.
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+// Close closes the connection and gives its places back.
+func (c *limitedConn) Close() error {
+	c.once.Do(c.release)
+	return c.Conn.Close()
+}
+
+// CloseWrite half-closes a TCP connection, as net/http does before closing
+// one whose request it did not read to the end (its closeWriteAndWait).
+func (c *limitedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
