@@ -64,7 +64,7 @@ func TestAForwardedForFromAnUntrustedPeerIsIgnored(t *testing.T) {
 		t.Fatalf("the first socket: %v %q, want admitted", code, why)
 	}
 	// Refused as its connection is accepted: 127.0.0.1's rate is spent.
-	if code, why := refusedHTTP(t, http.DefaultClient, base, "/play/ws?cols=80&rows=24"); code != http.StatusTooManyRequests || why != "rate limit exceeded, please try again later\n" {
-		t.Errorf("a second socket from 127.0.0.1 claiming another address: %d %q, want 429 and SSH's rate limit line: the header of an untrusted peer is not believed", code, why)
+	if code, why := playSocketVia(t, base, "203.0.113.2"); code != websocket.StatusTryAgainLater || why != "rate limit exceeded, please try again later" {
+		t.Errorf("a second socket from 127.0.0.1 claiming another address: %v %q, want 1013 and SSH's rate limit line: the header of an untrusted peer is not believed", code, why)
 	}
 }

@@ -58,8 +58,13 @@ func TestBrowserSocketsCountAsConnectionsOfTheirAddressAndLeaveSSHRoom(t *testin
 	}
 	waitConns(t, srv, "127.0.0.1", 3)
 	// A fourth connection is refused as it is accepted, before any request.
-	if code, why := refusedHTTP(t, b, base, "/play/ws?cols=100&rows=30"); code != http.StatusTooManyRequests || !strings.Contains(why, "too many connections from your address (at most 3 at once)") {
-		t.Errorf("a fourth play page from an address capped at 3: %d %q, want 429 and too many connections", code, why)
+	// A page's socket is told why in a close the page shows (status 1013),
+	// not in an HTTP answer a browser keeps from the page.
+	if code, why := refusedSocket(t, b, base, "/play/ws?cols=100&rows=30"); code != websocket.StatusTryAgainLater || !strings.Contains(why, "too many connections from your address (at most 3 at once)") {
+		t.Errorf("a fourth play page from an address capped at 3: %v %q, want 1013 and too many connections", code, why)
+	}
+	if code, why := refusedHTTP(t, b, base, "/watch/1"); code != http.StatusTooManyRequests || !strings.Contains(why, "too many connections from your address (at most 3 at once)") {
+		t.Errorf("a page beside 3 sockets from an address capped at 3: %d %q, want 429 and too many connections", code, why)
 	}
 	if code, why := refusedHTTP(t, b, base, "/"); code != http.StatusTooManyRequests || !strings.Contains(why, "too many connections from your address (at most 3 at once)") {
 		t.Errorf("the front page beside 3 sockets from an address capped at 3: %d %q, want 429 and too many connections", code, why)
@@ -76,6 +81,29 @@ func TestBrowserSocketsCountAsConnectionsOfTheirAddressAndLeaveSSHRoom(t *testin
 		t.Fatalf("an SSH connection after a page closed: %v", err)
 	}
 	c.Close()
+}
+
+// refusedSocket opens the WebSocket at path and returns the status and
+// reason it was closed with at once; it fails the test if it is refused
+// with an HTTP answer instead, or let in.
+func refusedSocket(t *testing.T, c *http.Client, base, path string) (websocket.StatusCode, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	ws, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+path, &websocket.DialOptions{HTTPClient: c})
+	if err != nil {
+		code := 0
+		if resp != nil {
+			code = resp.StatusCode
+		}
+		t.Fatalf("%s: refused before it opened (HTTP %d): %v, want a socket closed with the reason", path, code, err)
+	}
+	defer ws.CloseNow()
+	_, _, err = ws.Read(ctx)
+	if websocket.CloseStatus(err) == -1 {
+		t.Fatalf("%s: %v, want a close with a reason", path, err)
+	}
+	return websocket.CloseStatus(err), closeReason(err)
 }
 
 // refusedHTTP opens the WebSocket at path (any other path: fetches it)

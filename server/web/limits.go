@@ -26,8 +26,9 @@ package web
 //     deadline.
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	stdlog "log"
 	"net"
 	"net/http"
@@ -126,7 +127,12 @@ func newLimitListener(ln net.Listener, s *Server) *limitListener {
 
 // refuse answers c status and line once its request's head has come (or
 // refuseWait has passed), and closes it; at once and unanswered when
-// maxRefusing refusals are waiting already.
+// maxRefusing refusals are waiting already. The answer is net/http's, on a
+// server of this one connection that reads one request within refuseWait
+// and keeps nothing alive: a WebSocket's upgrade is accepted only to be
+// closed with status 1013 and line, which the page shows (a browser keeps
+// an HTTP refusal of a WebSocket from the page's script); any other
+// request gets status and line as plain text.
 func (l *limitListener) refuse(c net.Conn, status int, line string) {
 	select {
 	case l.refusing <- struct{}{}:
@@ -136,17 +142,52 @@ func (l *limitListener) refuse(c net.Conn, status int, line string) {
 	}
 	go func() {
 		defer func() { <-l.refusing }()
-		c.SetReadDeadline(time.Now().Add(refuseWait))
-		head := make([]byte, 0, 4<<10)
-		for len(head) < cap(head) && !bytes.Contains(head, []byte("\r\n\r\n")) {
-			n, err := c.Read(head[len(head):cap(head)])
-			head = head[:len(head)+n]
-			if err != nil {
-				break
-			}
-		}
-		answer(c, status, line)
+		one := &oneConn{Conn: c, closed: make(chan struct{})}
+		srv := &http.Server{ReadHeaderTimeout: refuseWait, ReadTimeout: refuseWait, WriteTimeout: refuseWait, MaxHeaderBytes: 4 << 10,
+			ErrorLog: stdlog.New(io.Discard, "", 0),
+			Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get("Upgrade") != "" && strings.HasSuffix(r.URL.Path, "/ws") {
+					refuse(w, r, errors.New(line))
+					return
+				}
+				w.Header().Set("Connection", "close")
+				w.Header().Set("X-Content-Type-Options", "nosniff")
+				http.Error(w, line, status)
+			})}
+		srv.SetKeepAlivesEnabled(false)
+		srv.Serve(&oneListener{conn: one})
 	}()
+}
+
+// oneListener is a net.Listener of one connection, for refuse: Accept
+// returns it, then waits until it is closed and says the listener is.
+type oneListener struct {
+	conn  *oneConn
+	taken bool
+}
+
+func (o *oneListener) Accept() (net.Conn, error) {
+	if !o.taken {
+		o.taken = true
+		return o.conn, nil
+	}
+	<-o.conn.closed
+	return nil, net.ErrClosed
+}
+func (o *oneListener) Close() error   { return nil }
+func (o *oneListener) Addr() net.Addr { return o.conn.LocalAddr() }
+
+// oneConn is oneListener's connection: its Close, by net/http or by a
+// WebSocket that took it over, ends the listener's wait.
+type oneConn struct {
+	net.Conn
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (c *oneConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return c.Conn.Close()
 }
 
 // Accept returns the next connection admitted, answering and closing the
