@@ -8,7 +8,7 @@ package web
 //     connection of a peer that is not a trusted proxy is one of its
 //     address's under Config.Gate (--max-conns-per-addr, --conn-rate,
 //     counted with its SSH connections), or answered 429 with the Gate's
-//     sentence. A refusal waits up to refuseWait for the request's head,
+//     sentence (a WebSocket: closed at once with 1013 and it, refuse). A refusal waits up to refuseWait for the request's head,
 //     so that the client reads the answer as the one to its request (an
 //     answer before the request is an error to Go's http.Transport, and
 //     closing on an unread request resets the connection), then answers
