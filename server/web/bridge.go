@@ -49,6 +49,9 @@ type bridge struct {
 	// alternate screen) would blank the page, which keeps the last frame
 	// beside the close reason.
 	keepLast bool
+	// onSize, when set (a page of a shared renderer: mirror.go), is
+	// given the page's coalesced resizes instead of the program.
+	onSize func(tea.WindowSizeMsg)
 
 	mu     sync.Mutex
 	closed bool
@@ -70,24 +73,35 @@ func newBridge(parent context.Context, conn *websocket.Conn, timeout time.Durati
 // per write, within the write timeout. A page that does not take it in time
 // is closed: its program ends.
 func (b *bridge) Write(p []byte) (int, error) {
+	if err := b.send(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// send writes msg, terminal output as the page takes it ("\r\n"), as one
+// binary message within the write timeout, or drops it once the bridge
+// has closed and keeps its last frame (keepLast). A page that does not
+// take it in time is closed with status 1008.
+func (b *bridge) send(msg []byte) error {
 	b.mu.Lock()
 	drop := b.closed && b.keepLast
 	b.mu.Unlock()
 	if drop {
-		return len(p), nil
+		return nil
 	}
 	// Not b.ctx: cancelling a write's context closes the connection
 	// (coder/websocket), and the bridge's close must still send its reason.
 	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
 	defer cancel()
-	if err := b.conn.Write(ctx, websocket.MessageBinary, bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+	if err := b.conn.Write(ctx, websocket.MessageBinary, msg); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			b.close(websocket.StatusPolicyViolation, "This page fell too far behind the game. Reload it to watch again.")
 		}
 		b.close(websocket.StatusAbnormalClosure, "")
-		return 0, err
+		return err
 	}
-	return len(p), nil
+	return nil
 }
 
 // close ends the program; the first call's status and reason (a sentence
@@ -146,6 +160,10 @@ type resize struct {
 // rate is slowed down.
 func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 	go b.sizes.Deliver(b.ctx, winsize.Interval, func(size tea.WindowSizeMsg) bool {
+		if b.onSize != nil {
+			b.onSize(size)
+			return b.ctx.Err() == nil
+		}
 		prog.Send(size) // returns once the program has read it, or has ended
 		return b.ctx.Err() == nil
 	})
