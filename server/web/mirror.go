@@ -116,8 +116,17 @@ type mirror struct {
 
 // mirrorPage is one watch page of a mirror.
 type mirrorPage struct {
-	b    *bridge
+	// send sends the page one message of screen output (bridge.send),
+	// returning an error once it cannot; done closes when the page has
+	// gone; fail closes it because its program failed.
+	send func([]byte) error
+	done <-chan struct{}
+	fail func()
 	wake chan struct{} // one token: there is something to send
+	// queueMax is the most bytes the page may have queued (MirrorQueue;
+	// less in tests); resyncs counts the times its queue was dropped.
+	queueMax int
+	resyncs  atomic.Int64
 
 	// Guarded by cur.mu: what is to be sent.
 	queue  [][]byte
@@ -143,8 +152,9 @@ func (p *mirrorPage) poke() {
 // would pass MirrorQueue bytes; the mirror's mu is held.
 func (p *mirrorPage) push(out []byte) {
 	if !p.resync {
-		if p.queued+len(out) > MirrorQueue {
+		if p.queued+len(out) > p.queueMax {
 			p.queue, p.queued, p.resync = nil, 0, true
+			p.resyncs.Add(1)
 		} else {
 			p.queue = append(p.queue, out)
 			p.queued += len(out)
@@ -301,7 +311,7 @@ func (ms *mirrors) start(f *feed, size mirrorSize) *mirror {
 		}
 		ms.log.Warn("web: a watch page's program failed", "err", err)
 		for _, p := range pages {
-			p.b.close(websocket.StatusInternalError, "grotto could not show this game.")
+			p.fail()
 		}
 	}()
 	return m
@@ -374,7 +384,7 @@ func (ms *mirrors) serve(p *mirrorPage) {
 	for {
 		select {
 		case <-p.wake:
-		case <-p.b.ctx.Done():
+		case <-p.done:
 			return
 		}
 		p.sizeMu.Lock()
@@ -393,7 +403,7 @@ func (ms *mirrors) serve(p *mirrorPage) {
 		p.queue, p.queued, p.resync = nil, 0, false
 		m.mu.Unlock()
 		for _, msg := range msgs {
-			if p.b.send(msg) != nil {
+			if p.send(msg) != nil {
 				return
 			}
 		}
@@ -439,7 +449,8 @@ func (s *Server) watchShared(b *bridge, g tui.LiveGame, frames <-chan *frame.Fra
 	b.mu.Lock()
 	b.keepLast = true
 	b.mu.Unlock()
-	p := &mirrorPage{b: b, wake: make(chan struct{}, 1)}
+	p := &mirrorPage{send: b.send, done: b.ctx.Done(), wake: make(chan struct{}, 1), queueMax: MirrorQueue,
+		fail: func() { b.close(websocket.StatusInternalError, "grotto could not show this game.") }}
 	f := s.mirrors.join(g, mirrorSize{size.Width, size.Height}, p)
 	var leaving atomic.Bool
 	defer leaving.Store(true) // before the caller's stop closes frames
