@@ -320,6 +320,11 @@ func (ms *mirrors) start(f *feed, size mirrorSize) *mirror {
 		if m.ctx.Err() != nil {
 			return // the last page left, or the server is shutting down
 		}
+		ms.mu.Lock()
+		if f.sizes[size] == m { // the next page of this size starts anew
+			delete(f.sizes, size)
+		}
+		ms.mu.Unlock()
 		ms.log.Warn("web: a watch page's program failed", "err", err)
 		for _, p := range pages {
 			p.fail()

@@ -161,6 +161,11 @@ func TestALateAndAResyncedPageSeeTheScreenOfAnEarlyOne(t *testing.T) {
 	late := newTestPage(t, ms, g, 80, 24, nil, MirrorQueue)
 	close(gate) // the slow page reads again
 	sameScreens(t, early, late, slow)
+	// What is drawn next applies alike to each page's screen.
+	before, _ := early.screen()
+	ms.offer(f, gameFrame(t, 9))
+	early.until(t, "the frame after", func(s string) bool { return s != before })
+	sameScreens(t, early, late, slow)
 	if n := ms.started.Load(); n != 1 {
 		t.Errorf("%d programs were started for three pages of one game at one size, want 1", n)
 	}
