@@ -5,9 +5,11 @@ package web
 // would (Bubble Tea writes bare newlines when its input is no TTY); the
 // page's text messages are resizes, delivered as tea.WindowSizeMsg,
 // coalesced (winsize: at most one per Interval, the newest) and no larger
-// than tui.MaxWidth x tui.MaxHeight, what the game draws (pageSize). A watch
-// page runs a watch-only tui.Model on it; a play page (play.go) the
-// player's session, its keys read from the page's binary messages.
+// than tui.MaxWidth x tui.MaxHeight, what the game draws (pageSize). A
+// replay page runs its model on it; a play page (play.go) the player's
+// session, its keys read from the page's binary messages; a watch page
+// only its socket, sent the output of its game's shared program (send;
+// mirror.go) and its resizes handed to that (onSize).
 
 import (
 	"bytes"
@@ -44,7 +46,7 @@ type bridge struct {
 	// it to the program (winsize.Interval apart at least).
 	sizes *winsize.Coalescer[tea.WindowSizeMsg]
 
-	// keepLast, set by run (watch and replay pages), drops the program's
+	// keepLast, set by run (replay pages) and watchShared (watch pages), drops the program's
 	// output once the bridge has closed: its teardown (leaving the
 	// alternate screen) would blank the page, which keeps the last frame
 	// beside the close reason.
