@@ -113,7 +113,7 @@ type mirror struct {
 	painted []byte // the repaint of version paintedAt, if any
 	paintAt uint64
 
-	wake []*mirrorPage // Write's, reused (the program's output goroutine alone)
+	wake []*mirrorPage // Write's, reused; guarded by mu
 }
 
 // The pace at which a mirror's pages are woken to send a write: wakeBatch
@@ -346,7 +346,8 @@ func (m *mirror) Write(p []byte) (int, error) {
 	m.mu.Lock()
 	m.emu.Write(out)
 	m.version++
-	wake := m.wake[:0]
+	wake := m.wake[:0] // Bubble Tea may write from more than one goroutine: taken under mu
+	m.wake = nil
 	for pg := range m.pages {
 		pg.push(out)
 		wake = append(wake, pg)
@@ -361,7 +362,9 @@ func (m *mirror) Write(p []byte) (int, error) {
 		}
 	}
 	clear(wake)
+	m.mu.Lock()
 	m.wake = wake
+	m.mu.Unlock()
 	return len(p), nil
 }
 
