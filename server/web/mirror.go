@@ -12,10 +12,11 @@ package web
 // program for a repaint (tea.ClearScreen), or keep a terminal emulator
 // (charmbracelet/x/vt) fed by the program's output and build the newcomer
 // a repaint from it. The emulator is what this file does: the repaint is
-// the page's own and at once (no wait of up to a second, no full screen
-// sent to every other page of the size each time someone joins, which with
-// 2,000 joining would be 2,000 full screens to each of 2,000 pages), and it
-// costs one emulator per mirror, fed once per write, not once per page.
+// the page's own and at once, where a ClearScreen, even coalesced to once
+// a second, would make a newcomer wait up to a second and send a full
+// screen to every page of the size each second while anyone joins (2,000
+// joining take a second or two); the emulator costs one per mirror, fed
+// once per write, not once per page.
 // The repaint carries what the screen shows: the alternate screen if on,
 // every cell with its style, the cursor's place and whether it is hidden;
 // the program's other modes (bracketed paste, focus, keyboard) concern
@@ -31,8 +32,17 @@ package web
 // Each page keeps its own Live.Watch subscription: it counts the page as a
 // watcher of the game (who, the front page), wherever the game is, and its
 // frames are handed on to the game's mirrors (feed.offer), the newest only;
-// whichever page's subscription gets a frame first brings it to all. The
-// game has ended when a subscription closes that its page did not stop.
+// whichever page's subscription gets a frame first brings it to all. That
+// is cheaper than teaching the lobby a count without frames (a pointer a
+// frame per page, which the lobby's fan-out paid already) and stays right
+// for a game of another node. Two pages' frames may arrive out of order;
+// since each subscription's last frame is the newest, the last one offered
+// is, and the mirrors come to it. The game has ended when a subscription
+// closes that its page did not stop.
+//
+// A write wakes the mirror's pages wakeBatch at a time, wakePause apart, so
+// that 2,000 sockets' writes are spread over about 60 ms instead of all
+// queued ahead of the players' sessions at once.
 
 import (
 	"bytes"
