@@ -5,9 +5,11 @@ package web
 // would (Bubble Tea writes bare newlines when its input is no TTY); the
 // page's text messages are resizes, delivered as tea.WindowSizeMsg,
 // coalesced (winsize: at most one per Interval, the newest) and no larger
-// than tui.MaxWidth x tui.MaxHeight, what the game draws (pageSize). A watch
-// page runs a watch-only tui.Model on it; a play page (play.go) the
-// player's session, its keys read from the page's binary messages.
+// than tui.MaxWidth x tui.MaxHeight, what the game draws (pageSize). A
+// replay page runs its model on it; a play page (play.go) the player's
+// session, its keys read from the page's binary messages; a watch page
+// only its socket, sent the output of its game's shared program (send;
+// mirror.go) and its resizes handed to that (onSize).
 
 import (
 	"bytes"
@@ -44,11 +46,14 @@ type bridge struct {
 	// it to the program (winsize.Interval apart at least).
 	sizes *winsize.Coalescer[tea.WindowSizeMsg]
 
-	// keepLast, set by run (watch and replay pages), drops the program's
+	// keepLast, set by run (replay pages) and watchShared (watch pages), drops the program's
 	// output once the bridge has closed: its teardown (leaving the
 	// alternate screen) would blank the page, which keeps the last frame
 	// beside the close reason.
 	keepLast bool
+	// onSize, when set (a page of a shared renderer: mirror.go), is
+	// given the page's coalesced resizes instead of the program.
+	onSize func(tea.WindowSizeMsg)
 
 	mu     sync.Mutex
 	closed bool
@@ -70,24 +75,35 @@ func newBridge(parent context.Context, conn *websocket.Conn, timeout time.Durati
 // per write, within the write timeout. A page that does not take it in time
 // is closed: its program ends.
 func (b *bridge) Write(p []byte) (int, error) {
+	if err := b.send(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// send writes msg, terminal output as the page takes it ("\r\n"), as one
+// binary message within the write timeout, or drops it once the bridge
+// has closed and keeps its last frame (keepLast). A page that does not
+// take it in time is closed with status 1008.
+func (b *bridge) send(msg []byte) error {
 	b.mu.Lock()
 	drop := b.closed && b.keepLast
 	b.mu.Unlock()
 	if drop {
-		return len(p), nil
+		return nil
 	}
 	// Not b.ctx: cancelling a write's context closes the connection
 	// (coder/websocket), and the bridge's close must still send its reason.
 	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
 	defer cancel()
-	if err := b.conn.Write(ctx, websocket.MessageBinary, bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+	if err := b.conn.Write(ctx, websocket.MessageBinary, msg); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			b.close(websocket.StatusPolicyViolation, "This page fell too far behind the game. Reload it to watch again.")
 		}
 		b.close(websocket.StatusAbnormalClosure, "")
-		return 0, err
+		return err
 	}
-	return len(p), nil
+	return nil
 }
 
 // close ends the program; the first call's status and reason (a sentence
@@ -146,6 +162,10 @@ type resize struct {
 // rate is slowed down.
 func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 	go b.sizes.Deliver(b.ctx, winsize.Interval, func(size tea.WindowSizeMsg) bool {
+		if b.onSize != nil {
+			b.onSize(size)
+			return b.ctx.Err() == nil
+		}
 		prog.Send(size) // returns once the program has read it, or has ended
 		return b.ctx.Err() == nil
 	})

@@ -1,8 +1,9 @@
 package web
 
-// This file: the watch WebSocket, /watch/{game}/ws?cols=N&rows=N. It runs a
-// watch-only tui.Model on a bridge (bridge.go), counted as a watcher of the
-// game (Live.Watch), the newest frame only. Limits: MaxWatchers pages at
+// This file: the watch WebSocket, /watch/{game}/ws?cols=N&rows=N. Its page
+// is drawn by the game's shared watch-only program of its size (mirror.go)
+// on a bridge (bridge.go), counted as a watcher of the game (Live.Watch),
+// the newest frame only. Limits: MaxWatchers pages at
 // once, MaxMessage bytes a message, Config.WriteTimeout a write, a program
 // no larger than tui.MaxWidth x tui.MaxHeight, a resize per
 // winsize.Interval at most (bridge.go).
@@ -79,33 +80,7 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	b := newBridge(s.ctx, conn, s.cfg.WriteTimeout)
 	defer b.finish()
-	mine, ended := relay(frames)
-	model, ok := tui.NewWatcher(oneGame{mine, stop, s.cfg.Live}, s.cfg.Data, g)
-	if !ok { // cannot happen: oneGame always watches
-		b.close(websocket.StatusInternalError, "grotto could not show this game.")
-		return
-	}
-	defer model.Close()
-	go func() {
-		select {
-		case <-ended:
-			select {
-			case <-time.After(endGrace):
-			case <-b.ctx.Done():
-			}
-			if s.hidden(g.ID) { // still played: it became today's daily
-				b.close(websocket.StatusPolicyViolation, tui.HiddenWhy)
-				return
-			}
-			b.close(websocket.StatusNormalClosure, "The game has ended.")
-		case <-s.ctx.Done():
-			b.close(websocket.StatusGoingAway, RestartingWatch)
-		case <-b.ctx.Done():
-		}
-	}()
-	if err := b.run(model, cols, rows, min(s.cfg.FPS, WatchFPS), s.register); err != nil && b.ctx.Err() == nil {
-		s.log.Warn("web: a watch page's program failed", "err", err)
-	}
+	s.watchShared(b, g, frames, pageSize(cols, rows)) // mirror.go
 }
 
 // hidden reports whether game id is listed now as hidden
@@ -136,26 +111,6 @@ func dimension(text string, most int) (int, bool) {
 	return min(n, most), true
 }
 
-// relay hands src's frames on to the channel it returns, newest only (the
-// same shared frame, never a copy), and closes ended (and then that
-// channel) once src closes: the game ended.
-func relay(src <-chan *frame.Frame) (frames <-chan *frame.Frame, ended <-chan struct{}) {
-	out := make(chan *frame.Frame, 1)
-	done := make(chan struct{})
-	go func() {
-		for f := range src {
-			select { // this goroutine is the only sender: after the drain there is room
-			case <-out:
-			default:
-			}
-			out <- f
-		}
-		close(done)
-		close(out)
-	}()
-	return out, done
-}
-
 // oneGame is the tui.Lobby of a watch page: it watches the one game the
 // page subscribed to and lists the live games (so that the page can say
 // why a game it watched became hidden); the rest does nothing.
@@ -166,13 +121,18 @@ type oneGame struct {
 }
 
 func (o oneGame) Watch(uint64) (<-chan *frame.Frame, func(), bool) { return o.frames, o.stop, true }
-func (o oneGame) Games() []tui.LiveGame                            { return o.live.Games() }
-func (oneGame) Mine() (tui.LiveGame, bool)                         { return tui.LiveGame{}, false }
-func (oneGame) Watchers() int                                      { return 0 }
-func (oneGame) Publish(int, int, string, *frame.Frame)             {}
-func (oneGame) TakeOver() error                                    { return nil }
-func (oneGame) ClaimName(string) error                             { return nil }
-func (oneGame) Cheat(string)                                       {}
+func (o oneGame) Games() []tui.LiveGame {
+	if o.live == nil {
+		return nil
+	}
+	return o.live.Games()
+}
+func (oneGame) Mine() (tui.LiveGame, bool)             { return tui.LiveGame{}, false }
+func (oneGame) Watchers() int                          { return 0 }
+func (oneGame) Publish(int, int, string, *frame.Frame) {}
+func (oneGame) TakeOver() error                        { return nil }
+func (oneGame) ClaimName(string) error                 { return nil }
+func (oneGame) Cheat(string)                           {}
 
 // Refusals of a watch or replay page, the close reasons (status 1013) its
 // page shows.

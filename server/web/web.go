@@ -2,7 +2,8 @@
 // the SSH server when the host sets --http: the top scores and who is
 // playing on one plain HTML page (/), and any live game drawn read-only in
 // the browser by xterm.js (/watch/<game>), whose frames come over a
-// WebSocket from a watch-only Bubble Tea program (bridge.go).
+// WebSocket from a watch-only Bubble Tea program shared by every watch page
+// of the game at that size (mirror.go).
 //
 // A browser tied to a key by a one-time link (`ssh host web`) plays that
 // key's game on /play, its session run by the server (Players) as an SSH
@@ -11,7 +12,8 @@
 // Files by concern: web.go (Config, Server, routes, headers, shutdown),
 // limits.go (what every connection may hold: at once, per address, per
 // request), pages.go (the HTML pages and their templates), watch.go (the watch
-// WebSocket and its limits), tokens.go (play links and the play cookie),
+// WebSocket and its limits), mirror.go (the shared program of a game's
+// watch pages at one size, its output fanned out to each), tokens.go (play links and the play cookie),
 // play.go (the play page, its WebSocket, the Seat), bridge.go (a Bubble
 // Tea program whose terminal is a WebSocket), assets/ (xterm.js and its licence, refreshed by
 // assets/refresh.sh; the page's own script and style).
@@ -211,8 +213,10 @@ type Server struct {
 
 	mu      sync.Mutex
 	closing bool                      // Shutdown or Close has begun: no new watch page
-	running map[*tea.Program]struct{} // the watch and replay pages' programs (Announce)
+	running map[*tea.Program]struct{} // the replay pages' programs (Announce)
 	socks   sync.WaitGroup            // watch pages being served (added under mu, before closing)
+
+	mirrors *mirrors // the watch pages' shared programs (mirror.go)
 }
 
 // New returns the web server of cfg; it does not listen yet.
@@ -263,6 +267,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, forwarded: forwarded, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers),
 		secure: base.Scheme == "https", hostName: base.Hostname(), running: map[*tea.Program]struct{}{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.mirrors = newMirrors(s.ctx, cfg.Data, min(cfg.FPS, WatchFPS), s.log, cfg.Live)
 	s.http = s.httpServer() // limits.go
 	return s, nil
 }
@@ -340,7 +345,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopWatching()
 	err := s.http.Shutdown(ctx)
 	done := make(chan struct{})
-	go func() { s.socks.Wait(); close(done) }()
+	go func() { s.socks.Wait(); s.mirrors.wg.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-ctx.Done():
@@ -397,7 +402,8 @@ func refuse(w http.ResponseWriter, r *http.Request, why error) {
 
 // Announce shows a host's broadcast (text, made safe by the caller) on
 // every watch and replay page open, as a banner (tui.BannerMsg), and
-// returns how many it was sent to. Play pages are sessions of the server,
+// returns how many pages it was sent to (a watch page's is its shared
+// program's: mirror.go). Play pages are sessions of the server,
 // which reaches them through the lobby.
 func (s *Server) Announce(text string) int {
 	s.mu.Lock()
@@ -409,7 +415,7 @@ func (s *Server) Announce(text string) int {
 	for _, p := range progs {
 		p.Send(tui.BannerMsg{Text: text})
 	}
-	return len(progs)
+	return len(progs) + s.mirrors.announce(text)
 }
 
 // register counts prog among the running pages (Announce) until the
