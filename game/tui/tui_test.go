@@ -44,7 +44,11 @@ func newPlayer(t testing.TB, st store.Store, fp, name string, seed uint64) Playe
 	}
 	play := session.New(session.Config{Fingerprint: fp, Saves: st, Scores: st, Profiles: st, Quarantine: st,
 		NewSeed: func() uint64 { return seed }, Now: func() time.Time { return testNow }})
-	return Player{Name: name, Play: &testPlay{play, st, fp}, Board: board{st}, Now: func() time.Time { return testNow }}
+	// A test reads its game between keys: a store call slower than the
+	// default notice (a loaded machine's fsync) would show the wait screen
+	// and leave the game to the call meanwhile. Tests of that set their own.
+	return Player{Name: name, Play: &testPlay{play, st, fp}, Board: board{st}, Now: func() time.Time { return testNow },
+		StallNotice: time.Hour}
 }
 
 // testPlay is a real session that a test can hand a prepared game.
