@@ -4,7 +4,11 @@ package web
 // client, slow or many, holds what the SSH side needs (issue 20, A1).
 //
 //   - At accept (limitListener): at most Config.MaxConns connections at
-//     once, whatever their address (the rest answered 503, Busy); and each
+//     once, whatever their address; past it a newcomer takes the place of
+//     the connection that has waited longest with no request under way
+//     (kept alive, or its request not yet arrived: waitingConns), and is
+//     answered 503, Busy, only when every place has a request or a page
+//     under way; and each
 //     connection of a peer that is not a trusted proxy is one of its
 //     address's under Config.Gate (--max-conns-per-addr, --conn-rate,
 //     counted with its SSH connections), or answered 429 with the Gate's
@@ -26,6 +30,7 @@ package web
 //     deadline.
 
 import (
+	"container/list"
 	"errors"
 	"fmt"
 	"io"
@@ -46,7 +51,8 @@ import (
 func (s *Server) httpServer() *http.Server {
 	return &http.Server{Handler: s.Handler(), ReadHeaderTimeout: s.cfg.ReadTimeout, ReadTimeout: s.cfg.ReadTimeout,
 		WriteTimeout: s.cfg.PageWriteTimeout, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: MaxHeaderBytes,
-		ErrorLog: stdlog.New(&errorLog{s: s, accept: rate.Sometimes{Interval: 10 * time.Second}}, "", 0)}
+		ConnState: s.waiting.track,
+		ErrorLog:  stdlog.New(&errorLog{s: s, accept: rate.Sometimes{Interval: 10 * time.Second}}, "", 0)}
 }
 
 // noBody answers a request that has a body (a Content-Length other than
@@ -207,7 +213,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 // admit returns c counted (its Close gives its places back), or nil when
 // it was refused (answered and closed).
 func (l *limitListener) admit(c net.Conn) net.Conn {
-	if n := l.open.Add(1); n > int64(l.s.cfg.MaxConns) {
+	if n := l.open.Add(1); n > int64(l.s.cfg.MaxConns) && !l.s.waiting.evict() {
 		l.open.Add(-1)
 		l.busy.Do(func() {
 			l.s.log.Warn("web: refused connections beyond the most the web pages may hold at once", "max", l.s.cfg.MaxConns)
@@ -236,6 +242,53 @@ func (s *Server) fromProxy(addr net.Addr) bool {
 	}
 	a, ok := netip.AddrFromSlice(tcp.IP)
 	return ok && s.trusted(a)
+}
+
+// waitingConns are the web connections that hold a place with no request
+// under way: kept alive between requests (http.StateIdle) or not yet sent a
+// byte (http.StateNew), oldest first. When Config.MaxConns are held, a new
+// connection takes the place of the one that has waited longest (closed
+// for it: a browser opens another when it next needs one) instead of being
+// refused, so that connections kept idle, or opened and left silent for
+// ReadTimeout at a time, cannot shut visitors out; only requests under way
+// are refused a place. Its zero value is ready; safe for concurrent use.
+type waitingConns struct {
+	mu    sync.Mutex
+	order list.List // of net.Conn, the longest waiting first
+	at    map[net.Conn]*list.Element
+}
+
+// track is the http.Server's ConnState: c waits in the states above, and
+// not in the others (active, hijacked by a WebSocket, closed).
+func (w *waitingConns) track(c net.Conn, state http.ConnState) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.at == nil {
+		w.at = map[net.Conn]*list.Element{}
+	}
+	if e, ok := w.at[c]; ok {
+		w.order.Remove(e)
+		delete(w.at, c)
+	}
+	if state == http.StateNew || state == http.StateIdle {
+		w.at[c] = w.order.PushBack(c)
+	}
+}
+
+// evict closes the connection that has waited longest, which gives its
+// place back (limitedConn), and reports whether there was one.
+func (w *waitingConns) evict() bool {
+	w.mu.Lock()
+	e := w.order.Front()
+	if e == nil {
+		w.mu.Unlock()
+		return false
+	}
+	c := w.order.Remove(e).(net.Conn)
+	delete(w.at, c)
+	w.mu.Unlock()
+	c.Close()
+	return true
 }
 
 // limitedConn gives its places back once, when closed.

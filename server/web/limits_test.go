@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -153,28 +154,74 @@ func TestAPageReaderThatStopsReadingIsClosedAfterTheWriteTimeout(t *testing.T) {
 	}
 }
 
-func TestNoMoreThanMaxConnsAreHeldAndTheRestAreToldWhy(t *testing.T) {
-	_, addr := serveReal(t, Config{MaxConns: 3})
-	var held []net.Conn
-	for range 3 {
-		held = append(held, rawRequest(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+// len returns how many connections wait (tests).
+func (w *waitingConns) len() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.order.Len()
+}
+
+// keptAlive opens a connection to addr, has one page answered on it and
+// returns it, kept alive (idle) by the server.
+func keptAlive(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	c := rawRequest(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	c.SetReadDeadline(time.Now().Add(waitLong))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range held { // each answered: admitted, and kept alive
-		c.SetReadDeadline(time.Now().Add(waitLong))
-		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("an admitted connection: %d", resp.StatusCode)
+	}
+	return c
+}
+
+// Connections kept alive between requests, or that have sent nothing yet,
+// hold no place a request needs: a newcomer takes the place of the one
+// that has waited longest, so idlers cannot shut visitors out.
+func TestANewVisitorTakesThePlaceOfTheLongestIdleConnection(t *testing.T) {
+	_, addr := serveReal(t, Config{MaxConns: 3})
+	first := keptAlive(t, addr)
+	silent, err := net.Dial("tcp", addr) // connected, nothing sent
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	third := keptAlive(t, addr)
+	defer third.Close()
+	for i := range 2 { // each newcomer answered, the oldest waiter closed for it
+		c := keptAlive(t, addr)
+		defer c.Close()
+		gone := []net.Conn{first, silent}[i]
+		gone.SetReadDeadline(time.Now().Add(waitLong))
+		if n, err := gone.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("newcomer %d: the connection waiting longest is still open (read %d, %v)", i+1, n, err)
+		}
+	}
+}
+
+func TestNoMoreThanMaxConnsAreHeldAndTheRestAreToldWhy(t *testing.T) {
+	s, addr := serveReal(t, Config{MaxConns: 3})
+	slot := s.play(t, "bob", 1, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	var held []*websocket.Conn // pages open: no place to take
+	for range 3 {
+		c, _, err := websocket.Dial(ctx, fmt.Sprintf("ws://%s/watch/%d/ws?cols=80&rows=24", addr, slot.ID()), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("an admitted connection: %d", resp.StatusCode)
-		}
+		defer c.CloseNow()
+		held = append(held, c)
 	}
 	said := untilClosed(t, rawRequest(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
 	if !strings.HasPrefix(said, "HTTP/1.1 503 ") || !strings.Contains(said, Busy) {
 		t.Errorf("a fourth connection with at most 3: %q, want 503 and %q", said, Busy)
 	}
-	held[0].Close()
+	held[0].CloseNow()
 	// Its place is given back once the server has seen it close.
 	for deadline := time.Now().Add(waitLong); ; {
 		c := rawRequest(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -217,6 +217,9 @@ type Server struct {
 	socks   sync.WaitGroup            // watch pages being served (added under mu, before closing)
 
 	mirrors *mirrors // the watch pages' shared programs (mirror.go)
+	// waiting are the connections that hold a place with no request
+	// under way, which a newcomer may take (limits.go).
+	waiting waitingConns
 }
 
 // New returns the web server of cfg; it does not listen yet.
