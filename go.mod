@@ -25,6 +25,7 @@ require (
 	github.com/realclientip/realclientip-go v1.0.0
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/crypto v0.59.0
+	golang.org/x/net v0.62.0
 	golang.org/x/time v0.16.0
 )
 

@@ -10,12 +10,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	stdlog "log"
 	"net"
 	"net/http"
 	"os"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"charm.land/ssh"
+	"golang.org/x/net/netutil"
+	"golang.org/x/time/rate"
 
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/metrics"
@@ -28,7 +33,48 @@ const (
 	metricsReadTimeout  = 10 * time.Second
 	metricsWriteTimeout = 30 * time.Second
 	metricsIdleTimeout  = 60 * time.Second
+	// metricsMaxConns is the most connections the metrics port holds at
+	// once (a scraper needs one); more wait in the kernel's listen queue,
+	// which costs the process no open file (netutil.LimitListener).
+	metricsMaxConns = 16
 )
+
+// connCount counts a server's open connections (http.Server.ConnState):
+// now, and the most at once. Its zero value is ready.
+type connCount struct{ now, most atomic.Int64 }
+
+func (c *connCount) track(_ net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew:
+		n := c.now.Add(1)
+		for m := c.most.Load(); n > m && !c.most.CompareAndSwap(m, n); m = c.most.Load() {
+		}
+	case http.StateHijacked, http.StateClosed:
+		c.now.Add(-1)
+	}
+}
+
+// httpErrorLog takes a net/http server's error log into the server's: a
+// failed accept (too many open files: the process's limit is reached
+// elsewhere; net/http retries, backing off up to a second) is said at most
+// once per 10 s, anything else as a warning.
+type httpErrorLog struct {
+	s      *Server
+	what   string // whose log: "metrics"
+	accept rate.Sometimes
+}
+
+func (e *httpErrorLog) Write(p []byte) (int, error) {
+	line := strings.TrimSpace(string(p))
+	if strings.HasPrefix(line, "http: Accept error") {
+		e.accept.Do(func() {
+			e.s.log.Error(e.what+": new connections cannot be accepted; net/http keeps retrying (said at most once per 10 s)", "err", line)
+		})
+		return len(p), nil
+	}
+	e.s.log.Warn(e.what+": "+line, "net/http", true)
+	return len(p), nil
+}
 
 // newMetrics makes the server's metrics, reading the live sessions and the
 // lobby's dropped frames at scrape time, and has db report its journal
@@ -74,9 +120,10 @@ func (s *Server) listenMetrics() error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.metrics.Handler())
-	s.metricsLn = ln
+	s.metricsLn = netutil.LimitListener(ln, metricsMaxConns)
 	s.metricsHTTP = &http.Server{Handler: mux, ReadHeaderTimeout: metricsReadTimeout, ReadTimeout: metricsReadTimeout,
-		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 16 << 10}
+		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 16 << 10,
+		ConnState: s.metricsConns.track, ErrorLog: stdlog.New(&httpErrorLog{s: s, what: "metrics", accept: rate.Sometimes{Interval: 10 * time.Second}}, "", 0)}
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/log/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -121,6 +122,51 @@ grotto_sessions{kind="watching"} 0
 	} else {
 		t.Log("promtool is not installed: its check of the scrape is skipped")
 	}
+}
+
+// A scraper needs one connection: the metrics port holds at most
+// metricsMaxConns, and the rest wait in the kernel's queue without an open
+// file of the process, so that clients of --metrics cannot take the files
+// SSH players need (breaker: 1,000 idle connections to --metrics took
+// 1,020 of 1,024).
+func TestTheMetricsPortHoldsAFewConnectionsAtOnce(t *testing.T) {
+	srv, _ := serve(t, Config{Metrics: "127.0.0.1:0"})
+	addr := srv.MetricsAddr().String()
+	var conns []net.Conn
+	for range 3 * metricsMaxConns {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns = append(conns, c)
+	}
+	waitHeld := func(n int64) {
+		t.Helper()
+		for deadline := time.Now().Add(waitLong); srv.metricsConns.now.Load() != n; {
+			if time.Now().After(deadline) {
+				t.Fatalf("the metrics port holds %d connections, want %d", srv.metricsConns.now.Load(), n)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	waitHeld(metricsMaxConns)
+	for _, c := range conns[:metricsMaxConns/2] { // places given back are taken by those queued
+		c.Close()
+	}
+	waitHeld(metricsMaxConns)
+	if most := srv.metricsConns.most.Load(); most > metricsMaxConns {
+		t.Errorf("the metrics port held %d connections at once, want at most %d", most, metricsMaxConns)
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	client := http.Client{Timeout: waitLong}
+	resp, err := client.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatalf("a scrape once the idlers left: %v", err)
+	}
+	resp.Body.Close()
 }
 
 func TestTheMetricsServerStopsWithTheServer(t *testing.T) {

@@ -99,6 +99,8 @@ type Server struct {
 	metrics     *metrics.Metrics
 	metricsLn   net.Listener
 	metricsHTTP *http.Server
+	// metricsConns counts metricsHTTP's connections (tests).
+	metricsConns connCount
 	// startMu orders Serve's start and Shutdown (shutdown.go): stopped
 	// once Shutdown has begun, served once Serve has started everything.
 	startMu         sync.Mutex
