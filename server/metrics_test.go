@@ -169,6 +169,44 @@ func TestTheMetricsPortHoldsAFewConnectionsAtOnce(t *testing.T) {
 	resp.Body.Close()
 }
 
+// A host sees what the web port refuses: a request with a body, and a
+// connection past its address's cap, each counted by result.
+func TestTheWebPortsRefusalsAreCounted(t *testing.T) {
+	lim := DefaultLimits()
+	lim.MaxConnsPerAddr = 1
+	srv, _ := serve(t, Config{HTTP: "127.0.0.1:0", Limits: lim})
+	base := "http://" + srv.HTTPAddr().String()
+	web := srv.Metrics().WebConnections
+	resp, err := http.Post(base+"/", "text/plain", strings.NewReader("a body"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	held, err := net.Dial("tcp", srv.HTTPAddr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	for deadline := time.Now().Add(waitLong); testutil.ToFloat64(web.WithLabelValues("accepted")) < 2; {
+		if time.Now().After(deadline) {
+			t.Fatalf("accepted web connections: %v, want 2", testutil.ToFloat64(web.WithLabelValues("accepted")))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if resp, err := http.Get(base + "/"); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusTooManyRequests {
+			t.Errorf("a second connection from an address capped at 1: %s, want 429", resp.Status)
+		}
+	}
+	if n := testutil.ToFloat64(web.WithLabelValues("refused_body")); n != 1 {
+		t.Errorf("grotto_web_connections_total{result=\"refused_body\"} = %v, want 1", n)
+	}
+	if n := testutil.ToFloat64(web.WithLabelValues("refused_address")); n != 1 {
+		t.Errorf("grotto_web_connections_total{result=\"refused_address\"} = %v, want 1", n)
+	}
+}
+
 func TestTheMetricsServerStopsWithTheServer(t *testing.T) {
 	srv, served := listenAndServe(t, Config{Listen: "127.0.0.1:0", Metrics: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(io.Discard)})
 	url := "http://" + srv.MetricsAddr().String() + "/metrics"

@@ -70,9 +70,13 @@ func (s *Server) newWeb() (*web.Server, error) {
 		s.log.Warn("--http-max-conns lets the web pages take more than half the open-file limit: a flood of the web port could leave SSH players unable to log in; raise the limit (ulimit -n) or lower --http-max-conns",
 			"http_max_conns", maxConns, "open_file_limit", nofile)
 	}
+	for _, r := range []string{web.ConnAdmitted, web.ConnTookWaiting, web.ConnRefusedBusy, web.ConnRefusedAddress, web.ConnRefusedBody} {
+		s.metrics.WebConnections.WithLabelValues(r) // each reads 0 from the start
+	}
 	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: s.cfg.Limits.watchers(), Logger: s.log, MaxConns: maxConns,
-		Tokens: s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL,
+		Counted: func(result string) { s.metrics.WebConnections.WithLabelValues(result).Inc() },
+		Tokens:  s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL,
 		SSH: func() string { return s.sshCommand(false) }})
 }
 

@@ -67,6 +67,10 @@ type Metrics struct {
 	// {result}: ConnAccepted, ConnTooMany, ConnBadProxyHeader), counted by
 	// the server's connection callback before the SSH handshake.
 	Connections *prometheus.CounterVec
+	// WebConnections counts the web pages' connections (--http) by what
+	// became of them at accept, and their requests refused for a body
+	// (grotto_web_connections_total{result}: server/web's Conn* results).
+	WebConnections *prometheus.CounterVec
 	// ConnectionsOpen is the number of admitted connections not yet closed
 	// (grotto_connections_open), sessions or not.
 	ConnectionsOpen prometheus.Gauge
@@ -133,6 +137,8 @@ func New(src Sources) *Metrics {
 	m := &Metrics{reg: reg,
 		Connections: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "connections_total",
 			Help: "TCP connections, by result: accepted, or refused before the SSH handshake."}, []string{"result"}),
+		WebConnections: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "web_connections_total",
+			Help: "Connections to the web pages, by what became of them at accept (accepted, accepted in a waiting one's place, refused busy or for the address's limits), and requests refused for a body."}, []string{"result"}),
 		ConnectionsOpen: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: Namespace, Name: "connections_open",
 			Help: "Admitted TCP connections not yet closed."}),
 		Auth: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "auth_attempts_total",
@@ -168,7 +174,7 @@ func New(src Sources) *Metrics {
 	for op := range m.ops {
 		m.ops[op] = opMetrics{seconds: m.StoreSeconds.WithLabelValues(opNames[op]), errors: m.StoreErrors.WithLabelValues(opNames[op])}
 	}
-	reg.MustRegister(m.Connections, m.ConnectionsOpen, m.Auth, m.Turns, m.GamesFinished, m.TakeOvers, m.KeyFrame,
+	reg.MustRegister(m.Connections, m.WebConnections, m.ConnectionsOpen, m.Auth, m.Turns, m.GamesFinished, m.TakeOvers, m.KeyFrame,
 		m.StoreSeconds, m.StoreErrors, m.Saves, m.JournalCommits, m.JournalEntries,
 		sessionsCollector{desc: prometheus.NewDesc(Namespace+"_sessions", "Live sessions, by kind.", []string{"kind"}, nil), count: src.Sessions},
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: Namespace, Name: "watch_frames_dropped_total",

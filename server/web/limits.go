@@ -60,12 +60,13 @@ func (s *Server) httpServer() *http.Server {
 // without reading the body: net/http would otherwise read up to 256 KB of
 // it after the handler, to reuse the connection, for as long as the
 // client takes.
-func noBody(next http.Handler) http.Handler {
+func (s *Server) noBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength == 0 && len(r.TransferEncoding) == 0 {
 			next.ServeHTTP(w, r)
 			return
 		}
+		s.counted(ConnRefusedBody)
 		conn, _, err := http.NewResponseController(w).Hijack()
 		if err != nil { // not HTTP/1 (a test's recorder): say it and let net/http close
 			w.Header().Set("Connection", "close")
@@ -105,6 +106,22 @@ func (e *errorLog) Write(p []byte) (int, error) {
 	}
 	e.s.log.Warn("web: "+line, "net/http", true)
 	return len(p), nil
+}
+
+// What becomes of a web connection (Config.Counted).
+const (
+	ConnAdmitted       = "accepted"              // admitted within every limit
+	ConnTookWaiting    = "accepted_took_waiting" // admitted at MaxConns in the place of one that waited longest (waitingConns)
+	ConnRefusedBusy    = "refused_busy"          // refused: MaxConns held, each with a request or a page under way (503)
+	ConnRefusedAddress = "refused_address"       // refused by Config.Gate: its address's cap or rate (429, or 1013 for a WebSocket)
+	ConnRefusedBody    = "refused_body"          // a request refused for its body (413), its connection closed
+)
+
+// counted tells Config.Counted result, if set.
+func (s *Server) counted(result string) {
+	if s.cfg.Counted != nil {
+		s.cfg.Counted(result)
+	}
 }
 
 // How refusals are answered (limitListener.refuse).
@@ -213,23 +230,30 @@ func (l *limitListener) Accept() (net.Conn, error) {
 // admit returns c counted (its Close gives its places back), or nil when
 // it was refused (answered and closed).
 func (l *limitListener) admit(c net.Conn) net.Conn {
-	if n := l.open.Add(1); n > int64(l.s.cfg.MaxConns) && !l.s.waiting.evict() {
-		l.open.Add(-1)
-		l.busy.Do(func() {
-			l.s.log.Warn("web: refused connections beyond the most the web pages may hold at once", "max", l.s.cfg.MaxConns)
-		})
-		l.refuse(c, http.StatusServiceUnavailable, Busy)
-		return nil
-	}
 	leave := func() {}
 	if gate := l.s.cfg.Gate; gate != nil && !l.s.fromProxy(c.RemoteAddr()) {
 		var err error
 		if leave, err = gate.Enter(c.RemoteAddr()); err != nil {
-			l.open.Add(-1)
+			l.s.counted(ConnRefusedAddress)
 			l.refuse(c, http.StatusTooManyRequests, err.Error())
 			return nil
 		}
 	}
+	result := ConnAdmitted
+	if n := l.open.Add(1); n > int64(l.s.cfg.MaxConns) {
+		result = ConnTookWaiting
+		if !l.s.waiting.evict() {
+			l.open.Add(-1)
+			leave()
+			l.s.counted(ConnRefusedBusy)
+			l.busy.Do(func() {
+				l.s.log.Warn("web: refused connections beyond the most the web pages may hold at once", "max", l.s.cfg.MaxConns)
+			})
+			l.refuse(c, http.StatusServiceUnavailable, Busy)
+			return nil
+		}
+	}
+	l.s.counted(result)
 	return &limitedConn{Conn: c, release: func() { leave(); l.open.Add(-1) }}
 }
 

@@ -102,6 +102,10 @@ type Config struct {
 	// their address (limits.go); more are answered 503 with Busy and
 	// closed. 0 means DefaultMaxConns.
 	MaxConns int
+	// Counted is told what became of each connection at accept and of
+	// each request refused for its body: one of the Conn* results
+	// (limits.go), for the host's metrics. nil tells no one.
+	Counted func(result string)
 	// Tokens keeps the play links and sessions (tokens.go); with Players,
 	// browsers may play. nil: browsers only watch.
 	Tokens store.WebTokens
@@ -308,7 +312,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, "There is no such page here.")
 	})
-	return noBody(secure(mux)) // limits.go
+	return s.noBody(secure(mux)) // limits.go
 }
 
 // secure sets the headers every response carries: nothing is loaded from
