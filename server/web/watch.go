@@ -9,6 +9,7 @@ package web
 // winsize.Interval at most (bridge.go).
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -60,6 +61,16 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
+	// A crowd joins at Config.JoinsPerSec: each waits its turn, within
+	// JoinWait (rate.Limiter.Wait refuses at once a wait that would be
+	// longer), holding its place among the watchers meanwhile.
+	wait, cancel := context.WithTimeout(r.Context(), s.cfg.JoinWait)
+	err := s.joins.Wait(wait)
+	cancel()
+	if err != nil {
+		refuse(w, r, errors.New(TooManyJoining))
+		return
+	}
 	if g.Hidden {
 		s.refuseHidden(w, r)
 		return

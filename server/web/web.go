@@ -37,6 +37,7 @@ import (
 	"charm.land/log/v2"
 	"github.com/coder/websocket"
 	"github.com/realclientip/realclientip-go"
+	"golang.org/x/time/rate"
 
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/frame"
@@ -102,6 +103,13 @@ type Config struct {
 	// their address (limits.go); more are answered 503 with Busy and
 	// closed. 0 means DefaultMaxConns.
 	MaxConns int
+	// JoinsPerSec is how many watch pages may start a second, server-wide,
+	// after a burst of JoinBurst: a page beyond waits its turn, up to
+	// JoinWait, then is refused with TooManyJoining. 0 means
+	// DefaultJoinsPerSec, DefaultJoinBurst and DefaultJoinWait.
+	JoinsPerSec float64
+	JoinBurst   int
+	JoinWait    time.Duration
 	// Counted is told what became of each connection at accept and of
 	// each request refused for its body: one of the Conn* results
 	// (limits.go), for the host's metrics. nil tells no one.
@@ -183,6 +191,16 @@ const (
 	// MaxHeaderBytes is the most bytes of headers a request may send
 	// (net/http answers 431 beyond it, after a little slack).
 	MaxHeaderBytes = 16 << 10
+	// DefaultJoinsPerSec, DefaultJoinBurst and DefaultJoinWait are
+	// Config.JoinsPerSec's, JoinBurst's and JoinWait's defaults: a
+	// crowd of 2,000 arriving at once is in within 10–20 s, and players
+	// never pay for more than 100 joins a second.
+	DefaultJoinsPerSec = 100
+	DefaultJoinBurst   = 100
+	DefaultJoinWait    = 20 * time.Second
+	// TooManyJoining is the close reason (status 1013) of a watch page
+	// that would wait longer than Config.JoinWait to join.
+	TooManyJoining = "Many people are starting to watch right now; reload the page in a moment."
 	// DefaultMaxConns is Config.MaxConns' default.
 	DefaultMaxConns = 10000
 	// NoBody is what a request with a body is answered (413, Content
@@ -224,6 +242,8 @@ type Server struct {
 	// waiting are the connections that hold a place with no request
 	// under way, which a newcomer may take (limits.go).
 	waiting waitingConns
+	// joins paces the watch pages that start (Config.JoinsPerSec).
+	joins *rate.Limiter
 }
 
 // New returns the web server of cfg; it does not listen yet.
@@ -248,6 +268,15 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = WriteTimeout
+	}
+	if cfg.JoinsPerSec <= 0 {
+		cfg.JoinsPerSec = DefaultJoinsPerSec
+	}
+	if cfg.JoinBurst <= 0 {
+		cfg.JoinBurst = DefaultJoinBurst
+	}
+	if cfg.JoinWait <= 0 {
+		cfg.JoinWait = DefaultJoinWait
 	}
 	if cfg.ReadTimeout <= 0 {
 		cfg.ReadTimeout = ReadTimeout
@@ -276,6 +305,7 @@ func New(cfg Config) (*Server, error) {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.mirrors = newMirrors(s.ctx, cfg.Data, min(cfg.FPS, WatchFPS), s.log, cfg.Live)
 	s.http = s.httpServer() // limits.go
+	s.joins = rate.NewLimiter(rate.Limit(cfg.JoinsPerSec), cfg.JoinBurst)
 	return s, nil
 }
 
