@@ -95,6 +95,12 @@ func TestTodaysDailyReplayOpensAfterMidnight(t *testing.T) {
 	if _, err := (webReplays{s}).ReplayGame("1"); err == nil || err.Error() != line {
 		t.Errorf("/replay/1 of today's daily: %v, want %q", err, line)
 	}
+	if _, err := (webReplays{s}).ReplayTitle("1"); err == nil || err.Error() != line {
+		t.Errorf("the page /replay/1 of today's daily: %v, want %q", err, line)
+	}
+	if _, err := (webReplays{s}).ReplayTitle("2"); err == nil || !strings.Contains(err.Error(), `No finished game "2"`) {
+		t.Errorf("the page /replay/2 of no game: %v", err)
+	}
 
 	after := time.Date(2026, 12, 1, 0, 0, 1, 0, time.UTC)
 	now.Store(&after)
@@ -103,6 +109,9 @@ func TestTodaysDailyReplayOpensAfterMidnight(t *testing.T) {
 	}
 	if rg, err := s.ReplayGame("1"); err != nil || rg.Replay == nil || rg.Replay.End() != nil {
 		t.Errorf("the replay of yesterday's daily: %+v, %v", rg, err)
+	}
+	if name, err := (webReplays{s}).ReplayTitle("1"); err != nil || name != "ann" {
+		t.Errorf("the page /replay/1 of yesterday's daily: %q, %v, want ann", name, err)
 	}
 	if out, _, _ := run(t, login(t, addr, "ann", newKey(t)), "replays"); strings.Contains(out, "opens after") {
 		t.Errorf("replays after the day still holds the daily back:\n%s", out)

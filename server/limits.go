@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,13 +43,20 @@ type Limits struct {
 	// commands such as `who` end at once and are not counted); more are
 	// refused with a reason. 0 means the default.
 	MaxSessions int
-	// MaxWatchers is the watchers' budget: the most watch and replay
-	// pages open at once in browsers (--max-watchers). Each holds about
+	// MaxWatchers is the watchers' budget: the most watch pages open at
+	// once in browsers (--max-watchers). Each holds about
 	// 0.6 MB of heap at 80x24 and at most 1.5 MB (its program is never
 	// larger than tui.MaxWidth x tui.MaxHeight, whatever size it claims;
 	// docs/performance.md). A page past it is told why and refused. 0
 	// means MaxSessions (watchers).
 	MaxWatchers int
+	// MaxReplays is the replays' budget: the most replay pages open at
+	// once in browsers (--max-replays), apart from the watchers'. Each
+	// runs a replay program of its own (decode, simulate, draw), 10 to 15
+	// times a watcher's CPU (issue 20). A page past it is told why and
+	// refused. 0 means DefaultReplaysPerCPU times runtime.NumCPU()
+	// (replays).
+	MaxReplays int
 	// ConnPer10s is how many new sessions one IP address may open in 10
 	// seconds (a bucket of that size, refilled evenly). 0 means the
 	// default.
@@ -79,6 +87,20 @@ func (l Limits) watchers() int {
 		return l.MaxWatchers
 	}
 	return l.MaxSessions
+}
+
+// DefaultReplaysPerCPU is how many replay pages the replays' budget
+// (Limits.MaxReplays, 0) allows per core: 200 playing pages at 120x50
+// cost 1.1 cores (issue 20), so 16 per core keep a tenth of each core.
+const DefaultReplaysPerCPU = 16
+
+// replays returns the replays' budget: MaxReplays, or
+// DefaultReplaysPerCPU per core (runtime.NumCPU) when it is 0.
+func (l Limits) replays() int {
+	if l.MaxReplays > 0 {
+		return l.MaxReplays
+	}
+	return DefaultReplaysPerCPU * runtime.NumCPU()
 }
 
 // MinIdleTimeout is the shortest idle timeout a host may set (other than 0,
@@ -130,6 +152,9 @@ func (l Limits) validate() error {
 	}
 	if l.MaxWatchers < 0 {
 		return badSetting("--max-watchers", "must not be negative (0 means as many as --max-sessions), not %d", l.MaxWatchers)
+	}
+	if l.MaxReplays < 0 {
+		return badSetting("--max-replays", "must not be negative (0 means 16 per core), not %d", l.MaxReplays)
 	}
 	if l.MaxHTTPConns < 0 {
 		return badSetting("--http-max-conns", "must not be negative (0 sets it from the open-file limit), not %d", l.MaxHTTPConns)

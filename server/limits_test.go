@@ -42,6 +42,7 @@ func TestALimitOutOfRangeIsNamed(t *testing.T) {
 		"--input-rate":            func(l *Limits) { l.InputBytesPerSec = -1 },
 		"--max-conns-per-addr":    func(l *Limits) { l.MaxConnsPerAddr = -1 },
 		"--max-watchers":          func(l *Limits) { l.MaxWatchers = -1 },
+		"--max-replays":           func(l *Limits) { l.MaxReplays = -1 },
 		"--idle-timeout":          func(l *Limits) { l.IdleTimeout = -time.Second },
 		"--idle-timeout below 1s": func(l *Limits) { l.IdleTimeout = time.Millisecond },
 		"--session-open-timeout":  func(l *Limits) { l.SessionOpenTimeout = -time.Second },

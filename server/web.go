@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,6 +25,7 @@ import (
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/metrics"
 	"github.com/grotto-game/grotto/server/web"
+	"github.com/grotto-game/grotto/store"
 )
 
 // webLive is the lobby as the web pages see it (web.Live): the one place
@@ -54,9 +56,39 @@ func (r webReplays) ReplayGame(id string) (tui.ReplayGame, error) {
 	return rg, nil
 }
 
-// newWeb builds the web server of cfg.HTTP, nil when it is "". Watch and
-// replay pages are capped by the watchers' budget (Limits.MaxWatchers,
-// --max-watchers), apart from game sessions.
+// ReplayTitle implements web.Replays: the player's name of finished game
+// id, read from the store's row alone (no history decoded, nothing
+// replayed), or the error ReplayGame would give for an unknown game or a
+// daily not over yet; a record damaged or of other rules is found out by
+// ReplayGame, once the socket is admitted.
+func (r webReplays) ReplayTitle(id string) (string, error) {
+	n, err := strconv.ParseUint(id, 10, 64)
+	if err != nil || n == 0 {
+		return "", errors.New(sentence(dumpError(fmt.Errorf("%w: %q", ErrNoSuchGame, id), id)))
+	}
+	f, err := r.s.store.FinishedGame(n)
+	if errors.Is(err, store.ErrCorrupt) { // rare: ReplayGame sets it aside and says so
+		rg, err := r.ReplayGame(id)
+		return rg.Name, err
+	}
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		err = fmt.Errorf("%w: #%d", ErrNoSuchGame, n)
+	case err == nil && f.Score.Daily != "" && !dailyOver(f.Score.Daily, r.s.clock()):
+		err = ErrDailyNotOver
+	case err != nil:
+		r.s.log.Error("web: replay", "replay", id, "err", err)
+	}
+	if err != nil {
+		return "", errors.New(sentence(dumpError(err, id)))
+	}
+	return f.Score.Name, nil
+}
+
+// newWeb builds the web server of cfg.HTTP, nil when it is "". Watch
+// pages are capped by the watchers' budget (Limits.MaxWatchers,
+// --max-watchers), replay pages by the replays' (Limits.MaxReplays,
+// --max-replays), apart from game sessions.
 func (s *Server) newWeb() (*web.Server, error) {
 	if s.cfg.HTTP == "" {
 		return nil, nil
@@ -74,7 +106,7 @@ func (s *Server) newWeb() (*web.Server, error) {
 		s.metrics.WebConnections.WithLabelValues(r) // each reads 0 from the start
 	}
 	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
-		MaxWatchers: s.cfg.Limits.watchers(), Logger: s.log, MaxConns: maxConns,
+		MaxWatchers: s.cfg.Limits.watchers(), MaxReplays: s.cfg.Limits.replays(), Logger: s.log, MaxConns: maxConns,
 		Counted: func(result string) { s.metrics.WebConnections.WithLabelValues(result).Inc() },
 		Tokens:  s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL,
 		SSH: func() string { return s.sshCommand(false) }})

@@ -42,3 +42,22 @@ func TestTheWebConnectionBudgetComesFromItsFlagOrVariable(t *testing.T) {
 		t.Errorf("a negative --http-max-conns: %v, want an error naming it", err)
 	}
 }
+
+// The replays' budget comes from --max-replays or GROTTO_MAX_REPLAYS, the
+// flag first; unset it is 0 (16 per core, server.Limits).
+func TestTheReplaysBudgetComesFromItsFlagOrVariable(t *testing.T) {
+	c, err := parse(nil, &bytes.Buffer{}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Limits.MaxReplays != 0 {
+		t.Errorf("unset, --max-replays = %d, want 0 (16 per core)", c.Limits.MaxReplays)
+	}
+	t.Setenv("GROTTO_MAX_REPLAYS", "40")
+	if c, err = parse(nil, &bytes.Buffer{}, &bytes.Buffer{}); err != nil || c.Limits.MaxReplays != 40 {
+		t.Errorf("GROTTO_MAX_REPLAYS=40: %d, %v", c.Limits.MaxReplays, err)
+	}
+	if c, err = parse([]string{"--max-replays", "8"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil || c.Limits.MaxReplays != 8 {
+		t.Errorf("--max-replays 8 over GROTTO_MAX_REPLAYS=40: %d, %v", c.Limits.MaxReplays, err)
+	}
+}

@@ -328,6 +328,7 @@ func TestABadSettingIsRefusedBeforeAnythingIsOpened(t *testing.T) {
 		{"a profiler with no port", []string{"--pprof", "localhost"}, "--pprof"},
 		{"a negative limit", []string{"--max-conns-per-addr", "-1"}, "--max-conns-per-addr"},
 		{"a negative watchers budget", []string{"--max-watchers", "-1"}, "--max-watchers must not be negative"},
+		{"a negative replays budget", []string{"--max-replays", "-1"}, "--max-replays must not be negative"},
 		{"a listen address without a port", []string{"--listen", "localhost"}, "--listen"},
 		{"a listen port past 65535", []string{"--listen", "127.0.0.1:99999"}, "--listen"},
 		{"a frame rate of 0", []string{"--fps", "0"}, "--fps"},

@@ -38,6 +38,9 @@ type bridge struct {
 	// keys are the keys the page may send, by name ({"key":"space"}), as
 	// the key presses they are; nil takes none (a watch page).
 	keys map[string]tea.KeyPressMsg
+	// keyRate, with keys, paces them: a key past it is read no faster
+	// (ReplayKeysPerSec after ReplayKeyBurst).
+	keyRate *rate.Limiter
 	// limit is the largest message the page may send, in bytes; tooBig
 	// the close reason (status 1009) of a larger one.
 	limit  int64
@@ -152,7 +155,8 @@ type resize struct {
 // read reads the page's messages until the connection ends, handing each
 // resize (a text message) to prog through b.sizes (coalesced, clamped by
 // pageSize; resizes are read no faster than winsize.ReportsPerSec), each key of b.keys ({"key":"space"}, a
-// replay page's) as its key press, and the bytes of each binary message to
+// replay page's) as its key press (at most b.keyRate of them: a flood is
+// read no faster), and the bytes of each binary message to
 // keys (a play page's keys), or, when keys is nil (a watch page: no key is
 // taken from a watcher), closing the connection with status 1003.
 // Anything else is refused too: a key not in b.keys, a text that is not a
@@ -196,6 +200,10 @@ func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 		ok := typ == websocket.MessageText && json.Unmarshal(data, &m) == nil
 		if k, isKey := b.keys[m.Key]; ok && m.Key != "" && isKey { // a key the page may send
 			prog.Send(k)
+			if b.keyRate != nil && b.keyRate.Wait(b.ctx) != nil { // a flood is read no faster (the page waits)
+				b.close(websocket.StatusAbnormalClosure, "")
+				return
+			}
 			continue
 		}
 		if !ok || m.Key != "" || m.Cols < 1 || m.Rows < 1 {

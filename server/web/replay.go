@@ -5,13 +5,15 @@ package web
 // in xterm.js with the replay player of `ssh -t host replay ID`
 // (tui.NewReplayer) on a bridge (bridge.go); the page sends the replay's
 // keys only, as text messages {"key":"space"}, besides its resizes.
-// Counted against MaxWatchers with the watch pages.
+// Counted against MaxReplays (the replays' budget, apart from the
+// watchers'); its keys are read at most ReplayKeysPerSec a second.
 
 import (
 	"net/http"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
 
 	"github.com/grotto-game/grotto/game/tui"
 )
@@ -24,6 +26,12 @@ type Replays interface {
 	// be (its dump is shown). err, in a visitor's words, means there is
 	// no such game to show.
 	ReplayGame(id string) (tui.ReplayGame, error)
+	// ReplayTitle returns the name of finished game id's player, without
+	// decoding or replaying its record (the replay page, and a replay
+	// socket before it is admitted): cheap enough for any visitor. err,
+	// in a visitor's words, is as ReplayGame's would be for a game that
+	// cannot be shown (no such game, a daily not over yet).
+	ReplayTitle(id string) (name string, err error)
 }
 
 // replayKeys are the keys a replay page may send, by name, and the key
@@ -54,17 +62,17 @@ type replayData struct {
 // (replay.js connects its WebSocket); an unknown game gets the not-found
 // page, saying why.
 func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
-	rg, err := s.cfg.Replays.ReplayGame(r.PathValue("id"))
+	name, err := s.cfg.Replays.ReplayTitle(r.PathValue("id"))
 	if err != nil {
 		s.notFound(w, err.Error())
 		return
 	}
-	s.render(w, http.StatusOK, "replay.html", replayData{ID: r.PathValue("id"), Name: tui.Inert(rg.Name), SSH: s.sshCommand()})
+	s.render(w, http.StatusOK, "replay.html", replayData{ID: r.PathValue("id"), Name: tui.Inert(name), SSH: s.sshCommand()})
 }
 
 // replaySocket serves a replay page's WebSocket: 404 for a game that
 // cannot be shown, 400 for a size that is not two whole numbers from 1;
-// closed at once with 1013 and the reason when MaxWatchers pages are open.
+// closed at once with 1013 and TooManyReplays when MaxReplays pages are open.
 // It closes with 1000 "The replay
 // has ended." when the viewer leaves it (q), 1001 at Shutdown, 1003 for a
 // message that is neither a resize nor a replay key, and 1013 when
@@ -76,8 +84,7 @@ func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cols and rows must be whole numbers from 1", http.StatusBadRequest)
 		return
 	}
-	rg, err := s.cfg.Replays.ReplayGame(r.PathValue("id"))
-	if err != nil {
+	if _, err := s.cfg.Replays.ReplayTitle(r.PathValue("id")); err != nil { // refused before anything is loaded
 		s.notFound(w, err.Error())
 		return
 	}
@@ -86,12 +93,18 @@ func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
+	rg, err := s.cfg.Replays.ReplayGame(r.PathValue("id")) // admitted: the whole record, verified
+	if err != nil {
+		s.notFound(w, err.Error())
+		return
+	}
 	conn, err := websocket.Accept(w, r, nil) // same origin only (the library's default)
 	if err != nil {
 		return
 	}
 	b := newBridge(s.ctx, conn, s.cfg.WriteTimeout)
 	b.keys = replayKeys
+	b.keyRate = rate.NewLimiter(ReplayKeysPerSec, ReplayKeyBurst)
 	defer b.finish()
 	go func() {
 		select {
@@ -100,7 +113,11 @@ func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
 		case <-b.ctx.Done():
 		}
 	}()
-	if err := b.run(tui.NewReplayer(rg, s.cfg.Data), cols, rows, s.cfg.FPS, s.register); err != nil && b.ctx.Err() == nil {
+	var model tea.Model = tui.NewReplayer(rg, s.cfg.Data)
+	if s.replayModel != nil {
+		model = s.replayModel(model)
+	}
+	if err := b.run(model, cols, rows, s.cfg.FPS, s.register); err != nil && b.ctx.Err() == nil {
 		s.log.Warn("web: a replay page's program failed", "err", err)
 	}
 	b.close(websocket.StatusNormalClosure, "The replay has ended.")

@@ -7,9 +7,11 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/vt"
 	"github.com/coder/websocket"
 
@@ -128,4 +130,113 @@ func dialReplay(t *testing.T, s *site) *websocket.Conn {
 	}
 	t.Cleanup(func() { c.CloseNow() })
 	return c
+}
+
+// ReplayTitle implements Replays.
+func (o oneReplay) ReplayTitle(id string) (string, error) {
+	if id != "1" {
+		return "", errors.New("No finished game " + id + ".")
+	}
+	return "<ann>", nil
+}
+
+// todaysDaily is finished game "1" as today's daily: not to be shown, and
+// counting each time its record is loaded (ReplayGame).
+type todaysDaily struct{ loads *atomic.Int64 }
+
+func (d todaysDaily) ReplayGame(id string) (tui.ReplayGame, error) {
+	d.loads.Add(1)
+	return tui.ReplayGame{}, errors.New("This is today's daily challenge: its replay opens after 00:00 UTC.")
+}
+
+func (d todaysDaily) ReplayTitle(id string) (string, error) {
+	return "", errors.New("This is today's daily challenge: its replay opens after 00:00 UTC.")
+}
+
+// TestATodaysDailyReplayIsRefusedWithoutLoadingItsRecord (issue 20): the
+// replay page and socket of a daily not over are refused, saying why,
+// before its whole record is loaded (a flood of them cost a core).
+func TestATodaysDailyReplayIsRefusedWithoutLoadingItsRecord(t *testing.T) {
+	var loads atomic.Int64
+	s := newSite(t, Config{Replays: todaysDaily{&loads}})
+	for _, path := range []string{"/replay/1", "/replay/1/ws?cols=80&rows=24"} {
+		status, _, body := get(t, s.http.URL+path)
+		if status != http.StatusNotFound || !strings.Contains(body, "its replay opens after 00:00 UTC") {
+			t.Errorf("%s: status %d:\n%s", path, status, body)
+		}
+	}
+	if n := loads.Load(); n != 0 {
+		t.Errorf("refusing today's daily loaded its record %d times, want 0", n)
+	}
+}
+
+// countKeys counts the key presses its model is given.
+type countKeys struct {
+	tea.Model
+	n *atomic.Int64
+}
+
+func (m countKeys) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tea.KeyPressMsg); ok {
+		m.n.Add(1)
+	}
+	next, cmd := m.Model.Update(msg)
+	return countKeys{next, m.n}, cmd
+}
+
+// TestAKeyFloodReachesAReplayAtTheKeyRate (issue 20): a page that sends
+// 300 keys at once gets ReplayKeyBurst to its program, then
+// ReplayKeysPerSec a second: counted, not timed (the bound is what the
+// limiter allows in the time elapsed, whatever the machine's load).
+func TestAKeyFloodReachesAReplayAtTheKeyRate(t *testing.T) {
+	s := newSite(t, Config{Replays: oneReplay{}})
+	var n atomic.Int64
+	s.srv.replayModel = func(m tea.Model) tea.Model { return countKeys{m, &n} }
+	c := dialReplay(t, s)
+	start := time.Now()
+	for range 300 {
+		if err := c.Write(context.Background(), websocket.MessageText, []byte(`{"key":"."}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	go func() { // the page reads its frames
+		for {
+			if _, _, err := c.Read(context.Background()); err != nil {
+				return
+			}
+		}
+	}()
+	deadline := time.Now().Add(waitLong)
+	for n.Load() < ReplayKeyBurst+5 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	got, elapsed := n.Load(), time.Since(start)
+	if most := ReplayKeyBurst + int64(elapsed.Seconds()*ReplayKeysPerSec) + 1; got > most {
+		t.Errorf("a flood of 300 keys reached the replay as %d keys in %v, want at most %d (%d a second after %d)",
+			got, elapsed, most, ReplayKeysPerSec, ReplayKeyBurst)
+	}
+}
+
+// TestReplayPagesPastMaxReplaysAreToldWhyWhileWatchersGetIn (issue 20):
+// replay pages have a budget of their own: past MaxReplays a replay page
+// is closed with 1013 and TooManyReplays, and a watch page still gets in
+// under a MaxWatchers of 1.
+func TestReplayPagesPastMaxReplaysAreToldWhyWhileWatchersGetIn(t *testing.T) {
+	s := newSite(t, Config{Replays: oneReplay{}, MaxWatchers: 1, MaxReplays: 1})
+	first := dialReplay(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	if _, _, err := first.Read(ctx); err != nil { // its first frame: it is in
+		t.Fatal(err)
+	}
+	over := dialReplay(t, s)
+	if ce := closed(t, over); ce.Code != websocket.StatusTryAgainLater || ce.Reason != TooManyReplays {
+		t.Errorf("a second replay page over a budget of 1: %v %q, want 1013 %q", ce.Code, ce.Reason, TooManyReplays)
+	}
+	slot := s.play(t, "bob", 1, 0)
+	c, _, err := dialWatch(t, s, slot.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen(t, c, func(s string) bool { return strings.Contains(s, "Turn: 0") })
 }

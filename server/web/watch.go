@@ -151,13 +151,21 @@ var (
 	// errTooManyWatchers: Config.MaxWatchers pages are open (the
 	// watchers' budget, --max-watchers).
 	errTooManyWatchers = errors.New("Too many people are watching right now; please try again later.")
+	// errTooManyReplays: Config.MaxReplays replay pages are open (the
+	// replays' budget, --max-replays).
+	errTooManyReplays = errors.New(TooManyReplays)
 	// errRestarting: the web server is shutting down.
 	errRestarting = errors.New("The server is restarting; reload the page in a moment.")
 )
 
-// admitViewer lets a watch or replay page (kind) in: within its address's
-// limits (enter), a free viewer slot (Config.MaxWatchers) and not while the
-// server shuts down. It refuses the page, saying why (refuse: the
+// TooManyReplays is the close reason (status 1013) of a replay page past
+// Config.MaxReplays.
+const TooManyReplays = "Too many replays are playing right now; please try again later."
+
+// admitViewer lets a watch or replay page (kind "watch" or "replay") in:
+// within its address's limits (enter), a free slot of its budget
+// (Config.MaxWatchers for a watch page, Config.MaxReplays for a replay
+// page) and not while the server shuts down. It refuses the page, saying why (refuse: the
 // WebSocket closed at once with status 1013 and the reason, which the page
 // shows), and returns ok false, or returns done, which gives everything
 // back once the page has gone.
@@ -167,23 +175,27 @@ func (s *Server) admitViewer(w http.ResponseWriter, r *http.Request, kind string
 		refuse(w, r, tooMany)
 		return nil, false
 	}
+	slots, most, full := s.slots, s.cfg.MaxWatchers, errTooManyWatchers
+	if kind == "replay" {
+		slots, most, full = s.replays, s.cfg.MaxReplays, errTooManyReplays
+	}
 	select {
-	case s.slots <- struct{}{}:
+	case slots <- struct{}{}:
 	default:
 		leave()
-		s.log.Warn("web: a "+kind+" page was refused: too many open", "max", s.cfg.MaxWatchers)
-		refuse(w, r, errTooManyWatchers)
+		s.log.Warn("web: a "+kind+" page was refused: too many open", "max", most)
+		refuse(w, r, full)
 		return nil, false
 	}
 	if !s.startWatching() {
-		<-s.slots
+		<-slots
 		leave()
 		refuse(w, r, errRestarting)
 		return nil, false
 	}
 	return func() {
 		s.socks.Done()
-		<-s.slots
+		<-slots
 		leave()
 	}, true
 }

@@ -80,11 +80,16 @@ type Config struct {
 	// SSH session's), and a watch page at most WatchFPS of them; 0 means
 	// 30.
 	FPS int
-	// MaxWatchers caps the watch and replay pages open at once (the
-	// watchers' budget); more are refused, their WebSocket closed at once
-	// with status 1013 and a reason the page shows. 0 means
+	// MaxWatchers caps the watch pages open at once (the watchers'
+	// budget); more are refused, their WebSocket closed at once with
+	// status 1013 and a reason the page shows. 0 means
 	// DefaultMaxWatchers.
 	MaxWatchers int
+	// MaxReplays caps the replay pages open at once (the replays'
+	// budget, apart from the watchers': each runs a replay program of its
+	// own); more are refused as watchers are, with TooManyReplays. 0 means
+	// DefaultMaxReplays.
+	MaxReplays int
 	// Logger receives the web server's log; nil means stderr.
 	Logger *log.Logger
 	// Now returns the current time (idle times); nil means time.Now.
@@ -156,6 +161,16 @@ type Gate interface {
 const (
 	// DefaultMaxWatchers is Config.MaxWatchers' default.
 	DefaultMaxWatchers = 1000
+	// DefaultMaxReplays is Config.MaxReplays' default.
+	DefaultMaxReplays = 32
+	// ReplayKeysPerSec is how many keys a second a replay page's program
+	// is given at most, after a burst of ReplayKeyBurst: a flood of keys
+	// is read no faster (the page waits), so that no page makes its
+	// program simulate and draw without pause (issue 20).
+	ReplayKeysPerSec = 10
+	// ReplayKeyBurst is how many keys a replay page may send at once
+	// before ReplayKeysPerSec applies.
+	ReplayKeyBurst = 10
 	// TopScores is how many scores the front page lists.
 	TopScores = 20
 	// MaxMessage is the largest WebSocket message a page may send, in
@@ -218,11 +233,14 @@ var templates embed.FS
 
 // Server is the web server. Its zero value is not usable: call New.
 type Server struct {
-	cfg   Config
-	log   *log.Logger
-	http  *http.Server
-	pages *pages
-	slots chan struct{} // one token per open watch page (MaxWatchers)
+	cfg     Config
+	log     *log.Logger
+	http    *http.Server
+	pages   *pages
+	slots   chan struct{} // one token per open watch page (MaxWatchers)
+	replays chan struct{} // one token per open replay page (MaxReplays)
+	// replayModel, when set (tests), wraps each replay page's model.
+	replayModel func(tea.Model) tea.Model
 	// secure is true when BaseURL is https: cookies are Secure.
 	secure bool
 	// forwarded reads X-Forwarded-For from TrustedProxies (clientaddr.go).
@@ -259,6 +277,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxWatchers <= 0 {
 		cfg.MaxWatchers = DefaultMaxWatchers
+	}
+	if cfg.MaxReplays <= 0 {
+		cfg.MaxReplays = DefaultMaxReplays
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = log.New(os.Stderr)
@@ -300,7 +321,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, forwarded: forwarded, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers),
+	s := &Server{cfg: cfg, forwarded: forwarded, log: cfg.Logger.With("web", true), pages: p, slots: make(chan struct{}, cfg.MaxWatchers), replays: make(chan struct{}, cfg.MaxReplays),
 		secure: base.Scheme == "https", hostName: base.Hostname(), running: map[*tea.Program]struct{}{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.mirrors = newMirrors(s.ctx, cfg.Data, min(cfg.FPS, WatchFPS), s.log, cfg.Live)
