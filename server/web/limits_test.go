@@ -42,7 +42,10 @@ func serveReal(t *testing.T, cfg Config) (*site, string) {
 	}
 	t.Cleanup(func() { db.Close() })
 	lob := lobby.NewMemory(nil)
-	cfg.Scores, cfg.Live, cfg.Logger = db, memLive{lob}, log.New(io.Discard)
+	cfg.Scores, cfg.Live = db, memLive{lob}
+	if cfg.Logger == nil {
+		cfg.Logger = log.New(io.Discard)
+	}
 	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

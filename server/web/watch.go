@@ -183,7 +183,9 @@ func (s *Server) admitViewer(w http.ResponseWriter, r *http.Request, kind string
 	case slots <- struct{}{}:
 	default:
 		leave()
-		s.log.Warn("web: a "+kind+" page was refused: too many open", "max", most)
+		s.fullSaid.Do(func() { // a flood of refusals is one line per 10 s
+			s.log.Warn("web: "+kind+" pages were refused: too many open (said at most once per 10 s)", "max", most)
+		})
 		refuse(w, r, full)
 		return nil, false
 	}

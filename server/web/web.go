@@ -262,6 +262,9 @@ type Server struct {
 	waiting waitingConns
 	// joins paces the watch pages that start (Config.JoinsPerSec).
 	joins *rate.Limiter
+	// fullSaid says at most once per 10 s that pages past a budget
+	// were refused (admitViewer).
+	fullSaid rate.Sometimes
 }
 
 // New returns the web server of cfg; it does not listen yet.
@@ -327,6 +330,7 @@ func New(cfg Config) (*Server, error) {
 	s.mirrors = newMirrors(s.ctx, cfg.Data, min(cfg.FPS, WatchFPS), s.log, cfg.Live)
 	s.http = s.httpServer() // limits.go
 	s.joins = rate.NewLimiter(rate.Limit(cfg.JoinsPerSec), cfg.JoinBurst)
+	s.fullSaid = rate.Sometimes{Interval: 10 * time.Second}
 	return s, nil
 }
 
