@@ -102,14 +102,29 @@ func (s *Server) newWeb() (*web.Server, error) {
 		s.log.Warn("--http-max-conns lets the web pages take more than half the open-file limit: a flood of the web port could leave SSH players unable to log in; raise the limit (ulimit -n) or lower --http-max-conns",
 			"http_max_conns", maxConns, "open_file_limit", nofile)
 	}
+	watchers, replays := s.cfg.Limits.watchers(), s.cfg.Limits.replays()
+	if fit := pageBudget(watchers, replays, maxConns); fit < watchers {
+		s.log.Warn("--max-watchers is lowered so that open pages leave a quarter of --http-max-conns for other visitors; raise the open-file limit (ulimit -n) or --http-max-conns to allow more",
+			"max_watchers", watchers, "watchers", fit, "max_replays", replays, "http_max_conns", maxConns)
+		watchers = fit
+	}
 	for _, r := range []string{web.ConnAdmitted, web.ConnTookWaiting, web.ConnRefusedBusy, web.ConnRefusedAddress, web.ConnRefusedBody} {
 		s.metrics.WebConnections.WithLabelValues(r) // each reads 0 from the start
 	}
 	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
-		MaxWatchers: s.cfg.Limits.watchers(), MaxReplays: s.cfg.Limits.replays(), Logger: s.log, MaxConns: maxConns,
+		MaxWatchers: watchers, MaxReplays: replays, Logger: s.log, MaxConns: maxConns,
 		Counted: func(result string) { s.metrics.WebConnections.WithLabelValues(result).Inc() },
 		Tokens:  s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL,
 		SSH: func() string { return s.sshCommand(false) }})
+}
+
+// pageBudget returns the watchers' budget that fits beside replays
+// replay pages in maxConns web connections, keeping a quarter of them for
+// pages and links (a WebSocket holds its connection for as long as it is
+// open): watchers, or less, but at least 1.
+func pageBudget(watchers, replays, maxConns int) int {
+	room := maxConns - maxConns/4 - replays
+	return max(min(watchers, room), 1)
 }
 
 // webBase is the base URL of the web pages: --http-url, else http:// and
