@@ -186,17 +186,33 @@ func keptAlive(t *testing.T, addr string) net.Conn {
 // hold no place a request needs: a newcomer takes the place of the one
 // that has waited longest, so idlers cannot shut visitors out.
 func TestANewVisitorTakesThePlaceOfTheLongestIdleConnection(t *testing.T) {
-	_, addr := serveReal(t, Config{MaxConns: 3})
+	s, addr := serveReal(t, Config{MaxConns: 3})
+	// The server marks a connection idle just after its answer is sent,
+	// which the client may read first: each is seen waiting before the
+	// next connects, so "longest" is the order below.
+	waiting := func(n int) {
+		t.Helper()
+		for deadline := time.Now().Add(waitLong); s.srv.waiting.len() != n; {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d connections waiting, want %d", s.srv.waiting.len(), n)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
 	first := keptAlive(t, addr)
+	waiting(1)
 	silent, err := net.Dial("tcp", addr) // connected, nothing sent
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer silent.Close()
+	waiting(2)
 	third := keptAlive(t, addr)
 	defer third.Close()
+	waiting(3)
 	for i := range 2 { // each newcomer answered, the oldest waiter closed for it
 		c := keptAlive(t, addr)
+		waiting(3)
 		defer c.Close()
 		gone := []net.Conn{first, silent}[i]
 		gone.SetReadDeadline(time.Now().Add(waitLong))
