@@ -3,11 +3,114 @@ package game
 import (
 	"fmt"
 	"strings"
+
+	"github.com/grotto-game/grotto/game/world"
 )
 
-// Damage is the bump-to-attack rule: the attacker's power minus the target's
-// defense, never below zero (python-tcod tutorial part 6).
+// Damage is the typical blow: the attacker's power minus the target's
+// defense, never below zero (python-tcod tutorial part 6). Since issue 21 a
+// blow's damage is rolled (DamageRange) and Damage is the middle of its range.
 func Damage(power, defense int) int { return max(0, power-defense) }
+
+// To-hit numbers (issue 21), after DCSS and Brogue, where most blows land
+// and a point of accuracy or evasion moves the odds by a few percent: the
+// chance, in %, is BaseHit + HitStep × (accuracy − evasion), kept within
+// MinHit..MaxHit so that nothing is certain.
+const (
+	BaseHit = 80
+	HitStep = 5
+	MinHit  = 5
+	MaxHit  = 95
+)
+
+// HitChance returns the chance in % that a blow of an attacker with
+// accuracy lands on a target with evasion (see BaseHit).
+func HitChance(accuracy, evasion int) int {
+	return min(MaxHit, max(MinHit, BaseHit+HitStep*(accuracy-evasion)))
+}
+
+// DamageRange returns the least and the most HP a blow of power takes from
+// a target of defense: the blow rolls uniformly from ceil(2×power/3) to
+// power + power/3 (a spread like Brogue's monsters' damage, its mean about
+// power, so fights keep the lengths they had), then defense is taken off,
+// never below 0.
+func DamageRange(power, defense int) (lo, hi int) {
+	lo, hi = (2*power+2)/3, power+power/3
+	return max(0, lo-defense), max(0, hi-defense)
+}
+
+// Odds are the chances of one kind of blow: Chance in % that it lands and
+// the HP it takes if it does, Min to Max.
+type Odds struct {
+	Chance   int // %
+	Min, Max int // HP
+}
+
+// Threat is what look mode tells of a monster: its blow against the
+// player, its shot if it has one, and the player's blow against it.
+type Threat struct {
+	Melee  Odds // its blow when next to you
+	Shot   Odds // its shot (Ranged only)
+	Ranged bool // it has a shot
+	Range  int  // how far it shoots, in tiles
+	Yours  Odds // your blow against it
+}
+
+// accuracy and evasion are an actor's to-hit modifiers (monsters.json; the
+// player has none).
+func (g *Game) accuracy(a *Actor) int {
+	if k, ok := g.data.Monster(a.Kind); ok && a.Kind != "player" {
+		return k.Accuracy
+	}
+	return 0
+}
+
+func (g *Game) evasion(a *Actor) int {
+	if k, ok := g.data.Monster(a.Kind); ok && a.Kind != "player" {
+		return k.Evasion
+	}
+	return 0
+}
+
+// odds returns the odds of a's blow of power against b. A sleeping target
+// is always hit (DCSS: a sleeping monster cannot dodge).
+func (g *Game) odds(a, b *Actor, power int) Odds {
+	lo, hi := DamageRange(power, g.defense(b))
+	c := HitChance(g.accuracy(a), g.evasion(b))
+	if b.Asleep {
+		c = 100
+	}
+	return Odds{Chance: c, Min: lo, Max: hi}
+}
+
+// Threat returns what the player knows of the monster at p, if the player
+// sees a living one there (hidden lurkers are not seen): its odds against
+// the player and the player's against it.
+func (g *Game) Threat(p world.Pos) (Threat, bool) {
+	m := g.seenAt(p)
+	if m == nil {
+		return Threat{}, false
+	}
+	pl := g.player()
+	t := Threat{Melee: g.odds(m, pl, g.power(m)), Yours: g.odds(pl, m, g.power(pl))}
+	if k, ok := g.data.Monster(m.Kind); ok && k.Ranged != nil {
+		t.Ranged, t.Range, t.Shot = true, k.Ranged.Range, g.odds(m, pl, k.Ranged.Power)
+	}
+	return t, true
+}
+
+// seenAt returns the living monster the player sees at p, or nil.
+func (g *Game) seenAt(p world.Pos) *Actor {
+	if !g.visible(p) {
+		return nil
+	}
+	for i := 1; i < len(g.s.Actors); i++ {
+		if a := &g.s.Actors[i]; a.Pos == p && a.Alive() && !a.Hidden {
+			return a
+		}
+	}
+	return nil
+}
 
 // the names an actor as a message's subject or object: "you" or "the orc".
 func the(a *Actor) string {
@@ -32,15 +135,48 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// attack makes a strike b (bump to attack), logging the hit and handling
-// death. Power and defense include equipment (equipment.go). Monsters can strike each other when confusion makes them stumble.
+// blow is one kind of strike: the words its messages use.
+type blow struct {
+	verb, verbYou string // "attacks" (a monster), "attack" (you)
+	past          string // for the cause of death: "hit"
+	power         int
+	poison        int // turns of poison a hit gives
+}
+
+// attack makes a strike b (bump to attack) with its power, equipment
+// included (equipment.go). Monsters can strike each other when confusion
+// makes them stumble.
 func (g *Game) attack(a, b *Actor) {
-	dmg := Damage(g.power(a), g.defense(b))
+	g.strike(a, b, blow{verb: "attacks", verbYou: "attack", past: "hit", power: g.power(a)})
+}
+
+// strike rolls a's blow at b (issue 21): it lands with the chance of
+// HitChance and takes a roll of DamageRange; a miss says so ("The orc
+// attacks you but misses.", "You miss the orc."). Striking a hidden lurker
+// reveals it; any blow is noise that wakes sleepers near (NoiseRadius); a
+// thief's hit on the player steals (ai_thief.go). It reports whether the
+// blow landed.
+func (g *Game) strike(a, b *Actor, w blow) bool {
+	if b.Hidden {
+		b.Hidden = false
+		g.logf(MsgEnemyHit, fmt.Sprintf("You stumble into a hidden %s!", b.Name))
+	}
+	o := g.odds(a, b, w.power)
+	g.noise(a.Pos)
 	kind := MsgEnemyHit
 	if a.Kind == "player" {
 		kind = MsgPlayerHit
 	}
-	desc := capitalize(the(a)) + " " + verb(a, "attack", "attacks") + " " + the(b)
+	if g.rng.IntN(100) >= o.Chance {
+		if a.Kind == "player" {
+			g.logf(kind, "You miss "+the(b)+".")
+		} else {
+			g.logf(kind, capitalize(the(a))+" "+w.verb+" "+the(b)+" but misses.")
+		}
+		return false
+	}
+	dmg := o.Min + g.rng.IntN(o.Max-o.Min+1)
+	desc := capitalize(the(a)) + " " + verb(a, w.verbYou, w.verb) + " " + the(b)
 	switch {
 	case dmg > 0 && g.unharmed(b):
 		g.logf(kind, desc+" but you are unharmed (god mode).")
@@ -49,7 +185,17 @@ func (g *Game) attack(a, b *Actor) {
 	default:
 		g.logf(kind, desc+" but "+verb(a, "do", "does")+" no damage.")
 	}
-	g.hurt(b, dmg, withArticle(a.Name), fmt.Sprintf("it hit you for %d", dmg), a.Kind == "player")
+	g.hurt(b, dmg, withArticle(a.Name), fmt.Sprintf("it %s you for %d", w.past, dmg), a.Kind == "player")
+	if w.poison > 0 && b.Alive() && !g.unharmed(b) {
+		g.addEffect(b, EffectPoison, w.poison)
+		if b.Kind == "player" {
+			g.logf(MsgStatus, "You are poisoned!")
+		}
+	}
+	if a.AI == AIThief && b.Kind == "player" && b.Alive() && a.Alive() {
+		g.steal(a)
+	}
+	return true
 }
 
 // hurt takes dmg HP from b; if that kills b, cause says what did it ("an
@@ -57,7 +203,11 @@ func (g *Game) attack(a, b *Actor) {
 // player's death ("it hit you for 4"; "" for nothing more), and byPlayer
 // whether the kill is the player's.
 func (g *Game) hurt(b *Actor, dmg int, cause, how string, byPlayer bool) {
-	if !b.Alive() || g.unharmed(b) {
+	if !b.Alive() {
+		return
+	}
+	b.Hidden, b.Asleep = false, false // a blow, a blast or a bolt gives a lurker away and wakes a sleeper
+	if g.unharmed(b) {
 		return
 	}
 	b.HP -= dmg
@@ -85,6 +235,7 @@ func (g *Game) die(b *Actor, cause, how string, byPlayer bool) {
 		return
 	}
 	g.logf(MsgEnemyDeath, fmt.Sprintf("The %s is dead!", b.Name))
+	g.dropLoot(b)
 	if byPlayer {
 		g.s.Kills++
 		g.s.Slain = countKill(g.s.Slain, b.Name)

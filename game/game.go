@@ -57,6 +57,9 @@ type Game struct {
 	fov   *world.FOV // line of sight from the player
 	vis   []bool     // W x H: what the player sees now (see updateFOV)
 	dist  *world.DistanceMap
+	// distFresh: dist holds the distances from the player for this
+	// monsters' turn (ai.go, chaseMap); derived, never saved
+	distFresh bool
 	light *lighting // derived each turn on dark levels; never saved
 	data  *content.Tables
 	hist  history // every command accepted since turn 0 (history.go)

@@ -213,7 +213,7 @@ func (g *Game) lightning() error {
 	best := (LightningRange + 1) * (LightningRange + 1)
 	for i := 1; i < len(g.s.Actors); i++ {
 		a := &g.s.Actors[i]
-		if !a.Alive() || !g.visible(a.Pos) {
+		if !g.seenBy(a) {
 			continue
 		}
 		dx, dy := a.Pos.X-p.Pos.X, a.Pos.Y-p.Pos.Y
@@ -236,7 +236,7 @@ func (g *Game) confuse(target world.Pos) error {
 	}
 	a := g.livingAt(target)
 	switch {
-	case a == nil:
+	case a == nil || a.Hidden: // a hidden lurker is not there for all the player knows
 		return &Impossible{"You must select an enemy to target."}
 	case a.Kind == "player":
 		return &Impossible{"You cannot confuse yourself!"}

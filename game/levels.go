@@ -62,6 +62,7 @@ func (g *Game) spawn(lvl mapgen.Level) {
 			id := pickSpawn(g.rng, tables.MonsterSpawns, g.s.Depth)
 			if k, ok := tables.Monster(id); ok && g.s.Map.At(p).Walkable() && g.blockerAt(p) == nil && p != lvl.Exit {
 				g.s.Actors = append(g.s.Actors, newMonster(k, p))
+				g.spawnGroup(k, p, lvl.Exit)
 			}
 		}
 		for range g.rng.IntN(rs.MaxItems + 1) {
@@ -69,6 +70,23 @@ func (g *Game) spawn(lvl mapgen.Level) {
 			id := pickSpawn(g.rng, tables.ItemSpawns, g.s.Depth)
 			if g.s.Map.At(p).Walkable() && len(g.itemsAt(p)) == 0 && p != lvl.Exit {
 				g.s.Items = append(g.s.Items, Item{Kind: ItemKind(id), Pos: p})
+			}
+		}
+	}
+}
+
+// spawnGroup puts the rest of a pack (monsters.json "group": how many spawn
+// together) on the free walkable tiles nearest p, within 2 tiles, in
+// world.Directions8's order ring by ring: no roll, so kinds without a group
+// leave the level as it was.
+func (g *Game) spawnGroup(k content.Monster, p, exit world.Pos) {
+	left := k.Group - 1
+	for ring := 1; ring <= 2 && left > 0; ring++ {
+		for _, d := range world.Directions8 {
+			q := p.Add(d.X*ring, d.Y*ring)
+			if left > 0 && g.s.Map.At(q).Walkable() && g.blockerAt(q) == nil && q != exit {
+				g.s.Actors = append(g.s.Actors, newMonster(k, q))
+				left--
 			}
 		}
 	}

@@ -84,6 +84,7 @@ func Decode(blob []byte, data *content.Tables) (*Game, error) {
 		return nil, fmt.Errorf("%w: rng: %v", ErrCorruptSave, err)
 	}
 	g := &Game{s: s, pcg: pcg, rng: rand.New(pcg), data: data}
+	g.upgradeAIs()
 	if snap.History != nil {
 		raw, n, err := decodeHistoryRaw(snap.History)
 		if err == nil {
@@ -100,6 +101,22 @@ func Decode(blob []byte, data *content.Tables) (*Game, error) {
 	g.buffers()
 	g.updateSight() // the save holds the memory of things as of its last turn
 	return g, nil
+}
+
+// upgradeAIs gives a monster saved with one of the two behaviours saves had
+// before issue 21 (hostile, herbivore) the behaviour its kind has in data
+// now, if that is another: a lurker of an old save starts in view, a
+// sleeper awake, since the old game had already shown them.
+func (g *Game) upgradeAIs() {
+	for i := 1; i < len(g.s.Actors); i++ {
+		a := &g.s.Actors[i]
+		if a.AI != AIHostile && a.AI != AIHerbivore {
+			continue
+		}
+		if k, ok := g.data.Monster(a.Kind); ok {
+			a.AI = aiOf(k.AI)
+		}
+	}
 }
 
 // validate checks the invariants the rest of the core relies on, so that a
@@ -128,6 +145,17 @@ func (s *state) validate() error {
 	for _, a := range s.Actors {
 		if !m.In(a.Pos) {
 			return fmt.Errorf("%s outside the map", a.Kind)
+		}
+		if a.AI > AISleeper {
+			return fmt.Errorf("%s has unknown behaviour %d", a.Kind, a.AI)
+		}
+		if a.Unseen < 0 || len(a.Loot) > InventorySize {
+			return fmt.Errorf("%s: unseen %d turns, %d items of loot", a.Kind, a.Unseen, len(a.Loot))
+		}
+		for _, it := range a.Loot {
+			if !it.Kind.Known() {
+				return fmt.Errorf("%s carries unknown item %q", a.Kind, it.Kind)
+			}
 		}
 	}
 	if len(s.Inventory) > InventorySize {

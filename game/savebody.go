@@ -84,6 +84,13 @@ type saveActor struct {
 	AI      uint8        `json:"AI"` // an AI value
 	Corpse  bool         `json:"Corpse"`
 	Effects []saveEffect `json:"Effects"`
+	// Behaviour state (issue 21), absent in older saves and when zero.
+	Hidden  bool       `json:"Hidden,omitempty"`
+	Asleep  bool       `json:"Asleep,omitempty"`
+	Fleeing bool       `json:"Fleeing,omitempty"`
+	Backed  bool       `json:"Backed,omitempty"`
+	Unseen  int        `json:"Unseen,omitempty"`
+	Loot    []saveItem `json:"Loot,omitempty"`
 }
 
 // saveEffect is an Effect as saved.
@@ -161,13 +168,17 @@ func (m saveMessage) message() Message {
 func toSaveActor(a Actor) saveActor {
 	return saveActor{Kind: a.Kind, Name: a.Name, Glyph: a.Glyph, Pos: toSavePos(a.Pos), HP: a.HP, MaxHP: a.MaxHP,
 		Power: a.Power, Defense: a.Defense, XP: a.XP, Vision: a.Vision, Blocks: a.Blocks, AI: uint8(a.AI),
-		Corpse: a.Corpse, Effects: convert(a.Effects, toSaveEffect)}
+		Corpse: a.Corpse, Effects: convert(a.Effects, toSaveEffect),
+		Hidden: a.Hidden, Asleep: a.Asleep, Fleeing: a.Fleeing, Backed: a.Backed, Unseen: a.Unseen,
+		Loot: convert(a.Loot, toSaveItem)}
 }
 
 func (a saveActor) actor() Actor {
 	return Actor{Kind: a.Kind, Name: a.Name, Glyph: a.Glyph, Pos: a.Pos.pos(), HP: a.HP, MaxHP: a.MaxHP,
 		Power: a.Power, Defense: a.Defense, XP: a.XP, Vision: a.Vision, Blocks: a.Blocks, AI: AI(a.AI),
-		Corpse: a.Corpse, Effects: convert(a.Effects, saveEffect.effect)}
+		Corpse: a.Corpse, Effects: convert(a.Effects, saveEffect.effect),
+		Hidden: a.Hidden, Asleep: a.Asleep, Fleeing: a.Fleeing, Backed: a.Backed, Unseen: a.Unseen,
+		Loot: convert(a.Loot, saveItem.item)}
 }
 
 func toSaveMap(m *world.Map) *saveMap {

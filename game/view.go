@@ -1,8 +1,11 @@
 package game
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/grotto-game/grotto/game/content"
 
 	"github.com/grotto-game/grotto/game/world"
 )
@@ -66,12 +69,16 @@ func (g *Game) Explored(p world.Pos) bool {
 	return g.s.Map.In(p) && g.s.Map.Explored[g.s.Map.Index(p)]
 }
 
-// Actors returns a copy of every actor on the level, the player first,
-// corpses included.
+// Actors returns a copy of every actor on the level the player could know
+// of, the player first, corpses included: hidden lurkers (ai_lurker.go)
+// are left out until they spring, so nothing drawn or listed gives them
+// away.
 func (g *Game) Actors() []Actor {
-	out := make([]Actor, len(g.s.Actors))
-	for i, a := range g.s.Actors {
-		out[i] = a.clone()
+	out := make([]Actor, 0, len(g.s.Actors))
+	for _, a := range g.s.Actors {
+		if !a.Hidden {
+			out = append(out, a.clone())
+		}
 	}
 	return out
 }
@@ -105,7 +112,7 @@ func (g *Game) Describe(p world.Pos) []string {
 	var out []string
 	if g.Visible(p) {
 		for _, a := range g.s.Actors {
-			if a.Pos != p {
+			if a.Pos != p || a.Hidden {
 				continue
 			}
 			switch {
@@ -115,6 +122,12 @@ func (g *Game) Describe(p world.Pos) []string {
 				out = append(out, a.Name)
 			default:
 				notes := []string{HealthWord(a.HP, a.MaxHP)}
+				if a.Asleep {
+					notes = append(notes, "asleep")
+				}
+				if a.Fleeing {
+					notes = append(notes, "fleeing")
+				}
 				for _, e := range a.Effects {
 					notes = append(notes, string(e.Kind))
 				}
@@ -133,17 +146,16 @@ func (g *Game) Describe(p world.Pos) []string {
 	return out
 }
 
-// Explain returns the one-line description of what look mode shows first
-// at p: the living monster there if in view (monsters.json), else the tile
-// if ever seen (tiles.json); "" for a tile never seen.
+// Explain returns the description of what look mode shows first at p: the
+// living monster there if in view and not hidden (its monsters.json
+// description, what it does in words, Behaviour, and its odds, see Threat:
+// "Hits you for 3–5 (80%). You hit it for 4–6 (80%)."), else the tile if
+// ever seen (tiles.json); "" for a tile never seen.
 func (g *Game) Explain(p world.Pos) string {
-	if g.Visible(p) {
-		for _, a := range g.s.Actors[1:] {
-			if a.Pos == p && a.Alive() {
-				if k, ok := g.data.Monster(a.Kind); ok {
-					return k.Description
-				}
-			}
+	if m := g.seenAt(p); m != nil {
+		if k, ok := g.data.Monster(m.Kind); ok {
+			t, _ := g.Threat(p)
+			return k.Description + " " + Behaviour(k) + " " + t.String()
 		}
 	}
 	if g.Visible(p) || g.Explored(p) {
@@ -151,3 +163,51 @@ func (g *Game) Explain(p world.Pos) string {
 	}
 	return ""
 }
+
+// Behaviour says in words what a monster of kind k does (its "ai" and
+// "speed" in monsters.json), for look mode and the help legend: "It keeps
+// its distance and shoots when the line is clear, and steps back when you
+// close in."
+func Behaviour(k content.Monster) string {
+	var s string
+	switch aiOf(k.AI) {
+	case AIHerbivore:
+		s = "It flees from you and never attacks."
+	case AIRanged:
+		s = "It keeps its distance and shoots when the line is clear, and steps back when you close in."
+	case AICoward:
+		s = "It flees when badly hurt and comes back once healed."
+	case AIPack:
+		s = "It hunts in packs: it hangs back until its pack is near, then they surround you."
+	case AILurker:
+		s = fmt.Sprintf("It waits unseen until you come within %d tiles, then springs.", LurkerReach)
+	case AIBreeder:
+		s = "It splits in two now and then while it sees you: kill it fast."
+	case AIThief:
+		s = "It steals from your pack on a hit and runs off with it."
+	case AISleeper:
+		s = "It starts asleep and wakes on noise or when it sees you."
+	default:
+		s = "It walks up to you and attacks."
+	}
+	switch k.Speed {
+	case content.SpeedFast:
+		s += " It is fast: it acts twice a turn."
+	case content.SpeedSlow:
+		s += " It is slow: it acts every other turn."
+	}
+	return s
+}
+
+// String says the threat in look mode's words: "Hits you for 2–5 (75%);
+// shoots for 1–3 up to 5 tiles (80%). You hit it for 4–6 (80%)."
+func (t Threat) String() string {
+	s := "Hits you for " + t.Melee.String()
+	if t.Ranged {
+		s += fmt.Sprintf("; shoots for %d–%d up to %d tiles (%d%%)", t.Shot.Min, t.Shot.Max, t.Range, t.Shot.Chance)
+	}
+	return s + ". You hit it for " + t.Yours.String() + "."
+}
+
+// String is "2–5 (75%)": the damage range and the chance to hit.
+func (o Odds) String() string { return fmt.Sprintf("%d–%d (%d%%)", o.Min, o.Max, o.Chance) }

@@ -168,8 +168,9 @@ func (v *View) Pack() []game.Item { return v.g.Inventory() }
 // Messages returns the log from message index from (0 = oldest).
 func (v *View) Messages(from int) []game.Message { return v.g.Messages(from) }
 
-// Hostile reports whether m attacks the player (bats only flee).
-func Hostile(m game.Actor) bool { return m.AI == game.AIHostile }
+// Hostile reports whether m attacks the player: every behaviour but the
+// bats' (they only flee; game.AI.Attacks).
+func Hostile(m game.Actor) bool { return m.AI.Attacks() }
 
 // Hostiles returns the hostile monsters in sight.
 func (v *View) Hostiles() []game.Actor {

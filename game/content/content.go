@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -29,11 +30,48 @@ type Light struct {
 // AI names a monster's behaviour.
 type AI string
 
-// The behaviours monsters can have.
+// The behaviours monsters can have; package game's ai*.go files hold each
+// one's rule (issue 21).
 const (
 	AIHostile   AI = "hostile"   // chases the player it sees and attacks
 	AIHerbivore AI = "herbivore" // flees the player it sees, never attacks
+	AIRanged    AI = "ranged"    // keeps its distance and shoots along a clear line (needs "ranged")
+	AICoward    AI = "coward"    // flees when badly hurt, comes back healed
+	AIPack      AI = "pack"      // hangs back until its pack is near, then surrounds
+	AILurker    AI = "lurker"    // waits unseen until the player is close
+	AIBreeder   AI = "breeder"   // splits into a free tile now and then
+	AIThief     AI = "thief"     // steals an item on a hit and runs away with it
+	AISleeper   AI = "sleeper"   // starts asleep, wakes on noise or sight
 )
+
+// AIs lists every behaviour, in the order the data documentation gives them.
+var AIs = []AI{AIHostile, AIHerbivore, AIRanged, AICoward, AIPack, AILurker, AIBreeder, AIThief, AISleeper}
+
+// Speed is how often a monster acts: "" (normal, once a turn), SpeedFast
+// (twice a turn) or SpeedSlow (every other turn), as DCSS's speeds 20 and 5
+// against the player's 10.
+type Speed string
+
+// The speeds a monster can have.
+const (
+	SpeedNormal Speed = ""
+	SpeedFast   Speed = "fast"
+	SpeedSlow   Speed = "slow"
+)
+
+// Ranged is a monster's attack at a distance: how far it reaches in tiles
+// (Chebyshev), its power (damage rolled as for melee, less the target's
+// defense), the words its messages use ("shoots an arrow at": "The kobold
+// archer shoots an arrow at you for 3 hit points."; the past, "shot", for
+// the cause of death: "it shot you for 3") and, if Poison > 0, the turns
+// of poison a hit gives.
+type Ranged struct {
+	Range  int    // tiles, 2..8
+	Power  int    // ≥ 0
+	Verb   string // present tense, third person, ending before "you"
+	Past   string // past tense, for "it shot you for 4"
+	Poison int    // turns of poison a hit gives; 0 for none
+}
 
 // Monster is one monster kind.
 type Monster struct {
@@ -52,6 +90,12 @@ type Monster struct {
 	AI          AI
 	XP          int    // experience its death is worth, ≥ 0
 	Light       *Light // a light it carries or gives off, or nil
+	// Accuracy and Evasion shift to-hit chances by 5% a point (game.HitChance).
+	Accuracy int
+	Evasion  int
+	Speed    Speed   // how often it acts
+	Ranged   *Ranged // its attack at a distance; set exactly when AI is AIRanged
+	Group    int     // how many spawn together (a pack), 0 or 1 for one alone
 }
 
 // Item is the look of one item kind, and for equipment what wearing it
@@ -224,19 +268,32 @@ type lightJSON struct {
 }
 
 type monsterJSON struct {
-	ID          string     `json:"id"`
-	Name        string     `json:"name"`
-	Description string     `json:"description"`
-	Glyph       string     `json:"glyph"`
-	ASCII       string     `json:"ascii"` // required when glyph is not printable ASCII
-	FG          string     `json:"fg"`
-	HP          int        `json:"hp"`
-	Power       int        `json:"power"`
-	Defense     int        `json:"defense"`
-	Vision      int        `json:"vision"`
-	AI          string     `json:"ai"`
-	XP          int        `json:"xp"`
-	Light       *lightJSON `json:"light"`
+	ID          string      `json:"id"`
+	Name        string      `json:"name"`
+	Description string      `json:"description"`
+	Glyph       string      `json:"glyph"`
+	ASCII       string      `json:"ascii"` // required when glyph is not printable ASCII
+	FG          string      `json:"fg"`
+	HP          int         `json:"hp"`
+	Power       int         `json:"power"`
+	Defense     int         `json:"defense"`
+	Vision      int         `json:"vision"`
+	AI          string      `json:"ai"`
+	XP          int         `json:"xp"`
+	Light       *lightJSON  `json:"light"`
+	Accuracy    int         `json:"accuracy"` // issue 21: optional, 0 by default
+	Evasion     int         `json:"evasion"`
+	Speed       string      `json:"speed"` // "", "fast" or "slow"
+	Ranged      *rangedJSON `json:"ranged"`
+	Group       int         `json:"group"`
+}
+
+type rangedJSON struct {
+	Range  int    `json:"range"`
+	Power  int    `json:"power"`
+	Verb   string `json:"verb"`
+	Past   string `json:"past"`
+	Poison int    `json:"poison"`
 }
 
 type itemJSON struct {
@@ -345,11 +402,30 @@ func (m monsterJSON) convert() (Monster, error) {
 		return Monster{}, errors.New("power, defense and xp must not be negative")
 	case m.Vision <= 0:
 		return Monster{}, fmt.Errorf("vision %d must be above 0", m.Vision)
-	case AI(m.AI) != AIHostile && AI(m.AI) != AIHerbivore:
-		return Monster{}, fmt.Errorf("ai %q is not %q or %q", m.AI, AIHostile, AIHerbivore)
+	case !slices.Contains(AIs, AI(m.AI)):
+		return Monster{}, fmt.Errorf("ai %q is not a behaviour the game has (%v)", m.AI, AIs)
+	case Speed(m.Speed) != SpeedNormal && Speed(m.Speed) != SpeedFast && Speed(m.Speed) != SpeedSlow:
+		return Monster{}, fmt.Errorf("speed %q is not %q, %q or empty", m.Speed, SpeedFast, SpeedSlow)
+	case m.Group < 0 || m.Group > 8:
+		return Monster{}, fmt.Errorf("group %d is not 0..8", m.Group)
+	case m.Accuracy < -10 || m.Accuracy > 10 || m.Evasion < -10 || m.Evasion > 10:
+		return Monster{}, errors.New("accuracy and evasion must be -10..10")
+	case (AI(m.AI) == AIRanged) != (m.Ranged != nil):
+		return Monster{}, errors.New(`"ranged" is given exactly for the ai "ranged"`)
 	}
 	mon := Monster{ID: m.ID, Name: m.Name, Description: m.Description, Glyph: g, ASCII: a, FG: fg, HP: m.HP, Power: m.Power, Defense: m.Defense,
-		Vision: m.Vision, AI: AI(m.AI), XP: m.XP}
+		Vision: m.Vision, AI: AI(m.AI), XP: m.XP, Accuracy: m.Accuracy, Evasion: m.Evasion, Speed: Speed(m.Speed), Group: m.Group}
+	if r := m.Ranged; r != nil {
+		switch {
+		case r.Range < 2 || r.Range > 8:
+			return Monster{}, fmt.Errorf("ranged range %d is not 2..8", r.Range)
+		case r.Power < 0 || r.Poison < 0:
+			return Monster{}, errors.New("ranged power and poison must not be negative")
+		case strings.TrimSpace(r.Verb) == "" || strings.TrimSpace(r.Past) == "":
+			return Monster{}, errors.New("ranged verb and past must not be empty")
+		}
+		mon.Ranged = &Ranged{Range: r.Range, Power: r.Power, Verb: r.Verb, Past: r.Past, Poison: r.Poison}
+	}
 	if m.Light != nil {
 		c, err := hexColor(m.Light.Color)
 		if err != nil {

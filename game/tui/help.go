@@ -157,7 +157,7 @@ func legend(data *content.Tables, ascii bool) []legendEntry {
 		if ascii {
 			ch = asciiMark(data, mon.ID, ch)
 		}
-		out = append(out, legendEntry{glyphs: []mark{{ch: ch, fg: mon.FG}}, name: mon.Name, description: mon.Description})
+		out = append(out, legendEntry{glyphs: []mark{{ch: ch, fg: mon.FG}}, name: mon.Name, description: mon.Description + " " + game.Behaviour(mon)})
 	}
 	fg, _ := actorFG(data, game.Actor{Corpse: true})
 	out = append(out, legendEntry{glyphs: []mark{{ch: '%', fg: fg}}, name: "remains", description: "what is left of a monster: you can walk over it"})
