@@ -51,18 +51,18 @@ type state struct {
 // Game is one player's game. It is not safe for concurrent use: one game
 // belongs to one session goroutine.
 type Game struct {
-	s     state
-	pcg   *rand.PCG
-	rng   *rand.Rand
-	fov   *world.FOV // line of sight from the player
-	vis   []bool     // W x H: what the player sees now (see updateFOV)
-	dist  *world.DistanceMap
+	s    state
+	pcg  *rand.PCG
+	rng  *rand.Rand
+	fov  *world.FOV // line of sight from the player
+	vis  []bool     // W x H: what the player sees now (see updateFOV)
+	dist *world.DistanceMap
 	// distFresh: dist holds the distances from the player for this
 	// monsters' turn (ai.go, chaseMap); derived, never saved
 	distFresh bool
-	light *lighting // derived each turn on dark levels; never saved
-	data  *content.Tables
-	hist  history // every command accepted since turn 0 (history.go)
+	light     *lighting // derived each turn on dark levels; never saved
+	data      *content.Tables
+	hist      history // every command accepted since turn 0 (history.go)
 }
 
 // New starts a game from seed on depth 1, with the monsters, items and spawn
