@@ -105,7 +105,8 @@ func Decode(blob []byte, data *content.Tables) (*Game, error) {
 
 // upgradeAIs gives a monster saved with one of the two behaviours saves had
 // before issue 21 (hostile, herbivore) the behaviour its kind has in data
-// now, if that is another: a lurker of an old save starts in view, a
+// now, if that is one of issue 21's (a kind saved as hostile and now still
+// hostile or a herbivore keeps what it was saved with): a lurker of an old save starts in view, a
 // sleeper awake, since the old game had already shown them.
 func (g *Game) upgradeAIs() {
 	for i := 1; i < len(g.s.Actors); i++ {
@@ -113,7 +114,7 @@ func (g *Game) upgradeAIs() {
 		if a.AI != AIHostile && a.AI != AIHerbivore {
 			continue
 		}
-		if k, ok := g.data.Monster(a.Kind); ok {
+		if k, ok := g.data.Monster(a.Kind); ok && aiOf(k.AI) > AIHerbivore {
 			a.AI = aiOf(k.AI)
 		}
 	}
