@@ -29,7 +29,9 @@ func LoadData() (*content.Tables, error) {
 // can spawn or whose spawn counts balance.json lacks, a tile kind without its tiles.json entry (its name and
 // description) or an entry for no tile, an item in items.json without a
 // rule in items.go, a rule without its items.json entry (its look), or
-// equipment without its "equip" (or "equip" on an item that is not worn).
+// equipment without its "equip" (or "equip" on an item that is not worn),
+// a monster that shoots farther than it sees, or a pack kind that spawns in
+// a group smaller than PackNeed (issue 21).
 func CheckData(t *content.Tables) error {
 	for d := 1; d <= mapgen.LastDepth; d++ {
 		for _, table := range []struct {
@@ -52,6 +54,14 @@ func CheckData(t *content.Tables) error {
 	}
 	if err := checkTiles(t); err != nil {
 		return err
+	}
+	for i, m := range t.Monsters {
+		switch {
+		case m.Ranged != nil && m.Ranged.Range > m.Vision:
+			return fmt.Errorf("monsters.json: entry %d (%q): it shoots %d tiles but sees %d", i, m.ID, m.Ranged.Range, m.Vision)
+		case m.AI == content.AIPack && m.Group < PackNeed:
+			return fmt.Errorf("monsters.json: entry %d (%q): a pack kind spawns in a group of at least %d (group %d)", i, m.ID, PackNeed, m.Group)
+		}
 	}
 	for i, it := range t.Items {
 		if !ItemKind(it.ID).Known() {

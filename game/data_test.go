@@ -48,6 +48,20 @@ func TestDataTheRulesCannotPlayIsRefusedByName(t *testing.T) {
 		{"a tile the game lacks", func(t *content.Tables) {
 			t.Tiles = append(t.Tiles, content.Tile{ID: "lava", Name: "lava", Description: "Hot."})
 		}, `tiles.json: entry 9 ("lava"): no tile has this id`},
+		{"an archer that shoots farther than it sees", func(t *content.Tables) {
+			for i := range t.Monsters {
+				if t.Monsters[i].ID == "kobold archer" {
+					t.Monsters[i].Vision = 3
+				}
+			}
+		}, `("kobold archer"): it shoots 5 tiles but sees 3`},
+		{"a pack that spawns alone", func(t *content.Tables) {
+			for i := range t.Monsters {
+				if t.Monsters[i].ID == "jackal" {
+					t.Monsters[i].Group = 1
+				}
+			}
+		}, `("jackal"): a pack kind spawns in a group of at least 3`},
 	} {
 		tb, err := content.Load()
 		if err != nil {

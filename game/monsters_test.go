@@ -363,6 +363,19 @@ func TestASleeperSleepsUntilNoiseOrABlow(t *testing.T) {
 	if !g.s.Actors[1].Asleep || g.s.Actors[1].Pos != at(30, 5) {
 		t.Fatal("an ogre out of sight woke or moved")
 	}
+	t.Run("in your sight it wakes by chance, and never strikes in its sleep", func(t *testing.T) {
+		g := lit(t, at(5, 5), 1000, placed{"ogre", at(6, 5)})
+		for range 20 {
+			asleep, from := g.s.Actors[1].Asleep, g.LogLen()
+			mustApply(t, g, Wait())
+			if asleep && strings.Contains(lastMessages(g, from), "The ogre attacks") {
+				t.Fatal("a sleeping ogre attacked")
+			}
+		}
+		if g.s.Actors[1].Asleep || !strings.Contains(lastMessages(g, 0), "The ogre wakes up!") {
+			t.Error("20 turns next to you and the ogre still sleeps")
+		}
+	})
 	t.Run("it looks asleep and a blow always lands and wakes it", func(t *testing.T) {
 		g := lit(t, at(5, 5), 1000, placed{"ogre", at(6, 5)})
 		if got := g.Describe(at(6, 5)); len(got) == 0 || !strings.Contains(got[0], "asleep") {
