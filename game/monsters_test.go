@@ -53,6 +53,8 @@ func TestHitChancesAndDamageRanges(t *testing.T) {
 		acc, eva, want int
 	}{
 		{"an even fight lands 80% of blows", 0, 0, 80},
+		{"your blows land 90% on a monster without evasion", PlayerAccuracy, 0, 90},
+		{"an even monster's blows land 70% on you", 0, PlayerEvasion, 70},
 		{"each point of accuracy adds 5%", 2, 0, 90},
 		{"each point of evasion takes 5%", 0, 3, 65},
 		{"no blow is sure", 10, 0, MaxHit},
@@ -108,8 +110,8 @@ func TestBlowsMissSometimesAndTheirDamageVaries(t *testing.T) {
 	if len(seen) != hi-lo+1 {
 		t.Errorf("blows did %v, want every value of %d..%d", seen, lo, hi)
 	}
-	if misses < 30 || misses > 100 {
-		t.Errorf("%d misses in 300 blows at 80%%", misses)
+	if want := 300 * (100 - HitChance(PlayerAccuracy, 0)) / 100; misses < want/2 || misses > want*2 {
+		t.Errorf("%d misses in 300 blows at %d%%", misses, HitChance(PlayerAccuracy, 0))
 	}
 	log := lastMessages(g, from)
 	if !strings.Contains(log, "You miss the troll.") || !strings.Contains(log, "The troll attacks you but misses.") {
@@ -120,13 +122,13 @@ func TestBlowsMissSometimesAndTheirDamageVaries(t *testing.T) {
 func TestLookModeTellsWhatAMonsterDoesAndItsOdds(t *testing.T) {
 	g := lit(t, at(5, 5), 30, placed{"kobold archer", at(9, 5)})
 	got := g.Explain(at(9, 5))
-	for _, want := range []string{"A small scaly kobold", "keeps its distance and shoots", "Hits you for 0–2 (80%)", "shoots for 1–3 up to 5 tiles (80%)", "You hit it for 4–6 (80%)"} {
+	for _, want := range []string{"A small scaly kobold", "keeps its distance and shoots", "Hits you for 0–2 (70%)", "shoots for 1–3 up to 5 tiles (70%)", "You hit it for 4–6 (90%)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("look mode says %q, without %q", got, want)
 		}
 	}
 	th, ok := g.Threat(at(9, 5))
-	if !ok || !th.Ranged || th.Range != 5 || th.Shot != (Odds{Chance: 80, Min: 1, Max: 3}) {
+	if !ok || !th.Ranged || th.Range != 5 || th.Shot != (Odds{Chance: 70, Min: 1, Max: 3}) {
 		t.Errorf("Threat = %+v, %v", th, ok)
 	}
 }
