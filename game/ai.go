@@ -11,7 +11,7 @@ func (g *Game) monstersAct() {
 	distReady := false
 	for i := 1; i < len(g.s.Actors) && !g.s.Over; i++ {
 		m := &g.s.Actors[i]
-		if m.AI == AINone || !m.Alive() {
+		if m.AI == AINone || !m.Alive() || g.skipsTurn(m) { // asleep or slowed (magic.go)
 			continue
 		}
 		if m.Has(EffectConfusion) {
@@ -43,13 +43,15 @@ func (g *Game) monstersAct() {
 const chaseLimit = 3 * FOVRadius
 
 // seesPlayer reports whether m sees the player: the player sees m (FOV is
-// symmetric) and the player is within m's vision range.
+// symmetric) and the player is within m's vision range, which the noise of
+// the player's equipment widens or narrows (magic.go, noise; at least 1).
 func (g *Game) seesPlayer(m *Actor) bool {
 	if !g.fov.Visible(m.Pos) {
 		return false
 	}
+	v := max(1, m.Vision+g.noise())
 	dx, dy := m.Pos.X-g.player().Pos.X, m.Pos.Y-g.player().Pos.Y
-	return dx*dx+dy*dy <= m.Vision*m.Vision+m.Vision
+	return dx*dx+dy*dy <= v*v+v
 }
 
 // flee moves m to the free neighbouring tile farthest from the player by

@@ -40,6 +40,10 @@ func (g *Game) attack(a, b *Actor) {
 	if a.Kind == "player" {
 		kind = MsgPlayerHit
 	}
+	if g.misses(a, b) { // equipment's accuracy and evasion (magic.go)
+		g.logf(kind, capitalize(the(a))+" "+verb(a, "miss", "misses")+" "+the(b)+".")
+		return
+	}
 	desc := capitalize(the(a)) + " " + verb(a, "attack", "attacks") + " " + the(b)
 	switch {
 	case dmg > 0 && g.unharmed(b):
@@ -59,6 +63,9 @@ func (g *Game) attack(a, b *Actor) {
 func (g *Game) hurt(b *Actor, dmg int, cause, how string, byPlayer bool) {
 	if !b.Alive() || g.unharmed(b) {
 		return
+	}
+	if dmg > 0 {
+		g.wake(b) // a blow wakes a sleeper (magic.go)
 	}
 	b.HP -= dmg
 	if b.HP <= 0 {
