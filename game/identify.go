@@ -321,3 +321,18 @@ func validateKnowledge(s *state) error {
 	}
 	return nil
 }
+
+// UseTargeting returns what using an item of kind k asks the player first,
+// as far as the player can tell: a wand is always aimed at a monster; an
+// unknown scroll asks for nothing (it picks its own target, inventory.go);
+// a known kind asks what its rule needs (Targeting), with an area's radius
+// in tiles.
+func (g *Game) UseTargeting(k ItemKind) (Targeting, int) {
+	switch {
+	case k.Wand():
+		return TargetSingle, 0
+	case g.Unidentified(k):
+		return TargetNone, 0
+	}
+	return k.Targeting()
+}
