@@ -204,7 +204,7 @@ func (s *state) toSave() saveState {
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, toSaveSighting),
 		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily,
-		Known: convert(s.Known, func(k ItemKind) string { return string(k) }),
+		Known:  convert(s.Known, func(k ItemKind) string { return string(k) }),
 		Called: convert(s.Called, func(c Called) saveCalled { return saveCalled{Kind: string(c.Kind), Name: c.Name} })}
 }
 
@@ -216,6 +216,6 @@ func (s *saveState) state() state {
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, saveSighting.sighting),
 		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily,
-		Known: convert(s.Known, func(k string) ItemKind { return ItemKind(k) }),
+		Known:  convert(s.Known, func(k string) ItemKind { return ItemKind(k) }),
 		Called: convert(s.Called, func(c saveCalled) Called { return Called{Kind: ItemKind(c.Kind), Name: c.Name} })}
 }
