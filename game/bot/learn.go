@@ -14,11 +14,22 @@ import "github.com/grotto-game/grotto/game"
 // at full health with no hostile monster in sight it reads the first
 // unknown scroll, and drinks the first unknown potion when drink is set;
 // an unknown wand is zapped at the nearest hostile monster in sight (the
-// same in both, so the policies differ in potions alone).
+// same in both, so the policies differ in potions alone). With drink set,
+// a player as low as drinkWhenLow would drink a health potion, and who
+// knows of none in the pack, gambles on an unknown potion too.
 func LearnByUse(drink bool) Rule {
 	return func(v *View) (game.Command, bool) {
 		p := v.Player()
 		hostiles := v.Hostiles()
+		if drink && !knownHealing(v) {
+			if _, low := drinkWhenLow(v, 0); low {
+				for slot, it := range v.Pack() {
+					if it.Kind.Potion() && v.g.Unidentified(it.Kind) {
+						return game.Use(slot, p.Pos), true
+					}
+				}
+			}
+		}
 		for slot, it := range v.Pack() {
 			if !v.g.Unidentified(it.Kind) {
 				continue
@@ -37,6 +48,17 @@ func LearnByUse(drink bool) Rule {
 		}
 		return game.Command{}, false
 	}
+}
+
+// knownHealing reports whether the pack holds a health potion the player
+// knows as one.
+func knownHealing(v *View) bool {
+	for _, it := range v.Pack() {
+		if it.Kind == game.HealthPotion && v.g.Identified(it.Kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // nearest returns the monster of ms closest to p (the first among equals);
