@@ -55,7 +55,7 @@ func (g *Game) monstersAct() {
 // monsterTurn is one action of m by its behaviour. It reports whether m
 // left the level (a thief that got away).
 func (g *Game) monsterTurn(m *Actor) (left bool) {
-	if m.AI == AINone || !m.Alive() {
+	if m.AI == AINone || !m.Alive() || g.skipsTurn(m) { // asleep or slowed (magic.go)
 		return false
 	}
 	if m.Has(EffectConfusion) {
@@ -139,13 +139,15 @@ func (g *Game) regenerate() {
 const chaseLimit = 3 * FOVRadius
 
 // seesPlayer reports whether m sees the player: the player sees m (FOV is
-// symmetric) and the player is within m's vision range.
+// symmetric) and the player is within m's vision range, which the noise of
+// the player's equipment widens or narrows (magic.go, gearNoise; at least 1).
 func (g *Game) seesPlayer(m *Actor) bool {
 	if !g.fov.Visible(m.Pos) {
 		return false
 	}
+	v := max(1, m.Vision+g.gearNoise())
 	dx, dy := m.Pos.X-g.player().Pos.X, m.Pos.Y-g.player().Pos.Y
-	return dx*dx+dy*dy <= m.Vision*m.Vision+m.Vision
+	return dx*dx+dy*dy <= v*v+v
 }
 
 // flee moves m to the free neighbouring tile farthest from the player by

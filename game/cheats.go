@@ -58,8 +58,12 @@ func (g *Game) cheat(c Command) (Result, error) {
 		if len(g.s.Inventory) >= InventorySize {
 			return Result{}, &Impossible{"Your inventory is full."}
 		}
-		g.s.Inventory = append(g.s.Inventory, Item{Kind: c.Kind})
-		g.logf(MsgStatus, "(cheat) A "+string(c.Kind)+" appears in your pack.")
+		it := Item{Kind: c.Kind}
+		if c.Kind.Wand() {
+			it.Charges = WandMaxCharges // a cheat draws nothing from the RNG
+		}
+		g.s.Inventory = append(g.s.Inventory, it)
+		g.logf(MsgStatus, "(cheat) A "+g.ItemName(it)+" appears in your pack.")
 	default:
 		return Result{}, &Impossible{"Unknown cheat."}
 	}

@@ -92,11 +92,20 @@ func (g *Game) evasion(a *Actor) int {
 // is always hit (DCSS: a sleeping monster cannot dodge).
 func (g *Game) odds(a, b *Actor, power int) Odds {
 	lo, hi := DamageRange(power, g.defense(b))
-	c := HitChance(g.accuracy(a), g.evasion(b))
-	if b.Asleep {
-		c = 100
+	return Odds{Chance: g.chance(a, b), Min: lo, Max: hi}
+}
+
+// chance returns the chance in % that a's blow lands on b: HitChance of
+// their accuracy and evasion, plus the % of what a wears and less the % of
+// what b wears (items.json "accuracy", "evasion"), kept within
+// MinHit..MaxHit. A sleeping target is always hit (DCSS: a sleeping
+// monster cannot dodge), whether a sleeper or put to sleep.
+func (g *Game) chance(a, b *Actor) int {
+	if b.Asleep || b.Has(EffectSleep) {
+		return 100
 	}
-	return Odds{Chance: c, Min: lo, Max: hi}
+	c := HitChance(g.accuracy(a), g.evasion(b)) + g.gearAccuracy(a) - g.gearEvasion(b)
+	return min(MaxHit, max(MinHit, c))
 }
 
 // Threat returns what the player knows of the monster at p, if the player
@@ -225,6 +234,9 @@ func (g *Game) hurt(b *Actor, dmg int, cause, how string, byPlayer bool) {
 	b.Hidden, b.Asleep = false, false // a blow, a blast or a bolt gives a lurker away and wakes a sleeper
 	if g.unharmed(b) {
 		return
+	}
+	if dmg > 0 {
+		g.endSleep(b) // a blow ends a sleeping potion's sleep (magic.go)
 	}
 	b.HP -= dmg
 	if b.HP <= 0 {

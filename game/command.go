@@ -20,6 +20,7 @@ const (
 	ActThrow                     // throw inventory slot Item at Target
 	ActCheat                     // an admin cheat (see Cheat)
 	ActLevelUp                   // spend a waiting level-up on Stat (growth.go); takes no turn
+	ActCall                      // call the unknown kind of inventory slot Item by Name (identify.go); takes no turn
 )
 
 // Command is one player input to the core: a small value, so that a game is
@@ -32,6 +33,7 @@ type Command struct {
 	Cheat  Cheat     // for ActCheat
 	Kind   ItemKind  // for ActCheat CheatCreate: the item to make
 	Stat   Stat      // for ActLevelUp: what to raise
+	Name   string    // for ActCall: the name, SanitizeCall's form ("" forgets it)
 }
 
 // Move returns the command to step (or bump-attack) by dx, dy tiles.

@@ -73,6 +73,11 @@ func (g *Game) bonus(a *Actor) (power, defense int) {
 		if e := g.equipOf(it.Kind); it.Worn && e != nil {
 			power += e.Power
 			defense += e.Defense
+			if Slot(e.Slot) == SlotWeapon { // enchant scrolls (magic.go)
+				power += it.Enchant
+			} else {
+				defense += it.Enchant
+			}
 		}
 	}
 	return power, defense
@@ -116,7 +121,7 @@ func (g *Game) toggleWear(i int) error {
 		g.takeOff(j)
 	}
 	it.Worn = true
-	g.logf(MsgInfo, fmt.Sprintf("You equip the %s.", it.Kind))
+	g.logf(MsgInfo, fmt.Sprintf("You equip the %s.", g.ItemName(*it)))
 	return nil
 }
 
@@ -124,7 +129,7 @@ func (g *Game) toggleWear(i int) error {
 func (g *Game) takeOff(i int) {
 	if it := &g.s.Inventory[i]; it.Worn {
 		it.Worn = false
-		g.logf(MsgInfo, fmt.Sprintf("You remove the %s.", it.Kind))
+		g.logf(MsgInfo, fmt.Sprintf("You remove the %s.", g.ItemName(*it)))
 	}
 }
 

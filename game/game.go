@@ -46,6 +46,8 @@ type state struct {
 	Seen      []Sighting // things the player remembers on this level (memory.go)
 	Slain     []Slain    // the player's kills by monster, in the order first killed (issue 15)
 	Daily     string     // the daily challenge's UTC date, "2006-01-02" (daily.go); "" for a game of its own
+	Known     []ItemKind // the kinds the player has learned, in the order learned (identify.go)
+	Called    []Called   // the names the player gave unknown kinds, in the order given (identify.go)
 }
 
 // Game is one player's game. It is not safe for concurrent use: one game

@@ -162,8 +162,13 @@ func decodeRaw(raw []byte, n int) ([]Command, error) {
 // compactMove | (dx+1)*3+(dy+1); a wait, a descent or a pick-up is its
 // Action's byte; any other command is its Action's byte followed by every
 // field Normalized keeps, as varints (DX, DY, Item, Target.X, Target.Y,
-// Cheat, Stat) and a length-prefixed Kind.
+// Cheat, Stat) and a length-prefixed Kind; an ActCall then has its
+// length-prefixed Name (issue 21; histories from before hold none).
 const compactMove = 0x80
+
+// maxNameBytes is the longest ActCall name readCommand accepts, in bytes:
+// MaxCallRunes runes of up to 4 bytes.
+const maxNameBytes = 4 * MaxCallRunes
 
 func appendCommand(b []byte, c Command) []byte {
 	c = c.Normalized()
@@ -180,7 +185,12 @@ func appendCommand(b []byte, c Command) []byte {
 	b = binary.AppendUvarint(b, uint64(c.Cheat))
 	b = binary.AppendUvarint(b, uint64(c.Stat))
 	b = binary.AppendUvarint(b, uint64(len(c.Kind)))
-	return append(b, c.Kind...)
+	b = append(b, c.Kind...)
+	if c.Action == ActCall {
+		b = binary.AppendUvarint(b, uint64(len(c.Name)))
+		b = append(b, c.Name...)
+	}
+	return b
 }
 
 // readCommand reads one command from the front of b.
@@ -198,7 +208,7 @@ func readCommand(b []byte) (Command, []byte, error) {
 	switch c.Action {
 	case ActWait, ActDescend, ActPickUp:
 		return c, b, nil
-	case ActMove, ActUse, ActDrop, ActThrow, ActCheat, ActLevelUp:
+	case ActMove, ActUse, ActDrop, ActThrow, ActCheat, ActLevelUp, ActCall:
 	default:
 		return Command{}, nil, fmt.Errorf("unknown action %d", op)
 	}
@@ -221,6 +231,13 @@ func readCommand(b []byte) (Command, []byte, error) {
 	c.DX, c.DY, c.Item, c.Target.X, c.Target.Y = ints[0], ints[1], ints[2], ints[3], ints[4]
 	c.Cheat, c.Stat = Cheat(u[0]), Stat(u[1])
 	c.Kind, b = ItemKind(b[:u[2]]), b[u[2]:]
+	if c.Action == ActCall {
+		v, k := binary.Uvarint(b)
+		if k <= 0 || v > maxNameBytes || v > uint64(len(b)-k) {
+			return Command{}, nil, errors.New("bad name")
+		}
+		c.Name, b = string(b[k:k+int(v)]), b[k+int(v):]
+	}
 	return c, b, nil
 }
 

@@ -33,7 +33,7 @@ func (g *Game) pickUp() error {
 	it := g.s.Items[i]
 	g.s.Items = append(g.s.Items[:i], g.s.Items[i+1:]...)
 	g.s.Inventory = append(g.s.Inventory, it)
-	g.logf(MsgInfo, "You picked up the "+string(it.Kind)+"!")
+	g.logf(MsgInfo, "You picked up the "+g.ItemName(it)+"!")
 	return nil
 }
 
@@ -61,29 +61,95 @@ func (g *Game) drop(i int) error {
 	it := g.takeFromInventory(i)
 	it.Pos = g.player().Pos
 	g.s.Items = append(g.s.Items, it)
-	g.logf(MsgInfo, "You dropped the "+string(it.Kind)+".")
+	g.logf(MsgInfo, "You dropped the "+g.ItemName(it)+".")
 	return nil
 }
 
 // use applies inventory slot i by its rule, aimed at target where the item
 // needs one; equipment is put on or taken off instead, and stays. An item
-// whose use is refused stays in the inventory and costs no turn.
+// whose use is refused stays in the inventory and costs no turn. A wand
+// uses a charge and stays; with none left it is refused.
+//
+// Using an unknown kind teaches it (identify.go: "It was a haste
+// potion!"). An unknown potion or scroll is never refused, since the
+// refusal would tell what it is: drunk or read where its rule would refuse,
+// it is used up and "Nothing seems to happen." (it stays unknown); an
+// unknown scroll that needs a target is aimed at the nearest monster in
+// sight. An unknown health potion at full health is drunk and learned.
 func (g *Game) use(i int, target world.Pos) error {
 	if err := g.checkSlot(i); err != nil {
 		return err
 	}
-	r, ok := ruleOf(g.s.Inventory[i].Kind)
+	it := g.s.Inventory[i]
+	r, ok := ruleOf(it.Kind)
 	if ok && r.wear {
 		return g.toggleWear(i)
 	}
 	if !ok || r.use == nil {
 		return &Impossible{"You cannot use that."}
 	}
+	if r.wand {
+		return g.zap(i, r, target)
+	}
+	unknown := g.Unidentified(it.Kind)
+	if !unknown {
+		if err := r.use(g, target); err != nil {
+			return err
+		}
+		g.takeFromInventory(i)
+		return nil
+	}
+	name := g.KindName(it.Kind, 1)
+	if r.potion {
+		g.logf(MsgInfo, "You drink the "+name+".")
+	} else {
+		g.logf(MsgInfo, "You read the "+name+".")
+	}
+	if r.target != TargetNone {
+		target = g.nearestSeenMonster()
+	}
+	g.takeFromInventory(i) // before the effect: an identify scroll does not name itself
+	var err error
+	if it.Kind == HealthPotion && g.player().HP >= g.player().MaxHP {
+		g.logf(MsgHeal, "You feel healthy for a moment.")
+	} else {
+		err = r.use(g, target)
+	}
+	if err != nil {
+		g.logf(MsgInfo, "Nothing seems to happen.")
+		return nil
+	}
+	g.learn(it.Kind)
+	return nil
+}
+
+// zap uses a charge of the wand in pack slot i, aimed at target.
+func (g *Game) zap(i int, r *itemRule, target world.Pos) error {
+	if g.s.Inventory[i].Charges <= 0 {
+		return &Impossible{"You have no charges left."}
+	}
 	if err := r.use(g, target); err != nil {
 		return err
 	}
-	g.takeFromInventory(i)
+	g.s.Inventory[i].Charges--
+	g.learn(r.kind)
 	return nil
+}
+
+// nearestSeenMonster returns the tile of the living monster in sight
+// closest to the player (the first in actor order among equals), or the
+// player's own tile when there is none.
+func (g *Game) nearestSeenMonster() world.Pos {
+	p := g.player().Pos
+	best, at := -1, p
+	for _, a := range g.s.Actors[1:] {
+		if a.Alive() && g.visible(a.Pos) {
+			if d := a.Pos.Chebyshev(p); best < 0 || d < best {
+				best, at = d, a.Pos
+			}
+		}
+	}
+	return at
 }
 
 // livingAt returns the living actor at p, or nil.
@@ -119,12 +185,14 @@ func (g *Game) throw(i int, target world.Pos) error {
 		return &Impossible{"There is no room to throw that way."}
 	}
 	it := g.takeFromInventory(i)
-	if r, ok := ruleOf(it.Kind); ok && r.potion {
+	name := g.ItemName(it)
+	r, _ := ruleOf(it.Kind)
+	if r != nil && r.potion {
 		if a == nil {
-			g.logf(MsgInfo, fmt.Sprintf("The %s shatters on the floor.", it.Kind))
+			g.logf(MsgInfo, fmt.Sprintf("The %s shatters on the floor.", name))
 			return nil
 		}
-		g.logf(MsgInfo, fmt.Sprintf("The %s shatters over %s!", it.Kind, the(a)))
+		g.logf(MsgInfo, fmt.Sprintf("The %s shatters over %s!", name, the(a)))
 		if r.splash != nil {
 			r.splash(g, a)
 		}
@@ -133,11 +201,15 @@ func (g *Game) throw(i int, target world.Pos) error {
 	it.Pos = at
 	g.s.Items = append(g.s.Items, it)
 	if a == nil {
-		g.logf(MsgInfo, fmt.Sprintf("The %s lands on the floor.", it.Kind))
+		g.logf(MsgInfo, fmt.Sprintf("The %s lands on the floor.", name))
 		return nil
 	}
-	g.logf(MsgPlayerHit, fmt.Sprintf("The %s hits the %s for %d damage.", it.Kind, a.Name, ThrowDamage))
-	g.hurt(a, ThrowDamage, "a thrown "+string(it.Kind), "", true)
+	dmg := ThrowDamage
+	if r != nil && r.hit != nil {
+		dmg = r.hit(g)
+	}
+	g.logf(MsgPlayerHit, fmt.Sprintf("The %s hits the %s for %d damage.", name, a.Name, dmg))
+	g.hurt(a, dmg, "a thrown "+name, "", true)
 	return nil
 }
 

@@ -46,6 +46,24 @@ const (
 	Sword           ItemKind = "sword"          // weapon (+4 power)
 	LeatherArmour   ItemKind = "leather armour" // armour (+1 defense)
 	ChainMail       ItemKind = "chain mail"     // armour (+3 defense)
+
+	// Issue 21, part B: items to learn (their numbers are in magic.go).
+	HastePotion     ItemKind = "haste potion"     // you act twice for each monster turn, HasteTurns turns
+	SleepingPotion  ItemKind = "sleeping potion"  // you sleep SleepTurns turns; thrown, the monster sleeps
+	TelepathyPotion ItemKind = "telepathy potion" // every monster of the level shown, TelepathyTurns turns
+	VigourPotion    ItemKind = "vigour potion"    // +VigourHP max HP for good
+	TeleportScroll  ItemKind = "teleport scroll"  // to a random free tile out of sight
+	MappingScroll   ItemKind = "mapping scroll"   // the whole level explored
+	IdentifyScroll  ItemKind = "identify scroll"  // teaches one unknown kind you carry
+	EnchantScroll   ItemKind = "enchant scroll"   // +1 to the worn weapon's power, else the worn armour's defense
+	SummoningScroll ItemKind = "summoning scroll" // the bad one: monsters appear round you
+	StrikingWand    ItemKind = "striking wand"    // a bolt at a monster for StrikingDice
+	SlowingWand     ItemKind = "slowing wand"     // the monster acts every other turn, SlowTurns turns
+	Dart            ItemKind = "dart"             // thrown for DartMin..DartMax HP
+	WarAxe          ItemKind = "war axe"          // weapon: +6 power, but -20% to hit
+	Rapier          ItemKind = "rapier"           // weapon: +3 power, +10% to evade blows
+	PlateMail       ItemKind = "plate mail"       // armour: +5 defense, but noisy and clumsy
+	ElvenCloak      ItemKind = "elven cloak"      // armour: +1 defense, quiet
 )
 
 // Targeting says what using an item asks of the player first.
@@ -63,7 +81,14 @@ const (
 // (game/content): the map draws the data's glyph.
 type itemRule struct {
 	kind   ItemKind
-	potion bool      // quaffed; shatters when thrown, giving splash to whom it hits
+	potion bool // quaffed; shatters when thrown, giving splash to whom it hits
+	scroll bool // read; unidentified until used (identify.go)
+	// wand marks an item used by zapping: it keeps its charges per item
+	// (Item.Charges) and stays in the pack when they run out.
+	wand bool
+	// hit is the HP a thrown item that is not a potion takes, drawn from
+	// the game's RNG (darts); nil: ThrowDamage.
+	hit    func(g *Game) int
 	target Targeting // what using it asks of the player first
 	radius int       // for TargetArea: tiles (Euclidean) round the target
 	// wear marks equipment (python-tcod tutorial part 13): using it puts it
@@ -80,54 +105,80 @@ type itemRule struct {
 }
 
 // itemRules is the table of item rules, in the order of ItemKinds (menus).
-var itemRules = []itemRule{
-	{kind: HealthPotion, potion: true,
-		use: func(g *Game, _ world.Pos) error {
-			p := g.player()
-			if p.HP >= p.MaxHP {
-				return &Impossible{"Your health is already full."}
-			}
-			healed := g.heal(p, g.data.Balance.HealthPotionHeal)
-			g.logf(MsgHeal, fmt.Sprintf("You consume the health potion, and recover %d HP!", healed))
-			return nil
-		},
-		splash: func(g *Game, a *Actor) {
-			if g.heal(a, g.data.Balance.HealthPotionHeal) > 0 {
-				g.logf(MsgStatus, fmt.Sprintf("%s %s healthier.", capitalize(the(a)), verb(a, "look", "looks")))
-			} else {
-				g.logf(MsgStatus, fmt.Sprintf("%s %s no different.", capitalize(the(a)), verb(a, "look", "looks")))
-			}
-		}},
-	{kind: PoisonPotion, potion: true,
-		use: func(g *Game, _ world.Pos) error {
-			g.logf(MsgStatus, "You drink the poison potion. You feel sick.")
-			g.addEffect(g.player(), EffectPoison, PoisonTurns)
-			return nil
-		},
-		splash: func(g *Game, a *Actor) {
-			g.logf(MsgStatus, fmt.Sprintf("The %s looks sick.", a.Name))
-			g.addEffect(a, EffectPoison, PoisonTurns)
-		}},
-	{kind: WarriorPotion, potion: true,
-		use: func(g *Game, _ world.Pos) error {
-			g.logf(MsgStatus, "You drink the warrior's potion. You feel stronger!")
-			g.addEffect(g.player(), EffectWarrior, WarriorTurns)
-			return nil
-		},
-		splash: func(g *Game, a *Actor) {
-			g.logf(MsgStatus, fmt.Sprintf("The %s looks stronger.", a.Name))
-			g.addEffect(a, EffectWarrior, WarriorTurns)
-		}},
-	{kind: LightningScroll,
-		use: func(g *Game, _ world.Pos) error { return g.lightning() }},
-	{kind: ConfusionScroll, target: TargetSingle,
-		use: func(g *Game, target world.Pos) error { return g.confuse(target) }},
-	{kind: FireballScroll, target: TargetArea, radius: FireballRadius,
-		use: func(g *Game, target world.Pos) error { return g.fireball(target) }},
-	{kind: Dagger, wear: true},
-	{kind: Sword, wear: true},
-	{kind: LeatherArmour, wear: true},
-	{kind: ChainMail, wear: true},
+// It is filled in init: the rules refer to the turn loop, which refers back
+// to the table.
+var itemRules []itemRule
+
+func init() { itemRules = itemTable() }
+
+func itemTable() []itemRule {
+	return []itemRule{
+		{kind: HealthPotion, potion: true,
+			use: func(g *Game, _ world.Pos) error {
+				p := g.player()
+				if p.HP >= p.MaxHP {
+					return &Impossible{"Your health is already full."}
+				}
+				healed := g.heal(p, g.data.Balance.HealthPotionHeal)
+				g.logf(MsgHeal, fmt.Sprintf("You consume the health potion, and recover %d HP!", healed))
+				return nil
+			},
+			splash: func(g *Game, a *Actor) {
+				if g.heal(a, g.data.Balance.HealthPotionHeal) > 0 {
+					g.logf(MsgStatus, fmt.Sprintf("%s %s healthier.", capitalize(the(a)), verb(a, "look", "looks")))
+				} else {
+					g.logf(MsgStatus, fmt.Sprintf("%s %s no different.", capitalize(the(a)), verb(a, "look", "looks")))
+				}
+			}},
+		{kind: PoisonPotion, potion: true,
+			use: func(g *Game, _ world.Pos) error {
+				g.logf(MsgStatus, "You drink the poison potion. You feel sick.")
+				g.addEffect(g.player(), EffectPoison, PoisonTurns)
+				return nil
+			},
+			splash: func(g *Game, a *Actor) {
+				g.logf(MsgStatus, fmt.Sprintf("The %s looks sick.", a.Name))
+				g.addEffect(a, EffectPoison, PoisonTurns)
+			}},
+		{kind: WarriorPotion, potion: true,
+			use: func(g *Game, _ world.Pos) error {
+				g.logf(MsgStatus, "You drink the warrior's potion. You feel stronger!")
+				g.addEffect(g.player(), EffectWarrior, WarriorTurns)
+				return nil
+			},
+			splash: func(g *Game, a *Actor) {
+				g.logf(MsgStatus, fmt.Sprintf("The %s looks stronger.", a.Name))
+				g.addEffect(a, EffectWarrior, WarriorTurns)
+			}},
+		{kind: LightningScroll, scroll: true,
+			use: func(g *Game, _ world.Pos) error { return g.lightning() }},
+		{kind: ConfusionScroll, scroll: true, target: TargetSingle,
+			use: func(g *Game, target world.Pos) error { return g.confuse(target) }},
+		{kind: FireballScroll, scroll: true, target: TargetArea, radius: FireballRadius,
+			use: func(g *Game, target world.Pos) error { return g.fireball(target) }},
+		{kind: Dagger, wear: true},
+		{kind: Sword, wear: true},
+		{kind: LeatherArmour, wear: true},
+		{kind: ChainMail, wear: true},
+		{kind: HastePotion, potion: true, use: useHaste,
+			splash: func(g *Game, a *Actor) { g.logf(MsgStatus, capitalize(the(a))+" looks briefly faster.") }},
+		{kind: SleepingPotion, potion: true, use: useSleeping, splash: splashSleeping},
+		{kind: TelepathyPotion, potion: true, use: useTelepathy,
+			splash: func(g *Game, a *Actor) { g.logf(MsgStatus, capitalize(the(a))+" looks thoughtful.") }},
+		{kind: VigourPotion, potion: true, use: useVigour, splash: splashVigour},
+		{kind: TeleportScroll, scroll: true, use: useTeleport},
+		{kind: MappingScroll, scroll: true, use: useMapping},
+		{kind: IdentifyScroll, scroll: true, use: useIdentify},
+		{kind: EnchantScroll, scroll: true, use: useEnchant},
+		{kind: SummoningScroll, scroll: true, use: useSummoning},
+		{kind: StrikingWand, wand: true, target: TargetSingle, use: zapStriking},
+		{kind: SlowingWand, wand: true, target: TargetSingle, use: zapSlowing},
+		{kind: Dart, hit: func(g *Game) int { return DartMin + g.rng.IntN(DartMax-DartMin+1) }},
+		{kind: WarAxe, wear: true},
+		{kind: Rapier, wear: true},
+		{kind: PlateMail, wear: true},
+		{kind: ElvenCloak, wear: true},
+	}
 }
 
 // ruleOf returns k's rule, or false for a kind the game does not know.
@@ -161,6 +212,18 @@ func (k ItemKind) Potion() bool {
 	return ok && r.potion
 }
 
+// Scroll reports whether k is read.
+func (k ItemKind) Scroll() bool {
+	r, ok := ruleOf(k)
+	return ok && r.scroll
+}
+
+// Wand reports whether k is zapped, using one of the item's charges.
+func (k ItemKind) Wand() bool {
+	r, ok := ruleOf(k)
+	return ok && r.wand
+}
+
 // Wearable reports whether k is equipment: worn in a slot, not used up.
 func (k ItemKind) Wearable() bool {
 	r, ok := ruleOf(k)
@@ -180,6 +243,12 @@ type Item struct {
 	Kind ItemKind
 	Pos  world.Pos
 	Worn bool // carried equipment the player wears (equipment.go); never set on the floor
+	// Charges is how many more times a wand can be zapped (WandMinCharges..
+	// WandMaxCharges at spawn); 0 for other items.
+	Charges int
+	// Enchant is what enchant scrolls added to a weapon's power or an
+	// armour's defense, in points; 0 for other items.
+	Enchant int
 }
 
 // BlastArea returns the tiles an area effect of radius r centred on c covers:

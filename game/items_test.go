@@ -13,9 +13,32 @@ import (
 )
 
 // give puts items of the given kinds in the player's inventory.
+// give puts items of kinds in the pack, known to the player (issue 21: the
+// rules' tests test the rules; identification has its own, with
+// giveUnknown).
 func give(g *Game, kinds ...ItemKind) {
+	giveUnknown(g, kinds...)
+	know(g, kinds...)
+}
+
+// giveUnknown puts items of kinds in the pack, not known (a wand with
+// WandMaxCharges charges).
+func giveUnknown(g *Game, kinds ...ItemKind) {
 	for _, k := range kinds {
-		g.s.Inventory = append(g.s.Inventory, Item{Kind: k})
+		it := Item{Kind: k}
+		if k.Wand() {
+			it.Charges = WandMaxCharges
+		}
+		g.s.Inventory = append(g.s.Inventory, it)
+	}
+}
+
+// know teaches the player kinds, silently.
+func know(g *Game, kinds ...ItemKind) {
+	for _, k := range kinds {
+		if g.Unidentified(k) {
+			g.s.Known = append(g.s.Known, k)
+		}
 	}
 }
 
@@ -255,6 +278,7 @@ func TestPickUpAndDrop(t *testing.T) {
 	g.s.Actors = g.s.Actors[:1]
 	refused(t, g, PickUp(), "There is nothing here to pick up.")
 	g.s.Items = []Item{{Kind: FireballScroll, Pos: g.Player().Pos}}
+	know(g, FireballScroll)
 	for range InventorySize {
 		give(g, HealthPotion)
 	}

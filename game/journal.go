@@ -19,13 +19,14 @@ type commandJSON struct {
 	C  Cheat    `json:"c,omitempty"`
 	K  ItemKind `json:"k,omitempty"`
 	S  Stat     `json:"s,omitempty"`
+	N  string   `json:"n,omitempty"` // ActCall's name (issue 21)
 }
 
 // EncodeCommand returns c as a journal entry (a few dozen bytes of JSON),
 // keeping only the fields its action reads (see Normalized).
 func EncodeCommand(c Command) []byte {
 	c = c.Normalized()
-	b, _ := json.Marshal(commandJSON{A: c.Action, DX: c.DX, DY: c.DY, I: c.Item, T: toSavePos(c.Target), C: c.Cheat, K: c.Kind, S: c.Stat})
+	b, _ := json.Marshal(commandJSON{A: c.Action, DX: c.DX, DY: c.DY, I: c.Item, T: toSavePos(c.Target), C: c.Cheat, K: c.Kind, S: c.Stat, N: c.Name})
 	return b
 }
 
@@ -42,6 +43,8 @@ func (c Command) Normalized() Command {
 		n.Item = c.Item
 	case ActLevelUp:
 		n.Stat = c.Stat
+	case ActCall:
+		n.Item, n.Name = c.Item, c.Name
 	case ActCheat:
 		n.Cheat = c.Cheat
 		if c.Cheat == CheatCreate {
@@ -58,7 +61,7 @@ func DecodeCommand(b []byte) (Command, error) {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return Command{}, fmt.Errorf("%w: journal entry: %v", ErrCorruptSave, err)
 	}
-	return Command{Action: j.A, DX: j.DX, DY: j.DY, Item: j.I, Target: j.T.pos(), Cheat: j.C, Kind: j.K, Stat: j.S}, nil
+	return Command{Action: j.A, DX: j.DX, DY: j.DY, Item: j.I, Target: j.T.pos(), Cheat: j.C, Kind: j.K, Stat: j.S, Name: j.N}, nil
 }
 
 // Replay applies journaled commands to g in order. Every command in a

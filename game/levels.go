@@ -69,7 +69,7 @@ func (g *Game) spawn(lvl mapgen.Level) {
 			p := r[g.rng.IntN(len(r))]
 			id := pickSpawn(g.rng, tables.ItemSpawns, g.s.Depth)
 			if g.s.Map.At(p).Walkable() && len(g.itemsAt(p)) == 0 && p != lvl.Exit {
-				g.s.Items = append(g.s.Items, Item{Kind: ItemKind(id), Pos: p})
+				g.spawnItem(ItemKind(id), p) // magic.go: a wand's charges, a bundle of darts
 			}
 		}
 	}

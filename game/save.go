@@ -180,5 +180,13 @@ func (s *state) validate() error {
 			return fmt.Errorf("%s worn, but it is not equipment", it.Kind)
 		}
 	}
+	for _, it := range append(slices.Clone(s.Items), s.Inventory...) {
+		if it.Charges < 0 || it.Charges > 0 && !it.Kind.Wand() || it.Enchant < -99 || it.Enchant > 99 {
+			return fmt.Errorf("%s with %d charges, enchanted %+d", it.Kind, it.Charges, it.Enchant)
+		}
+	}
+	if err := validateKnowledge(s); err != nil {
+		return err
+	}
 	return validateSeen(m, s.Seen)
 }

@@ -46,6 +46,14 @@ type saveState struct {
 	Seen      []saveSighting `json:"Seen,omitempty"`      // issue 12; absent in older saves
 	Slain     []saveSlain    `json:"Slain,omitempty"`     // issue 15; absent in older saves
 	Daily     string         `json:"Daily,omitempty"`     // issue 15: the daily's date; absent for other games
+	Known     []string       `json:"Known,omitempty"`     // issue 21: ItemKind values learned; absent: none
+	Called    []saveCalled   `json:"Called,omitempty"`    // issue 21: names given; absent: none
+}
+
+// saveCalled is a Called as saved.
+type saveCalled struct {
+	Kind string `json:"Kind"` // an ItemKind value
+	Name string `json:"Name"`
 }
 
 // saveSlain is a Slain as saved.
@@ -104,6 +112,9 @@ type saveItem struct {
 	Kind string  `json:"Kind"` // an ItemKind value
 	Pos  savePos `json:"Pos"`
 	Worn bool    `json:"Worn,omitempty"` // absent in saves from before equipment
+	// Charges and Enchant are issue 21's per-item state; absent: 0.
+	Charges int `json:"Charges,omitempty"`
+	Enchant int `json:"Enchant,omitempty"`
 }
 
 // saveSighting is a Sighting as saved.
@@ -147,10 +158,10 @@ func convert[T, U any](in []T, f func(T) U) []U {
 func toSavePos(p world.Pos) savePos { return savePos{X: p.X, Y: p.Y} }
 func (p savePos) pos() world.Pos    { return world.Pos{X: p.X, Y: p.Y} }
 func toSaveItem(it Item) saveItem {
-	return saveItem{Kind: string(it.Kind), Pos: toSavePos(it.Pos), Worn: it.Worn}
+	return saveItem{Kind: string(it.Kind), Pos: toSavePos(it.Pos), Worn: it.Worn, Charges: it.Charges, Enchant: it.Enchant}
 }
 func (it saveItem) item() Item {
-	return Item{Kind: ItemKind(it.Kind), Pos: it.Pos.pos(), Worn: it.Worn}
+	return Item{Kind: ItemKind(it.Kind), Pos: it.Pos.pos(), Worn: it.Worn, Charges: it.Charges, Enchant: it.Enchant}
 }
 func toSaveEffect(e Effect) saveEffect {
 	return saveEffect{Kind: string(e.Kind), TurnsLeft: e.TurnsLeft}
@@ -203,7 +214,9 @@ func (s *state) toSave() saveState {
 		Inventory: convert(s.Inventory, toSaveItem), Log: convert(s.Log, toSaveMessage), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, toSaveSighting),
-		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily}
+		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily,
+		Known:  convert(s.Known, func(k ItemKind) string { return string(k) }),
+		Called: convert(s.Called, func(c Called) saveCalled { return saveCalled{Kind: string(c.Kind), Name: c.Name} })}
 }
 
 // state returns the in-memory state of a decoded save (not yet validated).
@@ -213,5 +226,7 @@ func (s *saveState) state() state {
 		Inventory: convert(s.Inventory, saveItem.item), Log: convert(s.Log, saveMessage.message), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, saveSighting.sighting),
-		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily}
+		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily,
+		Known:  convert(s.Known, func(k string) ItemKind { return ItemKind(k) }),
+		Called: convert(s.Called, func(c saveCalled) Called { return Called{Kind: ItemKind(c.Kind), Name: c.Name} })}
 }

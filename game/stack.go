@@ -42,8 +42,10 @@ next:
 }
 
 // sameStack reports whether pack slots i and j stack: items of the same
-// kind, both worn or both carried. It is the one place that says so.
+// kind, both worn or both carried, with the same charges and enchantment
+// (issue 21: two wands of different charges are two lines). It is the one
+// place that says so.
 func (g *Game) sameStack(i, j int) bool {
 	a, b := g.s.Inventory[i], g.s.Inventory[j]
-	return a.Kind == b.Kind && a.Worn == b.Worn
+	return a.Kind == b.Kind && a.Worn == b.Worn && a.Charges == b.Charges && a.Enchant == b.Enchant
 }

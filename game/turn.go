@@ -41,6 +41,8 @@ func (g *Game) apply(c Command) (Result, error) {
 		return g.takeStairs(), nil
 	case ActCheat:
 		return g.cheat(c)
+	case ActCall:
+		return g.call(c.Item, c.Name)
 	}
 	hp := g.player().HP
 	if err := g.act(c); err != nil {
@@ -116,7 +118,9 @@ func (g *Game) itemAction(c Command) error {
 // from the player's new place, every monster, then the effects' tick.
 func (g *Game) endTurn() {
 	g.updateFOV()
-	g.monstersAct()
+	if !g.monstersSkip() { // a haste potion (magic.go)
+		g.monstersAct()
+	}
 	g.tickEffects()
 	if g.s.Dark {
 		g.updateFOV() // monsters' lights moved; on lit levels sight depends on the player alone
@@ -129,7 +133,7 @@ func (g *Game) player() *Actor { return &g.s.Actors[0] }
 func (g *Game) describeFloor() {
 	p := g.player().Pos
 	for _, i := range g.itemsAt(p) {
-		g.logf(MsgInfo, "You see "+withArticle(string(g.s.Items[i].Kind))+" here.")
+		g.logf(MsgInfo, "You see "+withArticle(g.ItemName(g.s.Items[i]))+" here.")
 	}
 	switch {
 	case g.s.Map.At(p) != world.DownStairs:

@@ -106,7 +106,8 @@ func (g *Game) Items() []Item { return slices.Clone(g.s.Items) }
 // Describe returns what the player knows is at p, as look mode names it:
 // if p is in view, the actors there ("you", a monster with how hurt it
 // looks and its effects: "orc (wounded, confused)", "remains of orc") and
-// the items ("fireball scroll"); then, if p was ever seen, the tile's name
+// the items as the player names them (ItemName: "fireball scroll", "murky
+// potion"); then, if p was ever seen, the tile's name
 // from tiles.json ("deep water"). Nothing for a tile never seen.
 func (g *Game) Describe(p world.Pos) []string {
 	var out []string
@@ -136,7 +137,7 @@ func (g *Game) Describe(p world.Pos) []string {
 		}
 		for _, it := range g.s.Items {
 			if it.Pos == p {
-				out = append(out, string(it.Kind))
+				out = append(out, g.ItemName(it))
 			}
 		}
 	}

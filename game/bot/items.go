@@ -31,10 +31,29 @@ var ItemUses = []ItemUse{
 	{game.Dagger, wearIfBetter},
 	{game.ChainMail, wearIfBetter},
 	{game.LeatherArmour, wearIfBetter},
+	// issue 21's items
+	{game.VigourPotion, drinkAtOnce},
+	{game.StrikingWand, zapStrong},
+	{game.SlowingWand, zapSlowing},
+	{game.TeleportScroll, teleportWhenLosing},
+	{game.HastePotion, hasteBeforeFight},
+	{game.SleepingPotion, throwSleeping},
+	{game.Dart, throwDart},
+	{game.IdentifyScroll, identifyWhenUnknown},
+	{game.MappingScroll, readWhenCalm},
+	{game.TelepathyPotion, readWhenCalm},
+	{game.EnchantScroll, enchantWhenArmed},
+	{game.SummoningScroll, never},
+	{game.WarAxe, wearIfBetter},
+	{game.Rapier, wearIfBetter},
+	{game.PlateMail, wearIfBetter},
+	{game.ElvenCloak, wearIfBetter},
 }
 
 // UseItems returns the rule that tries ItemUses in order for the kinds in
-// uses, each with the first pack slot holding that kind.
+// uses, each with the first pack slot holding that kind. Only kinds the
+// player knows are matched (issue 21): the bot reads an unknown item as
+// the player sees it, by its appearance; LearnByUse is what tries those.
 func UseItems(uses []game.ItemKind) Rule {
 	return func(v *View) (game.Command, bool) {
 		if len(uses) == 0 {
@@ -46,7 +65,7 @@ func UseItems(uses []game.ItemKind) Rule {
 				continue
 			}
 			for slot, it := range pack {
-				if it.Kind == u.Kind && !it.Worn {
+				if it.Kind == u.Kind && !it.Worn && v.g.Identified(it.Kind) {
 					if c, ok := u.Use(v, slot); ok {
 						return c, true
 					}

@@ -58,7 +58,7 @@ func except(kinds []game.ItemKind, drop ...game.ItemKind) []game.ItemKind {
 // skipped); ChooseLevelUp goes first, then the extra rules.
 func Careful(name string, uses []game.ItemKind, extra ...Rule) Policy {
 	rules := append([]Rule{ChooseLevelUp}, extra...)
-	rules = append(rules, UseItems(uses), FightAdjacent, PickUpHere,
+	rules = append(rules, UseItems(uses), learn(uses, true), FightAdjacent, PickUpHere,
 		ChaseFoes(10), FetchItems(noLimit), Explore, TakeStairs)
 	return Policy{Name: name, Uses: uses, Rules: rules}
 }
@@ -68,12 +68,33 @@ func Careful(name string, uses []game.ItemKind, extra ...Rule) Policy {
 // few steps, and uses items as Careful does.
 func Diver(name string, uses []game.ItemKind, extra ...Rule) Policy {
 	rules := append([]Rule{ChooseLevelUp}, extra...)
-	rules = append(rules, UseItems(uses), FightAdjacent, PickUpHere,
+	rules = append(rules, UseItems(uses), learn(uses, true), FightAdjacent, PickUpHere,
 		FetchItems(3), TakeStairs, Explore)
 	return Policy{Name: name, Uses: uses, Rules: rules}
 }
 
-// Policies returns the policies of issue 12's table, in its order.
+// learn is LearnByUse for a policy that uses the kinds in uses, when that
+// is every kind: a policy kept to some kinds (healer-only, no-heal) cannot
+// tell an unknown item's kind, so it never tries one (it uses a kind once
+// an identify scroll it may read names it; healer-only then learns nothing).
+func learn(uses []game.ItemKind, drink bool) Rule {
+	if len(uses) < len(game.ItemKinds()) {
+		return func(*View) (game.Command, bool) { return game.Command{}, false }
+	}
+	return LearnByUse(drink)
+}
+
+// CarefulNoDrink is Careful that never drinks an unknown potion (issue
+// 21): it reads unknown scrolls and zaps unknown wands as Careful does,
+// and drinks a potion only once an identify scroll has named it.
+func CarefulNoDrink(name string, uses []game.ItemKind) Policy {
+	p := Careful(name, uses)
+	p.Rules[2] = learn(uses, false) // ChooseLevelUp, UseItems, then learn: see Careful
+	return p
+}
+
+// Policies returns the policies of issue 12's table, in its order, then
+// issue 21's.
 func Policies() []Policy {
 	ps := []Policy{
 		Careful("careful", AllItems()),
@@ -81,6 +102,7 @@ func Policies() []Policy {
 		Careful("healer-only", []game.ItemKind{game.HealthPotion}),
 		Careful("no-heal", except(AllItems(), game.HealthPotion)),
 		Careful("no-items", nil),
+		CarefulNoDrink("careful-no-drink", AllItems()),
 	}
 	docs := []string{
 		"explores each level, fights, uses every item",
@@ -88,6 +110,7 @@ func Policies() []Policy {
 		"explores and fights, drinks health potions only",
 		"explores and fights, uses every item but health potions",
 		"explores and fights, uses no items",
+		"as careful, but never drinks an unknown potion",
 	}
 	for i := range ps {
 		ps[i].Doc = docs[i]

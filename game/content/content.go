@@ -122,6 +122,13 @@ type Equip struct {
 	Slot    string // SlotWeapon or SlotArmour
 	Power   int    // added to the wearer's power
 	Defense int    // added to the wearer's defense
+	// The trade-offs of issue 21 (part B), each may be negative: Accuracy
+	// is added to the wearer's chance to hit, in % (-50..50); Evasion is
+	// taken from the chance of blows at the wearer, in % (-50..50); Noise
+	// is added to how far monsters notice the wearer, in tiles (-5..5).
+	Accuracy int
+	Evasion  int
+	Noise    int
 }
 
 // Tile is what a kind of map tile is called and how it is explained: look
@@ -305,9 +312,12 @@ type itemJSON struct {
 }
 
 type equipJSON struct {
-	Slot    string `json:"slot"`
-	Power   int    `json:"power"`
-	Defense int    `json:"defense"`
+	Slot     string `json:"slot"`
+	Power    int    `json:"power"`
+	Defense  int    `json:"defense"`
+	Accuracy int    `json:"accuracy"`
+	Evasion  int    `json:"evasion"`
+	Noise    int    `json:"noise"`
 }
 
 type spawnJSON struct {
@@ -462,8 +472,12 @@ func (it itemJSON) convert() (Item, error) {
 			return Item{}, fmt.Errorf("equip slot %q is not %q or %q", e.Slot, SlotWeapon, SlotArmour)
 		case e.Power < 0 || e.Defense < 0:
 			return Item{}, errors.New("equip power and defense must not be negative")
+		case e.Accuracy < -50 || e.Accuracy > 50 || e.Evasion < -50 || e.Evasion > 50:
+			return Item{}, errors.New("equip accuracy and evasion must be -50..50")
+		case e.Noise < -5 || e.Noise > 5:
+			return Item{}, errors.New("equip noise must be -5..5")
 		}
-		item.Equip = &Equip{Slot: e.Slot, Power: e.Power, Defense: e.Defense}
+		item.Equip = &Equip{Slot: e.Slot, Power: e.Power, Defense: e.Defense, Accuracy: e.Accuracy, Evasion: e.Evasion, Noise: e.Noise}
 	}
 	return item, nil
 }

@@ -64,8 +64,13 @@ func TestCavernsBringBatsSpidersAndCubesButNoWolvesOrRats(t *testing.T) {
 func TestEquipmentIsDataAndComesDeeper(t *testing.T) {
 	tb := Default()
 	for id, want := range map[string]Equip{
-		"dagger": {SlotWeapon, 2, 0}, "sword": {SlotWeapon, 4, 0},
-		"leather armour": {SlotArmour, 0, 1}, "chain mail": {SlotArmour, 0, 3},
+		"dagger": {Slot: SlotWeapon, Power: 2}, "sword": {Slot: SlotWeapon, Power: 4},
+		"leather armour": {Slot: SlotArmour, Defense: 1}, "chain mail": {Slot: SlotArmour, Defense: 3},
+		// issue 21: trade-offs, not only bigger numbers
+		"war axe":     {Slot: SlotWeapon, Power: 6, Accuracy: -20},
+		"rapier":      {Slot: SlotWeapon, Power: 3, Evasion: 10},
+		"plate mail":  {Slot: SlotArmour, Defense: 5, Evasion: -10, Noise: 3},
+		"elven cloak": {Slot: SlotArmour, Defense: 1, Evasion: 5, Noise: -3},
 	} {
 		if it, ok := tb.Item(id); !ok || it.Equip == nil || *it.Equip != want {
 			t.Errorf("%s: %+v, want %+v", id, it.Equip, want)

@@ -20,6 +20,9 @@ func withFloorItems(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Gam
 		for i, k := range kinds {
 			d := world.Directions8[i%8]
 			p := me.Add(d.X*(1+i/8), d.Y*(1+i/8))
+			if i >= 24 { // issue 21: 26 kinds; the last two a knight's move away, not four tiles
+				p = me.Add(2*d.X+d.Y, 2*d.Y-d.X)
+			}
 			items = append(items, map[string]any{"Kind": string(k), "Pos": map[string]any{"X": p.X, "Y": p.Y}})
 		}
 		state["Items"] = items

@@ -14,6 +14,7 @@ import (
 )
 
 // update rewrites the golden screens: go test ./game/tui -run Golden -update
+// (issue 21 regenerated them: 26 item kinds, items named by appearance)
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt from the screens drawn now")
 
 // goldenModel is the one place golden screens get a model: a fixed player,

@@ -116,11 +116,12 @@ func growthNarrow(g *game.Game) string {
 // itemLabel is how the inventory names a carried item: its kind, and for
 // worn equipment where it is worn (python-tcod part 13 marks it "(E)").
 func itemLabel(g *game.Game, it game.Item) string {
+	name := g.ItemName(it) // as the player knows it (issue 21)
 	if !it.Worn {
-		return string(it.Kind)
+		return name
 	}
 	if slot, _, _, _ := g.EquipOf(it.Kind); slot == game.SlotWeapon {
-		return string(it.Kind) + " (in hand)"
+		return name + " (in hand)"
 	}
-	return string(it.Kind) + " (worn)"
+	return name + " (worn)"
 }

@@ -161,12 +161,38 @@ func legend(data *content.Tables, ascii bool) []legendEntry {
 	}
 	fg, _ := actorFG(data, game.Actor{Corpse: true})
 	out = append(out, legendEntry{glyphs: []mark{{ch: '%', fg: fg}}, name: "remains", description: "what is left of a monster: you can walk over it"})
+	// Issue 21: a potion's colour, a scroll's label and a wand's material
+	// are shuffled each game, so the legend names the classes, each once,
+	// and every other item by its kind.
+	classes := []struct {
+		is          func(game.ItemKind) bool
+		name, about string
+	}{
+		{game.ItemKind.Potion, "potion", "its colour is its look, shuffled each game: drink one (q) to learn the kind"},
+		{game.ItemKind.Scroll, "scroll", "its label is shuffled each game: read one to learn the kind"},
+		{game.ItemKind.Wand, "wand", "its material is shuffled each game: zap it at a monster; charges run out"},
+	}
+	done := make([]bool, len(classes))
 	for _, it := range data.Items {
 		ch := it.Glyph
 		if ascii {
 			ch = asciiMark(data, it.ID, ch)
 		}
-		out = append(out, legendEntry{glyphs: []mark{{ch: ch, fg: it.FG}}, name: it.ID})
+		e := legendEntry{glyphs: []mark{{ch: ch, fg: it.FG}}, name: it.ID}
+		class := -1
+		for i, c := range classes {
+			if c.is(game.ItemKind(it.ID)) {
+				class = i
+			}
+		}
+		if class >= 0 {
+			if done[class] {
+				continue
+			}
+			done[class] = true
+			e.name, e.description = classes[class].name, classes[class].about
+		}
+		out = append(out, e)
 	}
 	out = append(out, legendEntry{glyphs: []mark{{ch: 'X', fg: white}, {ch: '*', fg: white}}, name: "aiming",
 		description: "the cursor and the blast, on terminals without colours"})

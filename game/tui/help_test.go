@@ -43,7 +43,16 @@ func TestHelpScrollsToShowEverythingAt40x12(t *testing.T) {
 		want = append(want, string(mon.Glyph)+" "+mon.Name+":")
 	}
 	for _, it := range m.p.Data.Items {
-		want = append(want, string(it.Glyph)+" "+it.ID)
+		switch k := game.ItemKind(it.ID); { // issue 21: their looks are shuffled, so one line per class
+		case k.Potion():
+			want = append(want, string(it.Glyph)+" potion:")
+		case k.Scroll():
+			want = append(want, string(it.Glyph)+" scroll:")
+		case k.Wand():
+			want = append(want, string(it.Glyph)+" wand:")
+		default:
+			want = append(want, string(it.Glyph)+" "+it.ID)
+		}
 	}
 	for _, w := range want {
 		if !strings.Contains(all, w) {

@@ -18,14 +18,25 @@ const (
 	verbQuaff
 	verbDrop
 	verbThrow
+	verbCall // name an unknown kind (issue 21)
 )
 
 func (v verb) title() string {
-	return [...]string{"Select an item to use", "Select a potion to quaff", "Select an item to drop", "Select an item to throw"}[v]
+	return [...]string{"Select an item to use", "Select a potion to quaff", "Select an item to drop", "Select an item to throw",
+		"Select an unknown item to call"}[v]
 }
 
-// accepts reports whether v lists items of kind k.
-func (v verb) accepts(k game.ItemKind) bool { return v != verbQuaff || k.Potion() }
+// accepts reports whether v lists items of kind k in g: quaffing lists
+// potions, calling the kinds the player does not know yet.
+func (v verb) accepts(g *game.Game, k game.ItemKind) bool {
+	switch v {
+	case verbQuaff:
+		return k.Potion()
+	case verbCall:
+		return g.Unidentified(k)
+	}
+	return true
+}
 
 // inventoryScreen lists the stacks of the pack a verb accepts (identical
 // items in one line, "3 health potions", game.Stacks), each under its
@@ -57,7 +68,7 @@ func (s *inventoryScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) 
 	}
 	stacks := m.game.Stacks()
 	r := []rune(key)
-	if len(r) != 1 || r[0] < 'a' || r[0] > 'z' || int(r[0]-'a') >= len(stacks) || !s.verb.accepts(stacks[r[0]-'a'].Kind) {
+	if len(r) != 1 || r[0] < 'a' || r[0] > 'z' || int(r[0]-'a') >= len(stacks) || !s.verb.accepts(m.game, stacks[r[0]-'a'].Kind) {
 		s.note = "Invalid entry."
 		return s, nil
 	}
@@ -66,10 +77,12 @@ func (s *inventoryScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) 
 	case verbDrop:
 		return s.back.apply(m, game.Drop(slot))
 	case verbThrow:
-		return newTargeting(m, s.back, targetSingle, 0, fmt.Sprintf("Throw the %s where?", kind),
+		return newTargeting(m, s.back, targetSingle, 0, fmt.Sprintf("Throw the %s where?", m.game.KindName(kind, 1)),
 			func(p world.Pos) game.Command { return game.Throw(slot, p) }), nil
+	case verbCall:
+		return newCallScreen(s.back, slot, m.game.KindName(kind, 1)), nil
 	}
-	switch t, radius := kind.Targeting(); t {
+	switch t, radius := m.game.UseTargeting(kind); t {
 	case game.TargetSingle:
 		return newTargeting(m, s.back, targetSingle, 0, "Select a target.",
 			func(p world.Pos) game.Command { return game.Use(slot, p) }), nil
@@ -91,7 +104,7 @@ func (s *inventoryScreen) firstShown(m *Model, n int) int { return max(0, min(s.
 func (s *inventoryScreen) settle(m *Model) {
 	n := 0
 	for _, it := range m.game.Stacks() {
-		if s.verb.accepts(it.Kind) {
+		if s.verb.accepts(m.game, it.Kind) {
 			n++
 		}
 	}
@@ -103,7 +116,7 @@ func (s *inventoryScreen) view(m *Model) string {
 	width := max(10, min(m.w-4, 44)) // text width inside the box
 	var listed []string
 	for i, it := range m.game.Stacks() {
-		if s.verb.accepts(it.Kind) {
+		if s.verb.accepts(m.game, it.Kind) {
 			st := th.scroll
 			if it.Kind.Potion() {
 				st = th.potion
@@ -117,6 +130,8 @@ func (s *inventoryScreen) view(m *Model) string {
 	switch {
 	case len(listed) == 0 && s.verb == verbQuaff:
 		b.WriteString(th.dim.Render("You carry no potions.") + "\n")
+	case len(listed) == 0 && s.verb == verbCall:
+		b.WriteString(th.dim.Render("You know what all you carry is.") + "\n")
 	case len(listed) == 0:
 		b.WriteString(th.dim.Render("Your pack is empty.") + "\n")
 	case top > 0:
@@ -137,28 +152,65 @@ func (s *inventoryScreen) view(m *Model) string {
 	return m.center(th.box.Render(b.String()))
 }
 
-// stackName is how the pack names a stack: "fireball scroll" alone, "3
-// health potions" for more (English plurals: +es after s, x, z, ch, sh).
 // stackLabel is how the pack lists a stack: "3 health potions", or one
 // item with how it is worn ("dagger (in hand)").
 func stackLabel(g *game.Game, st game.Stack) string {
 	if st.Count() == 1 {
 		return itemLabel(g, g.Inventory()[st.Slot()])
 	}
-	return stackName(st)
+	return stackName(g, st)
 }
 
-func stackName(st game.Stack) string {
-	name := string(st.Kind)
+// stackName is how the pack names a stack as the player knows it
+// (game.KindName): "fireball scroll" alone, "3 health potions", "2 murky
+// potions", "2 scrolls labelled ZELGO MER" for more.
+func stackName(g *game.Game, st game.Stack) string {
 	if st.Count() == 1 {
-		return name
+		return g.KindName(st.Kind, 1)
 	}
-	switch {
-	case strings.HasSuffix(name, "s"), strings.HasSuffix(name, "x"), strings.HasSuffix(name, "z"),
-		strings.HasSuffix(name, "ch"), strings.HasSuffix(name, "sh"):
-		name += "es"
+	return fmt.Sprintf("%d %s", st.Count(), g.KindName(st.Kind, st.Count()))
+}
+
+// callScreen asks for the name to call an unknown kind by (game.CallItem):
+// printable text up to game.MaxCallRunes runes; Enter calls it (an empty
+// name forgets the old one), Esc goes back at no cost.
+type callScreen struct {
+	back *playScreen
+	slot int
+	what string // the kind as the player names it now
+	text string
+}
+
+func newCallScreen(back *playScreen, slot int, what string) *callScreen {
+	return &callScreen{back: back, slot: slot, what: what}
+}
+
+func (s *callScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	switch k.String() {
+	case "esc":
+		return s.back, nil
+	case "enter":
+		return s.back.apply(m, game.CallItem(s.slot, s.text))
+	case "backspace", "ctrl+h":
+		if r := []rune(s.text); len(r) > 0 {
+			s.text = string(r[:len(r)-1])
+		}
+	case "ctrl+u":
+		s.text = ""
 	default:
-		name += "s"
+		if t := game.SanitizeCall(s.text + k.Text); k.Text != "" && len(t) > len(s.text) {
+			s.text = t
+		}
 	}
-	return fmt.Sprintf("%d %s", st.Count(), name)
+	return s, nil
+}
+
+func (s *callScreen) view(m *Model) string {
+	th := m.th
+	width := max(10, min(m.w-4, 44))
+	var b strings.Builder
+	b.WriteString(th.title.Render(truncate("Call the "+s.what+":", width)) + "\n\n")
+	b.WriteString(th.selected.Render(" "+s.text+"_ ") + "\n\n")
+	b.WriteString(th.dim.Render(truncate(fmt.Sprintf("up to %d letters · Enter · Esc back", game.MaxCallRunes), width)))
+	return m.center(th.box.Render(b.String()))
 }

@@ -32,6 +32,7 @@ const (
 	actCancel                    // aiming: leave at no cost
 	actTravel                    // walk to the down stairs seen (travel.go)
 	actExplore                   // walk to what is not explored yet (travel.go)
+	actCall                      // the inventory, to call an unknown kind by a name (issue 21)
 )
 
 // boundKey is one key and what it does.
@@ -110,6 +111,7 @@ func newKeyMaps() keyMaps {
 		{label: "g or ,", help: "pick up the item here", keys: []boundKey{one("g", actPickUp), one(",", actPickUp)}},
 		{label: "i / q", help: "use or wear an item / quaff a potion", keys: []boundKey{one("i", actUse), one("q", actQuaff)}},
 		{label: "d / t", help: "drop / throw an item", keys: []boundKey{one("d", actDrop), one("t", actThrow)}},
+		{label: "C", help: "call an unknown potion, scroll or wand by a name", keys: []boundKey{one("C", actCall)}},
 		{label: "/ or ;", help: "look around (cursor; Esc leaves)", keys: []boundKey{one("/", actLook), one(";", actLook)}},
 		{label: "v", help: "message log", keys: []boundKey{one("v", actLog)}},
 		{label: "?", help: "this help", keys: []boundKey{one("?", actHelp)}},

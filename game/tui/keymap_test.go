@@ -133,6 +133,8 @@ func TestEveryPlayKeyDoesWhatItsHelpLineSays(t *testing.T) {
 				ok = inventory(verbDrop)
 			case actThrow:
 				ok = inventory(verbThrow)
+			case actCall:
+				ok = inventory(verbCall)
 			case actLook:
 				s, isTarget := m.scr.(*targetScreen)
 				ok = isTarget && s.mode == targetLook

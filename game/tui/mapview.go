@@ -132,7 +132,7 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16, ascii bool) (ma
 		touched = append(touched, i)
 	}
 	for _, s := range g.Remembered() { // remains before items on a tile
-		mk := itemMark(data, s.Item)
+		mk := itemMark(g, data, s.Item)
 		if s.Item == "" {
 			fg, basic := remainsFG()
 			mk = mark{ch: s.Glyph, fg: fg, basic: basic}
@@ -144,6 +144,10 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16, ascii bool) (ma
 		if g.Visible(p) {
 			set(p, kind, mk)
 		}
+	}
+	for _, a := range g.Sensed() { // telepathy (issue 21): drawn as remembered, out of sight
+		fg, basic := actorFG(data, a)
+		set(a.Pos, a.Kind, mark{ch: a.Glyph, fg: fg, basic: basic, remembered: true})
 	}
 	actors := g.Actors()
 	for pass := range 2 { // remains, then items, then the living on top
@@ -159,7 +163,7 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16, ascii bool) (ma
 		}
 		if pass == 0 {
 			for _, it := range g.Items() {
-				put(it.Pos, string(it.Kind), itemMark(data, it.Kind))
+				put(it.Pos, string(it.Kind), itemMark(g, data, it.Kind))
 			}
 		}
 	}

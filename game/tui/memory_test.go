@@ -34,13 +34,13 @@ func sameColour(c color.Color, want content.RGB) bool {
 }
 
 // Issue 12: items and remains seen stay drawn, dim, where they were last
-// seen. On seed 6 (memModel) the walk to the fireball scroll kills an orc
-// and sees two things it leaves behind; then the player picks the scroll up
-// and walks back.
+// seen. On seed 6 (memModel) the player walks to a mapping scroll (a
+// fireball scroll before issue 21's spawn table), seeing things on the
+// way; then the player picks the scroll up and walks back.
 func TestThingsSeenStayDrawnDimUntilTheirTileIsSeenAgain(t *testing.T) {
 	m := memModel(t)
 	start := m.game.Player().Pos
-	walkTo(t, m, game.FireballScroll)
+	walkTo(t, m, game.MappingScroll)
 	scroll := m.game.Player().Pos
 	press(m, "g")
 	for i := 0; i < 100 && m.game.Visible(scroll); i++ {
@@ -58,7 +58,7 @@ func TestThingsSeenStayDrawnDimUntilTheirTileIsSeenAgain(t *testing.T) {
 		if s.Pos == scroll {
 			t.Errorf("the scroll picked up at %v is still remembered: %+v", scroll, s)
 		}
-		mk := itemMark(m.p.Data, s.Item)
+		mk := itemMark(m.game, m.p.Data, s.Item)
 		if s.Item == "" {
 			fg, basic := remainsFG()
 			mk = mark{ch: s.Glyph, fg: fg, basic: basic}

@@ -82,6 +82,8 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		return newInventory(s, verbDrop), nil
 	case actThrow:
 		return newInventory(s, verbThrow), nil
+	case actCall:
+		return newInventory(s, verbCall), nil
 	case actLook:
 		return newTargeting(m, s, targetLook, 0, "Look around.", nil), nil
 	case actHelp:

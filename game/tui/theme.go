@@ -230,10 +230,16 @@ func actorFG(data *content.Tables, a game.Actor) (content.RGB, ansi.BasicColor) 
 func remainsFG() (content.RGB, ansi.BasicColor) { return content.RGB{R: 191}, ansi.Red }
 
 // itemMark is how the map draws an item of kind k: its glyph and colour
-// from the data (items.json), or a yellow '*' for a kind the data lacks.
-func itemMark(data *content.Tables, k game.ItemKind) mark {
+// from the data (items.json), a potion in its appearance's colour in g
+// (issue 21: the colour tells the look, not the kind), or a yellow '*' for
+// a kind the data lacks.
+func itemMark(g *game.Game, data *content.Tables, k game.ItemKind) mark {
 	if it, ok := data.Item(string(k)); ok {
-		return mark{ch: it.Glyph, fg: it.FG, basic: nearestBasic(it.FG)}
+		fg := it.FG
+		if a, ok := g.AppearanceOf(k); ok && k.Potion() {
+			fg = a.FG
+		}
+		return mark{ch: it.Glyph, fg: fg, basic: nearestBasic(fg)}
 	}
 	return mark{ch: '*', fg: content.RGB{R: 255, G: 255}, basic: ansi.BrightYellow}
 }

@@ -168,7 +168,7 @@ func (t *trip) interrupted(g *game.Game, fresh []game.Item) (string, bool) {
 		return "", true
 	}
 	if len(fresh) > 0 {
-		return fmt.Sprintf("You stop: you see the %s.", fresh[0].Kind), true
+		return fmt.Sprintf("You stop: you see the %s.", g.ItemName(fresh[0])), true
 	}
 	return "", false
 }

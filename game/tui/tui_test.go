@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -437,8 +438,24 @@ func TestAreaPreviewHighlightsExactlyTheBlast(t *testing.T) {
 }
 
 // walkTo walks the player to the nearest item of kind on the level.
+// walkTo walks the player onto an item of kind on the level. The player
+// knows the kind (issue 21: these tests are about what using it asks);
+// with none on the level, one is put under the player.
 func walkTo(t *testing.T, m *Model, kind game.ItemKind) {
 	t.Helper()
+	here := false
+	for _, it := range m.game.Items() {
+		here = here || it.Kind == kind
+	}
+	adopt(t, m, editSave(t, m.game, func(state map[string]any) {
+		known, _ := state["Known"].([]any)
+		state["Known"] = append(known, string(kind))
+		if !here {
+			p := m.game.Player().Pos
+			items, _ := state["Items"].([]any)
+			state["Items"] = append(items, map[string]any{"Kind": string(kind), "Pos": map[string]any{"X": p.X, "Y": p.Y}})
+		}
+	}))
 	for range 200 {
 		g := m.game
 		var goal *world.Pos
@@ -553,10 +570,15 @@ func withPack(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Game {
 	t.Helper()
 	return editSave(t, g, func(state map[string]any) {
 		var inv []map[string]any
+		var known []string // issue 21: the player knows what they carry here
 		for _, k := range kinds {
 			inv = append(inv, map[string]any{"Kind": string(k)})
+			if !slices.Contains(known, string(k)) {
+				known = append(known, string(k))
+			}
 		}
 		state["Inventory"] = inv
+		state["Known"] = known
 	})
 }
 
