@@ -46,6 +46,7 @@ type state struct {
 	Seen      []Sighting // things the player remembers on this level (memory.go)
 	Slain     []Slain    // the player's kills by monster, in the order first killed (issue 15)
 	Daily     string     // the daily challenge's UTC date, "2006-01-02" (daily.go); "" for a game of its own
+	Hunger    int        // nutrition spent since the start's StartNutrition (clock.go); 0, as in saves from before hunger, is full; below 0 after eating
 }
 
 // Game is one player's game. It is not safe for concurrent use: one game

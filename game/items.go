@@ -46,6 +46,7 @@ const (
 	Sword           ItemKind = "sword"          // weapon (+4 power)
 	LeatherArmour   ItemKind = "leather armour" // armour (+1 defense)
 	ChainMail       ItemKind = "chain mail"     // armour (+3 defense)
+	FoodRation      ItemKind = "food ration"    // eaten: RationNutrition more nutrition (clock.go, issue 21)
 )
 
 // Targeting says what using an item asks of the player first.
@@ -128,6 +129,8 @@ var itemRules = []itemRule{
 	{kind: Sword, wear: true},
 	{kind: LeatherArmour, wear: true},
 	{kind: ChainMail, wear: true},
+	{kind: FoodRation,
+		use: func(g *Game, _ world.Pos) error { return g.eat() }},
 }
 
 // ruleOf returns k's rule, or false for a kind the game does not know.

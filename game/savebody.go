@@ -46,6 +46,7 @@ type saveState struct {
 	Seen      []saveSighting `json:"Seen,omitempty"`      // issue 12; absent in older saves
 	Slain     []saveSlain    `json:"Slain,omitempty"`     // issue 15; absent in older saves
 	Daily     string         `json:"Daily,omitempty"`     // issue 15: the daily's date; absent for other games
+	Hunger    int            `json:"Hunger,omitempty"`    // issue 21: nutrition spent; absent in older saves, whose players are full
 }
 
 // saveSlain is a Slain as saved.
@@ -192,7 +193,8 @@ func (s *state) toSave() saveState {
 		Inventory: convert(s.Inventory, toSaveItem), Log: convert(s.Log, toSaveMessage), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, toSaveSighting),
-		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily}
+		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily,
+		Hunger: s.Hunger}
 }
 
 // state returns the in-memory state of a decoded save (not yet validated).
@@ -202,5 +204,6 @@ func (s *saveState) state() state {
 		Inventory: convert(s.Inventory, saveItem.item), Log: convert(s.Log, saveMessage.message), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, saveSighting.sighting),
-		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily}
+		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily,
+		Hunger: s.Hunger}
 }
