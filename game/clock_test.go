@@ -29,10 +29,10 @@ func TestThePlayerRegeneratesOneHPEveryNTurnsFewerAtHigherLevels(t *testing.T) {
 		level int
 		every int
 	}{
-		{"a level 1 character regains 1 HP every 15 turns", 1, 15},
-		{"a level 2 character regains 1 HP every 11 turns", 2, 11},
-		{"a level 3 character regains 1 HP every 9 turns", 3, 9},
-		{"a level 5 character regains 1 HP every 7 turns", 5, 7},
+		{"a level 1 character regains 1 HP every 30 turns", 1, 30},
+		{"a level 2 character regains 1 HP every 22 turns", 2, 22},
+		{"a level 3 character regains 1 HP every 18 turns", 3, 18},
+		{"a level 5 character regains 1 HP every 14 turns", 5, 14},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := RegenEvery(tc.level); got != tc.every {

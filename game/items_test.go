@@ -76,7 +76,7 @@ func TestPoisonHurtsOnePerTurnFor20TurnsAndShowsTurnsLeft(t *testing.T) {
 	for range 30 {
 		mustApply(t, g, Wait())
 	}
-	// issue 21: no regeneration while poisoned; 1 HP back on turn 30 once it ends (RegenEvery(1) = 15)
+	// issue 21: no regeneration while poisoned; 1 HP back on turn 30 once it ends (RegenEvery(1) = 30)
 	if hp := g.Player().HP; hp != 30-20*PoisonDamage+1 {
 		t.Errorf("HP = %d, want %d after 20 turns of poison and one regenerated", hp, 30-20+1)
 	}

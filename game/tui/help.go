@@ -182,7 +182,7 @@ func legend(data *content.Tables, ascii bool) []legendEntry {
 // with the numbers the game plays by.
 func clockHelp() []string {
 	return []string{
-		fmt.Sprintf("You regain 1 HP every %d turns at level 1 (%d at level 2, %d at 3, %d at 5: NetHack's rate), "+
+		fmt.Sprintf("You regain 1 HP every %d turns at level 1 (%d at level 2, %d at 3, %d at 5: half NetHack's rate), "+
 			"but not while poisoned or weak from hunger. R rests until healed.",
 			game.RegenEvery(1), game.RegenEvery(2), game.RegenEvery(3), game.RegenEvery(5)),
 		fmt.Sprintf("Every turn costs 1 nutrition: you start with %d, a food ration gives %d (up to %d). "+
