@@ -84,10 +84,10 @@ func (g *Game) bonus(a *Actor) (power, defense int) {
 }
 
 // power returns a's attack in a fight: its own power (level-ups and timed
-// effects included) plus its equipment's.
+// effects included) plus its equipment's, less what hunger takes (clock.go).
 func (g *Game) power(a *Actor) int {
 	p, _ := g.bonus(a)
-	return a.Power + p
+	return a.Power + p - g.hungerPowerLoss(a)
 }
 
 // defense returns a's defense in a fight, equipment included.

@@ -48,6 +48,7 @@ type state struct {
 	Daily     string     // the daily challenge's UTC date, "2006-01-02" (daily.go); "" for a game of its own
 	Known     []ItemKind // the kinds the player has learned, in the order learned (identify.go)
 	Called    []Called   // the names the player gave unknown kinds, in the order given (identify.go)
+	Hunger    int        // nutrition spent since the start's StartNutrition (clock.go); 0, as in saves from before hunger, is full; below 0 after eating
 }
 
 // Game is one player's game. It is not safe for concurrent use: one game

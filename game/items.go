@@ -64,6 +64,7 @@ const (
 	Rapier          ItemKind = "rapier"           // weapon: +3 power, +10% to evade blows
 	PlateMail       ItemKind = "plate mail"       // armour: +5 defense, but noisy and clumsy
 	ElvenCloak      ItemKind = "elven cloak"      // armour: +1 defense, quiet
+	FoodRation      ItemKind = "food ration"      // eaten: RationNutrition more nutrition (clock.go, issue 21)
 )
 
 // Targeting says what using an item asks of the player first.
@@ -178,6 +179,8 @@ func itemTable() []itemRule {
 		{kind: Rapier, wear: true},
 		{kind: PlateMail, wear: true},
 		{kind: ElvenCloak, wear: true},
+		{kind: FoodRation,
+			use: func(g *Game, _ world.Pos) error { return g.eat() }},
 	}
 }
 

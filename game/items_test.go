@@ -99,8 +99,9 @@ func TestPoisonHurtsOnePerTurnFor20TurnsAndShowsTurnsLeft(t *testing.T) {
 	for range 30 {
 		mustApply(t, g, Wait())
 	}
-	if hp := g.Player().HP; hp != 30-20*PoisonDamage {
-		t.Errorf("HP = %d, want %d after 20 turns of poison", hp, 30-20)
+	// issue 21: no regeneration while poisoned; 1 HP back on turn 30 once it ends (RegenEvery(1) = 30)
+	if hp := g.Player().HP; hp != 30-20*PoisonDamage+1 {
+		t.Errorf("HP = %d, want %d after 20 turns of poison and one regenerated", hp, 30-20+1)
 	}
 	if p := g.Player(); p.Has(EffectPoison) {
 		t.Error("poison outlasted its 20 turns")

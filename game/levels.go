@@ -121,6 +121,7 @@ func (g *Game) takeStairs() Result {
 	}
 	g.descend()
 	g.tickEffects() // the stairs take a turn like any action
+	g.tickClock()
 	return Result{Descended: true, Died: g.s.Over}
 }
 

@@ -48,6 +48,7 @@ type saveState struct {
 	Daily     string         `json:"Daily,omitempty"`     // issue 15: the daily's date; absent for other games
 	Known     []string       `json:"Known,omitempty"`     // issue 21: ItemKind values learned; absent: none
 	Called    []saveCalled   `json:"Called,omitempty"`    // issue 21: names given; absent: none
+	Hunger    int            `json:"Hunger,omitempty"`    // issue 21: nutrition spent; absent in older saves, whose players are full
 }
 
 // saveCalled is a Called as saved.
@@ -216,7 +217,8 @@ func (s *state) toSave() saveState {
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, toSaveSighting),
 		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily,
 		Known:  convert(s.Known, func(k ItemKind) string { return string(k) }),
-		Called: convert(s.Called, func(c Called) saveCalled { return saveCalled{Kind: string(c.Kind), Name: c.Name} })}
+		Called: convert(s.Called, func(c Called) saveCalled { return saveCalled{Kind: string(c.Kind), Name: c.Name} }),
+		Hunger: s.Hunger}
 }
 
 // state returns the in-memory state of a decoded save (not yet validated).
@@ -228,5 +230,6 @@ func (s *saveState) state() state {
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, saveSighting.sighting),
 		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily,
 		Known:  convert(s.Known, func(k string) ItemKind { return ItemKind(k) }),
-		Called: convert(s.Called, func(c saveCalled) Called { return Called{Kind: ItemKind(c.Kind), Name: c.Name} })}
+		Called: convert(s.Called, func(c saveCalled) Called { return Called{Kind: ItemKind(c.Kind), Name: c.Name} }),
+		Hunger: s.Hunger}
 }

@@ -115,13 +115,15 @@ func (g *Game) itemAction(c Command) error {
 }
 
 // endTurn runs the rest of the world's turn after the player acted: the FOV
-// from the player's new place, every monster, then the effects' tick.
+// from the player's new place, every monster, then the effects' tick and
+// the clock's (hunger and regeneration, clock.go).
 func (g *Game) endTurn() {
 	g.updateFOV()
 	if !g.monstersSkip() { // a haste potion (magic.go)
 		g.monstersAct()
 	}
 	g.tickEffects()
+	g.tickClock()
 	if g.s.Dark {
 		g.updateFOV() // monsters' lights moved; on lit levels sight depends on the player alone
 	}

@@ -48,6 +48,7 @@ var ItemUses = []ItemUse{
 	{game.Rapier, wearIfBetter},
 	{game.PlateMail, wearIfBetter},
 	{game.ElvenCloak, wearIfBetter},
+	{game.FoodRation, eatWhenHungry},
 }
 
 // UseItems returns the rule that tries ItemUses in order for the kinds in
@@ -258,4 +259,14 @@ func clearThrow(v *View, a, b world.Pos) bool {
 		}
 	}
 	return true
+}
+
+// eatWhenHungry eats a food ration once Hungry, when no hostile monster is
+// within two tiles; once Weak or worse, at once.
+func eatWhenHungry(v *View, slot int) (game.Command, bool) {
+	h := v.Hunger()
+	if h < game.HungerHungry || h < game.HungerWeak && threat(v, 2) > 0 {
+		return game.Command{}, false
+	}
+	return game.Use(slot, v.Player().Pos), true
 }

@@ -99,18 +99,20 @@ func Policies() []Policy {
 	ps := []Policy{
 		Careful("careful", AllItems()),
 		Diver("diver", AllItems()),
-		Careful("healer-only", []game.ItemKind{game.HealthPotion}),
+		Careful("healer-only", []game.ItemKind{game.HealthPotion, game.FoodRation}),
 		Careful("no-heal", except(AllItems(), game.HealthPotion)),
-		Careful("no-items", nil),
+		Careful("no-items", []game.ItemKind{game.FoodRation}),
 		CarefulNoDrink("careful-no-drink", AllItems()),
+		Careful("rester", AllItems(), RestToFull),
 	}
 	docs := []string{
 		"explores each level, fights, uses every item",
 		"takes the stairs once seen, same item use",
-		"explores and fights, drinks health potions only",
+		"explores and fights, drinks health potions only (and eats)",
 		"explores and fights, uses every item but health potions",
-		"explores and fights, uses no items",
+		"explores and fights, uses no items but food",
 		"as careful, but never drinks an unknown potion",
+		"careful, but rests to full HP whenever no monster is in view (issue 21: what resting costs)",
 	}
 	for i := range ps {
 		ps[i].Doc = docs[i]
@@ -126,6 +128,17 @@ func PolicyByName(name string) (Policy, bool) {
 		}
 	}
 	return Policy{}, false
+}
+
+// RestToFull waits while the player is hurt, no hostile monster is in
+// view and waiting heals (game.Regenerates: not poisoned, not Weak from
+// hunger), unless they are Hungry (then the next rules eat, or play on):
+// resting to full before every fight and every descent.
+func RestToFull(v *View) (game.Command, bool) {
+	if len(v.Hostiles()) > 0 || v.Hunger() >= game.HungerHungry || !v.Regenerates() {
+		return game.Command{}, false
+	}
+	return game.Wait(), true
 }
 
 // step returns the move command for a step (dx, dy).

@@ -185,8 +185,11 @@ func CheckReplay(g *game.Game, seed uint64, data *content.Tables, cmds []game.Co
 }
 
 // causeOf returns what killed the player from game.Cause ("killed by an
-// orc on depth 2" → "orc").
+// orc on depth 2" → "orc"; "starved to death on depth 4" → "starvation").
 func causeOf(cause string) string {
+	if strings.HasPrefix(cause, "starved") {
+		return "starvation"
+	}
 	c := strings.TrimPrefix(cause, "killed by ")
 	if i := strings.LastIndex(c, " on depth "); i >= 0 {
 		c = c[:i]

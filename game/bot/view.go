@@ -130,6 +130,12 @@ func (v *View) Depth() int { return v.g.Depth() }
 // Turn returns the turns played so far.
 func (v *View) Turn() int { return v.g.Turn() }
 
+// Hunger returns the player's hunger state (game/clock.go).
+func (v *View) Hunger() game.Hunger { return v.g.Hunger() }
+
+// Regenerates reports whether the player regains HP by waiting now.
+func (v *View) Regenerates() bool { return v.g.Regenerates() }
+
 // Dark reports whether the level is lit only by light sources.
 func (v *View) Dark() bool { return v.g.Dark() }
 

@@ -80,7 +80,7 @@ func editSave(t *testing.T, g *game.Game, edit func(state map[string]any)) *game
 // cursor starts on you; Enter warns and burns nothing, a second Enter
 // fires; a blast clear of you fires at once (issue 12).
 func TestAFireballThatWouldBurnYouAsksTwice(t *testing.T) {
-	m := newModel(t, openStore(t), 247)
+	m := newModel(t, openStore(t), fireballSeed)
 	press(m, "enter")
 	walkTo(t, m, game.FireballScroll)
 	press(m, "g")

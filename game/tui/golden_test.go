@@ -18,11 +18,11 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt from the screens drawn now")
 
 // goldenModel is the one place golden screens get a model: a fixed player,
-// seed (247) and clock, an empty store, a w x h terminal, then keys pressed
+// seed (fireballSeed: issue 21, 247 lost its fireball scroll) and clock, an empty store, a w x h terminal, then keys pressed
 // in order (named as press names them).
 func goldenModel(t *testing.T, w, h int, keys ...string) *Model {
 	t.Helper()
-	m := New(newPlayer(t, openStore(t), "SHA256:golden", "golden", 247))
+	m := New(newPlayer(t, openStore(t), "SHA256:golden", "golden", fireballSeed))
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	for _, k := range keys {
 		press(m, k)

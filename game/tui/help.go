@@ -105,6 +105,11 @@ func (h *helpScreen) lines(m *Model) []string {
 	add(th.title.Render("While aiming (throw, use, look)"))
 	list(m.keys.aim)
 	add("")
+	add(th.title.Render("Health and hunger"))
+	for _, l := range clockHelp() {
+		add(th.text.Render(l))
+	}
+	add("")
 	add(th.title.Render("On the map"))
 	for _, e := range legend(m.p.Data, m.ascii()) {
 		var glyphs strings.Builder
@@ -197,4 +202,18 @@ func legend(data *content.Tables, ascii bool) []legendEntry {
 	out = append(out, legendEntry{glyphs: []mark{{ch: 'X', fg: white}, {ch: '*', fg: white}}, name: "aiming",
 		description: "the cursor and the blast, on terminals without colours"})
 	return out
+}
+
+// clockHelp is the help's words on regeneration and hunger (game/clock.go),
+// with the numbers the game plays by.
+func clockHelp() []string {
+	return []string{
+		fmt.Sprintf("You regain 1 HP every %d turns at level 1 (%d at level 2, %d at 3, %d at 5: half NetHack's rate), "+
+			"but not while poisoned or weak from hunger. R rests until healed.",
+			game.RegenEvery(1), game.RegenEvery(2), game.RegenEvery(3), game.RegenEvery(5)),
+		fmt.Sprintf("Every turn costs 1 nutrition: you start with %d, a food ration gives %d (up to %d). "+
+			"Hungry at %d, Weak at %d (-%d power, no regeneration), Fainting at %d; at 0 you lose %d HP a turn until you eat.",
+			game.StartNutrition, game.RationNutrition, game.MaxNutrition, game.HungryBelow, game.WeakBelow,
+			game.WeakPowerLoss, game.FaintingBelow, game.StarveDamage),
+	}
 }

@@ -34,24 +34,43 @@ func sameColour(c color.Color, want content.RGB) bool {
 }
 
 // Issue 12: items and remains seen stay drawn, dim, where they were last
-// seen. On seed 6 (memModel) the player walks to a mapping scroll (a
-// fireball scroll before issue 21's spawn table), seeing things on the
-// way; then the player picks the scroll up and walks back.
+// seen. The player walks to a mapping scroll, seeing things on the way;
+// then the player picks the scroll up and walks back.
 func TestThingsSeenStayDrawnDimUntilTheirTileIsSeenAgain(t *testing.T) {
-	m := memModel(t)
-	start := m.game.Player().Pos
-	walkTo(t, m, game.MappingScroll)
-	scroll := m.game.Player().Pos
-	press(m, "g")
-	for i := 0; i < 100 && m.game.Visible(scroll); i++ {
-		press(m, stepToward(m.game, start))
+	// The first seed whose depth 1 has a mapping scroll away from the
+	// start, with things seen on the way (the spawn tables change with
+	// the content; the assertions below do not).
+	var (
+		m      *Model
+		scroll world.Pos
+		rem    []game.Sighting
+	)
+	for seed := uint64(1); seed <= 60 && rem == nil; seed++ {
+		m = memModelSeed(t, seed)
+		start, far := m.game.Player().Pos, false
+		for _, it := range m.game.Items() {
+			far = far || it.Kind == game.MappingScroll && it.Pos.Chebyshev(start) > 6
+		}
+		if !far {
+			continue
+		}
+		walkTo(t, m, game.MappingScroll)
+		scroll = m.game.Player().Pos
+		press(m, "g")
+		for i := 0; i < 100 && m.game.Visible(scroll) && !m.game.Over(); i++ {
+			press(m, stepToward(m.game, start))
+		}
+		if m.game.Visible(scroll) || m.game.Over() {
+			continue
+		}
+		for _, r := range m.game.Remembered() {
+			if _, _, ok := cellAt(t, m, r.Pos); ok {
+				rem = m.game.Remembered()
+			}
+		}
 	}
-	if m.game.Visible(scroll) {
-		t.Fatal("could not walk out of sight of the scroll's tile")
-	}
-	rem := m.game.Remembered()
-	if len(rem) == 0 {
-		t.Fatal("nothing remembered after the walk")
+	if rem == nil {
+		t.Fatal("no seed of 1..60 walks to a mapping scroll, seeing things, and out of its sight with one of them on screen")
 	}
 	drawn := 0
 	for _, s := range rem {
@@ -86,11 +105,15 @@ func TestThingsSeenStayDrawnDimUntilTheirTileIsSeenAgain(t *testing.T) {
 	t.Logf("remembered %d things; screen:\n%s", len(rem), plain(m))
 }
 
-// memModel is a game of seed 6 begun in an 80x24 terminal. (Seed 247, the
+// memModel is a game of seed 1 begun in an 80x24 terminal. (Seed 247, the
 // golden screens' seed, walked past a potion the camera then left out of
-// the screen once issue 12's tuning changed depth 1's spawns.)
-func memModel(t *testing.T) *Model {
-	m := New(newPlayer(t, openStore(t), "SHA256:golden", "golden", 6))
+// the screen once issue 12's tuning changed depth 1's spawns; seed 6 lost
+// its fireball scroll to issue 21's food rations.)
+func memModel(t *testing.T) *Model { return memModelSeed(t, 1) }
+
+// memModelSeed is a game of seed begun in an 80x24 terminal.
+func memModelSeed(t *testing.T, seed uint64) *Model {
+	m := New(newPlayer(t, openStore(t), "SHA256:golden", "golden", seed))
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	press(m, "enter")
 	return m

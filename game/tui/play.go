@@ -60,6 +60,8 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		return s.startTrip(m, game.ToStairs)
 	case actExplore:
 		return s.startTrip(m, game.ToUnexplored)
+	case actRest:
+		return s.startRest(m)
 	case actPickUp:
 		return s.apply(m, game.PickUp())
 	case actAscend:
@@ -192,14 +194,15 @@ func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) st
 }
 
 // statusLine is g's "HP: cur/max  Depth: n  Lv: n  XP: n/next  Atk: n
-// Def: n  Turn: n  Kills: n", the effects with their turns left, CHEAT,
+// Def: n  Turn: n  Kills: n", the effects with their turns left, the
+// hunger state ("Hungry", "Weak": nothing when fed, issue 21), CHEAT,
 // "Daily 2006-01-02" for the daily challenge, NOT SAVED, the watchers, and
 // a help hint. Where room runs out it gives up the least needed first, and
 // never cuts a figure: the level's name, then the daily's label shrinks
 // ("Daily 01-02", "Daily"), then attack and defense go; then the narrow
 // form ("HP 6/30 D1 L1 XP0/350 T12 K0 P16 …"), which gives up the daily's
 // label, kills, level and XP, the LOW mark (the colour still says it) and
-// the watchers, in that order. Depth, turn, effects, CHEAT and UNSAVED
+// the watchers, in that order. Depth, turn, effects, hunger, CHEAT and UNSAVED
 // stay; only when even they do not fit is the line cut, marked "…".
 func (m *Model) statusLine(g *game.Game) string {
 	p := g.Player()
@@ -221,6 +224,9 @@ func (m *Model) statusLine(g *game.Game) string {
 		}
 		for _, e := range p.Effects {
 			rest += fmt.Sprintf("  %s %d", effectLabel(e.Kind), e.TurnsLeft)
+		}
+		if h := g.Hunger().String(); h != "" { // issue 21: "Hungry", "Weak", …
+			rest += "  " + h
 		}
 		if g.Cheated() {
 			rest += "  CHEAT"
@@ -283,6 +289,9 @@ func (m *Model) narrowStatus(g *game.Game, dailies []string) (left, rest string)
 		{fmt.Sprintf(" T%d", g.Turn()), keep}, {fmt.Sprintf(" K%d", g.Kills()), kills}}
 	for _, e := range p.Effects {
 		parts = append(parts, part{fmt.Sprintf(" %c%d", effectLabel(e.Kind)[0], e.TurnsLeft), keep})
+	}
+	if h := g.Hunger().String(); h != "" { // issue 21: the hunger state, in full
+		parts = append(parts, part{" " + h, keep})
 	}
 	if g.Cheated() {
 		parts = append(parts, part{" CHEAT", keep})

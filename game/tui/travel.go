@@ -32,6 +32,11 @@ type trip struct {
 	hp   int              // the player's HP after the last step
 	logs int              // LogLen after the last step
 	last game.Message     // the newest message after the last step (repeats fold into it)
+	rest bool             // a rest (rest.go): it waits instead of stepping, until healed
+	// hunger is the player's hunger state after the last turn of a rest
+	// (a change stops it), and rested the turns it has waited.
+	hunger game.Hunger
+	rested int
 }
 
 // seenItem is an item the player has seen on the play screen, on its depth.
@@ -86,6 +91,9 @@ func (s *playScreen) startTrip(m *Model, dest game.Destination) (screen, tea.Cmd
 // async takes the next step of the trip under way.
 func (s *playScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 	if st, ok := msg.(tripStep); ok && s.trip != nil && st.id == s.trip.id {
+		if s.trip.rest {
+			return s.stepRest(m)
+		}
 		return s.stepTrip(m)
 	}
 	return s, nil

@@ -91,7 +91,7 @@ func TestViewsOnlyDraw(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := newModel(t, openStore(t), 247)
+			m := newModel(t, openStore(t), fireballSeed)
 			press(m, "enter")
 			c.setup(t, m)
 			own, before := m.game, screenState(m)
