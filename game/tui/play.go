@@ -161,7 +161,8 @@ func (s *playScreen) view(m *Model) string { return s.render(m, m.game, nil, s.n
 // settle moves the camera to keep the player in view.
 func (s *playScreen) settle(m *Model) { s.follow(m, m.game, m.game.Player().Pos) }
 
-// follow moves the camera to keep p of g's map in view at the model's size. Only
+// follow moves the camera to keep p of g's map in view at the model's size,
+// with the player and the monsters in view as far as they fit. Only
 // Update moves it (through settle), so a view draws what the last Update
 // left and drawing twice draws the same.
 func (s *playScreen) follow(m *Model, g *game.Game, p world.Pos) {
@@ -170,7 +171,16 @@ func (s *playScreen) follow(m *Model, g *game.Game, p world.Pos) {
 	}
 	mapRows, _ := m.layout()
 	mw, mh := g.Size()
-	s.cam.follow(p, m.w, mapRows, mw, mh)
+	var also []world.Pos // the living monsters in view, drawn with p
+	for _, a := range g.Actors() {
+		if a.Alive() && a.Kind != "player" && g.Visible(a.Pos) {
+			also = append(also, a.Pos)
+		}
+	}
+	if pl := g.Player().Pos; pl != p {
+		also = append(also, pl)
+	}
+	s.cam.follow(p, also, m.w, mapRows, mw, mh)
 	if len(s.occ) != mw*mh {
 		s.occ = noMarks(mw * mh)
 	}

@@ -219,16 +219,20 @@ func abs(n int) int {
 	return n
 }
 
-// monsterInView returns the first living monster the player sees that
+// monsterInView returns the nearest living monster the player sees that
 // would fight: herbivores (bats) flee and never attack, so they stop
-// nothing (issue 12 tester: bats kept explore from starting).
+// nothing (issue 12 tester: bats kept explore from starting). The nearest,
+// because the camera always draws it (camera.follow).
 func monsterInView(g *game.Game) (game.Actor, bool) {
+	var best game.Actor
+	found := false
+	pl := g.Player().Pos
 	for _, a := range g.Actors()[1:] {
-		if a.Alive() && g.Visible(a.Pos) && a.AI != game.AIHerbivore {
-			return a, true
+		if a.Alive() && g.Visible(a.Pos) && a.AI != game.AIHerbivore && (!found || chebyshev(pl, a.Pos) < chebyshev(pl, best.Pos)) {
+			best, found = a, true
 		}
 	}
-	return game.Actor{}, false
+	return best, found
 }
 
 // travelOrDescend is `>`: down the stairs underfoot, else travel to the
