@@ -137,7 +137,7 @@ func (s *playScreen) show(m *Model, res game.Result, err error) (screen, tea.Cmd
 	defer m.publish()
 	switch {
 	case res.Died || res.Won: // the end is recorded for good, in one transaction
-		return &gameOverScreen{rank: m.p.Play.Rank(), err: err}, nil
+		return newGameOver(m, err), nil
 	case res.Descended:
 		s.cam = camera{}
 	}
