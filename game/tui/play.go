@@ -21,6 +21,10 @@ type playScreen struct {
 	trip  *trip             // the travel or auto-explore under way, or nil (travel.go)
 	trips int               // trips begun, to tell a late step of an ended trip
 	seen  map[seenItem]bool // items seen, so that only new ones stop a trip
+	// farOffer is the turn after the one on which a trip was refused for a
+	// monster in view far off (farMonster) and offered to go on: pressed
+	// again on that turn, it goes on. 0 for no offer.
+	farOffer int
 }
 
 // overlay is what a targeting screen draws over the map: the cursor and the
