@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
 )
 
@@ -97,5 +98,31 @@ func TestWithoutColourRememberedTilesDifferFromSeenOnes(t *testing.T) {
 			t.Errorf("a remembered floor is drawn as one in view (attributes %q) without colour", a)
 		}
 	}
-	_ = tea.KeyPressMsg{}
+}
+
+// TestWithoutColourPotionsInThePackReadApart: with no colour the pack's
+// potion lines still differ, by name (issue 21 part E; the items' own
+// appearance names are the items helper's). A guard: it passed when
+// written, as the pack names each stack.
+func TestWithoutColourPotionsInThePackReadApart(t *testing.T) {
+	kinds := []game.ItemKind{game.HealthPotion, game.PoisonPotion, game.WarriorPotion}
+	m := newModel(t, openStore(t), 7)
+	m.set.Colour = ColourNone
+	m.th = newTheme(m.profile())
+	press(m, "enter")
+	adopt(t, m, withPack(t, m.game, kinds))
+	press(m, "q") // quaff: the potions only
+	lines := map[string]bool{}
+	for _, l := range strings.Split(plain(m), "\n") {
+		if i := strings.Index(l, "("); i >= 0 && strings.Contains(l, ") ") {
+			line := strings.TrimSpace(strings.Trim(l[i+4:], "│ "))
+			if lines[line] {
+				t.Errorf("two potions read the same without colour: %q", line)
+			}
+			lines[line] = true
+		}
+	}
+	if len(lines) != len(kinds) {
+		t.Errorf("%d potion lines, want %d:\n%s", len(lines), len(kinds), plain(m))
+	}
 }
