@@ -12,6 +12,7 @@ import (
 
 	"charm.land/ssh"
 
+	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/web"
 	"github.com/grotto-game/grotto/store"
@@ -156,7 +157,7 @@ func writeScores(w io.Writer, scores []store.Score) {
 	fmt.Fprintln(tw, "RANK\tNAME\tSCORE\tDEPTH\tTURNS\tCAUSE\tDATE")
 	for i, sc := range scores {
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%s\t%s\n", i+1, tui.Inert(sc.Name), sc.Points, sc.Depth, sc.Turns,
-			tui.Inert(sc.Cause), sc.Date.UTC().Format("2006-01-02"))
+			tui.Inert(game.ThirdPerson(sc.Cause)), sc.Date.UTC().Format("2006-01-02"))
 	}
 	tw.Flush()
 }

@@ -53,6 +53,17 @@ func (d *dailyStarter) StartDaily() error {
 	return d.play.StartDaily(game.DailySeed(secret, date), date) // the game starts even when its first save fails (err says so)
 }
 
+// dailyBoardCap is the most scores DailyEntries counts on a day's board;
+// a larger board is said to hold this many.
+const dailyBoardCap = 10000
+
+// DailyEntries implements tui.DailyBoard: how many scores the board of the
+// daily of date holds (at most dailyBoardCap), for the daily's game over.
+func (d *dailyStarter) DailyEntries(date string) (int, error) {
+	scores, err := d.s.store.DailyScores(date, dailyBoardCap)
+	return len(scores), err
+}
+
 // dailyDone is what a key that has played today's daily reads: "Today's
 // daily is done; the next one starts in 6h 12m (00:00 UTC)."
 func dailyDone(now time.Time) string {

@@ -194,7 +194,7 @@ func upper(s string) string {
 func scoreRows(scores []store.Score) []tui.ScoreRow {
 	rows := make([]tui.ScoreRow, len(scores))
 	for i, sc := range scores {
-		rows[i] = tui.ScoreRow{Name: sc.Name, Points: sc.Points, Cause: sc.Cause, GameID: sc.GameID}
+		rows[i] = tui.ScoreRow{Name: sc.Name, Points: sc.Points, Cause: sc.Cause, GameID: sc.GameID} // the title converts the cause (game.ThirdPerson)
 	}
 	return rows
 }

@@ -129,8 +129,9 @@ func TestAReplayOverSSHPlaysPausesStepsJumpsAndLeaves(t *testing.T) {
 	c.Send("G")
 	s = waitText(t, c, "the end: ")
 	flat := strings.Join(strings.Fields(s), " ") // the status may wrap
-	if p, _ := replayTurn(s); p != n || !strings.Contains(flat, end.Cause()+", checked") {
-		t.Errorf("G: turn %d of %d, want the end, %q checked:\n%s", p, n, end.Cause(), s)
+	// Another's death reads in the third person: "it hit them" (issue 21).
+	if p, _ := replayTurn(s); p != n || !strings.Contains(flat, game.ThirdPerson(end.Cause())+", checked") {
+		t.Errorf("G: turn %d of %d, want the end, %q checked:\n%s", p, n, game.ThirdPerson(end.Cause()), s)
 	}
 	c.Send("\x03")
 	select {

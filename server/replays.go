@@ -206,7 +206,7 @@ func writeReplays(w io.Writer, games []store.Finished, name string, now time.Tim
 				mark += ": its replay opens after 00:00 UTC"
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%s\t%s\n", f.ID, tui.Inert(sc.Name), sc.Points, tui.Inert(sc.Cause),
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%s\t%s\n", f.ID, tui.Inert(sc.Name), sc.Points, tui.Inert(game.ThirdPerson(sc.Cause)),
 			sc.Depth, sc.Turns, sc.Date.UTC().Format("2006-01-02 15:04"), mark)
 	}
 	tw.Flush()
@@ -236,7 +236,7 @@ func writeDump(w io.Writer, f store.Finished) {
 	fmt.Fprintf(w, "Game #%d, ended %s UTC%s.\n", f.ID, f.Score.Date.UTC().Format("2006-01-02 15:04"), mark)
 	if f.Record.Dump == "" {
 		fmt.Fprintf(w, "%s: %d points, %s. Depth %d, %s.\n(No account was kept of this game.)\n",
-			tui.Inert(f.Score.Name), f.Score.Points, tui.Inert(f.Score.Cause), f.Score.Depth, count(f.Score.Turns, "turn"))
+			tui.Inert(f.Score.Name), f.Score.Points, tui.Inert(game.ThirdPerson(f.Score.Cause)), f.Score.Depth, count(f.Score.Turns, "turn"))
 		return
 	}
 	for _, line := range strings.SplitAfter(strings.TrimSuffix(f.Record.Dump, "\n"), "\n") {

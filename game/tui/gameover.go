@@ -17,8 +17,56 @@ import (
 // gameOverScreen ends a game, in death (what killed the player and how) or
 // victory, with the score, its rank and the last messages.
 type gameOverScreen struct {
-	rank int
-	err  error // the score could not be recorded
+	rank  int
+	err   error // the score could not be recorded
+	board int   // a daily's: how many scores its day's board holds, 0 when unknown
+	today bool  // a daily's: its date is today's (UTC, by Player.Now)
+}
+
+// newGameOver is the game-over screen of m's game, which has just ended;
+// err says its score could not be recorded. For a daily it counts the
+// day's board (DailyBoard) here, in Update, not in the view.
+func newGameOver(m *Model, err error) *gameOverScreen {
+	s := &gameOverScreen{rank: m.p.Play.Rank(), err: err}
+	if d := m.game.Daily(); d != "" {
+		s.today = d == m.p.Now().UTC().Format("2006-01-02")
+		if b, ok := m.p.Daily.(DailyBoard); ok && err == nil {
+			if n, err := b.DailyEntries(d); err == nil {
+				s.board = max(n, s.rank)
+			}
+		}
+	}
+	return s
+}
+
+// dailyPlace says where a daily's score stands on its day's board: "Your
+// score is on today's daily board, 2026-12-02: 3rd of 14" (issue 21 part E).
+func (s *gameOverScreen) dailyPlace(date string) string {
+	board := "the daily board of " + date
+	if s.today {
+		board = "today's daily board, " + date
+	}
+	if s.board > 0 {
+		return fmt.Sprintf("Your score is on %s: %s of %d", board, ordinal(s.rank), s.board)
+	}
+	return fmt.Sprintf("Your score is on %s: %s", board, ordinal(s.rank))
+}
+
+// ordinal writes n as "1st", "2nd", "3rd", "4th", "11th", "22nd".
+func ordinal(n int) string {
+	suffix := "th"
+	switch n % 10 {
+	case 1:
+		suffix = "st"
+	case 2:
+		suffix = "nd"
+	case 3:
+		suffix = "rd"
+	}
+	if n%100 >= 11 && n%100 <= 13 {
+		suffix = "th"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }
 
 func (s *gameOverScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
@@ -68,6 +116,8 @@ func (s *gameOverScreen) view(m *Model) string {
 		add(th.hpLow, "Your score could not be recorded: "+s.err.Error())
 	case g.Cheated():
 		add(th.dim, "Cheats were used in this game, so it is not on the high-score table.")
+	case g.Daily() != "":
+		add(th.heading, s.dailyPlace(g.Daily()))
 	default:
 		add(th.heading, fmt.Sprintf("Rank #%d on the high-score table", s.rank))
 	}

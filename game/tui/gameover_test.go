@@ -80,3 +80,32 @@ func TestTheStatusLineWarnsOfLowHealth(t *testing.T) {
 		}
 	}
 }
+
+// countingDaily is a Daily whose every board holds n scores.
+type countingDaily struct {
+	refusingDaily
+	n int
+}
+
+func (d countingDaily) DailyEntries(string) (int, error) { return d.n, nil }
+
+// TestTheDailysGameOverNamesTheDailyBoard: a daily's score goes on the
+// day's board, not the main table, and its game-over screen says so, with
+// the place and the board's size (issue 21 part E).
+func TestTheDailysGameOverNamesTheDailyBoard(t *testing.T) {
+	today := testNow.Format("2006-01-02")
+	m := titleOverDaily(t, today, 80, 24)
+	m.p.Daily = countingDaily{n: 14}
+	press(m, "enter") // continue the daily
+	if m.game == nil || m.game.Daily() != today {
+		t.Fatalf("Enter did not continue the daily:\n%s", plain(m))
+	}
+	dive(t, m)
+	flat := strings.Join(strings.Fields(plain(m)), " ")
+	if want := "Your score is on today's daily board, " + today + ": 1st of 14"; !strings.Contains(flat, want) {
+		t.Errorf("the daily's game over lacks %q:\n%s", want, plain(m))
+	}
+	if strings.Contains(flat, "high-score table") {
+		t.Errorf("the daily's game over names the main table:\n%s", plain(m))
+	}
+}

@@ -34,6 +34,7 @@ const (
 	actExplore                   // walk to what is not explored yet (travel.go)
 	actCall                      // the inventory, to call an unknown kind by a name (issue 21)
 	actRest                      // wait until healed (rest.go, issue 21)
+	actGoto                      // look mode: travel to the cursor (travel.go)
 )
 
 // boundKey is one key and what it does.
@@ -125,6 +126,7 @@ func newKeyMaps() keyMaps {
 		{label: "move keys", help: "move the cursor; Shift x5, Ctrl x10, Alt x20", keys: moves(actAim, straight, diagonal, numpad)},
 		{label: "Enter . 5 Space", help: "fire at the cursor (or click it)", keys: []boundKey{
 			one("enter", actFire), one(".", actFire), one("5", actFire), one("space", actFire)}},
+		{label: "_ (looking)", help: "travel to the cursor along a known way (Enter too)", keys: []boundKey{one("_", actGoto)}},
 		{label: "Esc or q", help: "stop aiming, at no cost", keys: []boundKey{one("esc", actCancel), one("q", actCancel)}},
 	}
 	return keyMaps{play: play, aim: aim}

@@ -21,6 +21,7 @@ type cellLook struct {
 	fg    content.RGB
 	basic ansi.BasicColor
 	bold  bool
+	faint bool  // remembered, on a theme without colours (theme.bare): SGR 2 needs none
 	bg    uint8 // 0 none, bgArea, bgCursor
 	set   bool  // false for a blank cell
 }
@@ -89,7 +90,7 @@ func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows
 				b.WriteByte(' ')
 				continue
 			}
-			if l.fg != cur.fg || l.basic != cur.basic || l.bold != cur.bold || l.bg != cur.bg || !cur.set {
+			if l.fg != cur.fg || l.basic != cur.basic || l.bold != cur.bold || l.faint != cur.faint || l.bg != cur.bg || !cur.set {
 				m.th.writeSGR(b, l)
 				cur = l
 			}
@@ -172,14 +173,15 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16, ascii bool) (ma
 
 // cell returns the look of map tile p: what stands there if in view (or is
 // remembered there), else the tile, lit (in view) or remembered, or blank
-// (never seen). Colours come from tileColour and thingColour; in ascii the
+// (never seen). Without colours (t.bare) what is remembered is faint, so it
+// still differs from what is in view (issue 21 part E). Colours come from tileColour and thingColour; in ascii the
 // tile's glyph is the ASCII symbol set's.
 func (t *theme) cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave, ascii bool) cellLook {
 	mw, _ := g.Size()
 	if i := occ[p.Y*mw+p.X]; i >= 0 {
 		mk := marks[i]
 		fg, basic := t.thingColour(mk.fg, mk.basic, mk.remembered)
-		return cellLook{ch: mk.ch, fg: fg, basic: basic, bold: mk.bold, set: true}
+		return cellLook{ch: mk.ch, fg: fg, basic: basic, bold: mk.bold && !(t.bare && mk.remembered), faint: t.bare && mk.remembered, set: true}
 	}
 	visible := g.Visible(p)
 	if !visible && !g.Explored(p) {
@@ -194,7 +196,7 @@ func (t *theme) cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave,
 		r, gr, bl = g.Light(p)
 	}
 	fg, basic := t.tileColour(lk, visible, cave, r, gr, bl)
-	return cellLook{ch: lk.ch, fg: fg, basic: basic, bold: lk.bold && visible, set: true}
+	return cellLook{ch: lk.ch, fg: fg, basic: basic, bold: lk.bold && visible, faint: t.bare && !visible, set: true}
 }
 
 // writeSGR starts a cell's look afresh: reset, then colour, bold, background.
@@ -202,6 +204,9 @@ func (th *theme) writeSGR(b *strings.Builder, l cellLook) {
 	b.WriteString("\x1b[0")
 	if l.bold {
 		b.WriteString(";1")
+	}
+	if l.faint {
+		b.WriteString(";2")
 	}
 	switch l.bg {
 	case bgCursor:

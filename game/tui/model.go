@@ -156,6 +156,15 @@ type Daily interface {
 	StartDaily() error
 }
 
+// DailyBoard is a Daily that can count a day's board, for the daily's
+// game-over screen ("3rd of 14"); without it the screen gives the place
+// alone.
+type DailyBoard interface {
+	// DailyEntries returns how many scores the board of the daily of date
+	// ("2006-01-02") holds.
+	DailyEntries(date string) (int, error)
+}
+
 // admin reports whether the player holds admin rights at this moment.
 func (m *Model) admin() bool { return m.p.Admin != nil && m.p.Admin() }
 

@@ -21,6 +21,10 @@ type playScreen struct {
 	trip  *trip             // the travel or auto-explore under way, or nil (travel.go)
 	trips int               // trips begun, to tell a late step of an ended trip
 	seen  map[seenItem]bool // items seen, so that only new ones stop a trip
+	// farOffer is the turn after the one on which a trip was refused for a
+	// monster in view far off (farMonster) and offered to go on: pressed
+	// again on that turn, it goes on. 0 for no offer.
+	farOffer int
 }
 
 // overlay is what a targeting screen draws over the map: the cursor and the
@@ -141,7 +145,7 @@ func (s *playScreen) show(m *Model, res game.Result, err error) (screen, tea.Cmd
 	defer m.publish()
 	switch {
 	case res.Died || res.Won: // the end is recorded for good, in one transaction
-		return &gameOverScreen{rank: m.p.Play.Rank(), err: err}, nil
+		return newGameOver(m, err), nil
 	case res.Descended:
 		s.cam = camera{}
 	}
@@ -165,7 +169,8 @@ func (s *playScreen) view(m *Model) string { return s.render(m, m.game, nil, s.n
 // settle moves the camera to keep the player in view.
 func (s *playScreen) settle(m *Model) { s.follow(m, m.game, m.game.Player().Pos) }
 
-// follow moves the camera to keep p of g's map in view at the model's size. Only
+// follow moves the camera to keep p of g's map in view at the model's size,
+// with the player and the monsters in view as far as they fit. Only
 // Update moves it (through settle), so a view draws what the last Update
 // left and drawing twice draws the same.
 func (s *playScreen) follow(m *Model, g *game.Game, p world.Pos) {
@@ -174,7 +179,16 @@ func (s *playScreen) follow(m *Model, g *game.Game, p world.Pos) {
 	}
 	mapRows, _ := m.layout()
 	mw, mh := g.Size()
-	s.cam.follow(p, m.w, mapRows, mw, mh)
+	var also []world.Pos // the living monsters in view, drawn with p
+	for _, a := range g.Actors() {
+		if a.Alive() && a.Kind != "player" && g.Visible(a.Pos) {
+			also = append(also, a.Pos)
+		}
+	}
+	if pl := g.Player().Pos; pl != p {
+		also = append(also, pl)
+	}
+	s.cam.follow(p, also, m.w, mapRows, mw, mh)
 	if len(s.occ) != mw*mh {
 		s.occ = noMarks(mw * mh)
 	}

@@ -18,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/replay"
 )
@@ -250,7 +251,7 @@ func (r *replayScreen) status() string {
 		if g.Won() {
 			s += " · the end: escaped the grotto, checked"
 		} else {
-			s += " · the end: " + g.Cause() + ", checked"
+			s += " · the end: " + game.ThirdPerson(g.Cause()) + ", checked"
 		}
 	case r.paused:
 		s += " · paused"

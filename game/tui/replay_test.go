@@ -59,7 +59,7 @@ func TestTheEndOfAReplayIsReadWholeAt40x12(t *testing.T) {
 	compareGolden(t, "replay-end-40x12", s)
 	flat := strings.Join(strings.Fields(s), " ")
 	g := rg.Replay.Game()
-	for _, want := range []string{"Replay of ann", "turn " + itoa(g.Turn()) + "/" + itoa(rg.Turns), "the end: " + g.Cause() + ", checked"} {
+	for _, want := range []string{"Replay of ann", "turn " + itoa(g.Turn()) + "/" + itoa(rg.Turns), "the end: " + game.ThirdPerson(g.Cause()) + ", checked"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the end of the replay at 40x12 lacks %q:\n%s", want, s)
 		}

@@ -464,7 +464,7 @@ func (w *watchScreen) view(m *Model) string {
 	case w.g.Over() && w.g.Won():
 		note, back = Inert(w.name)+" escaped the grotto!", " · q to go back"
 	case w.g.Over():
-		note, back = Inert(w.name)+" was "+w.g.Cause(), " · q to go back"
+		note, back = Inert(w.name)+" was "+game.ThirdPerson(w.g.Cause()), " · q to go back"
 	case w.hidden:
 		note, back = hiddenNow(w.name), " · q to go back"
 	case w.ended:

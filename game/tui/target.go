@@ -110,6 +110,10 @@ func (t *targetScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 			return t.back, nil
 		case actFire:
 			return t.confirm(m)
+		case actGoto:
+			if t.mode == targetLook {
+				return t.back.travelTo(m, t.cursor)
+			}
 		}
 	}
 	if d, ok := step(m.keys.aim, k); ok {
@@ -126,8 +130,8 @@ func (t *targetScreen) moveTo(m *Model, p world.Pos) {
 }
 
 func (t *targetScreen) confirm(m *Model) (screen, tea.Cmd) {
-	if t.mode == targetLook {
-		return t.back, nil
+	if t.mode == targetLook { // Enter travels to the cursor (issue 21 part E); a click only looks
+		return t.back.travelTo(m, t.cursor)
 	}
 	if t.hitsPlayer(m) && (t.warned == nil || *t.warned != t.cursor) {
 		at := t.cursor
@@ -149,6 +153,9 @@ func (t *targetScreen) mouse(m *Model, msg tea.MouseMsg) (screen, tea.Cmd) {
 	t.byMouse = true
 	t.cursor = p
 	if c, ok := msg.(tea.MouseClickMsg); ok && c.Button == tea.MouseLeft {
+		if t.mode == targetLook {
+			return t.back, nil // a click in look mode leaves it, as before: Enter travels
+		}
 		return t.confirm(m)
 	}
 	return t, nil
@@ -165,7 +172,7 @@ func (t *targetScreen) view(m *Model) string {
 	case t.warned != nil && *t.warned == t.cursor:
 		line = selfWarning
 	case t.mode == targetLook:
-		line += " (Esc leaves)"
+		line += " (Enter travels there, Esc leaves)"
 	default:
 		line += " (Enter fires, Esc cancels)"
 	}

@@ -348,7 +348,7 @@ func (t *titleScreen) view(m *Model) string {
 		if i >= top+rows {
 			break
 		}
-		line := fmt.Sprintf("%2d. %-16s %6d  %s", i+1, Inert(s.Name), s.Points, s.Cause)
+		line := fmt.Sprintf("%2d. %-16s %6d  %s", i+1, Inert(s.Name), s.Points, game.ThirdPerson(s.Cause))
 		if t.pick && i == t.row {
 			b.WriteString(th.selected.Render(truncate("> "+line, m.w-2)) + "\n")
 			continue

@@ -1,15 +1,18 @@
 package tui
 
-// This file is travel to the stairs (`_`, or `>` off them) and auto-explore
-// (`x`): a trip that walks the player one ordinary turn per Bubble Tea
+// This file is travel to the stairs (`_`, or `>` off them), to the look
+// cursor (Enter or `_` in look mode), and auto-explore (`x`): a trip that walks the player one ordinary turn per Bubble Tea
 // message, each step a game.Move sent through the session (so journaled and
 // drawn), along the route game.TravelStep works out from what the player
-// knows. A trip stops at once when a monster comes into view, HP drops, a
+// knows. A trip stops at once when a monster comes into view (a far one
+// the player chose to ignore only when it comes near), HP drops, a
 // new message appears (something picked up, seen underfoot, a blow), an item
 // comes into view, the destination is reached, or any key is pressed.
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -28,7 +31,9 @@ const tripStepDelay = 20 * time.Millisecond
 // player saw after its last step, to notice what changed.
 type trip struct {
 	id   int              // which trip a tripStep message belongs to
-	dest game.Destination // the stairs, or the unexplored
+	dest game.Destination // the stairs, or the unexplored; 0 with goal
+	goal *world.Pos       // travel to this tile (the look cursor), or nil
+	far  int              // monsters in view, all far, that the player chose to go on with (x again); 0 for none
 	hp   int              // the player's HP after the last step
 	logs int              // LogLen after the last step
 	last game.Message     // the newest message after the last step (repeats fold into it)
@@ -52,6 +57,21 @@ type seenItem struct {
 // ended is ignored.
 type tripStep struct{ id int }
 
+// farMonster is how far, in tiles, a monster in view must be for x again
+// to explore on with it in view (issue 21 part E: a lit monster standing
+// still far away blocked explore for ever); a trip so begun stops when one
+// comes this near or another comes into view.
+const farMonster = 8
+
+// route is the next step of trip t, the steps left and whether its end is
+// known and reachable (game.TravelStep; game.Route to t.goal).
+func (t *trip) route(g *game.Game) (step world.Pos, steps int, ok bool) {
+	if t.goal != nil {
+		return game.Route(g.KnownMap(), g.Player().Pos, []world.Pos{*t.goal})
+	}
+	return g.TravelStep(t.dest)
+}
+
 // verbOf names a destination's trip for the player.
 func verbOf(dest game.Destination) string {
 	if dest == game.ToUnexplored {
@@ -63,26 +83,58 @@ func verbOf(dest game.Destination) string {
 // startTrip begins a trip to dest and takes its first step, or says why it
 // cannot: a monster in view, no stairs known, nothing left to explore.
 func (s *playScreen) startTrip(m *Model, dest game.Destination) (screen, tea.Cmd) {
-	s.trip = nil
-	g := m.game
-	if a, ok := monsterInView(g); ok {
-		s.note = fmt.Sprintf("You cannot %s with the %s in view (%s).", verbOf(dest), a.Name, where(g.Player().Pos, a.Pos))
+	return s.beginTrip(m, &trip{dest: dest})
+}
+
+// travelTo begins a trip to tile goal (the look cursor), as startTrip.
+func (s *playScreen) travelTo(m *Model, goal world.Pos) (screen, tea.Cmd) {
+	if goal == m.game.Player().Pos {
+		s.note = "You are there already."
 		return s, nil
 	}
-	_, steps, ok := g.TravelStep(dest)
+	return s.beginTrip(m, &trip{goal: &goal})
+}
+
+// beginTrip starts trip t (its dest or goal set) as startTrip says.
+func (s *playScreen) beginTrip(m *Model, t *trip) (screen, tea.Cmd) {
+	s.trip = nil
+	g := m.game
+	dest := t.dest
+	offer := s.farOffer
+	s.farOffer = 0
+	if a, ok := monsterInView(g); ok {
+		all := monstersInView(g)
+		far := chebyshev(g.Player().Pos, a.Pos) > farMonster
+		switch {
+		case far && offer == g.Turn()+1:
+			t.far = len(all) // x again: go on while they keep away
+		case far:
+			s.farOffer = g.Turn() + 1
+			s.note = fmt.Sprintf("The %s is in view, far off (%s); %s again to go on.", a.Name, where(g.Player().Pos, a.Pos), tripKey(t))
+			return s, nil
+		default:
+			s.note = fmt.Sprintf("You cannot %s with the %s in view (%s).", verbOf(dest), a.Name, where(g.Player().Pos, a.Pos))
+			return s, nil
+		}
+	}
+	_, steps, ok := t.route(g)
 	switch {
+	case !ok && t.goal != nil:
+		s.note = "You know no way there."
+		return s, nil
 	case !ok && dest == game.ToStairs:
 		s.note = "You have not seen any stairs down yet."
 		return s, nil
 	case !ok:
-		s.note = "Explored everything you can reach."
+		s.note = "Explored everything you can reach." + itemsLeft(g)
 		return s, nil
 	case steps == 0:
 		s.note = "You are on the stairs. Press > to go down."
 		return s, nil
 	}
 	s.trips++
-	s.trip = &trip{id: s.trips, dest: dest}
+	t.id = s.trips
+	s.trip = t
 	s.trip.observe(g)
 	s.seeItems(g) // what is on screen as the trip starts is no news
 	return s.stepTrip(m)
@@ -103,10 +155,12 @@ func (s *playScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 // asks for the next.
 func (s *playScreen) stepTrip(m *Model) (screen, tea.Cmd) {
 	t, g := s.trip, m.game
-	step, steps, ok := g.TravelStep(t.dest)
+	step, steps, ok := t.route(g)
 	switch {
 	case !ok && t.dest == game.ToUnexplored:
-		return s.stopTrip("Explored everything you can reach.")
+		return s.stopTrip("Explored everything you can reach." + itemsLeft(g))
+	case !ok && t.goal != nil:
+		return s.stopTrip("You no longer know a way there.")
 	case !ok:
 		return s.stopTrip("You no longer know a way to the stairs.")
 	case steps == 0:
@@ -119,6 +173,9 @@ func (s *playScreen) stepTrip(m *Model) (screen, tea.Cmd) {
 	}
 	if why, stop := t.interrupted(g, s.seeItems(g)); stop {
 		return s.stopTrip(why)
+	}
+	if t.goal != nil && steps == 1 {
+		return s.stopTrip("") // arrived
 	}
 	if t.dest == game.ToStairs && steps == 1 {
 		return s.stopTrip("") // arrived: the game says "There are stairs down here."
@@ -166,7 +223,11 @@ func (s *playScreen) seeItems(g *game.Game) []game.Item {
 func (t *trip) interrupted(g *game.Game, fresh []game.Item) (string, bool) {
 	before := *t
 	t.observe(g)
-	if a, ok := monsterInView(g); ok {
+	if a, ok := monsterInView(g); ok && (t.far == 0 || chebyshev(g.Player().Pos, a.Pos) <= farMonster) {
+		return fmt.Sprintf("You stop: the %s comes into view (%s).", a.Name, where(g.Player().Pos, a.Pos)), true
+	}
+	if all := monstersInView(g); t.far > 0 && len(all) > t.far {
+		a := all[len(all)-1]
 		return fmt.Sprintf("You stop: the %s comes into view (%s).", a.Name, where(g.Player().Pos, a.Pos)), true
 	}
 	if p := g.Player(); t.hp < before.hp && (!poisoned(p) || game.LowHealth(p.HP, p.MaxHP)) {
@@ -227,16 +288,90 @@ func abs(n int) int {
 	return n
 }
 
-// monsterInView returns the first living monster the player sees that
-// would fight: herbivores (bats) flee and never attack, so they stop
-// nothing (issue 12 tester: bats kept explore from starting).
-func monsterInView(g *game.Game) (game.Actor, bool) {
+// monstersInView returns the living monsters the player sees that would
+// fight (as monsterInView), in the order of g.Actors.
+func monstersInView(g *game.Game) []game.Actor {
+	var out []game.Actor
 	for _, a := range g.Actors()[1:] {
 		if a.Alive() && g.Visible(a.Pos) && a.AI != game.AIHerbivore {
-			return a, true
+			out = append(out, a)
 		}
 	}
-	return game.Actor{}, false
+	return out
+}
+
+// tripKey is the key that begins trip t again, for "x again to go on".
+func tripKey(t *trip) string {
+	switch {
+	case t.goal != nil:
+		return "Enter"
+	case t.dest == game.ToUnexplored:
+		return "x"
+	}
+	return "_"
+}
+
+// itemsLeft says which items the player has seen on the level and left
+// lying, nearest first, at most three: " Items left: a potion of health 12
+// tiles north, a dagger 3 tiles west." ("" for none; issue 21 part E).
+func itemsLeft(g *game.Game) string {
+	type left struct {
+		kind string
+		at   world.Pos
+	}
+	var items []left
+	pl := g.Player().Pos
+	for _, it := range g.Items() {
+		if g.Visible(it.Pos) {
+			items = append(items, left{string(it.Kind), it.Pos})
+		}
+	}
+	for _, r := range g.Remembered() {
+		if r.Item != "" {
+			items = append(items, left{string(r.Item), r.Pos})
+		}
+	}
+	if len(items) == 0 {
+		return ""
+	}
+	slices.SortStableFunc(items, func(a, b left) int { return chebyshev(pl, a.at) - chebyshev(pl, b.at) })
+	var parts []string
+	for i, it := range items {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more", len(items)-3))
+			break
+		}
+		if it.at == pl {
+			parts = append(parts, withArticle(it.kind)+" here")
+			continue
+		}
+		parts = append(parts, withArticle(it.kind)+" "+where(pl, it.at))
+	}
+	return " Items left: " + strings.Join(parts, ", ") + "."
+}
+
+// withArticle puts "a" or "an" before name.
+func withArticle(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+// monsterInView returns the nearest living monster the player sees that
+// would fight: herbivores (bats) flee and never attack, so they stop
+// nothing (issue 12 tester: bats kept explore from starting). The nearest,
+// because the camera always draws it (camera.follow).
+func monsterInView(g *game.Game) (game.Actor, bool) {
+	var best game.Actor
+	found := false
+	pl := g.Player().Pos
+	for _, a := range g.Actors()[1:] {
+		if a.Alive() && g.Visible(a.Pos) && a.AI != game.AIHerbivore && (!found || chebyshev(pl, a.Pos) < chebyshev(pl, best.Pos)) {
+			best, found = a, true
+		}
+	}
+	return best, found
 }
 
 // travelOrDescend is `>`: down the stairs underfoot, else travel to the

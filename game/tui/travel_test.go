@@ -49,7 +49,7 @@ func exploreAll(t *testing.T, m *Model) int {
 		if strings.HasPrefix(note(m), "You stop: you see the ") {
 			items++
 		}
-		if note(m) == "Explored everything you can reach." {
+		if strings.HasPrefix(note(m), "Explored everything you can reach.") {
 			if items == 0 {
 				t.Error("no item coming into view ever stopped exploring")
 			}
@@ -151,7 +151,7 @@ func TestExploringStopsWhenAMonsterComesIntoView(t *testing.T) {
 			}
 			return
 		}
-		if note(m) == "Explored everything you can reach." {
+		if strings.HasPrefix(note(m), "Explored everything you can reach.") {
 			break
 		}
 	}
@@ -184,7 +184,7 @@ func TestExploringSeesTheWholeLevelThenSaysSo(t *testing.T) {
 	}
 	turn := g.Turn()
 	press(m, "x")
-	if note(m) != "Explored everything you can reach." || g.Turn() != turn {
+	if !strings.HasPrefix(note(m), "Explored everything you can reach.") || g.Turn() != turn {
 		t.Errorf("x on an explored level: note %q, %d turns", note(m), g.Turn()-turn)
 	}
 	t.Logf("seed 247 explored in %d turns, x pressed %d times", turn, presses)

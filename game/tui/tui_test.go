@@ -238,12 +238,12 @@ func TestCameraScrollsInJumpsNotEveryStep(t *testing.T) {
 	// A 20-tile view on an 80-tile level: the camera holds still while the
 	// player walks in the middle, and jumps when they near an edge.
 	var c camera
-	c.follow(pos(10, 0), 20, 50, 80, 43)
+	c.follow(pos(10, 0), nil, 20, 50, 80, 43)
 	start := c.x
 	moves := 0
 	for x := 11; x < 70; x++ {
 		prev := c.x
-		c.follow(pos(x, 0), 20, 50, 80, 43)
+		c.follow(pos(x, 0), nil, 20, 50, 80, 43)
 		if c.x != prev {
 			moves++
 		}
@@ -258,7 +258,7 @@ func TestCameraScrollsInJumpsNotEveryStep(t *testing.T) {
 	if c.y != -(50-43)/2 {
 		t.Errorf("y offset %d, want centred", c.y)
 	}
-	c.follow(pos(79, 0), 20, 50, 80, 43)
+	c.follow(pos(79, 0), nil, 20, 50, 80, 43)
 	if c.x != 60 {
 		t.Errorf("at the right edge offset %d, want 60 (clamped)", c.x)
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/tui"
 )
 
@@ -61,7 +62,7 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	}
 	for i, sc := range scores {
 		d.Scores = append(d.Scores, scoreRow{Rank: i + 1, Name: tui.Inert(sc.Name), Points: sc.Points, Depth: sc.Depth,
-			Turns: sc.Turns, Cause: tui.Inert(sc.Cause), Date: sc.Date.UTC().Format("2006-01-02")})
+			Turns: sc.Turns, Cause: tui.Inert(game.ThirdPerson(sc.Cause)), Date: sc.Date.UTC().Format("2006-01-02")})
 		if s.cfg.Replays != nil && sc.GameID != 0 {
 			d.Scores[i].GameID, d.Replays = sc.GameID, true
 		}
