@@ -59,6 +59,7 @@ type Outcome struct {
 	Journal    []game.Command        // every command the game took, in order
 	Violations []string              // broken invariants, empty in a sound game
 	ElapsedMS  float64               // wall time of the game in ms, filled by a caller that measures it (this package reads no clock)
+	Measures                         // what issue 21's "Measured" section counts (watch.go)
 }
 
 // Play runs policy on a new game of seed with data until the player dies,
@@ -85,6 +86,8 @@ func Play(seed uint64, data *content.Tables, policy Policy, opt Options) (out Ou
 	}()
 	g = game.New(seed, data)
 	v := NewView(g)
+	w := newWatcher(&out.Measures)
+	w.applied(g, v, game.Command{})
 	out.check(g)
 	for tries := 0; !g.Over() && g.Turn() < opt.TurnCap && tries < 4*opt.TurnCap; tries++ {
 		c := policy.Decide(v)
@@ -94,6 +97,7 @@ func Play(seed uint64, data *content.Tables, policy Policy, opt Options) (out Ou
 				used = pack[c.Item].Kind
 			}
 		}
+		w.command(v, c)
 		depth, turn := g.Depth(), g.Turn()
 		_, err := g.Apply(c)
 		var imp *game.Impossible
@@ -113,6 +117,7 @@ func Play(seed uint64, data *content.Tables, policy Policy, opt Options) (out Ou
 		}
 		out.DepthTurns[depth] += g.Turn() - turn
 		v.Refresh()
+		w.applied(g, v, c)
 		out.check(g)
 	}
 	p := g.Player()
@@ -122,6 +127,7 @@ func Play(seed uint64, data *content.Tables, policy Policy, opt Options) (out Ou
 	if out.Died {
 		out.Cause = causeOf(g.Cause())
 	}
+	w.finish(g, monsterNamed(data, out.Cause).ID)
 	for _, it := range g.Inventory() {
 		out.Left[it.Kind]++
 	}
@@ -182,6 +188,17 @@ func CheckReplay(g *game.Game, seed uint64, data *content.Tables, cmds []game.Co
 		return fmt.Errorf("seed %d: the journal of %d commands replays to a different game (turn %d, want turn %d)", seed, len(cmds), r.Turn(), g.Turn())
 	}
 	return nil
+}
+
+// monsterNamed returns the monster kind of data called name (as messages
+// and causes name it), or a zero Monster.
+func monsterNamed(data *content.Tables, name string) content.Monster {
+	for _, m := range data.Monsters {
+		if m.Name == name {
+			return m
+		}
+	}
+	return content.Monster{}
 }
 
 // causeOf returns what killed the player from game.Cause ("killed by an
