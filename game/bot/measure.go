@@ -56,8 +56,9 @@ type Measured struct {
 	TurnsMedian   float64 `json:"turns_median"`
 	KeysMedian    float64 `json:"keys_median"`
 	MinutesMedian float64 `json:"minutes_median"`
-	// TopCause is what caused the most deaths, TopCauseN how many, and
-	// TopCauseShare its share of the deaths (0..1).
+	// TopCause is the monster that caused the most deaths (deaths of no
+	// monster, such as poison, do not count), TopCauseN how many, and
+	// TopCauseShare its share of all the deaths (0..1).
 	TopCause      string  `json:"top_cause"`
 	TopCauseN     int     `json:"top_cause_n"`
 	TopCauseShare float64 `json:"top_cause_share"`
@@ -210,6 +211,9 @@ func Measure(data *content.Tables, policy string, outs []Outcome) Measured {
 	m.TurnsMedian, m.KeysMedian = median(turns), median(keys)
 	m.MinutesMedian = m.KeysMedian / KeysPerMinute
 	for c, n := range causes {
+		if monsterNamed(data, c).ID == "" {
+			continue // issue 21: "no monster causes more than 25% of deaths"
+		}
 		if n > m.TopCauseN || n == m.TopCauseN && c < m.TopCause {
 			m.TopCause, m.TopCauseN = c, n
 		}

@@ -57,10 +57,10 @@ func MeasuredMarkdown(ms []Measured) string {
 	f("Issue 21's measures (%s bot, %d games; see \"How each number is measured\"):\n\n", h.Policy, h.Games)
 	f("| measure | target | %s |\n|---|---|---|\n", h.Policy)
 	f("| wins | 20–40%% | %.1f%% (%d of %d) |\n", 100*ratio(h.Wins, h.Games), h.Wins, h.Games)
-	if h.Deaths > 0 {
-		f("| most deaths by one cause | at most 25%% | %s, %.1f%% (%d of %d deaths) |\n", h.TopCause, 100*h.TopCauseShare, h.TopCauseN, h.Deaths)
+	if h.TopCauseN > 0 {
+		f("| most deaths by one monster | at most 25%% | %s, %.1f%% (%d of %d deaths) |\n", h.TopCause, 100*h.TopCauseShare, h.TopCauseN, h.Deaths)
 	} else {
-		f("| most deaths by one cause | at most 25%% | no deaths |\n")
+		f("| most deaths by one monster | at most 25%% | no monster killed (%d deaths) |\n", h.Deaths)
 	}
 	var dec, deep []string
 	for _, p := range h.Presence {
@@ -157,10 +157,10 @@ func MeasuredMarkdown(ms []Measured) string {
 	}
 
 	f("\nPolicies side by side (minutes at %d keys a minute):\n\n", KeysPerMinute)
-	f("| policy | games | wins | median turns | median keys | minutes | deaths | starved | most deaths by one cause |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	f("| policy | games | wins | median turns | median keys | minutes | deaths | starved | most deaths by one monster |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, m := range ms {
 		top := "—"
-		if m.Deaths > 0 {
+		if m.TopCauseN > 0 {
 			top = fmt.Sprintf("%s %s", m.TopCause, pct(m.TopCauseShare))
 		}
 		f("| %s | %d | %.1f%% | %.0f | %.0f | %.0f | %d | %d | %s |\n", m.Policy, m.Games, 100*ratio(m.Wins, m.Games),
