@@ -183,13 +183,13 @@ func TestTheSpecialRoomsAreMeasuredWhenEveryGameReportsThem(t *testing.T) {
 
 func TestAComparisonWhosePoliciesDidNotRunSaysNA(t *testing.T) {
 	md := MeasuredMarkdown([]Measured{{Policy: "careful", Games: 1}})
-	for _, c := range Comparisons {
+	for _, c := range Comparisons() {
 		if !strings.Contains(md, "| "+c.What+" | "+c.Policy+" vs "+c.Against+" | n/a") {
 			t.Errorf("no n/a row for %q in:\n%s", c.What, md)
 		}
 	}
-	md = MeasuredMarkdown([]Measured{{Policy: "careful", Games: 2, Wins: 1, TurnsMedian: 900}, {Policy: Comparisons[0].Policy, Games: 2, TurnsMedian: 1000, Starved: 1}})
-	if !strings.Contains(md, "| "+Comparisons[0].Policy+" vs careful | 0.0% vs 50.0% | 1000 vs 900 | 1 vs 0 |") {
+	md = MeasuredMarkdown([]Measured{{Policy: "careful", Games: 2, Wins: 1, TurnsMedian: 900}, {Policy: Comparisons()[0].Policy, Games: 2, TurnsMedian: 1000, Starved: 1}})
+	if !strings.Contains(md, "| "+Comparisons()[0].Policy+" vs careful | 0.0% vs 50.0% | 1000 vs 900 | 1 vs 0 |") {
 		t.Errorf("no comparison row in:\n%s", md)
 	}
 }
@@ -267,26 +267,23 @@ func TestTheMeasuredSectionOfAFewGamesAddsUp(t *testing.T) {
 	}
 }
 
-// TestTheRunnerRecordsTheSpecialRoomsTheGameReports plays a game through
-// the SpecialRooms hook, standing in for the level builders' report.
-// (Not parallel: it swaps a package variable.)
+// TestTheRunnerRecordsTheSpecialRoomsTheGameReports plays a game with a
+// rooms hook standing in for the level builders' report.
 func TestTheRunnerRecordsTheSpecialRoomsTheGameReports(t *testing.T) {
 	data, err := game.LoadData()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o := Play(4, data, Policies()[0], Options{TurnCap: 50}); o.RoomsKnown || len(o.Rooms) > 0 {
-		t.Fatalf("before the hook: rooms %v known %v", o.Rooms, o.RoomsKnown)
+		t.Fatalf("without a report: rooms %v known %v", o.Rooms, o.RoomsKnown)
 	}
-	old := SpecialRooms
-	defer func() { SpecialRooms = old }()
-	SpecialRooms = func(g *game.Game) ([]string, bool) {
+	rooms := func(g *game.Game) ([]string, bool) {
 		if g.Depth() == 1 {
 			return []string{"vault", "den"}, true
 		}
 		return nil, true
 	}
-	o := Play(4, data, Policies()[0], Options{TurnCap: 50})
+	o := Play(4, data, Policies()[0], Options{TurnCap: 50, Rooms: rooms})
 	if !o.RoomsKnown || !slices.Equal(o.Rooms, []string{"den on d1", "vault on d1"}) {
 		t.Fatalf("rooms %v known %v", o.Rooms, o.RoomsKnown)
 	}

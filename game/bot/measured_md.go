@@ -14,7 +14,7 @@ import (
 // Comparison is one row of the comparisons table: policy Policy against
 // policy Against, which differ in one decision (What). A comparison whose
 // policies did not run prints "n/a": adding a policy to Policies and its
-// line here is all a new comparison needs.
+// line in Comparisons is all a new comparison needs.
 type Comparison struct {
 	What    string // the decision, in a few words
 	Policy  string // the policy that makes it
@@ -25,9 +25,11 @@ type Comparison struct {
 // (section B: "a bot that drinks unknown potions at full health does
 // measurably better or worse than one that never does") and the clock
 // (section C: "resting to full before every fight costs something").
-var Comparisons = []Comparison{
-	{"drinks unknown potions at full health, or never", "taster", "careful"},
-	{"rests to full before every fight, or not", "rester", "careful"},
+func Comparisons() []Comparison {
+	return []Comparison{
+		{"drinks unknown potions at full health, or never", "taster", "careful"},
+		{"rests to full before every fight, or not", "rester", "careful"},
+	}
 }
 
 // HeadlinePolicy is the policy whose figures the headline table gives
@@ -168,7 +170,7 @@ func MeasuredMarkdown(ms []Measured) string {
 	}
 
 	f("\nComparisons (issue 21 B and C):\n\n| decision | policies | wins | median turns | starved |\n|---|---|---|---|---|\n")
-	for _, c := range Comparisons {
+	for _, c := range Comparisons() {
 		a, okA := byName[c.Policy]
 		o, okO := byName[c.Against]
 		if !okA || !okO {

@@ -37,6 +37,9 @@ const DefaultTurnCap = 20000
 type Options struct {
 	TurnCap int  // turns before the game is stopped; 0 means DefaultTurnCap
 	Replay  bool // after the game, replay its journal (through the codec) onto a new game and compare the saves byte for byte
+	// Rooms reads the special rooms of the level a game is on, for
+	// Measures.Rooms; nil means SpecialRooms.
+	Rooms func(g *game.Game) (kinds []string, ok bool)
 }
 
 // Outcome is one game's result and what it used.
@@ -86,7 +89,7 @@ func Play(seed uint64, data *content.Tables, policy Policy, opt Options) (out Ou
 	}()
 	g = game.New(seed, data)
 	v := NewView(g)
-	w := newWatcher(&out.Measures)
+	w := newWatcher(&out.Measures, opt.Rooms)
 	w.applied(g, v, game.Command{})
 	out.check(g)
 	for tries := 0; !g.Over() && g.Turn() < opt.TurnCap && tries < 4*opt.TurnCap; tries++ {

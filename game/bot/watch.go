@@ -68,8 +68,9 @@ func (m Meetings) add(o Meetings) Meetings {
 // ("vault", "shrine"), and ok = false while the game does not report
 // special rooms (the report then prints "n/a"). It finds a game method
 // SpecialRooms() []string by itself; if the level builders report rooms
-// another way, this one function is what to change.
-var SpecialRooms = func(g *game.Game) (kinds []string, ok bool) {
+// another way, this function is what to change (Options.Rooms replaces it
+// for one game).
+func SpecialRooms(g *game.Game) (kinds []string, ok bool) {
 	if r, ok := any(g).(interface{ SpecialRooms() []string }); ok {
 		return r.SpecialRooms(), true
 	}
@@ -92,11 +93,17 @@ type watcher struct {
 	seen     map[string]bool
 	rooms    map[string]bool
 	lastAuto bool // the last command was a move with no monster in sight
+	roomsOf  func(*game.Game) ([]string, bool)
 }
 
-func newWatcher(m *Measures) *watcher {
+// newWatcher returns a watcher recording into m; roomsOf reads a level's
+// special rooms (nil: SpecialRooms).
+func newWatcher(m *Measures, roomsOf func(*game.Game) ([]string, bool)) *watcher {
+	if roomsOf == nil {
+		roomsOf = SpecialRooms
+	}
 	*m = Measures{Met: map[string]Meetings{}, Had: map[game.ItemKind]bool{}, LevelUps: map[game.Stat]int{}}
-	return &watcher{m: m, spawned: map[string]bool{}, seen: map[string]bool{}, rooms: map[string]bool{}}
+	return &watcher{m: m, spawned: map[string]bool{}, seen: map[string]bool{}, rooms: map[string]bool{}, roomsOf: roomsOf}
 }
 
 // command counts the keys of c, about to be applied to the game v shows.
@@ -125,7 +132,7 @@ func (w *watcher) applied(g *game.Game, v *View, c game.Command) {
 				w.spawned[string(it.Kind)] = true
 			}
 		}
-		if rs, ok := SpecialRooms(g); ok {
+		if rs, ok := w.roomsOf(g); ok {
 			w.m.RoomsKnown = true
 			for _, r := range rs {
 				w.rooms[fmt.Sprintf("%s on d%d", r, d)] = true
