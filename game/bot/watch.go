@@ -92,7 +92,9 @@ type watcher struct {
 	spawned  map[string]bool
 	seen     map[string]bool
 	rooms    map[string]bool
-	lastAuto bool // the last command was a move with no monster in sight
+	lastAuto bool  // the last command was a move with no monster in sight
+	quiet    bool  // no monster is in sight now (as of the last applied)
+	inSight  []int // tile indexes of the monsters in sight, reused
 	roomsOf  func(*game.Game) ([]string, bool)
 }
 
@@ -108,7 +110,7 @@ func newWatcher(m *Measures, roomsOf func(*game.Game) ([]string, bool)) *watcher
 
 // command counts the keys of c, about to be applied to the game v shows.
 func (w *watcher) command(v *View, c game.Command) {
-	auto := c.Action == game.ActMove && len(v.Monsters()) == 0
+	auto := c.Action == game.ActMove && w.quiet
 	if !auto || !w.lastAuto {
 		w.m.Keys++
 	}
@@ -139,8 +141,10 @@ func (w *watcher) applied(g *game.Game, v *View, c game.Command) {
 			}
 		}
 	}
-	for _, it := range v.Pack() {
-		w.m.Had[it.Kind] = true
+	if c.Action == game.ActPickUp || c.Action == 0 { // the pack grows only by picking up
+		for _, it := range v.Pack() {
+			w.m.Had[it.Kind] = true
+		}
 	}
 	if w.depth <= EarlyDepths {
 		for _, it := range v.Items() {
@@ -149,10 +153,11 @@ func (w *watcher) applied(g *game.Game, v *View, c game.Command) {
 			}
 		}
 	}
-	inSight := map[int]bool{}
+	w.inSight = w.inSight[:0]
 	for _, m := range v.Monsters() {
-		inSight[m.Pos.Y*v.w+m.Pos.X] = true
+		w.inSight = append(w.inSight, m.Pos.Y*v.w+m.Pos.X)
 	}
+	w.quiet = len(w.inSight) == 0
 	alive := g.Player().HP > 0
 	for i, a := range v.actors {
 		if i == 0 {
@@ -170,7 +175,7 @@ func (w *watcher) applied(g *game.Game, v *View, c game.Command) {
 			continue
 		}
 		switch {
-		case a.Alive() && inSight[a.Pos.Y*v.w+a.Pos.X]:
+		case a.Alive() && slices.Contains(w.inSight, a.Pos.Y*v.w+a.Pos.X):
 			mt.seen = true
 		case !a.Alive() && alive:
 			w.close(mt, mt.seen)
