@@ -1,7 +1,11 @@
 // Command grotto-bots plays grotto headless with the bots of game/bot and
 // prints the balance report (issue 12): per policy the win rate, deaths by
 // depth and by cause, depth reached, turns per depth, items used and left,
-// score, and time per game. Games run in parallel over GOMAXPROCS
+// score, and time per game; then issue 21's "Measured" section (the share
+// of deaths of the worst monster, deaths and meetings by monster behaviour,
+// items and level-up choices in wins and losses, the variety of the first
+// levels between seeds, a game's median length in turns and in a person's
+// minutes, and the comparisons of bot.Comparisons). Games run in parallel over GOMAXPROCS
 // goroutines; each game is pure and its result depends only on its seed.
 //
 //	go run ./cmd/grotto-bots --seeds 500
@@ -99,9 +103,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	wall := time.Since(start)
 
 	var sums []bot.Summary
+	var measured []bot.Measured
 	broken := 0
 	for pi, p := range policies {
 		s := bot.Summarize(p.Name, p.Doc, outs[pi])
+		m := bot.Measure(data, p.Name, outs[pi])
+		s.Measured = &m
+		measured = append(measured, m)
 		sums = append(sums, s)
 		broken += s.Violations
 		for _, o := range outs[pi] {
@@ -125,6 +133,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		for _, s := range sums {
 			fmt.Fprintf(stdout, "- %s: %s\n", s.Policy, s.Doc)
 		}
+		fmt.Fprintf(stdout, "\n## Measured (issue 21)\n\n%s", bot.MeasuredMarkdown(measured))
 	}
 	if broken > 0 {
 		fmt.Fprintf(stderr, "grotto-bots: %d invariants broken\n", broken)

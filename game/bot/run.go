@@ -37,6 +37,9 @@ const DefaultTurnCap = 20000
 type Options struct {
 	TurnCap int  // turns before the game is stopped; 0 means DefaultTurnCap
 	Replay  bool // after the game, replay its journal (through the codec) onto a new game and compare the saves byte for byte
+	// Rooms reads the special rooms of the level a game is on, for
+	// Measures.Rooms; nil means SpecialRooms.
+	Rooms func(g *game.Game) (kinds []string, ok bool)
 }
 
 // Outcome is one game's result and what it used.
@@ -59,6 +62,7 @@ type Outcome struct {
 	Journal    []game.Command        // every command the game took, in order
 	Violations []string              // broken invariants, empty in a sound game
 	ElapsedMS  float64               // wall time of the game in ms, filled by a caller that measures it (this package reads no clock)
+	Measures                         // what issue 21's "Measured" section counts (watch.go)
 }
 
 // Play runs policy on a new game of seed with data until the player dies,
@@ -85,6 +89,8 @@ func Play(seed uint64, data *content.Tables, policy Policy, opt Options) (out Ou
 	}()
 	g = game.New(seed, data)
 	v := NewView(g)
+	w := newWatcher(&out.Measures, opt.Rooms)
+	w.applied(g, v, game.Command{})
 	out.check(g)
 	for tries := 0; !g.Over() && g.Turn() < opt.TurnCap && tries < 4*opt.TurnCap; tries++ {
 		c := policy.Decide(v)
@@ -94,6 +100,7 @@ func Play(seed uint64, data *content.Tables, policy Policy, opt Options) (out Ou
 				used = pack[c.Item].Kind
 			}
 		}
+		w.command(v, c)
 		depth, turn := g.Depth(), g.Turn()
 		_, err := g.Apply(c)
 		var imp *game.Impossible
@@ -113,6 +120,7 @@ func Play(seed uint64, data *content.Tables, policy Policy, opt Options) (out Ou
 		}
 		out.DepthTurns[depth] += g.Turn() - turn
 		v.Refresh()
+		w.applied(g, v, c)
 		out.check(g)
 	}
 	p := g.Player()
@@ -122,6 +130,7 @@ func Play(seed uint64, data *content.Tables, policy Policy, opt Options) (out Ou
 	if out.Died {
 		out.Cause = causeOf(g.Cause())
 	}
+	w.finish(g, monsterNamed(data, out.Cause).ID)
 	for _, it := range g.Inventory() {
 		out.Left[it.Kind]++
 	}
@@ -182,6 +191,17 @@ func CheckReplay(g *game.Game, seed uint64, data *content.Tables, cmds []game.Co
 		return fmt.Errorf("seed %d: the journal of %d commands replays to a different game (turn %d, want turn %d)", seed, len(cmds), r.Turn(), g.Turn())
 	}
 	return nil
+}
+
+// monsterNamed returns the monster kind of data called name (as messages
+// and causes name it), or a zero Monster.
+func monsterNamed(data *content.Tables, name string) content.Monster {
+	for _, m := range data.Monsters {
+		if m.Name == name {
+			return m
+		}
+	}
+	return content.Monster{}
 }
 
 // causeOf returns what killed the player from game.Cause ("killed by an
