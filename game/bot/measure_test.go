@@ -188,8 +188,9 @@ func TestAComparisonWhosePoliciesDidNotRunSaysNA(t *testing.T) {
 			t.Errorf("no n/a row for %q in:\n%s", c.What, md)
 		}
 	}
-	md = MeasuredMarkdown([]Measured{{Policy: "careful", Games: 2, Wins: 1, TurnsMedian: 900}, {Policy: Comparisons()[0].Policy, Games: 2, TurnsMedian: 1000, Starved: 1}})
-	if !strings.Contains(md, "| "+Comparisons()[0].Policy+" vs careful | 0.0% vs 50.0% | 1000 vs 900 | 1 vs 0 |") {
+	c := Comparisons()[0]
+	md = MeasuredMarkdown([]Measured{{Policy: c.Against, Games: 2, Wins: 1, TurnsMedian: 900}, {Policy: c.Policy, Games: 2, TurnsMedian: 1000, Starved: 1}})
+	if !strings.Contains(md, "| "+c.Policy+" vs "+c.Against+" | 0.0% vs 50.0% | 1000 vs 900 | 1 vs 0 |") {
 		t.Errorf("no comparison row in:\n%s", md)
 	}
 }

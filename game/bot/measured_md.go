@@ -27,7 +27,7 @@ type Comparison struct {
 // (section C: "resting to full before every fight costs something").
 func Comparisons() []Comparison {
 	return []Comparison{
-		{"drinks unknown potions at full health, or never", "taster", "careful"},
+		{"drinks unknown potions at full health, or never", "careful", "careful-no-drink"},
 		{"rests to full before every fight, or not", "rester", "careful"},
 	}
 }
