@@ -67,7 +67,7 @@ func TestHitChancesAndDamageRanges(t *testing.T) {
 		})
 	}
 	for _, c := range []struct {
-		name                  string
+		name                   string
 		power, defense, lo, hi int
 	}{
 		{"a blow of 5 does 4 to 6", 5, 0, 4, 6},
