@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -198,11 +200,23 @@ func (s *callScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	case "ctrl+u":
 		s.text = ""
 	default:
-		if t := game.SanitizeCall(s.text + k.Text); k.Text != "" && len(t) > len(s.text) {
+		// Only printable text is typed in (spaces too: game.CallItem
+		// trims them), up to game.MaxCallRunes runes.
+		if t := s.text + k.Text; k.Text != "" && utf8.RuneCountInString(t) <= game.MaxCallRunes && printable(k.Text) {
 			s.text = t
 		}
 	}
 	return s, nil
+}
+
+// printable reports whether every rune of t is printable (a space is).
+func printable(t string) bool {
+	for _, r := range t {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *callScreen) view(m *Model) string {

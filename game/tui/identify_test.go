@@ -1,0 +1,60 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/grotto-game/grotto/game"
+)
+
+// unknownPack gives the player a pack of kinds the player does not know.
+func unknownPack(t *testing.T, m *Model, kinds ...game.ItemKind) {
+	t.Helper()
+	adopt(t, m, editSave(t, m.game, func(state map[string]any) {
+		var inv []map[string]any
+		for _, k := range kinds {
+			inv = append(inv, map[string]any{"Kind": string(k)})
+		}
+		state["Inventory"] = inv
+	}))
+}
+
+// Issue 21: C, a letter, a name and Enter call an unknown kind; the pack
+// then lists it by its look and that name, and it costs no turn.
+func TestCallingAnUnknownPotionNamesItInThePack(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	unknownPack(t, m, game.PoisonPotion, game.Dagger)
+	look := m.game.KindName(game.PoisonPotion, 1)
+	press(m, "C")
+	if s := plain(m); !strings.Contains(s, "Select an unknown item to call") || !strings.Contains(s, look) || strings.Contains(s, "dagger") {
+		t.Fatalf("the call menu:\n%s", s)
+	}
+	press(m, "a")
+	for _, k := range "bad one" {
+		press(m, string(k))
+	}
+	turn := m.game.Turn()
+	press(m, "enter")
+	if got := m.game.CalledName(game.PoisonPotion); got != "bad one" || m.game.Turn() != turn {
+		t.Fatalf("called %q, turn %d", got, m.game.Turn())
+	}
+	press(m, "i")
+	if s := plain(m); !strings.Contains(s, look+" called bad one") || strings.Contains(s, "poison") {
+		t.Errorf("the pack:\n%s", s)
+	}
+}
+
+// Issue 21, part E: with no colour, two unknown potions are still told
+// apart, by their looks' names in the pack.
+func TestUnknownPotionsDifferByNameWithoutColour(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	unknownPack(t, m, game.HealthPotion, game.PoisonPotion)
+	press(m, "i")
+	s := plain(m)
+	a, b := m.game.KindName(game.HealthPotion, 1), m.game.KindName(game.PoisonPotion, 1)
+	if a == b || !strings.Contains(s, a) || !strings.Contains(s, b) {
+		t.Errorf("%q and %q in:\n%s", a, b, s)
+	}
+}
