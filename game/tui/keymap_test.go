@@ -146,6 +146,8 @@ func TestEveryPlayKeyDoesWhatItsHelpLineSays(t *testing.T) {
 				_, ok = m.scr.(*cheatScreen)
 			case actOptions:
 				_, ok = m.scr.(*settingsScreen)
+			case actRest: // issue 21: a fresh game is at full health
+				ok = note == "You are already at full health." && g.Turn() == 0
 			default:
 				t.Errorf("%q: no check for action %d; add one", k.name, k.act)
 				continue
