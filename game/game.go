@@ -48,6 +48,7 @@ type state struct {
 	Daily     string     // the daily challenge's UTC date, "2006-01-02" (daily.go); "" for a game of its own
 	Known     []ItemKind // the kinds the player has learned, in the order learned (identify.go)
 	Called    []Called   // the names the player gave unknown kinds, in the order given (identify.go)
+	Rules     int        // the RulesVersion the game began under (history.go, Game.Rules); 0, as in saves from before issue 21, is 1
 	Hunger    int        // nutrition spent since the start's StartNutrition (clock.go); 0, as in saves from before hunger, is full; below 0 after eating
 }
 
@@ -76,7 +77,7 @@ type Game struct {
 func New(seed uint64, data *content.Tables) *Game {
 	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
 	g := &Game{pcg: pcg, rng: rand.New(pcg), data: data, hist: history{complete: true}}
-	g.s.Seed = seed
+	g.s.Seed, g.s.Rules = seed, RulesVersion
 	g.s.Actors = []Actor{newPlayer(world.Pos{})}
 	g.enterLevel(1)
 	g.logf(MsgWelcome, "Hello, adventurer, and welcome to the grotto!")

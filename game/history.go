@@ -25,7 +25,7 @@ import (
 // a change makes the same seed and commands give another game (a new
 // rule, a changed formula, another use of the RNG). Rules combines it with
 // a digest of the data tables, which can change without the code.
-const RulesVersion = 1
+const RulesVersion = 2
 
 // Rules returns the rules a game made with data is played under, e.g.
 // "1.3fa09c1d22b4": RulesVersion, then the first 12 hex digits of the
@@ -38,6 +38,20 @@ func Rules(data *content.Tables) string {
 	}
 	sum := sha256.Sum256(b)
 	return fmt.Sprintf("%d.%s", RulesVersion, hex.EncodeToString(sum[:6]))
+}
+
+// Rules returns the rules this game is played under, as Rules(data) says
+// them, for a game begun under this RulesVersion. A game begun under an
+// earlier version (a save from before, resumed) is played on under these
+// rules, so its history from turn 0 would not replay under any one set:
+// its Rules names both ("1+2.3fa09c1d22b4"), which a replay refuses as
+// recorded under other rules, in words, instead of showing another game.
+func (g *Game) Rules() string {
+	now := Rules(g.data)
+	if begun := max(1, g.s.Rules); begun != RulesVersion {
+		return fmt.Sprintf("%d+%s", begun, now)
+	}
+	return now
 }
 
 // ErrCorruptHistory is returned (wrapped) by DecodeHistory for bytes that

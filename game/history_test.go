@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/grotto-game/grotto/game/world"
@@ -125,4 +126,38 @@ func FuzzDecodeHistory(f *testing.F) {
 			t.Fatalf("decoded commands do not round-trip: %v", err)
 		}
 	})
+}
+
+// Issue 21 changed the rules (RulesVersion 2). A game saved before it and
+// resumed now plays on under the new rules, so its history from turn 0
+// replays under neither: its Rules names both versions, which a replay
+// refuses in words as recorded under other rules. A game begun now has
+// the rules of now.
+func TestAGameBegunUnderOlderRulesSaysSo(t *testing.T) {
+	blob, err := os.ReadFile(fixturePath) // issue 10's save: no "Rules" key
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := Decode(blob, testData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, now := old.Rules(), Rules(testData); got == now || !strings.HasPrefix(got, "1+") {
+		t.Errorf("a game of rules 1 resumed under %s says it is played under %q", now, got)
+	}
+	g := New(1, testData)
+	if got := g.Rules(); got != Rules(testData) {
+		t.Errorf("a new game says %q, want %q", got, Rules(testData))
+	}
+	blob, err = g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(blob, testData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Rules() != Rules(testData) {
+		t.Errorf("a new game saved and loaded says %q", back.Rules())
+	}
 }

@@ -48,6 +48,7 @@ type saveState struct {
 	Daily     string         `json:"Daily,omitempty"`     // issue 15: the daily's date; absent for other games
 	Known     []string       `json:"Known,omitempty"`     // issue 21: ItemKind values learned; absent: none
 	Called    []saveCalled   `json:"Called,omitempty"`    // issue 21: names given; absent: none
+	Rules     int            `json:"Rules,omitempty"`     // issue 21: the RulesVersion the game began under; absent: 1
 	Hunger    int            `json:"Hunger,omitempty"`    // issue 21: nutrition spent; absent in older saves, whose players are full
 }
 
@@ -218,7 +219,7 @@ func (s *state) toSave() saveState {
 		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily,
 		Known:  convert(s.Known, func(k ItemKind) string { return string(k) }),
 		Called: convert(s.Called, func(c Called) saveCalled { return saveCalled{Kind: string(c.Kind), Name: c.Name} }),
-		Hunger: s.Hunger}
+		Hunger: s.Hunger, Rules: s.Rules}
 }
 
 // state returns the in-memory state of a decoded save (not yet validated).
@@ -231,5 +232,5 @@ func (s *saveState) state() state {
 		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily,
 		Known:  convert(s.Known, func(k string) ItemKind { return ItemKind(k) }),
 		Called: convert(s.Called, func(c saveCalled) Called { return Called{Kind: ItemKind(c.Kind), Name: c.Name} }),
-		Hunger: s.Hunger}
+		Hunger: s.Hunger, Rules: s.Rules}
 }

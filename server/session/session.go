@@ -545,7 +545,7 @@ func (s *Session) finish() error {
 // is kept with none, which a replay refuses as damaged (its dump still
 // reads).
 func (s *Session) gameRecord(g *game.Game, name string) *store.GameRecord {
-	r := &store.GameRecord{Won: g.Won(), Seed: g.Seed(), Rules: game.Rules(s.cfg.Data), Hash: g.StateHash(),
+	r := &store.GameRecord{Won: g.Won(), Seed: g.Seed(), Rules: g.Rules(), Hash: g.StateHash(),
 		Dump: replay.Dump(g, s.cfg.Data, name)}
 	if hist, full := g.HistoryBlob(); full {
 		r.History = hist
