@@ -46,6 +46,16 @@ type saveState struct {
 	Seen      []saveSighting `json:"Seen,omitempty"`      // issue 12; absent in older saves
 	Slain     []saveSlain    `json:"Slain,omitempty"`     // issue 15; absent in older saves
 	Daily     string         `json:"Daily,omitempty"`     // issue 15: the daily's date; absent for other games
+	Rooms     []saveRoom     `json:"Rooms,omitempty"`     // issue 21: the level's special rooms; absent in older saves and on levels without
+}
+
+// saveRoom is a SpecialRoom as saved: its kind's name and its rectangle in tiles.
+type saveRoom struct {
+	Kind string `json:"Kind"`
+	X    int    `json:"X"`
+	Y    int    `json:"Y"`
+	W    int    `json:"W"`
+	H    int    `json:"H"`
 }
 
 // saveSlain is a Slain as saved.
@@ -192,7 +202,8 @@ func (s *state) toSave() saveState {
 		Inventory: convert(s.Inventory, toSaveItem), Log: convert(s.Log, toSaveMessage), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, toSaveSighting),
-		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily}
+		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily,
+		Rooms: convert(s.Rooms, func(r SpecialRoom) saveRoom { return saveRoom(r) })}
 }
 
 // state returns the in-memory state of a decoded save (not yet validated).
@@ -202,5 +213,6 @@ func (s *saveState) state() state {
 		Inventory: convert(s.Inventory, saveItem.item), Log: convert(s.Log, saveMessage.message), Over: s.Over, Won: s.Won,
 		Cheated: s.Cheated, God: s.God, Cause: s.Cause, XPEarned: s.XPEarned,
 		CharLevel: s.CharLevel, XP: s.XP, Seen: convert(s.Seen, saveSighting.sighting),
-		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily}
+		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily,
+		Rooms: convert(s.Rooms, func(r saveRoom) SpecialRoom { return SpecialRoom(r) })}
 }

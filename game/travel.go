@@ -32,7 +32,8 @@ func (g *Game) KnownMap() *world.Map {
 	copy(k.Explored, m.Explored)
 	for i, seen := range m.Explored {
 		if seen {
-			k.Tiles[i] = m.Tiles[i]
+			k.Tiles[i] = m.Tiles[i].Apparent() // a hidden trap or door is not known
+
 		}
 	}
 	return k
