@@ -32,6 +32,7 @@ const (
 	actCancel                    // aiming: leave at no cost
 	actTravel                    // walk to the down stairs seen (travel.go)
 	actExplore                   // walk to what is not explored yet (travel.go)
+	actSearch                    // search round the player for hidden traps and doors (issue 21)
 )
 
 // boundKey is one key and what it does.
@@ -105,6 +106,7 @@ func newKeyMaps() keyMaps {
 		{label: "y u b n", help: "move diagonally (also Home PgUp End PgDn)", keys: moves(actMove, diagonal)},
 		{label: "numpad 1-9", help: "move (5 waits)", keys: moves(actMove, numpad)},
 		{label: ". 5 or Space", help: "wait a turn", keys: []boundKey{one(".", actWait), one("5", actWait), one("begin", actWait), one("space", actWait)}},
+		{label: "s", help: "search around you for hidden traps and doors (a turn)", keys: []boundKey{one("s", actSearch)}},
 		{label: "> or <", help: "take the stairs down (there is no way back up)", keys: []boundKey{one(">", actDescend), one("<", actAscend)}},
 		{label: "_ / x", help: "travel to the stairs seen (also >) / explore", keys: []boundKey{one("_", actTravel), one("x", actExplore)}},
 		{label: "g or ,", help: "pick up the item here", keys: []boundKey{one("g", actPickUp), one(",", actPickUp)}},
