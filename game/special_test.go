@@ -287,3 +287,14 @@ func TestASearchIsOneByteOfHistory(t *testing.T) {
 		t.Errorf("history %+v", cmds)
 	}
 }
+
+func TestTravelWalksRoundAKnownTrap(t *testing.T) {
+	g := quietArena()
+	g.s.Map.Set(world.Pos{X: 9, Y: 2}, world.DownStairs)
+	g.s.Map.Set(world.Pos{X: 3, Y: 2}, world.DartTrap)
+	g.updateFOV()
+	step, _, ok := g.TravelStep(ToStairs)
+	if !ok || g.Player().Pos.Add(step.X, step.Y) == (world.Pos{X: 3, Y: 2}) {
+		t.Errorf("travel steps %v onto the known trap (ok %v)", step, ok)
+	}
+}
