@@ -21,6 +21,7 @@ const (
 	ActCheat                     // an admin cheat (see Cheat)
 	ActLevelUp                   // spend a waiting level-up on Stat (growth.go); takes no turn
 	ActCall                      // call the unknown kind of inventory slot Item by Name (identify.go); takes no turn
+	ActSearch                    // search the eight tiles round the player for hidden traps and doors (special.go); one turn
 )
 
 // Command is one player input to the core: a small value, so that a game is
@@ -41,6 +42,10 @@ func Move(dx, dy int) Command { return Command{Action: ActMove, DX: dx, DY: dy} 
 
 // Wait returns the command to pass one turn.
 func Wait() Command { return Command{Action: ActWait} }
+
+// Search returns the command to spend a turn searching the tiles round the
+// player for hidden traps and secret doors.
+func Search() Command { return Command{Action: ActSearch} }
 
 // Descend returns the command to take the down stairs.
 func Descend() Command { return Command{Action: ActDescend} }

@@ -47,7 +47,7 @@ func TestDataTheRulesCannotPlayIsRefusedByName(t *testing.T) {
 		{"a tile without its name", func(t *content.Tables) { t.Tiles = t.Tiles[:5] }, `tiles.json: no entry for the tile "deep water"`},
 		{"a tile the game lacks", func(t *content.Tables) {
 			t.Tiles = append(t.Tiles, content.Tile{ID: "lava", Name: "lava", Description: "Hot."})
-		}, `tiles.json: entry 9 ("lava"): no tile has this id`},
+		}, `tiles.json: entry 15 ("lava"): no tile has this id`},
 		{"an archer that shoots farther than it sees", func(t *content.Tables) {
 			for i := range t.Monsters {
 				if t.Monsters[i].ID == "kobold archer" {

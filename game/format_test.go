@@ -195,8 +195,8 @@ func withoutGrowth(t *testing.T, g *Game) []byte {
 func TestTheFixtureGameEncodesToTheCheckedInSave(t *testing.T) {
 	g := New(fixtureSeed, fixtureData(t))
 	playFixture(g)
-	if gr := g.Growth(); gr.XP != 80 || gr.Level != 1 { // issue 21: rolled blows kill another way (was 45, a rat and an orc)
-		t.Errorf("the fixture game's growth is %+v, want 80 XP, level 1", gr)
+	if gr := g.Growth(); gr.XP != 135 || gr.Level != 1 { // issue 21: rolled blows and new levels kill another way (was 45, a rat and an orc)
+		t.Errorf("the fixture game's growth is %+v, want 135 XP, level 1", gr)
 	}
 	got := withoutGrowth(t, g)
 	var err error
@@ -228,10 +228,10 @@ func TestTheFixtureGameEncodesToTheCheckedInSave(t *testing.T) {
 func TestPlaysFromFixedSeedsEncodeToPinnedBytes(t *testing.T) {
 	data := beforeTuning(t)
 	for seed, want := range []string{
-		"e60165a2e9e589522aef2d5d2a5b9ba86422245a5163b17c348d7acf9a4879ca",
-		"4a9e0a0946c70bbe0ed1951f23a34bb2e3d370f5d0398911a59bd0125db4088b", // issue 12: this play's kills give XP; issue 21: its blows roll
-		"e2a6d6e6606fee1a97bbf99dfff7406ecf157789bc7424aca7e54a9067bf143f",
-		"04038b789e5137b67dc7e4a5cb6d3f2727b78ed60838254f5ac0029b67ebe698",
+		"696c172733be9ebefcb5544eb4bed3ad4b9fe2d6f072d62213b0368162c13643",
+		"01bd9abed3bed348b1c9f7b4b4c244831f70fbcb91d3b345eeb908b0e22a4504", // issue 12: this play's kills give XP; issue 21: its blows roll
+		"f206a3486488a6ac22defb2cabd60e90ff19141de912933f5aa7dccca37874ce",
+		"249ef6e4eacddefb92532b98797733e95151988167c684455f52d9bb0bd15a5c",
 	} {
 		g := New(uint64(seed), data)
 		play(g, randomCommands(uint64(seed), 600))

@@ -35,21 +35,22 @@ type state struct {
 	Items     []Item  // items lying on this level, oldest first
 	Inventory []Item  // the player's items, slot i is letter 'a'+i
 	Log       []Message
-	Over      bool       // the game has ended: the player died or escaped
-	Won       bool       // the player escaped the grotto
-	Cheated   bool       // an admin cheat was used: no place on the score table
-	God       bool       // god mode: the player takes no damage
-	Cause     string     // how the game ended, e.g. "killed by an orc on depth 2"
-	XPEarned  int        // experience from kills, the main part of the score
-	CharLevel int        // the player's level (growth.go); 0, as in saves from before levels, means 1
-	XP        int        // the player's experience toward the next level
-	Seen      []Sighting // things the player remembers on this level (memory.go)
-	Slain     []Slain    // the player's kills by monster, in the order first killed (issue 15)
-	Daily     string     // the daily challenge's UTC date, "2006-01-02" (daily.go); "" for a game of its own
-	Known     []ItemKind // the kinds the player has learned, in the order learned (identify.go)
-	Called    []Called   // the names the player gave unknown kinds, in the order given (identify.go)
-	Rules     int        // the RulesVersion the game began under (history.go, Game.Rules); 0, as in saves from before issue 21, is 1
-	Hunger    int        // nutrition spent since the start's StartNutrition (clock.go); 0, as in saves from before hunger, is full; below 0 after eating
+	Over      bool          // the game has ended: the player died or escaped
+	Won       bool          // the player escaped the grotto
+	Cheated   bool          // an admin cheat was used: no place on the score table
+	God       bool          // god mode: the player takes no damage
+	Cause     string        // how the game ended, e.g. "killed by an orc on depth 2"
+	XPEarned  int           // experience from kills, the main part of the score
+	CharLevel int           // the player's level (growth.go); 0, as in saves from before levels, means 1
+	XP        int           // the player's experience toward the next level
+	Seen      []Sighting    // things the player remembers on this level (memory.go)
+	Slain     []Slain       // the player's kills by monster, in the order first killed (issue 15)
+	Daily     string        // the daily challenge's UTC date, "2006-01-02" (daily.go); "" for a game of its own
+	Known     []ItemKind    // the kinds the player has learned, in the order learned (identify.go)
+	Called    []Called      // the names the player gave unknown kinds, in the order given (identify.go)
+	Rules     int           // the RulesVersion the game began under (history.go, Game.Rules); 0, as in saves from before issue 21, is 1
+	Hunger    int           // nutrition spent since the start's StartNutrition (clock.go); 0, as in saves from before hunger, is full; below 0 after eating
+	Rooms     []SpecialRoom // the special rooms of this level as built (special.go; issue 21); none in older saves
 }
 
 // Game is one player's game. It is not safe for concurrent use: one game
@@ -81,6 +82,7 @@ func New(seed uint64, data *content.Tables) *Game {
 	g.s.Actors = []Actor{newPlayer(world.Pos{})}
 	g.enterLevel(1)
 	g.logf(MsgWelcome, "Hello, adventurer, and welcome to the grotto!")
+	g.logf(MsgInfo, g.feeling())
 	return g
 }
 

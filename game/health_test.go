@@ -63,13 +63,22 @@ func TestTheCauseOfDeathSaysHow(t *testing.T) {
 // the warning; the turns spent below it do not repeat it; healing above and
 // falling again warns again.
 func TestLowHealthIsToldOncePerCrossing(t *testing.T) {
-	g := arena("rat") // power 3 against defense 2: 1 HP a turn
-	if k, _ := testData.Monster("rat"); Damage(k.Power, PlayerDefense) != 1 {
-		t.Fatalf("the test needs a monster that hits for 1; the rat hits for %d", Damage(k.Power, PlayerDefense))
+	// Poison takes exactly PoisonDamage a turn (blows roll since issue 21).
+	g := arena("rat")
+	g.s.Actors[1].AI = AINone
+	g.addEffect(g.player(), EffectPoison, 100)
+	if PoisonDamage != 1 {
+		t.Fatalf("the test needs 1 HP a turn; poison takes %d", PoisonDamage)
 	}
-	g.s.Actors[1].HP = 1000
 	g.s.Actors[0].HP = 11
-	count := func() int { return strings.Count(lastMessages(g, 0), MsgLowHealth) }
+	count := func() (n int) { // repeats of one line are one entry with a Count
+		for _, m := range g.s.Log {
+			if strings.Contains(m.Text, MsgLowHealth) {
+				n += m.Count
+			}
+		}
+		return n
+	}
 	mustApply(t, g, Wait()) // 10 HP: 30 < 30 is false, not low yet
 	if n := count(); n != 0 {
 		t.Fatalf("warned at %d HP", g.Player().HP)

@@ -177,7 +177,8 @@ func decodeRaw(raw []byte, n int) ([]Command, error) {
 // Action's byte; any other command is its Action's byte followed by every
 // field Normalized keeps, as varints (DX, DY, Item, Target.X, Target.Y,
 // Cheat, Stat) and a length-prefixed Kind; an ActCall then has its
-// length-prefixed Name (issue 21; histories from before hold none).
+// length-prefixed Name (issue 21; histories from before hold none). A
+// search (issue 21) is its Action's byte alone, like a wait.
 const compactMove = 0x80
 
 // maxNameBytes is the longest ActCall name readCommand accepts, in bytes:
@@ -189,7 +190,7 @@ func appendCommand(b []byte, c Command) []byte {
 	switch {
 	case c.Action == ActMove && c.DX >= -1 && c.DX <= 1 && c.DY >= -1 && c.DY <= 1:
 		return append(b, compactMove|byte((c.DX+1)*3+(c.DY+1)))
-	case c.Action == ActWait || c.Action == ActDescend || c.Action == ActPickUp:
+	case c.Action == ActWait || c.Action == ActDescend || c.Action == ActPickUp || c.Action == ActSearch:
 		return append(b, byte(c.Action))
 	}
 	b = append(b, byte(c.Action))
@@ -220,7 +221,7 @@ func readCommand(b []byte) (Command, []byte, error) {
 	}
 	c := Command{Action: Action(op)}
 	switch c.Action {
-	case ActWait, ActDescend, ActPickUp:
+	case ActWait, ActDescend, ActPickUp, ActSearch:
 		return c, b, nil
 	case ActMove, ActUse, ActDrop, ActThrow, ActCheat, ActLevelUp, ActCall:
 	default:

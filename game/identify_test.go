@@ -256,7 +256,7 @@ func TestACallCommandRoundTripsThroughTheHistoryAndTheJournal(t *testing.T) {
 }
 
 func TestAnOldSaveWithoutKnowledgeDecodesWithNothingKnown(t *testing.T) {
-	blob, err := os.ReadFile("testdata/depth2-before-issue21.save")
+	blob, err := os.ReadFile(fixturePath) // issue 10's save, from before issue 21
 	if err != nil {
 		t.Fatal(err)
 	}

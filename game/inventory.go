@@ -34,6 +34,7 @@ func (g *Game) pickUp() error {
 	g.s.Items = append(g.s.Items[:i], g.s.Items[i+1:]...)
 	g.s.Inventory = append(g.s.Inventory, it)
 	g.logf(MsgInfo, "You picked up the "+g.ItemName(it)+"!")
+	g.takeOffering(it.Pos, it)
 	return nil
 }
 

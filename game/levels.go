@@ -28,6 +28,7 @@ func (g *Game) enterLevel(depth int) {
 	g.s.Items = g.s.Items[:0]
 	g.s.Seen = nil // the memory of things is per level
 	g.spawn(lvl)
+	g.furnish(lvl)
 	g.buffers()
 	g.updateFOV()
 }
@@ -68,7 +69,7 @@ func (g *Game) spawn(lvl mapgen.Level) {
 		for range g.rng.IntN(rs.MaxItems + 1) {
 			p := r[g.rng.IntN(len(r))]
 			id := pickSpawn(g.rng, tables.ItemSpawns, g.s.Depth)
-			if g.s.Map.At(p).Walkable() && len(g.itemsAt(p)) == 0 && p != lvl.Exit {
+			if g.s.Map.At(p).Walkable() && g.s.Map.At(p) != world.Altar && len(g.itemsAt(p)) == 0 && p != lvl.Exit {
 				g.spawnItem(ItemKind(id), p) // magic.go: a wand's charges, a bundle of darts
 			}
 		}
@@ -142,4 +143,5 @@ func (g *Game) descend() {
 	p.HP += heal
 	g.logf(MsgDescend, "You take a moment to rest, and recover your strength.")
 	g.logf(MsgDescend, "You descend to depth "+fmt.Sprint(g.s.Depth)+": "+g.s.Level+".")
+	g.logf(MsgInfo, g.feeling())
 }

@@ -50,12 +50,22 @@ type saveState struct {
 	Called    []saveCalled   `json:"Called,omitempty"`    // issue 21: names given; absent: none
 	Rules     int            `json:"Rules,omitempty"`     // issue 21: the RulesVersion the game began under; absent: 1
 	Hunger    int            `json:"Hunger,omitempty"`    // issue 21: nutrition spent; absent in older saves, whose players are full
+	Rooms     []saveRoom     `json:"Rooms,omitempty"`     // issue 21: the level's special rooms; absent in older saves and on levels without
 }
 
 // saveCalled is a Called as saved.
 type saveCalled struct {
 	Kind string `json:"Kind"` // an ItemKind value
 	Name string `json:"Name"`
+}
+
+// saveRoom is a SpecialRoom as saved: its kind's name and its rectangle in tiles.
+type saveRoom struct {
+	Kind string `json:"Kind"`
+	X    int    `json:"X"`
+	Y    int    `json:"Y"`
+	W    int    `json:"W"`
+	H    int    `json:"H"`
 }
 
 // saveSlain is a Slain as saved.
@@ -219,7 +229,8 @@ func (s *state) toSave() saveState {
 		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily,
 		Known:  convert(s.Known, func(k ItemKind) string { return string(k) }),
 		Called: convert(s.Called, func(c Called) saveCalled { return saveCalled{Kind: string(c.Kind), Name: c.Name} }),
-		Hunger: s.Hunger, Rules: s.Rules}
+		Hunger: s.Hunger, Rules: s.Rules,
+		Rooms: convert(s.Rooms, func(r SpecialRoom) saveRoom { return saveRoom(r) })}
 }
 
 // state returns the in-memory state of a decoded save (not yet validated).
@@ -232,5 +243,6 @@ func (s *saveState) state() state {
 		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily,
 		Known:  convert(s.Known, func(k string) ItemKind { return ItemKind(k) }),
 		Called: convert(s.Called, func(c saveCalled) Called { return Called{Kind: ItemKind(c.Kind), Name: c.Name} }),
-		Hunger: s.Hunger, Rules: s.Rules}
+		Hunger: s.Hunger, Rules: s.Rules,
+		Rooms: convert(s.Rooms, func(r saveRoom) SpecialRoom { return SpecialRoom(r) })}
 }

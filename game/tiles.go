@@ -24,14 +24,30 @@ var tileIDs = [...]string{
 	world.Stalactite:   "stalactite",
 	world.Stalagmite:   "stalagmite",
 	world.UpStairs:     "up stairs",
+	// issue 21 part D; hidden tiles are named as what they look like
+	world.SecretDoor:         "wall",
+	world.Door:               "door",
+	world.Altar:              "altar",
+	world.HiddenDartTrap:     "floor",
+	world.DartTrap:           "dart trap",
+	world.HiddenPoisonTrap:   "floor",
+	world.PoisonTrap:         "poison needle trap",
+	world.HiddenTeleportTrap: "floor",
+	world.TeleportTrap:       "teleport trap",
+	world.HiddenAlarmTrap:    "floor",
+	world.AlarmTrap:          "alarm trap",
 }
 
-// TileKinds returns every tile kind a level can hold, in the order of
-// world's constants: what the help screen's legend lists.
+// TileKinds returns every tile kind the map can show, in the order of
+// world's constants: what the help screen's legend lists. Hidden tiles
+// (a secret door, a hidden trap) are not among them: they show as what
+// they look like (world.Tile.Apparent).
 func TileKinds() []world.Tile {
 	var out []world.Tile
 	for t := world.Tile(0); t.Valid(); t++ {
-		out = append(out, t)
+		if !t.Hidden() {
+			out = append(out, t)
+		}
 	}
 	return out
 }

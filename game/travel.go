@@ -7,7 +7,11 @@ package game
 // them). It reads the game and changes nothing: the UI sends each step as an
 // ordinary Move command, so a trip is journaled turn by turn.
 
-import "github.com/grotto-game/grotto/game/world"
+import (
+	"slices"
+
+	"github.com/grotto-game/grotto/game/world"
+)
 
 // Destination is where a trip goes.
 type Destination uint8
@@ -32,7 +36,8 @@ func (g *Game) KnownMap() *world.Map {
 	copy(k.Explored, m.Explored)
 	for i, seen := range m.Explored {
 		if seen {
-			k.Tiles[i] = m.Tiles[i]
+			k.Tiles[i] = m.Tiles[i].Apparent() // a hidden trap or door is not known
+
 		}
 	}
 	return k
@@ -106,8 +111,22 @@ func Route(known *world.Map, from world.Pos, goals []world.Pos) (step world.Pos,
 // TravelStep is Route from the player over what they know to dest: the
 // step to send as a Move command, the turns left, and whether dest is
 // known and reachable at all.
+//
+// Known traps are walked round (issue 21): the walk is first sought with
+// them as walls, and only if none exists across them, as Brogue's travel
+// does.
 func (g *Game) TravelStep(dest Destination) (step world.Pos, steps int, ok bool) {
 	known := g.KnownMap()
 	from := g.player().Pos
-	return Route(known, from, Goals(known, dest, from))
+	goals := Goals(known, dest, from)
+	safe := &world.Map{W: known.W, H: known.H, Tiles: slices.Clone(known.Tiles), Explored: known.Explored}
+	for i, t := range safe.Tiles {
+		if t.Trap() {
+			safe.Tiles[i] = world.Wall
+		}
+	}
+	if step, steps, ok := Route(safe, from, slices.DeleteFunc(slices.Clone(goals), func(p world.Pos) bool { return known.At(p).Trap() })); ok {
+		return step, steps, true
+	}
+	return Route(known, from, goals)
 }

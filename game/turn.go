@@ -63,6 +63,9 @@ func (g *Game) act(c Command) error {
 	case ActWait:
 		g.s.Turn++
 		return nil
+	case ActSearch:
+		g.search()
+		return nil
 	case ActPickUp, ActUse, ActDrop, ActThrow:
 		return g.itemAction(c)
 	}
@@ -87,6 +90,7 @@ func (g *Game) move(dx, dy int) error {
 	} else {
 		p.Pos = to
 		g.describeFloor()
+		g.springTrap()
 	}
 	return nil
 }

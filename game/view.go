@@ -59,7 +59,9 @@ func (g *Game) Player() Actor { return g.s.Actors[0].clone() }
 func (g *Game) Size() (w, h int) { return g.s.Map.W, g.s.Map.H }
 
 // Tile returns the tile at p (Wall outside the level).
-func (g *Game) Tile(p world.Pos) world.Tile { return g.s.Map.At(p) }
+// A hidden trap or secret door is returned as what it looks like
+// (world.Tile.Apparent), so nothing drawn from it tells it apart.
+func (g *Game) Tile(p world.Pos) world.Tile { return g.s.Map.At(p).Apparent() }
 
 // Visible reports whether the player sees p now.
 func (g *Game) Visible(p world.Pos) bool { return g.visible(p) }
@@ -142,7 +144,7 @@ func (g *Game) Describe(p world.Pos) []string {
 		}
 	}
 	if g.Visible(p) || g.Explored(p) {
-		out = append(out, TileInfo(g.data, g.s.Map.At(p)).Name)
+		out = append(out, TileInfo(g.data, g.Tile(p)).Name)
 	}
 	return out
 }
@@ -160,7 +162,7 @@ func (g *Game) Explain(p world.Pos) string {
 		}
 	}
 	if g.Visible(p) || g.Explored(p) {
-		return TileInfo(g.data, g.s.Map.At(p)).Description
+		return TileInfo(g.data, g.Tile(p)).Description
 	}
 	return ""
 }

@@ -18,7 +18,18 @@ func (v *View) walkable(p world.Pos) bool {
 // that walk's length in steps; ok is false when no known tile satisfies goal
 // within limit steps. Monsters do not block the search (stepping into one is
 // an attack); the player's own tile counts (length 0, step 0, 0).
+//
+// Known traps are walked round when a walk without them exists (issue 21),
+// as the game's own travel does.
 func (v *View) Route(goal func(world.Pos) bool, limit int) (dx, dy, steps int, ok bool) {
+	if dx, dy, steps, ok := v.route(goal, limit, false); ok {
+		return dx, dy, steps, ok
+	}
+	return v.route(goal, limit, true)
+}
+
+// route is Route, across known traps or not.
+func (v *View) route(goal func(world.Pos) bool, limit int, traps bool) (dx, dy, steps int, ok bool) {
 	start := v.Player().Pos
 	if goal(start) {
 		return 0, 0, 0, true
@@ -43,7 +54,7 @@ func (v *View) Route(goal func(world.Pos) bool, limit int) (dx, dy, steps int, o
 				continue
 			}
 			ni := n.Y*w + n.X
-			if v.dist[ni] >= 0 || !v.walkable(n) {
+			if v.dist[ni] >= 0 || !v.walkable(n) || !traps && v.Tile(n).Trap() {
 				continue
 			}
 			v.dist[ni] = v.dist[ci] + 1

@@ -65,16 +65,14 @@ func (m Meetings) add(o Meetings) Meetings {
 }
 
 // SpecialRooms returns the special rooms of the level g is on, by kind
-// ("vault", "shrine"), and ok = false while the game does not report
-// special rooms (the report then prints "n/a"). It finds a game method
-// SpecialRooms() []string by itself; if the level builders report rooms
-// another way, this function is what to change (Options.Rooms replaces it
-// for one game).
+// ("vault", "shrine"), in the order the builders placed them
+// (game.Game.SpecialRooms), with ok = true: the game reports them.
+// Options.Rooms replaces it for one game.
 func SpecialRooms(g *game.Game) (kinds []string, ok bool) {
-	if r, ok := any(g).(interface{ SpecialRooms() []string }); ok {
-		return r.SpecialRooms(), true
+	for _, r := range g.SpecialRooms() {
+		kinds = append(kinds, r.Kind)
 	}
-	return nil, false
+	return kinds, true
 }
 
 // meeting is one monster of the current level, by its index in g.Actors.

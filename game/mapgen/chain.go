@@ -22,6 +22,10 @@ type BuildData struct {
 	Regions  [][]world.Pos // spawn regions: lists of walkable tiles
 	Name     string        // what the level is called, e.g. "Limestone Caverns"
 	Outdoors bool          // lit by daylight; false means only light sources light it
+	// RoomRects are the rooms of a rooms-and-corridors level, walls
+	// included, in the order carved; nil for caves.
+	RoomRects []Rect
+	Rooms     []Room // the special rooms placed (special.go)
 }
 
 // InitialBuilder makes a map from nothing.
@@ -60,6 +64,7 @@ type Level struct {
 	Regions  [][]world.Pos
 	Name     string
 	Outdoors bool
+	Rooms    []Room // the special rooms placed, in the order placed (issue 21 part D)
 }
 
 // Build runs the chain on a w x h map of rock. Whatever the builders left
@@ -88,7 +93,7 @@ func (c *Chain) Build(rng *rand.Rand, w, h int) Level {
 		})
 		b.Regions = [][]world.Pos{all}
 	}
-	return Level{Map: b.Map, Start: b.Start, Exit: b.Exit, Regions: b.Regions, Name: b.Name, Outdoors: b.Outdoors}
+	return Level{Map: b.Map, Start: b.Start, Exit: b.Exit, Regions: b.Regions, Name: b.Name, Outdoors: b.Outdoors, Rooms: b.Rooms}
 }
 
 // forEach calls f for every tile of m in row-major order.

@@ -15,12 +15,13 @@ const LastDepth = 6
 //   - 4–5: a random chain;
 //   - 6 (LastDepth): decorated caves in the dark, whose exit is the way out.
 //
-// Every level below the first gets up stairs where the player arrives.
+// Every level below the first gets up stairs where the player arrives, and
+// every level ends with SpecialRooms and ScatterTraps (issue 21 part D).
 func ForDepth(depth int, rng *rand.Rand) *Chain {
 	var c *Chain
 	switch {
 	case depth <= 1:
-		return StartWith("Rooms and Corridors", DefaultRooms())
+		return StartWith("Rooms and Corridors", DefaultRooms()).With(SpecialRooms{Depth: depth}).With(ScatterTraps{Depth: depth})
 	case depth == 2:
 		c = StartWith("Caves", CellularAutomata{}).
 			With(AreaStartingPosition{XCenter, YCenter}).
@@ -40,7 +41,7 @@ func ForDepth(depth int, rng *rand.Rand) *Chain {
 	default:
 		c = randomChain(rng)
 	}
-	return c.With(UpStairsAtStart{})
+	return c.With(UpStairsAtStart{}).With(SpecialRooms{Depth: depth}).With(ScatterTraps{Depth: depth})
 }
 
 // LimestoneCaverns is depth 3's chain, step for step as in the bracket-lib

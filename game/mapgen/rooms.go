@@ -75,6 +75,7 @@ func (c RoomsAndCorridors) Build(rng *rand.Rand, b *BuildData) {
 		b.Exit = world.Pos{X: in.X + in.W - 1, Y: in.Y + in.H - 1}
 	}
 	m.Set(b.Exit, world.DownStairs)
+	b.RoomRects = rooms
 	b.Regions = nil
 	for _, r := range rooms {
 		var region []world.Pos

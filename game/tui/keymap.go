@@ -35,6 +35,7 @@ const (
 	actCall                      // the inventory, to call an unknown kind by a name (issue 21)
 	actRest                      // wait until healed (rest.go, issue 21)
 	actGoto                      // look mode: travel to the cursor (travel.go)
+	actSearch                    // search round the player for hidden traps and doors (issue 21)
 )
 
 // boundKey is one key and what it does.
@@ -109,6 +110,7 @@ func newKeyMaps() keyMaps {
 		{label: "numpad 1-9", help: "move (5 waits)", keys: moves(actMove, numpad)},
 		{label: ". 5 or Space", help: "wait a turn", keys: []boundKey{one(".", actWait), one("5", actWait), one("begin", actWait), one("space", actWait)}},
 		{label: "R", help: "rest until healed (stops on a monster, a blow or hunger)", keys: []boundKey{one("R", actRest)}},
+		{label: "s", help: "search around you for hidden traps and doors (a turn)", keys: []boundKey{one("s", actSearch)}},
 		{label: "> or <", help: "take the stairs down (there is no way back up)", keys: []boundKey{one(">", actDescend), one("<", actAscend)}},
 		{label: "_ / x", help: "travel to the stairs seen (also >) / explore", keys: []boundKey{one("_", actTravel), one("x", actExplore)}},
 		{label: "g or ,", help: "pick up the item here", keys: []boundKey{one("g", actPickUp), one(",", actPickUp)}},

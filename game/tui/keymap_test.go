@@ -114,6 +114,8 @@ func TestEveryPlayKeyDoesWhatItsHelpLineSays(t *testing.T) {
 				ok = g.Player().Pos == before.Add(k.dir.X, k.dir.Y) && g.Turn() == 1
 			case actWait:
 				ok = g.Player().Pos == before && g.Turn() == 1
+			case actSearch: // issue 21: a turn spent searching where the player stands
+				ok = g.Player().Pos == before && g.Turn() == 1
 			case actDescend: // no stairs seen from the start: the game's refusal, the key asked it to descend
 				ok = note == "There are no stairs here."
 			case actTravel:

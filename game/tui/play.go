@@ -58,6 +58,8 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		return s.apply(m, game.Move(bk.dir.X, bk.dir.Y))
 	case actWait:
 		return s.apply(m, game.Wait())
+	case actSearch:
+		return s.apply(m, game.Search())
 	case actDescend:
 		return s.travelOrDescend(m)
 	case actTravel:

@@ -119,6 +119,9 @@ func TestTheSettingsScreenSwitchesTheMapToASCIIAtOnceAndSavesIt(t *testing.T) {
 func TestEveryTileKindHasItsOwnASCIIGlyph(t *testing.T) {
 	seen := map[rune]world.Tile{}
 	for tile := world.Tile(0); tile.Valid(); tile++ {
+		if tile.Hidden() {
+			continue // drawn as what it looks like (issue 21)
+		}
 		ch := tile.ASCII()
 		if ch <= ' ' || ch >= 0x7f || ch == '?' {
 			t.Errorf("tile %d is %q in ASCII", tile, ch)

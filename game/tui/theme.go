@@ -124,6 +124,20 @@ func lookOf(t world.Tile, cave bool) tileLook {
 		return tileLook{'╨', grey(0.5), ansi.White, false}
 	case world.Stalagmite:
 		return tileLook{'╥', grey(0.5), ansi.White, false}
+	case world.Door: // issue 21 part D: doors, altars and traps (NetHack's + _ ^)
+		return tileLook{'+', content.RGB{R: 190, G: 120, B: 60}, ansi.Yellow, false}
+	case world.Altar:
+		return tileLook{'_', content.RGB{R: 255, G: 215, B: 90}, ansi.BrightYellow, true}
+	case world.DartTrap:
+		return tileLook{'^', content.RGB{R: 255, G: 90, B: 90}, ansi.BrightRed, true}
+	case world.PoisonTrap:
+		return tileLook{'^', content.RGB{R: 90, G: 230, B: 90}, ansi.BrightGreen, true}
+	case world.TeleportTrap:
+		return tileLook{'^', content.RGB{R: 220, G: 110, B: 255}, ansi.BrightMagenta, true}
+	case world.AlarmTrap:
+		return tileLook{'^', content.RGB{R: 255, G: 230, B: 60}, ansi.BrightYellow, true}
+	case world.SecretDoor, world.HiddenDartTrap, world.HiddenPoisonTrap, world.HiddenTeleportTrap, world.HiddenAlarmTrap:
+		return lookOf(t.Apparent(), cave) // never drawn: Game.Tile shows what they look like
 	case world.DownStairs, world.UpStairs:
 		ch := '>'
 		if t == world.UpStairs {

@@ -38,6 +38,21 @@ const (
 	Stalactite               // blocks walking and sight
 	Stalagmite               // blocks walking and sight
 	UpStairs                 // walkable, transparent; where the player came down
+	// Issue 21 part D: doors, altars and traps. A hidden tile (SecretDoor,
+	// Hidden*Trap) looks like its Apparent tile until searching finds it
+	// or, for a trap, until it is stepped on; then it becomes its found
+	// twin (Door, *Trap), so the map itself saves what the player found.
+	SecretDoor         // blocks walking and sight; looks like Wall until found (then Door)
+	Door               // walkable, blocks sight: a found secret door
+	Altar              // walkable, transparent: a shrine's altar
+	HiddenDartTrap     // walkable, transparent; looks like Floor (found: DartTrap)
+	DartTrap           // walkable, transparent; a known dart trap
+	HiddenPoisonTrap   // walkable, transparent; looks like Floor (found: PoisonTrap)
+	PoisonTrap         // walkable, transparent; a known poison needle
+	HiddenTeleportTrap // walkable, transparent; looks like Floor (found: TeleportTrap)
+	TeleportTrap       // walkable, transparent; a known teleport trap
+	HiddenAlarmTrap    // walkable, transparent; looks like Floor (found: AlarmTrap)
+	AlarmTrap          // walkable, transparent; a known alarm trap
 	tileCount
 )
 
@@ -47,7 +62,8 @@ func (t Tile) Valid() bool { return t < tileCount }
 // Walkable reports whether an actor may stand on t.
 func (t Tile) Walkable() bool {
 	switch t {
-	case Floor, DownStairs, Gravel, ShallowWater, UpStairs:
+	case Floor, DownStairs, Gravel, ShallowWater, UpStairs, Door, Altar,
+		HiddenDartTrap, DartTrap, HiddenPoisonTrap, PoisonTrap, HiddenTeleportTrap, TeleportTrap, HiddenAlarmTrap, AlarmTrap:
 		return true
 	}
 	return false
@@ -77,12 +93,60 @@ func (t Tile) ASCII() rune {
 		return '>'
 	case UpStairs:
 		return '<'
+	case Door:
+		return '+'
+	case Altar:
+		return '_'
+	case DartTrap:
+		return '"'
+	case PoisonTrap:
+		return '&'
+	case TeleportTrap:
+		return '='
+	case AlarmTrap:
+		return '`'
+	case SecretDoor, HiddenDartTrap, HiddenPoisonTrap, HiddenTeleportTrap, HiddenAlarmTrap:
+		return t.Apparent().ASCII()
 	}
 	return '?'
 }
 
+// Apparent returns the tile as the player sees it: a hidden trap looks like
+// Floor and a secret door like Wall; every other tile looks like itself.
+// Whatever is drawn or told to the player (and to the bots) goes through it.
+func (t Tile) Apparent() Tile {
+	switch t {
+	case SecretDoor:
+		return Wall
+	case HiddenDartTrap, HiddenPoisonTrap, HiddenTeleportTrap, HiddenAlarmTrap:
+		return Floor
+	}
+	return t
+}
+
+// Hidden reports whether t is a secret door or a hidden trap: a tile that
+// is not what it looks like.
+func (t Tile) Hidden() bool { return t != t.Apparent() }
+
+// Found returns what a hidden tile becomes once found (a secret door a Door,
+// a hidden trap its known twin); any other tile is returned as it is.
+func (t Tile) Found() Tile {
+	switch t {
+	case SecretDoor:
+		return Door
+	case HiddenDartTrap, HiddenPoisonTrap, HiddenTeleportTrap, HiddenAlarmTrap:
+		return t + 1 // each hidden trap is followed by its known twin
+	}
+	return t
+}
+
+// Trap reports whether t is a trap, hidden or known.
+func (t Tile) Trap() bool { return t >= HiddenDartTrap && t <= AlarmTrap }
+
 // Transparent reports whether light and sight pass through t.
-func (t Tile) Transparent() bool { return t != Wall && t != Stalactite && t != Stalagmite }
+func (t Tile) Transparent() bool {
+	return t != Wall && t != Stalactite && t != Stalagmite && t != SecretDoor && t != Door
+}
 
 // Map is a level's tiles and the player's memory of them: W x H tiles stored
 // row-major (index y*W + x).
