@@ -18,7 +18,7 @@ func TestAFinishedGameIsKeptWholeAcrossResumes(t *testing.T) {
 	if err := st.ClaimName(fp, "Ann", now); err != nil {
 		t.Fatal(err)
 	}
-	s := open(st, 6)
+	s := open(st, 6) // issue 21: seed 5's diver now dies before its second resume
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestAFinishedGameIsKeptWholeAcrossResumes(t *testing.T) {
 	}
 	if f.Score.Name != "Ann" || f.Score.Points != end.Score() || f.Score.Cause != end.Cause() || f.Score.Cheated ||
 		f.Record.Seed != 6 || f.Record.Hash != end.StateHash() || f.Record.Rules != game.Rules(content.Default()) {
-		t.Errorf("kept %+v, want Ann's game of seed 6 (issue 21: seed 5's diver now dies before its second resume) ending %q with %d points", f, end.Cause(), end.Score())
+		t.Errorf("kept %+v, want Ann's game of seed 6 ending %q with %d points", f, end.Cause(), end.Score())
 	}
 	if !strings.Contains(f.Record.Dump, "Ann: ") || !strings.Contains(f.Record.Dump, end.Cause()) {
 		t.Errorf("the dump does not tell the game:\n%s", f.Record.Dump)
