@@ -467,7 +467,7 @@ func TestAWatcherSeesThePlayerMove(t *testing.T) {
 // fireballSeed finds a seed whose first level has a fireball scroll a short
 // walk from the start with no monster near the way, and returns it with the
 // keys that walk there.
-func fireballSeed(t *testing.T) (uint64, []string) {
+func fireballSeed(t *testing.T) (uint64, []string, string) {
 	t.Helper()
 	keyOf := map[world.Pos]string{{X: 0, Y: -1}: "k", {X: 0, Y: 1}: "j", {X: -1, Y: 0}: "h", {X: 1, Y: 0}: "l",
 		{X: -1, Y: -1}: "y", {X: 1, Y: -1}: "u", {X: -1, Y: 1}: "b", {X: 1, Y: 1}: "n"}
@@ -507,16 +507,23 @@ func fireballSeed(t *testing.T) (uint64, []string) {
 				}
 			}
 			if safe {
-				return seed, keys
+				return seed, keys, g.ItemName(it)
 			}
 		}
 	}
 	t.Fatal("no seed with a safe fireball scroll")
-	return 0, nil
+	return 0, nil, ""
 }
 
+// Since issue 21 the scroll is unknown: it is named by its label, and read
+// unknown it goes off where it would harm the reader (no monster in
+// sight: on the player), which teaches it. Aiming with the cursor (a
+// throw here) and cancelling costs nothing.
 func TestPickUpAFireballReadItAimWithTheCursorAndBurn(t *testing.T) {
-	seed, path := fireballSeed(t)
+	seed, path, name := fireballSeed(t)
+	if !strings.HasPrefix(name, "scroll labelled ") {
+		t.Fatalf("an unknown fireball scroll is called %q", name)
+	}
 	_, addr := serve(t, Config{NewSeed: func() uint64 { return seed }})
 	c := dial(t, addr, newKey(t), 100, 30)
 	newGame(t, c)
@@ -524,17 +531,17 @@ func TestPickUpAFireballReadItAimWithTheCursorAndBurn(t *testing.T) {
 		c.Send(k)
 		waitText(t, c, fmt.Sprintf("Turn: %d ", i+1))
 	}
-	waitText(t, c, "You see a fireball scroll here.")
+	waitText(t, c, "You see a "+name+" here.")
 	c.Send("g")
-	waitText(t, c, "You picked up the fireball scroll!")
+	waitText(t, c, "You picked up the "+name+"!")
 
 	// Aim, then think better of it: Esc costs nothing.
-	c.Send("i")
-	waitText(t, c, "(a) fireball scroll")
+	c.Send("t")
+	waitText(t, c, "(a) "+name)
 	c.Send("a")
-	waitText(t, c, "Select a target location.")
+	waitText(t, c, "Throw the "+name+" where?")
 	c.Send("\x1b")
-	screen, err := c.WaitFor(context.Background(), func(s string) bool { return !strings.Contains(s, "Select a target") })
+	screen, err := c.WaitFor(context.Background(), func(s string) bool { return !strings.Contains(s, " where?") })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -543,19 +550,15 @@ func TestPickUpAFireballReadItAimWithTheCursorAndBurn(t *testing.T) {
 		t.Errorf("cancelling the aim cost a turn: turn %s, want %d", before, len(path)+1)
 	}
 
-	// Aim one tile east of the player with the cursor: the blast still reaches.
+	// Read it unknown: it bursts round the reader and is learned.
 	c.Send("i")
-	waitText(t, c, "(a) fireball scroll")
+	waitText(t, c, "(a) "+name)
 	c.Send("a")
-	waitText(t, c, "Select a target location.")
-	c.Send("l")
-	c.Send("\r")
-	waitText(t, c, "This will hit you too. Enter again to confirm.") // issue 12: the blast reaches you
-	c.Send("\r")
 	screen = waitText(t, c, "You are engulfed in a fiery explosion, taking 12 damage!")
 	if !strings.Contains(screen, "HP: 18/30") || turn(screen) != fmt.Sprint(atoi(before)+1) {
 		t.Errorf("after the blast (turn before %s):\n%s", before, screen)
 	}
+	waitText(t, c, "fireball scroll")
 }
 
 // unnamedTwice connects a new key as user alice, which stays on the name
