@@ -472,6 +472,28 @@ func TestAStrikingWandAndDartsHurtByTheirRanges(t *testing.T) {
 	refused(t, g, Use(0, world.Pos{}), "You cannot use that.")
 }
 
+// issue 21 balance: darts were thrown sixty times a game and picked up
+// again forever; one that hits now breaks one time in DartBreakChance.
+func TestADartThatHitsSometimesBreaks(t *testing.T) {
+	g := arena("troll")
+	g.s.Actors[1].HP = 100000
+	broke, kept := 0, 0
+	for range 60 {
+		give(g, Dart)
+		mustApply(t, g, Throw(0, g.s.Actors[1].Pos))
+		if slices.ContainsFunc(g.s.Items, func(it Item) bool { return it.Kind == Dart }) {
+			kept++
+		} else if strings.HasPrefix(lastMsg(g), "The dart breaks") || slices.ContainsFunc(g.Messages(0), func(m Message) bool { return m.Text == "The dart breaks." }) {
+			broke++
+		}
+		g.s.Items = nil
+		g.s.Actors[0].HP = g.s.Actors[0].MaxHP
+	}
+	if broke == 0 || kept == 0 || broke > kept {
+		t.Errorf("of 60 darts that hit, %d broke and %d fell to the floor; want about one in %d broken", broke, kept, DartBreakChance)
+	}
+}
+
 func TestEquipmentTradeOffs(t *testing.T) {
 	t.Run("a war axe hits harder but misses one blow in five", func(t *testing.T) {
 		g := arena("troll")

@@ -167,7 +167,8 @@ func (g *Game) livingAt(p world.Pos) *Actor {
 // The item flies in a straight line and stops at the first living actor in
 // its way or before the first tile it cannot pass (a wall, a pillar, deep
 // water). A potion shatters there and gives its splash to the actor it hit;
-// anything else does ThrowDamage to it and falls to the floor.
+// anything else does ThrowDamage to it and falls to the floor, but a dart
+// that hits breaks one time in DartBreakChance.
 func (g *Game) throw(i int, target world.Pos) error {
 	if err := g.checkSlot(i); err != nil {
 		return err
@@ -200,8 +201,8 @@ func (g *Game) throw(i int, target world.Pos) error {
 		return nil
 	}
 	it.Pos = at
-	g.s.Items = append(g.s.Items, it)
 	if a == nil {
+		g.s.Items = append(g.s.Items, it)
 		g.logf(MsgInfo, fmt.Sprintf("The %s lands on the floor.", name))
 		return nil
 	}
@@ -210,6 +211,13 @@ func (g *Game) throw(i int, target world.Pos) error {
 		dmg = r.hit(g)
 	}
 	g.logf(MsgPlayerHit, fmt.Sprintf("The %s hits the %s for %d damage.", name, a.Name, dmg))
+	// A dart that hits breaks one time in DartBreakChance (NetHack: thrown
+	// projectiles can break); anything else falls where it hit.
+	if it.Kind == Dart && g.rng.IntN(DartBreakChance) == 0 {
+		g.logf(MsgInfo, fmt.Sprintf("The %s breaks.", name))
+	} else {
+		g.s.Items = append(g.s.Items, it)
+	}
 	g.hurt(a, dmg, "a thrown "+name, "", true)
 	return nil
 }

@@ -29,6 +29,7 @@ const (
 	DartMax           = 4  // and at most (drawn evenly)
 	DartBundleMin     = 2  // darts lying together where darts spawn, at least
 	DartBundleMax     = 4  // and at most
+	DartBreakChance   = 3  // a dart that hits breaks one time in this many (NetHack: projectiles break); issue 21 balance
 )
 
 // The timed effects of issue 21's items.

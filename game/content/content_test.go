@@ -68,7 +68,7 @@ func TestEquipmentIsDataAndComesDeeper(t *testing.T) {
 		"leather armour": {Slot: SlotArmour, Defense: 1}, "chain mail": {Slot: SlotArmour, Defense: 3},
 		// issue 21: trade-offs, not only bigger numbers
 		"war axe":     {Slot: SlotWeapon, Power: 6, Accuracy: -20},
-		"rapier":      {Slot: SlotWeapon, Power: 3, Evasion: 10},
+		"rapier":      {Slot: SlotWeapon, Power: 2, Evasion: 10}, // issue 21 balance: power 3 won 70% of wins
 		"plate mail":  {Slot: SlotArmour, Defense: 5, Evasion: -10, Noise: 3},
 		"elven cloak": {Slot: SlotArmour, Defense: 1, Evasion: 5, Noise: -3},
 	} {

@@ -54,7 +54,9 @@ func TestThingsSeenStayDrawnDimUntilTheirTileIsSeenAgain(t *testing.T) {
 		if !far {
 			continue
 		}
-		walkTo(t, m, game.MappingScroll)
+		if !tryWalkTo(t, m, game.MappingScroll) {
+			continue // issue 21 balance: a seed whose scroll is out of reach
+		}
 		scroll = m.game.Player().Pos
 		press(m, "g")
 		for i := 0; i < 100 && m.game.Visible(scroll) && !m.game.Over(); i++ {
