@@ -18,7 +18,7 @@ func TestAFinishedGameIsKeptWholeAcrossResumes(t *testing.T) {
 	if err := st.ClaimName(fp, "Ann", now); err != nil {
 		t.Fatal(err)
 	}
-	s := open(st, 6) // issue 21: seed 5's diver now dies before its second resume
+	s := open(st, 6)
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestAFinishedGameIsKeptWholeAcrossResumes(t *testing.T) {
 			end = s.Game()
 			break
 		}
-		if turn%(SnapshotEvery/2+13) == 0 { // a crash: the next login resumes snapshot + journal
+		if turn%(SnapshotEvery/3+4) == 0 { // a crash (every 37 turns: resumes on both sides of a snapshot): the next login resumes snapshot + journal
 			s = open(st, 99)
 			if g, _, err := s.Open(); err != nil || g == nil {
 				t.Fatalf("resume at turn %d: %v", turn, err)
