@@ -182,3 +182,46 @@ func TestTheDailyKeepsTheGameOfYourOwn(t *testing.T) {
 		t.Errorf("Daily challenge with today's daily kept:\n%s", plain(m))
 	}
 }
+
+// playingLobby is the lobby of a key whose other session plays a game of
+// date's daily ("" for a game of its own); taking it over succeeds.
+type playingLobby struct {
+	nopLobby
+	daily string
+}
+
+func (l playingLobby) Mine() (LiveGame, bool) { return LiveGame{ID: 3, Daily: l.daily}, true }
+
+// TestATakeOverCarriesOnTheGameTheOtherSessionPlayed: with a game of its
+// own and today's daily both kept, taking over the other session resumes
+// the one it played, not always the game of its own (issue 21).
+func TestATakeOverCarriesOnTheGameTheOtherSessionPlayed(t *testing.T) {
+	st := openStore(t)
+	m := newModel(t, st, 7)
+	press(m, "enter")
+	press(m, ".")
+	m.p.Play.Save()
+	m = withDaily(t, st)
+	press(m, "d")
+	press(m, ".")
+	press(m, ".")
+	m.p.Play.Save()
+	for _, tc := range []struct {
+		name, daily string
+		turn        int
+	}{
+		{"a take-over of the daily carries on the daily", testNow.Format("2006-01-02"), 2},
+		{"a take-over of the game of its own carries on that game", "", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPlayer(t, st, "SHA256:test", "", 8)
+			p.Lobby, p.Conflict = playingLobby{daily: tc.daily}, true
+			m := New(p)
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			runCmd(m, press(m, "t"))
+			if m.game == nil || m.game.Daily() != tc.daily || m.game.Turn() != tc.turn {
+				t.Fatalf("the take-over resumed another game:\n%s", plain(m))
+			}
+		})
+	}
+}
