@@ -11,6 +11,7 @@ import (
 
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -24,10 +25,10 @@ func mapRows(screen string) string {
 // challenge on the same day see the same first level, which is not a
 // game of their own; a key that has started today's daily is refused a
 // second attempt and told when the next one starts, while its daily game
-// is resumed as any saved game (New game over it warns that the day's
-// attempt goes with it); a cheat is refused in it.
+// is resumed as any saved game, kept beside a game of the key's own (New
+// game leaves it be; issue 21); a cheat is refused in it.
 func TestTwoKeysPlayTheSameDailyOnceEach(t *testing.T) {
-	_, addr := startServer(t)
+	srv, addr := startServer(t)
 	ann, bob := newKey(t), newKey(t)
 	var maps []string
 	for _, key := range []gossh.Signer{ann, bob} {
@@ -47,11 +48,11 @@ func TestTwoKeysPlayTheSameDailyOnceEach(t *testing.T) {
 
 	c := dial(t, addr, ann, 80, 24)
 	s := title(t, c)
-	if !strings.Contains(s, "Continue") {
+	if !strings.Contains(s, "Continue today's daily") {
 		t.Fatalf("ann's daily is not resumable:\n%s", s)
 	}
-	c.Send("d") // its daily is the save: nothing to throw away, nor to start
-	waitText(t, c, "Your saved game is today's daily: choose Continue")
+	c.Send("d") // its daily is kept: nothing to throw away, nor to start
+	waitText(t, c, "choose Continue today's daily")
 	c.Send("c")
 	s = waitText(t, c, "Turn: 0")
 	if mapRows(s) != maps[0] {
@@ -62,17 +63,24 @@ func TestTwoKeysPlayTheSameDailyOnceEach(t *testing.T) {
 
 	c = dial(t, addr, ann, 80, 24)
 	title(t, c)
-	c.Send("n")
-	waitText(t, c, "cannot be played again today")
-	c.Send("y")
+	c.Send("n") // a game of ann's own, beside the daily: nothing to lose
 	waitText(t, c, "Turn: 0")
 	c.Send("\x03")
 	<-c.Done()
 	c = dial(t, addr, ann, 80, 24)
+	s = title(t, c)
+	if !strings.Contains(s, "Continue your game") || !strings.Contains(s, "Continue today's daily") {
+		t.Fatalf("ann's two games are not both offered:\n%s", s)
+	}
+	c.Send("\x03")
+	<-c.Done()
+	// Were the daily gone (its save lost), its attempt is still taken.
+	if err := srv.Store().DeleteSave(store.SlotKey(keys.Fingerprint(ann.PublicKey()), store.DailySlot)); err != nil {
+		t.Fatal(err)
+	}
+	c = dial(t, addr, ann, 80, 24)
 	title(t, c)
 	c.Send("d")
-	waitText(t, c, "Start today's daily? Your saved game will be lost. (y/n)")
-	c.Send("y")
 	s = waitText(t, c, "Today's daily is done; the next one starts in ")
 	if !strings.Contains(strings.Join(strings.Fields(s), " "), "(00:00 UTC)") {
 		t.Errorf("the refusal does not say when the next daily starts:\n%s", s)

@@ -100,8 +100,8 @@ type Leases interface {
 // LeasedGame is one game's [Saves], [Scores] and [Quarantine] under a
 // lease (see [Leases.Fenced]): a drop-in for the three in a session. Its writes carry the
 // lease epoch and return an error wrapping [ErrFenced] once the lease
-// moved on; its reads are the store's. It writes only its own key: a
-// write for another fingerprint is an error.
+// moved on; its reads are the store's. It writes only its own key and
+// its slots (SlotKey): a write for another fingerprint is an error.
 type LeasedGame interface {
 	Saves
 	Scores
@@ -130,7 +130,7 @@ type fenced struct {
 }
 
 func (f fenced) own(call, fp string) error {
-	if fp != f.fp {
+	if KeyOwner(fp) != f.fp { // its own key, or one of its slots (SlotKey)
 		return fmt.Errorf("%s %s: the game under lease is %s", call, fp, f.fp)
 	}
 	return nil

@@ -91,12 +91,13 @@ func (b *Bolt) Release(ctx context.Context, fp, node string, epoch uint64) error
 func (b *Bolt) Fenced(fp string, epoch uint64) LeasedGame { return Fence(b, fp, epoch) }
 
 // fence runs write while holding the lease table for reading, if epoch is
-// fp's lease epoch; else it returns an error wrapping ErrFenced.
+// fp's lease epoch (its owner's, for a slot's key: KeyOwner); else it
+// returns an error wrapping ErrFenced.
 func (b *Bolt) fence(call, fp string, epoch uint64, write func() error) error {
 	l := &b.leases
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	if cur := l.m[fp]; cur == nil || cur.epoch != epoch || epoch == 0 {
+	if cur := l.m[KeyOwner(fp)]; cur == nil || cur.epoch != epoch || epoch == 0 {
 		return fmt.Errorf("%s %s at epoch %d: %w", call, fp, epoch, ErrFenced)
 	}
 	return write()

@@ -36,7 +36,7 @@ func scoreKey(s Score, seq uint64) []byte {
 
 // FinishGame ends fp's game for good (permadeath): in a single write
 // transaction it deletes fp's save (if any) and records s with s.Fingerprint
-// set to fp, and s.Game (when not nil) as a finished game kept whole under
+// set to fp (to its owner, KeyOwner, when fp is a slot's key: SlotKey), and s.Game (when not nil) as a finished game kept whole under
 // the next id (Replays). It returns s's 1-based rank: 1 plus the number of
 // scores that rank before it; 0 for a Cheated score, which is not ranked. s.Points must be ≥ 0 and s.Date between 1970 and 2262,
 // else an error is returned and nothing changes.
@@ -55,7 +55,7 @@ func (b *Bolt) FinishGame(fp string, s Score) (rank int, err error) {
 	if s.Daily != "" && !ValidDaily(s.Daily) {
 		return 0, fmt.Errorf("finish game %s: daily date %q is not 2006-01-02", fp, s.Daily)
 	}
-	s.Fingerprint = fp
+	s.Fingerprint = KeyOwner(fp) // fp may be a slot's key (SlotKey)
 	err = b.update(func(tx *bolt.Tx) error {
 		if err := tx.Bucket(savesBucket).Delete([]byte(fp)); err != nil {
 			return err

@@ -7,6 +7,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -280,4 +281,30 @@ type Store interface {
 	Dailies
 	// Close releases the store; it must not be used afterwards.
 	Close() error
+}
+
+// A key's saves are kept in slots: its game of its own under its
+// fingerprint, and the daily challenge beside it under SlotKey(fp,
+// DailySlot), so that starting the daily never throws away the other
+// (issue 21). Saves, journals and FinishGame take a slot's key where they
+// take fp; the lease, the score's Fingerprint and the profile stay the
+// key's own (KeyOwner): a key plays one game at a time, either one.
+const DailySlot = "daily"
+
+// SlotKey returns the key fp's save in slot is kept under: fp for slot ""
+// (the game of its own, where every save was kept before slots), else
+// fp + "#" + slot ('#' is never in a fingerprint, "SHA256:…" in base64).
+func SlotKey(fp, slot string) string {
+	if slot == "" {
+		return fp
+	}
+	return fp + "#" + slot
+}
+
+// KeyOwner returns the fingerprint a save's key (SlotKey) belongs to.
+func KeyOwner(key string) string {
+	if i := strings.IndexByte(key, '#'); i >= 0 {
+		return key[:i]
+	}
+	return key
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/store"
 )
 
 // titleOverDaily returns the title of a player whose saved game is the
@@ -105,4 +106,122 @@ func flat(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// startingDaily is a Daily whose attempt is always free: it starts the
+// daily of testNow's day in play, as the server's does.
+type startingDaily struct{ play *testPlay }
+
+func (d startingDaily) StartDaily() error {
+	return d.play.StartDaily(4711, testNow.Format("2006-01-02"))
+}
+
+// withDaily returns the title of the player of st, seed 8, whose Daily
+// starts today's.
+func withDaily(t *testing.T, st store.Store) *Model {
+	t.Helper()
+	m := New(newPlayer(t, st, "SHA256:test", "", 8))
+	m.p.Daily = startingDaily{m.p.Play.(*testPlay)}
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.scr = newTitle(m, "")
+	return m
+}
+
+// choose moves the title's cursor to the item named label and selects it.
+func choose(t *testing.T, m *Model, label string) {
+	t.Helper()
+	for range 20 {
+		if strings.Contains(plain(m), "> "+label) {
+			press(m, "enter")
+			return
+		}
+		press(m, "down")
+	}
+	t.Fatalf("no %q on the title:\n%s", label, plain(m))
+}
+
+// TestTheDailyKeepsTheGameOfYourOwn: a player with a game of their own
+// starts the daily without being asked to give it up, plays and leaves;
+// the title then offers to continue either, and each resumes to itself
+// (issue 21: a key holds one of each).
+func TestTheDailyKeepsTheGameOfYourOwn(t *testing.T) {
+	st := openStore(t)
+	m := newModel(t, st, 7)
+	press(m, "enter")
+	press(m, ".")
+	m.p.Play.Save()
+
+	m = withDaily(t, st)
+	press(m, "d")
+	if m.game == nil || m.game.Daily() != testNow.Format("2006-01-02") {
+		t.Fatalf("Daily challenge over a save of one's own did not start the daily:\n%s", plain(m))
+	}
+	press(m, ".")
+	press(m, ".")
+	m.p.Play.Save()
+
+	m = withDaily(t, st)
+	s := plain(m)
+	if !strings.Contains(s, "Continue your game") || !strings.Contains(s, "Continue today's daily") {
+		t.Fatalf("the title does not offer both games:\n%s", s)
+	}
+	choose(t, m, "Continue your game")
+	if m.game == nil || m.game.Seed() != 7 || m.game.Turn() != 1 || m.game.Daily() != "" {
+		t.Fatalf("Continue your game resumed another game:\n%s", plain(m))
+	}
+
+	m = withDaily(t, st)
+	choose(t, m, "Continue today's daily")
+	if m.game == nil || m.game.Daily() == "" || m.game.Turn() != 2 {
+		t.Fatalf("Continue today's daily resumed another game:\n%s", plain(m))
+	}
+
+	m = withDaily(t, st)
+	press(m, "d") // today's is kept: nothing to start, nothing lost
+	if s := flat(plain(m)); strings.Contains(s, "will be lost") || !strings.Contains(s, "Continue today's daily") {
+		t.Errorf("Daily challenge with today's daily kept:\n%s", plain(m))
+	}
+}
+
+// playingLobby is the lobby of a key whose other session plays a game of
+// date's daily ("" for a game of its own); taking it over succeeds.
+type playingLobby struct {
+	nopLobby
+	daily string
+}
+
+func (l playingLobby) Mine() (LiveGame, bool) { return LiveGame{ID: 3, Daily: l.daily}, true }
+
+// TestATakeOverCarriesOnTheGameTheOtherSessionPlayed: with a game of its
+// own and today's daily both kept, taking over the other session resumes
+// the one it played, not always the game of its own (issue 21).
+func TestATakeOverCarriesOnTheGameTheOtherSessionPlayed(t *testing.T) {
+	st := openStore(t)
+	m := newModel(t, st, 7)
+	press(m, "enter")
+	press(m, ".")
+	m.p.Play.Save()
+	m = withDaily(t, st)
+	press(m, "d")
+	press(m, ".")
+	press(m, ".")
+	m.p.Play.Save()
+	for _, tc := range []struct {
+		name, daily string
+		turn        int
+	}{
+		{"a take-over of the daily carries on the daily", testNow.Format("2006-01-02"), 2},
+		{"a take-over of the game of its own carries on that game", "", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPlayer(t, st, "SHA256:test", "", 8)
+			p.Lobby, p.Conflict = playingLobby{daily: tc.daily}, true
+			m := New(p)
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			runCmd(m, press(m, "t"))
+			if m.game == nil || m.game.Daily() != tc.daily || m.game.Turn() != tc.turn {
+				t.Fatalf("the take-over resumed another game:\n%s", plain(m))
+			}
+		})
+	}
 }

@@ -101,6 +101,11 @@ type Play interface {
 	Open() (saved *game.Game, news string, err error)
 	// Continue makes the game Open found the one in progress.
 	Continue() error
+	// SavedDaily is the daily Open found kept beside the game of the
+	// player's own (a key keeps one of each, issue 21), nil for none.
+	SavedDaily() *game.Game
+	// ContinueDaily makes SavedDaily the game in progress.
+	ContinueDaily() error
 	// Start begins and saves a new game; the game starts even when the
 	// save fails, and err says so in the player's words.
 	Start() error
@@ -265,9 +270,9 @@ func New(p Player) *Model {
 	m.th = newTheme(m.profile())
 	switch {
 	case p.Conflict && p.Stranded != "":
-		m.scr = &conflictScreen{waiting: true, stranded: true, note: p.Stranded}
+		m.scr = &conflictScreen{waiting: true, stranded: true, note: p.Stranded, daily: otherDaily(p.Lobby)}
 	case p.Conflict:
-		m.scr = &conflictScreen{}
+		m.scr = &conflictScreen{daily: otherDaily(p.Lobby)}
 	case p.NeedName:
 		m.scr = newNameScreen(p.Name)
 	default:

@@ -86,6 +86,16 @@ type conflictScreen struct {
 	note     string
 	waiting  bool
 	stranded bool // the game's node does not answer: it resumes here by itself
+	// daily is the date of the daily the other session plays, "" for a
+	// game of the key's own: the game a take-over carries on (issue 21).
+	daily string
+}
+
+// otherDaily returns the date of the daily this key's other session
+// plays (Lobby.Mine), "" for none.
+func otherDaily(l Lobby) string {
+	g, _ := l.Mine()
+	return g.Daily
 }
 
 func (s *conflictScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
@@ -94,6 +104,9 @@ func (s *conflictScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	}
 	switch k.String() {
 	case "t", "T":
+		if g, ok := m.p.Lobby.Mine(); ok {
+			s.daily = g.Daily
+		}
 		s.waiting = true
 		s.note = "Asking your other session to save and close…"
 		return s, m.takeOver()
@@ -137,7 +150,13 @@ func (s *conflictScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 		return newNameScreen(m.p.Name), nil
 	}
 	t := newTitle(m, "")
-	if t.save != nil { // carry on exactly where the other session stopped
+	// Carry on exactly where the other session stopped: the daily kept
+	// beside the key's own game if that is what it played, else the save
+	// (an old daily saved in its place, before a key kept both, too).
+	if s.daily != "" && t.daily != nil && t.daily.Daily() == s.daily {
+		return t.choose(m, t.dailyItem(m))
+	}
+	if t.save != nil {
 		return t.choose(m, itemContinue)
 	}
 	return t, nil

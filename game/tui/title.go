@@ -11,17 +11,19 @@ import (
 	"github.com/grotto-game/grotto/game"
 )
 
-// titleScreen is the first screen: the menu (Continue when a save exists, New
-// game, Quit) and the top 10 scores.
+// titleScreen is the first screen: the menu (Continue when a save exists,
+// Continue the daily when one is kept beside it, New game, Quit) and the
+// top 10 scores.
 type titleScreen struct {
 	items    []string
 	sel      int
 	save     *game.Game // the readable saved game, if any
+	daily    *game.Game // the daily kept beside it (Play.SavedDaily), if any
 	saveErr  error      // a save exists but cannot be read
 	scores   []ScoreRow
 	scoreErr error
 	note     string // a line for the player, e.g. why they are back here
-	confirm  string // the item (New game, Daily challenge) asking whether to abandon the saved game; "" for none
+	confirm  string // the item (New game, Daily challenge) asking whether to abandon the saved game (or daily); "" for none
 	live     []LiveGame
 	pick     bool // choosing a row of the score table to replay
 	row      int  // the row chosen, while pick
@@ -29,18 +31,25 @@ type titleScreen struct {
 
 const (
 	itemContinue = "Continue"
-	itemNew      = "New game"
-	itemWatch    = "Watch a game"
-	itemDaily    = "Daily challenge"
-	itemReplays  = "Replays"
-	itemSettings = "Settings"
-	itemQuit     = "Quit"
+	// itemContinueOwn is Continue when a daily is kept too (issue 21).
+	itemContinueOwn = "Continue your game"
+	// itemContinueToday and itemContinueDaily continue the daily kept
+	// beside the game of the player's own: today's, or an earlier day's.
+	itemContinueToday = "Continue today's daily"
+	itemContinueDaily = "Continue the daily"
+	itemNew           = "New game"
+	itemWatch         = "Watch a game"
+	itemDaily         = "Daily challenge"
+	itemReplays       = "Replays"
+	itemSettings      = "Settings"
+	itemQuit          = "Quit"
 )
 
 func newTitle(m *Model, note string) *titleScreen {
 	t := &titleScreen{note: note}
 	var news string
 	t.save, news, t.saveErr = m.p.Play.Open()
+	t.daily = m.p.Play.SavedDaily()
 	if news != "" {
 		t.note = news
 	}
@@ -67,8 +76,14 @@ func (t *titleScreen) refreshLive(m *Model) {
 	}
 	t.live = m.p.Lobby.Games()
 	t.items = t.items[:0]
-	if t.save != nil {
+	switch {
+	case t.save != nil && t.daily != nil:
+		t.items = append(t.items, itemContinueOwn)
+	case t.save != nil:
 		t.items = append(t.items, itemContinue)
+	}
+	if t.daily != nil {
+		t.items = append(t.items, t.dailyItem(m))
 	}
 	t.items = append(t.items, itemNew)
 	if m.p.Daily != nil {
@@ -111,6 +126,9 @@ func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		if t.save != nil {
 			return t.choose(m, itemContinue)
 		}
+		if t.daily != nil {
+			return t.choose(m, t.dailyItem(m))
+		}
 	case "n":
 		return t.choose(m, itemNew)
 	case "w":
@@ -137,8 +155,12 @@ func (t *titleScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 
 func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 	switch item {
-	case itemContinue:
-		if err := m.p.Play.Continue(); err != nil {
+	case itemContinue, itemContinueOwn, itemContinueToday, itemContinueDaily:
+		cont := m.p.Play.Continue
+		if item == itemContinueToday || item == itemContinueDaily {
+			cont = m.p.Play.ContinueDaily
+		}
+		if err := cont(); err != nil {
 			t.note = err.Error()
 			return t, nil
 		}
@@ -153,13 +175,25 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 		t.pick, t.row = true, 0
 		return t, nil
 	case itemNew, itemDaily:
+		if item == itemDaily && t.daily != nil && t.daily.Daily() == today(m) {
+			// Its attempt is taken: starting it again would be refused.
+			t.note = "Today's daily is kept: choose " + itemContinueToday + " to play it on."
+			return t, nil
+		}
 		if item == itemDaily && t.save != nil && t.save.Daily() == today(m) {
 			// Its attempt is taken: starting it again would be refused, and
 			// asking to throw the save away would say what does not happen.
 			t.note = "Your saved game is today's daily: choose Continue to play it on."
 			return t, nil
 		}
-		if t.save != nil || t.saveErr != nil {
+		// The daily is kept beside the game of the player's own (issue
+		// 21): starting it replaces only an earlier daily, New game only
+		// the player's own game.
+		replaced := t.save
+		if item == itemDaily {
+			replaced = t.daily
+		}
+		if replaced != nil || t.saveErr != nil {
 			t.confirm = item
 			return t, nil
 		}
@@ -170,7 +204,8 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 }
 
 // start begins a new game (item New game) or today's daily (Daily
-// challenge), once the player agreed to lose the saved game.
+// challenge), once the player agreed to lose the saved game (or daily)
+// it replaces.
 func (t *titleScreen) start(m *Model, item string) (screen, tea.Cmd) {
 	if item != itemDaily {
 		return m.startNew(), nil
@@ -298,8 +333,18 @@ func (t *titleScreen) view(m *Model) string {
 		b.WriteString(th.hpLow.Render(truncate(t.saveErr.Error(), m.w-2)) + "\n")
 	case t.note != "":
 		b.WriteString(th.text.Render(wrap(t.note)) + "\n")
-	case t.save != nil:
-		b.WriteString(th.dim.Render(wrap(saveLine(t.save))) + "\n")
+	case t.save != nil || t.daily != nil:
+		var line string
+		for _, g := range []*game.Game{t.save, t.daily} {
+			switch {
+			case g == nil:
+			case line == "":
+				line = saveLine(g)
+			default: // "Saved game: depth 3, turn 812; the daily 2026-11-30, depth 1, turn 0"
+				line += "; " + strings.TrimPrefix(saveLine(g), "Saved game: ")
+			}
+		}
+		b.WriteString(th.dim.Render(wrap(line)) + "\n")
 	default:
 		b.WriteString("\n")
 	}
@@ -385,13 +430,13 @@ func saveLine(g *game.Game) string {
 // t.confirm. A saved daily is said to be one: its attempt is used up, so
 // the player cannot come back to it (tester: nothing warned).
 func (t *titleScreen) confirmText(m *Model) string {
-	ask := "Start a new game?"
+	ask, g := "Start a new game?", t.save
 	if t.confirm == itemDaily {
-		ask = "Start today's daily?"
+		ask, g = "Start today's daily?", t.daily
 	}
 	d := ""
-	if t.save != nil {
-		d = t.save.Daily()
+	if g != nil {
+		d = g.Daily()
 	}
 	switch {
 	case d == "":
@@ -400,6 +445,15 @@ func (t *titleScreen) confirmText(m *Model) string {
 		return ask + " Your saved game is today's daily: it will be lost, its one attempt used up: it cannot be played again today. (y/n)"
 	}
 	return ask + " Your saved game, the daily " + d + ", will be lost for good: a daily cannot be played again. (y/n)"
+}
+
+// dailyItem is the menu item that continues the daily kept beside the
+// player's own game: today's, or an earlier day's.
+func (t *titleScreen) dailyItem(m *Model) string {
+	if t.daily.Daily() == today(m) {
+		return itemContinueToday
+	}
+	return itemContinueDaily
 }
 
 // today is the daily challenge's date now: the UTC day, "2006-01-02"

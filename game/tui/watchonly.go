@@ -32,6 +32,8 @@ type noPlay struct{}
 
 func (noPlay) Open() (*game.Game, string, error) { return nil, "", nil }
 func (noPlay) Continue() error                   { return nil }
+func (noPlay) SavedDaily() *game.Game            { return nil }
+func (noPlay) ContinueDaily() error              { return nil }
 func (noPlay) Start() error                      { return nil }
 func (noPlay) Do(game.Command) (game.Result, error) {
 	return game.Result{}, &game.Impossible{Msg: "watching only"}

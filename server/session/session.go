@@ -94,6 +94,15 @@ type Session struct {
 	cfg   Config
 	game  *game.Game // the game in progress; nil before one starts or after it ended
 	saved *game.Game // the game Open found on disk, until Continue or Start
+	// daily is the daily Open found kept beside the game of the key's own
+	// (store.DailySlot), until ContinueDaily or StartDaily; dailyJournal
+	// is the number of its journal entries.
+	daily        *game.Game
+	dailyJournal uint64
+	// slot is the store slot the game in progress is kept in: "" for the
+	// key's own game (and an old daily saved there, before slots), or
+	// store.DailySlot for a daily started since (issue 21).
+	slot string
 	// synced is set when the store holds exactly the game in memory
 	// (snapshot plus journal).
 	synced bool
@@ -162,39 +171,72 @@ func (s *Session) Rank() int { return s.rank }
 // now ("Your last game ended … rank #3"), and a damaged save is quarantined
 // ("Your saved game was damaged …"). err, an *Error, means a save exists
 // but cannot be read right now (the store is failing); it is kept.
+// The daily kept beside the key's own game (store.DailySlot) is read too,
+// for SavedDaily and ContinueDaily; its news and err are given as well.
 func (s *Session) Open() (saved *game.Game, news string, err error) {
-	s.saved = nil
+	s.saved, s.daily = nil, nil
 	if s.unrecorded && s.game != nil {
 		// This session holds an end it could not record, nor perhaps save:
 		// the store may still hold a turn before it, so record the final
 		// state from memory, never offer the store's copy.
-		return nil, s.recordEnd(s.game), nil
+		return nil, s.recordEnd(s.game, s.slot), nil
 	}
-	if g := s.cfg.Pending.take(s.cfg.Fingerprint); g != nil {
+	saved, s.journal, news, err = s.openSlot("")
+	if s.unrecorded {
+		return nil, news, err // an end waits to be recorded: one at a time
+	}
+	daily, journal, dnews, derr := s.openSlot(store.DailySlot)
+	s.saved, s.daily, s.dailyJournal = saved, daily, journal
+	if news == "" {
+		news = dnews
+	} else if dnews != "" {
+		news += " " + dnews
+	}
+	if err == nil {
+		err = derr
+	}
+	return saved, news, err
+}
+
+// SavedDaily returns the daily Open found kept beside the key's own game
+// (a key holds one of each, issue 21), for ContinueDaily; nil when there
+// is none. An old daily kept where the key's own game is, saved before
+// a key could hold both, is what Open returns instead.
+func (s *Session) SavedDaily() *game.Game { return s.daily }
+
+// openSlot reads the key's game kept in slot as Open does, and returns it
+// with its number of journal entries (nil when there is none), and news
+// of what was found: an end recorded, a damaged save set aside.
+func (s *Session) openSlot(slot string) (*game.Game, uint64, string, error) {
+	key := store.SlotKey(s.cfg.Fingerprint, slot)
+	what := "saved game"
+	if slot == store.DailySlot {
+		what = "saved daily"
+	}
+	if g := s.cfg.Pending.take(key); g != nil {
 		// An earlier session of this key ended the game but could neither
 		// record nor save it: the store's copy is from before the end.
-		return nil, s.recordEnd(g), nil
+		return nil, 0, s.recordEnd(g, slot), nil
 	}
-	g, journal, err := s.load()
+	g, journal, err := s.load(key)
 	if errors.Is(err, game.ErrSaveVersion) {
 		// Not damaged: written by another grotto (a newer one, before a
 		// downgrade). Keep it where it is for that version to read.
-		return nil, "", &Error{Player: "Your saved game was written by another version of grotto and this server cannot read it; it is kept on the server.", Err: err}
+		return nil, 0, "", &Error{Player: "Your " + what + " was written by another version of grotto and this server cannot read it; it is kept on the server.", Err: err}
 	}
 	if err != nil && corrupt(err) {
 		// Set the damaged save aside for the host; never drop it silently.
-		if _, qerr := s.cfg.Quarantine.Quarantine(s.cfg.Fingerprint, err.Error(), s.cfg.Now()); qerr == nil {
-			return nil, "Your saved game was damaged and could not be read. It is set aside for the host to look at; start a new game.", nil
+		if _, qerr := s.cfg.Quarantine.Quarantine(key, err.Error(), s.cfg.Now()); qerr == nil {
+			return nil, 0, "Your " + what + " was damaged and could not be read. It is set aside for the host to look at; start a new game.", nil
 		}
 	}
 	if err != nil {
-		return nil, "", &Error{Player: "Your saved game cannot be read right now; it is kept on the server.", Err: err}
+		return nil, 0, "", &Error{Player: "Your " + what + " cannot be read right now; it is kept on the server.", Err: err}
 	}
 	if g != nil && g.Over() {
-		return nil, s.recordEnd(g), nil
+		return nil, 0, s.recordEnd(g, slot), nil
 	}
-	s.saved, s.journal = g, journal
-	return g, "", nil
+	return g, journal, "", nil
 }
 
 // Continue makes the game Open found the game in progress. It returns an
@@ -203,31 +245,49 @@ func (s *Session) Continue() error {
 	if s.saved == nil {
 		return errors.New("no saved game to continue")
 	}
-	s.game, s.saved = s.saved, nil
-	s.synced, s.behind, s.unrecorded, s.rank = true, false, false, 0
-	s.waiting, s.ended = false, time.Time{}
-	s.cfg.Unsaved.Clear(s.cfg.Fingerprint) // the game in progress is the store's
+	s.game, s.saved, s.daily, s.slot = s.saved, nil, nil, ""
+	s.resumed()
 	return nil
 }
 
-// Start begins a new game, replacing any saved one, and saves it at once so
+// ContinueDaily makes the daily Open found (SavedDaily) the game in
+// progress. It returns an error when there is none.
+func (s *Session) ContinueDaily() error {
+	if s.daily == nil {
+		return errors.New("no saved daily to continue")
+	}
+	s.game, s.saved, s.daily, s.slot, s.journal = s.daily, nil, nil, store.DailySlot, s.dailyJournal
+	s.resumed()
+	return nil
+}
+
+// resumed marks the game just taken from the store as the one in progress.
+func (s *Session) resumed() {
+	s.synced, s.behind, s.unrecorded, s.rank = true, false, false, 0
+	s.waiting, s.ended = false, time.Time{}
+	s.cfg.Unsaved.Clear(s.cfg.Fingerprint) // the game in progress is the store's
+}
+
+// Start begins a new game, replacing the key's own saved one (never a
+// daily kept beside it), and saves it at once so
 // that even a game abandoned on its first turn is resumed, not lost. The
 // game starts even when the save fails; the error (an *Error) says so.
-func (s *Session) Start() error { return s.start(game.New(s.cfg.NewSeed(), s.cfg.Data)) }
+func (s *Session) Start() error { return s.start(game.New(s.cfg.NewSeed(), s.cfg.Data), "") }
 
 // StartDaily begins the daily challenge of date ("2006-01-02", the UTC
 // day) from seed (game.DailySeed of the host's secret and date;
-// game.NewDaily) as Start begins a new game: replacing any saved one,
-// saved at once, and when it ends recorded on that day's board
+// game.NewDaily) as Start begins a new game: saved at once, in the daily's
+// slot beside the key's own game (store.DailySlot: replacing an earlier
+// daily, never the key's own game; issue 21), and when it ends recorded on that day's board
 // (store.Score.Daily). Taking the day's one attempt is the caller's
 // (store.Dailies.StartDaily), before.
 func (s *Session) StartDaily(seed uint64, date string) error {
-	return s.start(game.NewDaily(seed, date, s.cfg.Data))
+	return s.start(game.NewDaily(seed, date, s.cfg.Data), store.DailySlot)
 }
 
-// start makes g the game in progress and saves it.
-func (s *Session) start(g *game.Game) error {
-	s.game, s.saved = g, nil
+// start makes g the game in progress, kept in slot, and saves it.
+func (s *Session) start(g *game.Game, slot string) error {
+	s.game, s.saved, s.daily, s.slot = g, nil, nil, slot
 	s.synced, s.behind, s.unrecorded, s.rank, s.journal = false, false, false, 0, 0
 	s.waiting, s.ended = false, time.Time{}
 	return s.Save()
@@ -335,7 +395,7 @@ func (s *Session) Retry() error {
 		ferr := s.finish()
 		if ferr == nil {
 			s.unrecorded, s.waiting = false, false
-			s.cfg.Pending.take(s.cfg.Fingerprint)
+			s.cfg.Pending.take(s.key())
 			if s.behind && s.cfg.Trouble != nil {
 				s.cfg.Trouble(nil)
 			}
@@ -373,7 +433,7 @@ func (s *Session) Save() error {
 	}
 	blob, err := g.Encode()
 	if err == nil {
-		err = s.cfg.Saves.PutSave(s.cfg.Fingerprint, blob)
+		err = s.cfg.Saves.PutSave(s.key(), blob)
 	}
 	if err != nil {
 		if !s.behind && s.cfg.Trouble != nil {
@@ -381,12 +441,12 @@ func (s *Session) Save() error {
 		}
 		s.synced, s.behind = false, true
 		if g.Over() {
-			s.cfg.Pending.put(s.cfg.Fingerprint, g) // only memory holds the end now
+			s.cfg.Pending.put(s.key(), g) // only memory holds the end now
 		}
 		return notSaved(err)
 	}
 	if g.Over() {
-		s.cfg.Pending.take(s.cfg.Fingerprint) // the store holds the end: Open records it from there
+		s.cfg.Pending.take(s.key()) // the store holds the end: Open records it from there
 	}
 	s.cfg.Unsaved.Clear(s.cfg.Fingerprint)
 	if s.behind && s.cfg.Trouble != nil {
@@ -408,7 +468,7 @@ func (s *Session) record(c game.Command) error {
 		return s.Save()
 	}
 	if !s.behind {
-		err := s.cfg.Saves.AppendJournal(s.cfg.Fingerprint, s.journal, game.EncodeCommand(c))
+		err := s.cfg.Saves.AppendJournal(s.key(), s.journal, game.EncodeCommand(c))
 		if err == nil {
 			s.journal++
 			s.synced = true
@@ -470,11 +530,14 @@ func Why(err error) string {
 	return "the server could not write its database"
 }
 
-// load returns the player's saved game with its journal replayed and the
-// number of journal entries: (nil, 0, nil) when there is none, an error
-// when there is one that cannot be read.
-func (s *Session) load() (*game.Game, uint64, error) {
-	blob, err := s.cfg.Saves.Save(s.cfg.Fingerprint)
+// key returns the store key the game in progress is kept under.
+func (s *Session) key() string { return store.SlotKey(s.cfg.Fingerprint, s.slot) }
+
+// load returns the player's game saved under key with its journal replayed
+// and the number of journal entries: (nil, 0, nil) when there is none, an
+// error when there is one that cannot be read.
+func (s *Session) load(key string) (*game.Game, uint64, error) {
+	blob, err := s.cfg.Saves.Save(key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, 0, nil
 	}
@@ -485,7 +548,7 @@ func (s *Session) load() (*game.Game, uint64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	entries, err := s.cfg.Saves.Journal(s.cfg.Fingerprint)
+	entries, err := s.cfg.Saves.Journal(key)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -513,7 +576,8 @@ func corrupt(err error) bool {
 // finish ends the game for good: it records the score under the stored
 // profile's name, keeps the game whole (seed, rules, history since turn
 // 0, final hash and dump: store.GameRecord, for replays) and deletes the
-// save (permadeath), in one transaction. A game with cheats is kept, marked,
+// save of its slot (permadeath; the other slot's game stays), in one
+// transaction. A game with cheats is kept, marked,
 // but never on the table: rank 0.
 func (s *Session) finish() error {
 	g := s.game
@@ -526,7 +590,7 @@ func (s *Session) finish() error {
 	if s.ended.IsZero() {
 		s.ended = s.cfg.Now()
 	}
-	rank, err := s.cfg.Scores.FinishGame(s.cfg.Fingerprint, store.Score{
+	rank, err := s.cfg.Scores.FinishGame(s.key(), store.Score{
 		Name: name, Depth: g.Depth(), Turns: g.Turn(), Kills: g.Kills(),
 		Points: g.Score(), Cause: g.Cause(), Date: s.ended, Cheated: g.Cheated(),
 		Game: s.gameRecord(g, name), Daily: g.Daily(),
@@ -555,15 +619,16 @@ func (s *Session) gameRecord(g *game.Game, name string) *store.GameRecord {
 
 // recordEnd records a game that ended while its end could not be recorded
 // (the save holds its final state) and returns what to tell the player.
-func (s *Session) recordEnd(g *game.Game) string {
+// g was kept in slot.
+func (s *Session) recordEnd(g *game.Game, slot string) string {
 	if g != s.game {
 		s.ended = time.Time{} // another game than the one this session ended
 	}
-	s.game, s.unrecorded = g, true
+	s.game, s.slot, s.unrecorded = g, slot, true
 	if err := s.finish(); err != nil {
 		// Kept, unrecorded: Save writes its final state, and until a
 		// write succeeds Pending keeps it for the next Open.
-		s.cfg.Pending.put(s.cfg.Fingerprint, g)
+		s.cfg.Pending.put(s.key(), g)
 		return "Your last game ended, but the server cannot record it yet; it will try again each time you come back while this server runs."
 	}
 	s.game, s.unrecorded = nil, false

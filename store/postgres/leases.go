@@ -123,7 +123,8 @@ func errFenced(call, fp string, epoch uint64) error {
 	return fmt.Errorf("%s %s at epoch %d: %w", call, fp, epoch, store.ErrFenced)
 }
 
-// lockEpoch takes a share lock on fp's lease row inside tx if its epoch
+// lockEpoch takes a share lock on fp's lease row (its owner's, for a
+// slot's key: store.KeyOwner) inside tx if its epoch
 // is epoch, so that no claim can move the lease on before tx ends (SELECT
 // … FOR SHARE: PostgreSQL docs, SELECT, "The Locking Clause"), and
 // returns errFenced if it is not.
@@ -132,7 +133,7 @@ func lockEpoch(ctx context.Context, tx pgx.Tx, call, fp string, epoch uint64) er
 		return errFenced(call, fp, epoch)
 	}
 	var one int
-	err := tx.QueryRow(ctx, `SELECT 1 FROM leases WHERE fp = $1 AND epoch = $2 FOR SHARE`, fp, int64(epoch)).Scan(&one)
+	err := tx.QueryRow(ctx, `SELECT 1 FROM leases WHERE fp = $1 AND epoch = $2 FOR SHARE`, store.KeyOwner(fp), int64(epoch)).Scan(&one)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return errFenced(call, fp, epoch)
 	}

@@ -285,7 +285,7 @@ func (j *journaler) commit(batch []appendReq) (map[journalKey]bool, error) {
 	rows, err := j.pool.Query(ctx, `WITH u AS (
 			SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bigint[]) AS u(f, s, e, ep)),
 		fenced AS (
-			SELECT u.f, u.s, u.e FROM u JOIN leases l ON l.fp = u.f AND l.epoch = u.ep FOR SHARE OF l),
+			SELECT u.f, u.s, u.e FROM u JOIN leases l ON l.fp = split_part(u.f, '#', 1) AND l.epoch = u.ep FOR SHARE OF l),
 		ins AS (
 			INSERT INTO journal (fp, seq, version, entry)
 			SELECT f, s, `+fmt.Sprint(journalV1)+`, e FROM (SELECT f, s, e FROM u WHERE ep = 0 UNION ALL SELECT f, s, e FROM fenced) w

@@ -56,7 +56,7 @@ func (s *Store) finishGame(fp string, sc store.Score, fence func(context.Context
 	if sc.Daily != "" && !store.ValidDaily(sc.Daily) {
 		return 0, fmt.Errorf("finish game %s: daily date %q is not 2006-01-02", fp, sc.Daily)
 	}
-	sc.Fingerprint = fp
+	sc.Fingerprint = store.KeyOwner(fp) // fp may be a slot's key (store.SlotKey)
 	err = s.tx(func(ctx context.Context, tx pgx.Tx) error {
 		if fence != nil {
 			if err := fence(ctx, tx); err != nil {

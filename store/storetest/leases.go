@@ -33,6 +33,7 @@ func RunLeases(t *testing.T, open func(t *testing.T) LeasedStore) {
 		{"a second node is refused while the lease is live and granted after expiry or release", secondNode},
 		{"stale-epoch writes are refused with ErrFenced and leave the new owner's game byte-equal", staleWrites},
 		{"a stale epoch's quarantine moves nothing aside; the owner's sets the game aside", fencedQuarantine},
+		{"a key's lease fences its daily slot as it fences its own game", fencedSlot},
 		{"renew extends a node's leases and reports the keys it lost", renew},
 		{"two nodes claiming one key at once: exactly one wins, 20 times", claimRace},
 	} {
@@ -167,6 +168,53 @@ func staleWrites(t *testing.T, st LeasedStore) {
 	}
 	if _, err := st.Save(fpA); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("after the owner's finish the save reads %v, want ErrNotFound", err)
+	}
+}
+
+// fencedSlot: the daily kept beside a key's game (store.SlotKey) is
+// written under the key's one lease, and refused to a stale epoch.
+func fencedSlot(t *testing.T, st LeasedStore) {
+	daily := store.SlotKey(fpA, store.DailySlot)
+	old := claim(t, st, fpA, "a", short)
+	oldGame := st.Fenced(fpA, old)
+	if err := oldGame.PutSave(daily, []byte("a's daily")); err != nil {
+		t.Fatal(err)
+	}
+	if err := oldGame.AppendJournal(daily, 0, []byte("a's move")); err != nil {
+		t.Fatal(err)
+	}
+	expired()
+	cur := claim(t, st, fpA, "b", long)
+	newGame := st.Fenced(fpA, cur)
+	if err := newGame.AppendJournal(daily, 1, []byte("b's move")); err != nil {
+		t.Fatal(err)
+	}
+	for what, err := range map[string]error{
+		"append": oldGame.AppendJournal(daily, 2, []byte("a's late move")),
+		"put":    oldGame.PutSave(daily, []byte("a's late save")),
+		"finish": func() error {
+			_, err := oldGame.FinishGame(daily, store.Score{Name: "a", Points: 1, Cause: "late", Date: when, Daily: "2026-11-30"})
+			return err
+		}(),
+	} {
+		if !errors.Is(err, store.ErrFenced) {
+			t.Errorf("stale %s of the daily: %v, want ErrFenced", what, err)
+		}
+	}
+	if b, err := st.Save(daily); err != nil || string(b) != "a's daily" {
+		t.Errorf("the daily's save after stale writes: %q (%v)", b, err)
+	}
+	if j, _ := st.Journal(daily); len(j) != 2 || string(j[1]) != "b's move" {
+		t.Errorf("the daily's journal after stale writes: %q", j)
+	}
+	if err := oldGame.PutSave(store.SlotKey("SHA256:other", store.DailySlot), []byte("x")); err == nil || errors.Is(err, store.ErrFenced) {
+		t.Errorf("a view writing another key's daily: %v, want a plain error", err)
+	}
+	if _, err := newGame.FinishGame(daily, store.Score{Name: "b", Points: 5, Cause: "won", Date: when, Daily: "2026-11-30"}); err != nil {
+		t.Errorf("the owner's finish of the daily: %v", err)
+	}
+	if _, err := st.Save(daily); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("after the owner's finish the daily reads %v, want ErrNotFound", err)
 	}
 }
 

@@ -30,6 +30,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"the journal keeps entries in order and a save drops it", journal},
 		{"concurrent journal appends of many players all land", concurrentJournal},
 		{"finishing a game deletes its save and ranks the score", finish},
+		{"a key holds a save in each slot, and finishing one keeps the other", slots},
 		{"names are unique case-insensitively and a new claim frees the old", names},
 		{"quarantine moves the save and journal aside with the reason", quarantine},
 		{"every finished game is kept whole with its score, cheated ones unranked", finishedGames},
@@ -188,6 +189,47 @@ func finish(t *testing.T, st store.Store) {
 	top, err := st.TopScores(3)
 	if err != nil || len(top) != 3 || top[0].Fingerprint != "SHA256:b" || top[1].Fingerprint != "SHA256:a" || top[2].Fingerprint != "SHA256:c" {
 		t.Errorf("top 3: %+v (%v), want b, then a and c (equal points, a first)", top, err)
+	}
+}
+
+// slots: a key's daily is kept beside its game of its own (store.SlotKey,
+// issue 21): each slot has its save and journal, and finishing one ends
+// that one only, its score under the key's fingerprint.
+func slots(t *testing.T, st store.Store) {
+	fp := "SHA256:a"
+	daily := store.SlotKey(fp, store.DailySlot)
+	st.PutSave(fp, []byte("mine"))
+	st.AppendJournal(fp, 0, []byte("my move"))
+	st.PutSave(daily, []byte("the daily"))
+	st.AppendJournal(daily, 0, []byte("daily move 0"))
+	st.AppendJournal(daily, 1, []byte("daily move 1"))
+	if b, err := st.Save(fp); err != nil || string(b) != "mine" {
+		t.Errorf("the game of its own reads %q (%v) beside a daily", b, err)
+	}
+	if j, _ := st.Journal(fp); len(j) != 1 || string(j[0]) != "my move" {
+		t.Errorf("the game of its own's journal holds %q", j)
+	}
+	if j, _ := st.Journal(daily); len(j) != 2 || string(j[1]) != "daily move 1" {
+		t.Errorf("the daily's journal holds %q", j)
+	}
+	rank, err := st.FinishGame(daily, store.Score{Name: "a", Points: 7, Cause: "test", Date: when, Daily: "2026-11-30"})
+	if err != nil || rank != 1 {
+		t.Fatalf("finishing the daily: rank %d, %v", rank, err)
+	}
+	if _, err := st.Save(daily); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the finished daily's save: %v, want ErrNotFound", err)
+	}
+	if j, _ := st.Journal(daily); len(j) != 0 {
+		t.Errorf("the finished daily's journal holds %q", j)
+	}
+	if b, err := st.Save(fp); err != nil || string(b) != "mine" {
+		t.Errorf("finishing the daily took the game of its own: %q (%v)", b, err)
+	}
+	if j, _ := st.Journal(fp); len(j) != 1 {
+		t.Errorf("finishing the daily took the game of its own's journal: %q", j)
+	}
+	if top, err := st.DailyScores("2026-11-30", 10); err != nil || len(top) != 1 || top[0].Fingerprint != fp {
+		t.Errorf("the daily's board: %+v (%v), want one score under %s", top, err, fp)
 	}
 }
 
