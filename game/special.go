@@ -238,7 +238,9 @@ func (g *Game) takeOffering(from world.Pos, it Item) {
 	}
 	kept := g.s.Items[:0]
 	for _, other := range g.s.Items {
-		if g.s.Map.At(other.Pos) != world.Altar {
+		// The rest of a bundle on the altar taken from is the same
+		// offering (a shrine's darts): it stays.
+		if g.s.Map.At(other.Pos) != world.Altar || other.Pos == from {
 			kept = append(kept, other)
 		}
 	}

@@ -252,12 +252,55 @@ func TestTakingOneOfferingMakesTheOthersVanish(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, it := range g.s.Items {
-		if slices.Contains(altars, it.Pos) {
+		if slices.Contains(altars[1:], it.Pos) {
 			t.Errorf("an offering is still on the altar at %v", it.Pos)
 		}
 	}
 	if !slices.ContainsFunc(g.Messages(0), func(m Message) bool { return strings.Contains(m.Text, "the other offerings vanish") }) {
 		t.Errorf("no message of the choice: %+v", g.Messages(0))
+	}
+}
+
+// The tester's bug: a shrine's offering of a bundle of darts lost the rest
+// of the bundle when one dart was taken. The bundle is one offering: what
+// lies on the altar taken from stays, the other altars' offerings vanish.
+func TestTakingADartFromABundleOnAnAltarKeepsTheRestOfTheBundle(t *testing.T) {
+	g := levelWith(t, mapgen.Shrine)
+	var altars []world.Pos
+	for i, tl := range g.s.Map.Tiles {
+		if tl == world.Altar {
+			altars = append(altars, world.Pos{X: i % g.s.Map.W, Y: i / g.s.Map.W})
+		}
+	}
+	if len(altars) < 2 {
+		t.Fatalf("%d altars", len(altars))
+	}
+	kept := g.s.Items[:0]
+	for _, it := range g.s.Items {
+		if it.Pos != altars[0] {
+			kept = append(kept, it)
+		}
+	}
+	g.s.Items = kept
+	for range 4 {
+		g.s.Items = append(g.s.Items, Item{Kind: Dart, Pos: altars[0]})
+	}
+	g.s.Actors[0].Pos = altars[0]
+	g.updateFOV()
+	if _, err := g.Apply(PickUp()); err != nil {
+		t.Fatal(err)
+	}
+	left := 0
+	for _, it := range g.s.Items {
+		if it.Pos == altars[0] && it.Kind == Dart {
+			left++
+		}
+		if slices.Contains(altars[1:], it.Pos) {
+			t.Errorf("another altar's offering is still at %v", it.Pos)
+		}
+	}
+	if left != 3 {
+		t.Errorf("%d darts of the bundle of 4 left on the altar after taking one, want 3", left)
 	}
 }
 
