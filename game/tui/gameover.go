@@ -106,7 +106,7 @@ func (s *gameOverScreen) view(m *Model) string {
 		if !compact {
 			add(th.text, "")
 		}
-		add(th.text, fmt.Sprintf("You were %s after %d turns.", g.Cause(), g.Turn()))
+		add(th.text, fmt.Sprintf("%s after %d turns.", youDied(g.Cause()), g.Turn()))
 	}
 	add(th.title, fmt.Sprintf("Score: %d   Monsters slain: %d", g.Score(), g.Kills()))
 	switch {
@@ -162,4 +162,14 @@ func lastMessages(m *Model, w, rows int) []string {
 	}
 	slices.Reverse(lines)
 	return lines
+}
+
+// youDied says the cause of the player's death as a sentence's start: "You
+// were killed by an orc on depth 2", but "You starved to death on depth 3"
+// (issue 21's hunger: the tester read "You were starved to death").
+func youDied(cause string) string {
+	if strings.HasPrefix(cause, "killed ") {
+		return "You were " + cause
+	}
+	return "You " + cause
 }

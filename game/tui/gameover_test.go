@@ -109,3 +109,14 @@ func TestTheDailysGameOverNamesTheDailyBoard(t *testing.T) {
 		t.Errorf("the daily's game over names the main table:\n%s", plain(m))
 	}
 }
+
+func TestTheGameOverSaysHowYouDiedInOneSentence(t *testing.T) {
+	for cause, want := range map[string]string{
+		"killed by an orc on depth 2 (it hit you for 4)": "You were killed by an orc on depth 2 (it hit you for 4)",
+		"starved to death on depth 3":                    "You starved to death on depth 3",
+	} {
+		if got := youDied(cause); got != want {
+			t.Errorf("youDied(%q) = %q, want %q", cause, got, want)
+		}
+	}
+}
