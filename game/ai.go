@@ -79,8 +79,10 @@ func (g *Game) monsterTurn(m *Actor) (left bool) {
 		}
 	}
 	if !g.seesPlayer(m) {
+		g.hunt(m) // an arrival walks toward the player unseen (wander.go)
 		return false
 	}
+	m.Hunting = false
 	switch m.AI {
 	case AIHerbivore:
 		g.chaseMap()

@@ -51,6 +51,7 @@ type state struct {
 	Rules     int           // the RulesVersion the game began under (history.go, Game.Rules); 0, as in saves from before issue 21, is 1
 	Hunger    int           // nutrition spent since the start's StartNutrition (clock.go); 0, as in saves from before hunger, is full; below 0 after eating
 	Rooms     []SpecialRoom // the special rooms of this level as built (special.go; issue 21); none in older saves
+	Wander    int           // turns until the next monster arrives on this level (wander.go); 0: not drawn yet
 }
 
 // Game is one player's game. It is not safe for concurrent use: one game

@@ -25,7 +25,10 @@ import (
 // a change makes the same seed and commands give another game (a new
 // rule, a changed formula, another use of the RNG). Rules combines it with
 // a digest of the data tables, which can change without the code.
-const RulesVersion = 2
+// Version 2: issue 21's rolled combat, items, hunger and special rooms;
+// 3: issue 21's monsters that keep arriving (wander.go), stable pack
+// letters and throws over deep water.
+const RulesVersion = 3
 
 // Rules returns the rules a game made with data is played under, e.g.
 // "1.3fa09c1d22b4": RulesVersion, then the first 12 hex digits of the

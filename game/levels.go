@@ -27,6 +27,7 @@ func (g *Game) enterLevel(depth int) {
 	g.s.Actors = append(g.s.Actors[:0], player)
 	g.s.Items = g.s.Items[:0]
 	g.s.Seen = nil // the memory of things is per level
+	g.s.Wander = 0 // each level draws its own first arrival (wander.go)
 	g.spawn(lvl)
 	g.furnish(lvl)
 	g.buffers()

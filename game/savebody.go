@@ -51,6 +51,7 @@ type saveState struct {
 	Rules     int            `json:"Rules,omitempty"`     // issue 21: the RulesVersion the game began under; absent: 1
 	Hunger    int            `json:"Hunger,omitempty"`    // issue 21: nutrition spent; absent in older saves, whose players are full
 	Rooms     []saveRoom     `json:"Rooms,omitempty"`     // issue 21: the level's special rooms; absent in older saves and on levels without
+	Wander    int            `json:"Wander,omitempty"`    // issue 21: turns until the next arrival (wander.go); absent: not drawn yet
 }
 
 // saveCalled is a Called as saved.
@@ -111,6 +112,7 @@ type saveActor struct {
 	Backed  bool       `json:"Backed,omitempty"`
 	Unseen  int        `json:"Unseen,omitempty"`
 	Loot    []saveItem `json:"Loot,omitempty"`
+	Hunting bool       `json:"Hunting,omitempty"` // issue 21 arrivals (wander.go); absent: false
 }
 
 // saveEffect is an Effect as saved.
@@ -193,7 +195,7 @@ func toSaveActor(a Actor) saveActor {
 		Power: a.Power, Defense: a.Defense, XP: a.XP, Vision: a.Vision, Blocks: a.Blocks, AI: uint8(a.AI),
 		Corpse: a.Corpse, Effects: convert(a.Effects, toSaveEffect),
 		Hidden: a.Hidden, Asleep: a.Asleep, Fleeing: a.Fleeing, Backed: a.Backed, Unseen: a.Unseen,
-		Loot: convert(a.Loot, toSaveItem)}
+		Loot: convert(a.Loot, toSaveItem), Hunting: a.Hunting}
 }
 
 func (a saveActor) actor() Actor {
@@ -201,7 +203,7 @@ func (a saveActor) actor() Actor {
 		Power: a.Power, Defense: a.Defense, XP: a.XP, Vision: a.Vision, Blocks: a.Blocks, AI: AI(a.AI),
 		Corpse: a.Corpse, Effects: convert(a.Effects, saveEffect.effect),
 		Hidden: a.Hidden, Asleep: a.Asleep, Fleeing: a.Fleeing, Backed: a.Backed, Unseen: a.Unseen,
-		Loot: convert(a.Loot, saveItem.item)}
+		Loot: convert(a.Loot, saveItem.item), Hunting: a.Hunting}
 }
 
 func toSaveMap(m *world.Map) *saveMap {
@@ -229,7 +231,7 @@ func (s *state) toSave() saveState {
 		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily,
 		Known:  convert(s.Known, func(k ItemKind) string { return string(k) }),
 		Called: convert(s.Called, func(c Called) saveCalled { return saveCalled{Kind: string(c.Kind), Name: c.Name} }),
-		Hunger: s.Hunger, Rules: s.Rules,
+		Hunger: s.Hunger, Rules: s.Rules, Wander: s.Wander,
 		Rooms: convert(s.Rooms, func(r SpecialRoom) saveRoom { return saveRoom(r) })}
 }
 
@@ -243,6 +245,6 @@ func (s *saveState) state() state {
 		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily,
 		Known:  convert(s.Known, func(k string) ItemKind { return ItemKind(k) }),
 		Called: convert(s.Called, func(c saveCalled) Called { return Called{Kind: ItemKind(c.Kind), Name: c.Name} }),
-		Hunger: s.Hunger, Rules: s.Rules,
+		Hunger: s.Hunger, Rules: s.Rules, Wander: s.Wander,
 		Rooms: convert(s.Rooms, func(r saveRoom) SpecialRoom { return SpecialRoom(r) })}
 }

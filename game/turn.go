@@ -128,6 +128,7 @@ func (g *Game) endTurn() {
 	}
 	g.tickEffects()
 	g.tickClock()
+	g.tickWander()
 	if g.s.Dark {
 		g.updateFOV() // monsters' lights moved; on lit levels sight depends on the player alone
 	}

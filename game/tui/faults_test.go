@@ -44,12 +44,13 @@ func TestKeysDoNothingWhileTheTerminalIsTooSmall(t *testing.T) {
 	}
 }
 
-// withoutMonsters returns g with every actor but the player removed, made
-// the way a save would carry it.
+// withoutMonsters returns g with every actor but the player removed and no
+// monster arriving for 2^30 turns, made the way a save would carry it.
 func withoutMonsters(t *testing.T, g *game.Game) *game.Game {
 	t.Helper()
 	return editSave(t, g, func(state map[string]any) {
 		state["Actors"] = state["Actors"].([]any)[:1]
+		state["Wander"] = 1 << 30 // and none arriving (game/wander.go) while the test plays
 	})
 }
 

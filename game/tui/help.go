@@ -215,5 +215,7 @@ func clockHelp() []string {
 			"Hungry at %d, Weak at %d (-%d power, no regeneration), Fainting at %d; at 0 you lose %d HP a turn until you eat.",
 			game.StartNutrition, game.RationNutrition, game.MaxNutrition, game.HungryBelow, game.WeakBelow,
 			game.WeakPowerLoss, game.FaintingBelow, game.StarveDamage),
+		fmt.Sprintf("Monsters keep arriving: every %d to %d turns on a level one comes from out of sight and hunts you "+
+			"(\"You hear something moving in the distance.\").", game.WanderMinTurns, game.WanderMaxTurns),
 	}
 }

@@ -170,6 +170,7 @@ func runCmd(m *Model, cmd tea.Cmd) {
 func TestTheDailyIsLabelledWhilePlaying(t *testing.T) {
 	m := goldenModel(t, 80, 24, "enter")
 	playDaily(t, m)
+	adopt(t, m, withoutMonsters(t, m.game)) // alive after 1000 turns of waiting
 	for range 1000 { // numbers of four digits
 		press(m, ".")
 	}

@@ -341,6 +341,7 @@ func TestCtrlCSavesAndLeavesFromAnyScreen(t *testing.T) {
 func TestNarrowStatusLineKeepsWholeNumbers(t *testing.T) {
 	m := newModel(t, openStore(t), 7)
 	press(m, "enter")
+	adopt(t, m, withoutMonsters(t, m.game)) // alive after 1234 turns of waiting
 	for range 1234 {
 		press(m, ".")
 	}
