@@ -270,3 +270,91 @@ func TestABatInViewStopsNothing(t *testing.T) {
 		t.Errorf("explore with only herbivores in view: note %q, %d turns", n, m.game.Turn()-turn)
 	}
 }
+
+// TestExploreFetchesTheItemsItHasSeen: x walks to each item seen (the game
+// says "You see … here." and the player may pick it up), and one stood on
+// and left is not fetched again; when done, what is left is named (issue
+// 21 tester: explore only named the items when the level was done).
+func TestExploreFetchesTheItemsItHasSeen(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	adopt(t, m, withoutMonsters(t, m.game))
+	stood := map[world.Pos]int{}
+	done := false
+	for range 300 {
+		press(m, "x")
+		stood[m.game.Player().Pos]++
+		for s, _ := m.scr.(*playScreen); s != nil && s.trip != nil; s, _ = m.scr.(*playScreen) {
+			m.Update(tripStep{s.trip.id})
+			stood[m.game.Player().Pos]++
+		}
+		if strings.HasPrefix(note(m), "Explored everything") {
+			done = true
+			break
+		}
+	}
+	if !done {
+		t.Fatalf("still exploring after 300 presses: note %q", note(m))
+	}
+	g := m.game
+	if len(g.Items()) == 0 {
+		t.Fatal("seed 247 has no item left on depth 1")
+	}
+	for _, it := range g.Items() {
+		if g.Explored(it.Pos) && stood[it.Pos] == 0 && !g.KnownMap().At(it.Pos).Trap() {
+			t.Errorf("the %s at %v was seen but explore never went to it", it.Kind, it.Pos)
+		}
+	}
+	if n := note(m); !strings.Contains(n, "Items left: ") {
+		t.Errorf("explore done with items left: note %q", n)
+	}
+	turn := g.Turn()
+	press(m, "x") // every item stood on and left: nothing to fetch
+	if g.Turn() != turn || !strings.HasPrefix(note(m), "Explored everything") {
+		t.Errorf("x after all was fetched: %d turns, note %q", g.Turn()-turn, note(m))
+	}
+}
+
+// TestAFleeingMonsterInViewIsNamedOnceThenBlocksNothing: a coward running
+// away in view stopped every x ("You cannot explore with the goblin in
+// view", issue 21 tester); it is named once, then x explores.
+func TestAFleeingMonsterInViewIsNamedOnceThenBlocksNothing(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	var foe game.Actor
+	for range 100 {
+		press(m, "x")
+		drive(t, m)
+		var seen bool
+		if foe, seen = monsterInView(m.game); seen {
+			break
+		}
+	}
+	if foe.Name == "" {
+		t.Fatal("no monster came into view on seed 7")
+	}
+	// The same game, with every monster a hurt coward, fleeing.
+	fleeing := editSave(t, m.game, func(state map[string]any) {
+		for _, a := range state["Actors"].([]any)[1:] {
+			a.(map[string]any)["AI"] = float64(game.AICoward)
+			a.(map[string]any)["Fleeing"] = true
+			a.(map[string]any)["HP"] = float64(1)
+		}
+	})
+	adopt(t, m, fleeing)
+	m.scr = newPlay()
+	press(m, ".") // it runs off: next to the player, even a coward fights
+	press(m, ".")
+	moved := 0
+	for range 3 {
+		turn := m.game.Turn()
+		press(m, "x")
+		drive(t, m)
+		if m.game.Turn() > turn {
+			moved++
+		}
+	}
+	if moved < 2 {
+		t.Errorf("x with only a fleeing %s in view explored on %d presses of 3; last note %q", foe.Name, moved, note(m))
+	}
+}
