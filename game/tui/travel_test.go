@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -356,5 +357,55 @@ func TestAFleeingMonsterInViewIsNamedOnceThenBlocksNothing(t *testing.T) {
 	}
 	if moved < 2 {
 		t.Errorf("x with only a fleeing %s in view explored on %d presses of 3; last note %q", foe.Name, moved, note(m))
+	}
+}
+
+// TestATripNeverStepsOnAKnownTrap: walled in by known teleport traps, x and
+// travel to the look cursor refuse and say which trap is in the way
+// (issue 21 tester: four teleports in 120 turns of x); travel to the trap
+// itself goes there.
+func TestATripNeverStepsOnAKnownTrap(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	g := withoutMonsters(t, m.game)
+	pl := g.Player().Pos
+	var traps []world.Pos
+	adopt(t, m, editSave(t, g, func(state map[string]any) {
+		mp := state["Map"].(map[string]any)
+		tiles, err := base64.StdEncoding.DecodeString(mp["Tiles"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := int(mp["W"].(float64))
+		for _, d := range world.Directions8 {
+			q := pl.Add(d.X, d.Y)
+			if world.Tile(tiles[q.Y*w+q.X]).Walkable() {
+				tiles[q.Y*w+q.X] = byte(world.TeleportTrap)
+				traps = append(traps, q)
+			}
+		}
+		mp["Tiles"] = base64.StdEncoding.EncodeToString(tiles)
+	}))
+	if len(traps) == 0 {
+		t.Fatal("no floor round the start of seed 247")
+	}
+	press(m, "x")
+	if n := note(m); !strings.HasPrefix(n, "The only known way on is over the teleport trap (1 tile ") || m.game.Turn() != 0 {
+		t.Errorf("x walled in by traps: note %q, %d turns", n, m.game.Turn())
+	}
+	s := m.scr.(*playScreen)
+	far := traps[0].Add(traps[0].X-pl.X, traps[0].Y-pl.Y) // the tile past the first trap
+	if _, _, ok := game.Route(m.game.KnownMap(), pl, []world.Pos{far}); !ok {
+		t.Fatalf("no known walk to %v at all", far)
+	}
+	s.travelTo(m, far)
+	drive(t, m)
+	if n := note(m); !strings.HasPrefix(n, "The only known way on is over the teleport trap") || m.game.Turn() != 0 {
+		t.Errorf("travel past the traps: note %q, %d turns", n, m.game.Turn())
+	}
+	s.travelTo(m, traps[0])
+	drive(t, m)
+	if m.game.Turn() != 1 || !strings.Contains(plain(m), "You feel a wrenching sensation!") {
+		t.Errorf("travel onto the trap itself: %d turns, screen:\n%s", m.game.Turn(), plain(m))
 	}
 }
