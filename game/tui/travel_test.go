@@ -409,3 +409,74 @@ func TestATripNeverStepsOnAKnownTrap(t *testing.T) {
 		t.Errorf("travel onto the trap itself: %d turns, screen:\n%s", m.game.Turn(), plain(m))
 	}
 }
+
+// TestAFarMonsterThatComesNearerStopsATrip: a hunting monster 6 or more
+// tiles off that keeps its distance blocks no trip once named; one that
+// steps nearer stops it at once.
+func TestAFarMonsterThatComesNearerStopsATrip(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	for range 100 {
+		press(m, "x")
+		drive(t, m)
+		if _, seen := monsterInView(m.game); seen {
+			break
+		}
+	}
+	g := m.game
+	foe, seen := monsterInView(g)
+	if !seen {
+		t.Fatal("no monster came into view on seed 7")
+	}
+	pl := g.Player().Pos
+	// Move it to a free floor tile in view 6..8 tiles off.
+	var at world.Pos
+	found := false
+	w, h := g.Size()
+	for y := range h {
+		for x := range w {
+			p := world.Pos{X: x, Y: y}
+			if d := chebyshev(pl, p); !found && d >= 6 && d <= 8 && g.Visible(p) && g.Tile(p) == world.Floor {
+				at, found = p, true
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no floor in view 6..8 tiles off")
+	}
+	idx := -1
+	for i, a := range g.Actors() {
+		if i > 0 && a.Pos == foe.Pos {
+			idx = i
+		}
+	}
+	adopt(t, m, editSave(t, g, func(state map[string]any) {
+		a := state["Actors"].([]any)[idx].(map[string]any)
+		a["Pos"] = map[string]any{"X": float64(at.X), "Y": float64(at.Y)}
+		a["Asleep"], a["Fleeing"] = false, false
+	}))
+	g = m.game
+	s := newPlay()
+	m.scr = s
+	s.look(g) // named and watched where it stands
+	if a, _, ok := s.threat(g); ok {
+		t.Errorf("the %s 6..8 tiles off, standing still, refuses a trip", a.Name)
+	}
+	// It stood a step farther off at the last look: it came nearer.
+	for k := range s.watched {
+		s.watched[k] = at.Add(sign(at.X-pl.X), sign(at.Y-pl.Y))
+	}
+	if why, stop := s.monsterStops(g); !stop || !strings.HasPrefix(why, "You stop: the "+foe.Name+" comes nearer (") {
+		t.Errorf("a monster that came nearer: stop %v, note %q", stop, why)
+	}
+}
+
+func sign(n int) int {
+	switch {
+	case n < 0:
+		return -1
+	case n > 0:
+		return 1
+	}
+	return 0
+}
