@@ -104,9 +104,9 @@ func (s *playScreen) route(g *game.Game, t *trip) (step world.Pos, steps int, ok
 // trap, or stood on and left (s.declined).
 func (s *playScreen) itemGoals(g *game.Game) []world.Pos {
 	var out []world.Pos
-	pl := g.Player().Pos
+	pl, known := g.Player().Pos, g.KnownMap()
 	add := func(p world.Pos, kind game.ItemKind) {
-		if p != pl && !g.KnownMap().At(p).Trap() && !s.declined[itemSpot{g.Depth(), p, kind}] && !slices.Contains(out, p) {
+		if p != pl && !known.At(p).Trap() && !s.declined[itemSpot{g.Depth(), p, kind}] && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
