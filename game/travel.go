@@ -47,7 +47,8 @@ func (g *Game) KnownMap() *world.Map {
 // the explored down stairs for ToStairs; for ToUnexplored, the explored
 // walkable tiles next to a tile of the level never seen, except from,
 // where the player stands (all round them is in view, so what remains
-// unseen there cannot be seen from it).
+// unseen there cannot be seen from it) and known traps (explore never
+// steps on one).
 func Goals(known *world.Map, dest Destination, from world.Pos) []world.Pos {
 	var out []world.Pos
 	for y := range known.H {
@@ -63,7 +64,7 @@ func Goals(known *world.Map, dest Destination, from world.Pos) []world.Pos {
 					out = append(out, p)
 				}
 			case ToUnexplored:
-				if p != from && known.Tiles[i].Walkable() && bordersUnknown(known, p) {
+				if p != from && known.Tiles[i].Walkable() && !known.Tiles[i].Trap() && bordersUnknown(known, p) {
 					out = append(out, p)
 				}
 			}
@@ -110,23 +111,54 @@ func Route(known *world.Map, from world.Pos, goals []world.Pos) (step world.Pos,
 
 // TravelStep is Route from the player over what they know to dest: the
 // step to send as a Move command, the turns left, and whether dest is
-// known and reachable at all.
-//
-// Known traps are walked round (issue 21): the walk is first sought with
-// them as walls, and only if none exists across them, as Brogue's travel
-// does.
+// known and reachable at all, never over a known trap (RouteTo).
 func (g *Game) TravelStep(dest Destination) (step world.Pos, steps int, ok bool) {
+	return g.RouteTo(Goals(g.KnownMap(), dest, g.player().Pos))
+}
+
+// RouteTo is Route from the player over what they know to the nearest of
+// goals, with every known trap a wall unless it is one of goals (issue 21:
+// the tester's explore walked over a known teleport trap four times in 120
+// turns). ok is false when no goal can be reached that way; TrapInTheWay
+// then tells whether a walk over a trap would.
+func (g *Game) RouteTo(goals []world.Pos) (step world.Pos, steps int, ok bool) {
+	return Route(g.safeMap(goals), g.player().Pos, goals)
+}
+
+// safeMap is KnownMap with each known trap not among goals a wall.
+func (g *Game) safeMap(goals []world.Pos) *world.Map {
 	known := g.KnownMap()
-	from := g.player().Pos
-	goals := Goals(known, dest, from)
-	safe := &world.Map{W: known.W, H: known.H, Tiles: slices.Clone(known.Tiles), Explored: known.Explored}
-	for i, t := range safe.Tiles {
-		if t.Trap() {
-			safe.Tiles[i] = world.Wall
+	for i, t := range known.Tiles {
+		if t.Trap() && !slices.Contains(goals, world.Pos{X: i % known.W, Y: i / known.W}) {
+			known.Tiles[i] = world.Wall
 		}
 	}
-	if step, steps, ok := Route(safe, from, slices.DeleteFunc(slices.Clone(goals), func(p world.Pos) bool { return known.At(p).Trap() })); ok {
-		return step, steps, true
+	return known
+}
+
+// TrapInTheWay returns the first known trap on a shortest walk over what
+// the player knows, traps included, to the nearest of goals, when RouteTo
+// finds no walk without one: the trap that auto-movement will not cross
+// (the player may step on it themself). ok is false when RouteTo has a way
+// or there is none even over traps.
+func (g *Game) TrapInTheWay(goals []world.Pos) (trap world.Pos, ok bool) {
+	if _, _, safe := g.RouteTo(goals); safe {
+		return world.Pos{}, false
 	}
-	return Route(known, from, goals)
+	known := g.KnownMap()
+	d := world.NewDistanceMap(known.W, known.H)
+	d.ComputeGoals(known, goals, world.Unreached)
+	p := g.player().Pos
+	for here := d.At(p); here != world.Unreached && here > 0; here = d.At(p) {
+		for _, dir := range world.Directions8 { // the step Route takes
+			if q := p.Add(dir.X, dir.Y); d.At(q) == here-1 {
+				p = q
+				break
+			}
+		}
+		if known.At(p).Trap() {
+			return p, true
+		}
+	}
+	return world.Pos{}, false
 }

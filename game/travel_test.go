@@ -130,3 +130,65 @@ func TestExploringSeesEveryTileWithinReach(t *testing.T) {
 		}
 	}
 }
+
+// onSketch returns a game whose level is rows (as sketch, and '=' a known
+// teleport trap), with no monsters and the player at '@'.
+func onSketch(t *testing.T, rows ...string) *Game {
+	t.Helper()
+	m, from := sketch(rows...)
+	for y, row := range rows {
+		for x, c := range row {
+			if c == '=' {
+				m.Set(world.Pos{X: x, Y: y}, world.TeleportTrap)
+			}
+		}
+	}
+	g := New(7, testData)
+	g.s.Actors = g.s.Actors[:1]
+	g.s.Map = m
+	g.player().Pos = from
+	return g
+}
+
+// TestTravelNeverCrossesAKnownTrapUnlessItIsTheGoal: the tester's x walked
+// over a known teleport trap four times in 120 turns (issue 21). With the
+// only way on over the trap, travel and explore refuse and name the trap;
+// travel to the trap's own tile goes there.
+func TestTravelNeverCrossesAKnownTrapUnlessItIsTheGoal(t *testing.T) {
+	g := onSketch(t,
+		"#######",
+		"#@.=.>#",
+		"#######",
+	)
+	trap := world.Pos{X: 3, Y: 1}
+	if step, _, ok := g.TravelStep(ToStairs); ok {
+		t.Errorf("travel to the stairs steps %v: over the trap", step)
+	}
+	if p, ok := g.TrapInTheWay(Goals(g.KnownMap(), ToStairs, g.Player().Pos)); !ok || p != trap {
+		t.Errorf("TrapInTheWay = %v, %v; want the trap at %v", p, ok, trap)
+	}
+	if step, steps, ok := g.RouteTo([]world.Pos{trap}); !ok || steps != 2 || step != (world.Pos{X: 1}) {
+		t.Errorf("travel to the trap itself: %v, %d, %v; want east, 2 steps", step, steps, ok)
+	}
+	if _, _, ok := g.RouteTo([]world.Pos{{X: 4, Y: 1}}); ok {
+		t.Error("travel to the tile past the trap crosses it")
+	}
+	// Explore: the unseen is beyond the trap only.
+	g.s.Map.Explored[g.s.Map.Index(world.Pos{X: 5, Y: 1})] = false
+	if step, _, ok := g.TravelStep(ToUnexplored); ok {
+		t.Errorf("explore steps %v: over the trap", step)
+	}
+	if p, ok := g.TrapInTheWay(Goals(g.KnownMap(), ToUnexplored, g.Player().Pos)); !ok || p != trap {
+		t.Errorf("explore: TrapInTheWay = %v, %v; want the trap at %v", p, ok, trap)
+	}
+	// A way round the trap is taken, however longer.
+	g = onSketch(t,
+		"#######",
+		"#@.=.>#",
+		"##...##",
+		"#######",
+	)
+	if step, steps, ok := g.TravelStep(ToStairs); !ok || steps != 4 || step != (world.Pos{X: 1}) {
+		t.Errorf("round the trap: %v, %d, %v; want east, 4 steps", step, steps, ok)
+	}
+}

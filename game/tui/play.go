@@ -21,10 +21,12 @@ type playScreen struct {
 	trip  *trip             // the travel or auto-explore under way, or nil (travel.go)
 	trips int               // trips begun, to tell a late step of an ended trip
 	seen  map[seenItem]bool // items seen, so that only new ones stop a trip
-	// farOffer is the turn after the one on which a trip was refused for a
-	// monster in view far off (farMonster) and offered to go on: pressed
-	// again on that turn, it goes on. 0 for no offer.
-	farOffer int
+	// What trips have dealt with (travel.go; the session's, never saved):
+	// monsters named once (far and keeping off, they block no more), where
+	// those in view stood at the last look, and items stood on and left.
+	named    map[spotted]bool
+	watched  map[spotted]world.Pos
+	declined map[itemSpot]bool
 }
 
 // overlay is what a targeting screen draws over the map: the cursor and the
@@ -114,6 +116,7 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 // the turn is drawn (or not) once it answers.
 func (s *playScreen) apply(m *Model, cmd game.Command) (screen, tea.Cmd) {
 	turn := m.game.Turn()
+	s.standOn(m.game) // an item underfoot is left if this walks off it
 	call := m.do(cmd)
 	if !call.answeredWithin(m.stallNotice()) { // the game is the call's until it answers
 		s.trip = nil

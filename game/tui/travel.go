@@ -4,10 +4,15 @@ package tui
 // cursor (Enter or `_` in look mode), and auto-explore (`x`): a trip that walks the player one ordinary turn per Bubble Tea
 // message, each step a game.Move sent through the session (so journaled and
 // drawn), along the route game.TravelStep works out from what the player
-// knows. A trip stops at once when a monster comes into view (a far one
-// the player chose to ignore only when it comes near), HP drops, a
-// new message appears (something picked up, seen underfoot, a blow), an item
-// comes into view, the destination is reached, or any key is pressed.
+// knows, never over a known trap unless the trap is the destination.
+// Explore walks first to the items seen and not yet stood on (there the
+// game says "You see … here." and the player picks up or goes on), then to
+// the unexplored. A trip stops at once when a monster comes into view, one
+// hunting the player is within farMonster tiles or one comes nearer, HP
+// drops, a new message appears (something picked up, seen underfoot, a
+// blow), an item comes into view, the destination is reached, or any key is
+// pressed. A monster far off that keeps away (a coward fleeing, a glowing
+// one standing still) is named once and then blocks nothing (issue 21).
 
 import (
 	"fmt"
@@ -33,7 +38,6 @@ type trip struct {
 	id   int              // which trip a tripStep message belongs to
 	dest game.Destination // the stairs, or the unexplored; 0 with goal
 	goal *world.Pos       // travel to this tile (the look cursor), or nil
-	far  int              // monsters in view, all far, that the player chose to go on with (x again); 0 for none
 	hp   int              // the player's HP after the last step
 	logs int              // LogLen after the last step
 	last game.Message     // the newest message after the last step (repeats fold into it)
@@ -57,19 +61,168 @@ type seenItem struct {
 // ended is ignored.
 type tripStep struct{ id int }
 
-// farMonster is how far, in tiles, a monster in view must be for x again
-// to explore on with it in view (issue 21 part E: a lit monster standing
-// still far away blocked explore for ever); a trip so begun stops when one
-// comes this near or another comes into view.
-const farMonster = 8
+// farMonster is how near, in tiles, a monster hunting the player (awake,
+// not fleeing) must be to refuse a trip or stop one; farther off, one that
+// does not come nearer is named once and then blocks nothing (issue 21: a
+// coward running away, a ranged monster keeping off or a lit one standing
+// still far away blocked explore for ever).
+const farMonster = 5
+
+// spotted is a monster the screen has named to the player, by its depth
+// and index in game.Actors and its kind (an index whose kind changes is
+// another monster).
+type spotted struct {
+	depth, actor int
+	kind         string
+}
+
+// itemSpot is where an item lay that the player stood on and left: explore
+// fetches it no more (issue 21). Kept by the screen, never saved.
+type itemSpot struct {
+	depth int
+	pos   world.Pos
+	kind  game.ItemKind
+}
 
 // route is the next step of trip t, the steps left and whether its end is
-// known and reachable (game.TravelStep; game.Route to t.goal).
-func (t *trip) route(g *game.Game) (step world.Pos, steps int, ok bool) {
+// known and reachable without crossing a known trap (game.RouteTo): for
+// explore the nearest item to fetch (itemGoals), else the unexplored.
+func (s *playScreen) route(g *game.Game, t *trip) (step world.Pos, steps int, ok bool) {
 	if t.goal != nil {
-		return game.Route(g.KnownMap(), g.Player().Pos, []world.Pos{*t.goal})
+		return g.RouteTo([]world.Pos{*t.goal})
+	}
+	if t.dest == game.ToUnexplored {
+		if step, steps, ok := g.RouteTo(s.itemGoals(g)); ok {
+			return step, steps, true
+		}
 	}
 	return g.TravelStep(t.dest)
+}
+
+// itemGoals returns where the items lie that explore fetches: those the
+// player sees or remembers on this level, except underfoot, on a known
+// trap, or stood on and left (s.declined).
+func (s *playScreen) itemGoals(g *game.Game) []world.Pos {
+	var out []world.Pos
+	pl, known := g.Player().Pos, g.KnownMap()
+	add := func(p world.Pos, kind game.ItemKind) {
+		if p != pl && !known.At(p).Trap() && !s.declined[itemSpot{g.Depth(), p, kind}] && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for _, it := range g.Items() {
+		if g.Visible(it.Pos) {
+			add(it.Pos, it.Kind)
+		}
+	}
+	for _, r := range g.Remembered() {
+		if r.Item != "" {
+			add(r.Pos, r.Item)
+		}
+	}
+	return out
+}
+
+// standOn remembers the items underfoot as left, before a command that may
+// walk off them (and as a trip begins): explore does not fetch them again.
+func (s *playScreen) standOn(g *game.Game) {
+	pl := g.Player().Pos
+	for _, it := range g.Items() {
+		if it.Pos == pl {
+			if s.declined == nil {
+				s.declined = map[itemSpot]bool{}
+			}
+			s.declined[itemSpot{g.Depth(), pl, it.Kind}] = true
+		}
+	}
+}
+
+// trapNote says which known trap stands in the way of trip t when no walk
+// round it exists ("" when none does): auto-movement never crosses one.
+func (s *playScreen) trapNote(g *game.Game, t *trip) string {
+	var goals []world.Pos
+	switch {
+	case t.goal != nil:
+		goals = []world.Pos{*t.goal}
+	case t.dest == game.ToUnexplored:
+		goals = append(s.itemGoals(g), game.Goals(g.KnownMap(), t.dest, g.Player().Pos)...)
+	default:
+		goals = game.Goals(g.KnownMap(), t.dest, g.Player().Pos)
+	}
+	trap, ok := g.TrapInTheWay(goals)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("The only known way on is over the %s (%s): step on it yourself to go on.", game.TileID(g.KnownMap().At(trap)), where(g.Player().Pos, trap))
+}
+
+// threat returns the monster in view that refuses or stops a trip: the
+// nearest one next to the player (a cornered coward fights), one within
+// farMonster tiles hunting the player (awake, not fleeing), or one that has stepped nearer to the player since the screen
+// last looked (s.watched); closer says it is the latter.
+func (s *playScreen) threat(g *game.Game) (a game.Actor, closer, ok bool) {
+	pl := g.Player().Pos
+	best := -1
+	for i, b := range g.Actors() {
+		if i == 0 || !b.Alive() || !g.Visible(b.Pos) || !b.AI.Attacks() {
+			continue
+		}
+		d := chebyshev(pl, b.Pos)
+		was, seen := s.watched[spotted{g.Depth(), i, b.Kind}]
+		nearer := seen && d < chebyshev(pl, was) && !b.Fleeing
+		hunting := !b.Fleeing && !b.Asleep
+		if (nearer || d <= 1 || d <= farMonster && hunting) && (best < 0 || d < best) { // a cornered coward fights
+			a, closer, ok, best = b, nearer, true, d
+		}
+	}
+	return a, closer, ok
+}
+
+// unnamed returns the nearest monster in view the screen has not named.
+func (s *playScreen) unnamed(g *game.Game) (game.Actor, bool) {
+	pl := g.Player().Pos
+	var a game.Actor
+	found := false
+	for i, b := range g.Actors() {
+		if i > 0 && b.Alive() && g.Visible(b.Pos) && b.AI.Attacks() && !s.named[spotted{g.Depth(), i, b.Kind}] &&
+			(!found || chebyshev(pl, b.Pos) < chebyshev(pl, a.Pos)) {
+			a, found = b, true
+		}
+	}
+	return a, found
+}
+
+// look records the monsters in view as named and where they stand, to
+// tell after the next step which came nearer.
+func (s *playScreen) look(g *game.Game) {
+	if s.named == nil {
+		s.named = map[spotted]bool{}
+	}
+	s.watched = map[spotted]world.Pos{}
+	for i, b := range g.Actors() {
+		if i > 0 && b.Alive() && g.Visible(b.Pos) && b.AI.Attacks() {
+			k := spotted{g.Depth(), i, b.Kind}
+			s.named[k] = true
+			s.watched[k] = b.Pos
+		}
+	}
+}
+
+// monsterStops reports whether the monsters in view stop the trip under
+// way, with the note that says why, and looks at them (look).
+func (s *playScreen) monsterStops(g *game.Game) (string, bool) {
+	defer s.look(g)
+	pl := g.Player().Pos
+	if a, closer, ok := s.threat(g); ok {
+		if closer {
+			return fmt.Sprintf("You stop: the %s comes nearer (%s).", a.Name, where(pl, a.Pos)), true
+		}
+		return fmt.Sprintf("You stop: the %s comes into view (%s).", a.Name, where(pl, a.Pos)), true
+	}
+	if a, ok := s.unnamed(g); ok {
+		return fmt.Sprintf("You stop: the %s comes into view (%s).", a.Name, where(pl, a.Pos)), true
+	}
+	return "", false
 }
 
 // verbOf names a destination's trip for the player.
@@ -100,24 +253,30 @@ func (s *playScreen) beginTrip(m *Model, t *trip) (screen, tea.Cmd) {
 	s.trip = nil
 	g := m.game
 	dest := t.dest
-	offer := s.farOffer
-	s.farOffer = 0
-	if a, ok := monsterInView(g); ok {
-		all := monstersInView(g)
-		far := chebyshev(g.Player().Pos, a.Pos) > farMonster
-		switch {
-		case far && offer == g.Turn()+1:
-			t.far = len(all) // x again: go on while they keep away
-		case far:
-			s.farOffer = g.Turn() + 1
-			s.note = fmt.Sprintf("The %s is in view, far off (%s); %s again to go on.", a.Name, where(g.Player().Pos, a.Pos), tripKey(t))
-			return s, nil
-		default:
-			s.note = fmt.Sprintf("You cannot %s with the %s in view (%s).", verbOf(dest), a.Name, where(g.Player().Pos, a.Pos))
+	s.standOn(g)
+	pl := g.Player().Pos
+	if a, _, ok := s.threat(g); ok {
+		s.look(g)
+		s.note = fmt.Sprintf("You cannot %s with the %s in view (%s).", verbOf(dest), a.Name, where(pl, a.Pos))
+		return s, nil
+	}
+	if a, ok := s.unnamed(g); ok { // named once; then it blocks nothing while it keeps off
+		s.look(g)
+		off := "far off"
+		if a.Fleeing {
+			off = "fleeing"
+		}
+		s.note = fmt.Sprintf("The %s is in view, %s (%s); %s again to go on.", a.Name, off, where(pl, a.Pos), tripKey(t))
+		return s, nil
+	}
+	s.look(g)
+	_, steps, ok := s.route(g, t)
+	if !ok {
+		if n := s.trapNote(g, t); n != "" {
+			s.note = n
 			return s, nil
 		}
 	}
-	_, steps, ok := t.route(g)
 	switch {
 	case !ok && t.goal != nil:
 		s.note = "You know no way there."
@@ -155,7 +314,12 @@ func (s *playScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 // asks for the next.
 func (s *playScreen) stepTrip(m *Model) (screen, tea.Cmd) {
 	t, g := s.trip, m.game
-	step, steps, ok := t.route(g)
+	step, steps, ok := s.route(g, t)
+	if !ok {
+		if n := s.trapNote(g, t); n != "" {
+			return s.stopTrip(n)
+		}
+	}
 	switch {
 	case !ok && t.dest == game.ToUnexplored:
 		return s.stopTrip("Explored everything you can reach." + itemsLeft(g))
@@ -171,7 +335,12 @@ func (s *playScreen) stepTrip(m *Model) (screen, tea.Cmd) {
 		s.trip = nil
 		return next, cmd
 	}
-	if why, stop := t.interrupted(g, s.seeItems(g)); stop {
+	fresh := s.seeItems(g)
+	if why, stop := s.monsterStops(g); stop {
+		t.observe(g)
+		return s.stopTrip(why)
+	}
+	if why, stop := t.changed(g, fresh); stop {
 		return s.stopTrip(why)
 	}
 	if t.goal != nil && steps == 1 {
@@ -220,16 +389,21 @@ func (s *playScreen) seeItems(g *game.Game) []game.Item {
 // trip, with the note that says why ("" when a message in the log says it),
 // and records what the player sees now; fresh are the items in view never
 // seen before.
+// (A rest stops for any monster in view; a trip asks monsterStops first,
+// then changed.)
 func (t *trip) interrupted(g *game.Game, fresh []game.Item) (string, bool) {
+	if a, ok := monsterInView(g); ok {
+		t.observe(g)
+		return fmt.Sprintf("You stop: the %s comes into view (%s).", a.Name, where(g.Player().Pos, a.Pos)), true
+	}
+	return t.changed(g, fresh)
+}
+
+// changed is interrupted without the monsters: a hurt, a message, an item
+// never seen before.
+func (t *trip) changed(g *game.Game, fresh []game.Item) (string, bool) {
 	before := *t
 	t.observe(g)
-	if a, ok := monsterInView(g); ok && (t.far == 0 || chebyshev(g.Player().Pos, a.Pos) <= farMonster) {
-		return fmt.Sprintf("You stop: the %s comes into view (%s).", a.Name, where(g.Player().Pos, a.Pos)), true
-	}
-	if all := monstersInView(g); t.far > 0 && len(all) > t.far {
-		a := all[len(all)-1]
-		return fmt.Sprintf("You stop: the %s comes into view (%s).", a.Name, where(g.Player().Pos, a.Pos)), true
-	}
 	if p := g.Player(); t.hp < before.hp && (!poisoned(p) || game.LowHealth(p.HP, p.MaxHP)) {
 		return "You stop: you are hurt.", true
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -140,6 +141,9 @@ func TestExploringStopsWhenAMonsterComesIntoView(t *testing.T) {
 			if want := "You stop: the " + a.Name + " comes into view ("; !strings.HasPrefix(note(m), want) || !strings.Contains(note(m), "tiles") && !strings.Contains(note(m), "tile ") {
 				t.Errorf("stopped with note %q, want %q and where it is", note(m), want)
 			}
+			if chebyshev(m.game.Player().Pos, a.Pos) > farMonster {
+				continue // far off and named now: it blocks nothing (TestAFarMonsterThatComesNearerStopsATrip)
+			}
 			turn := m.game.Turn()
 			press(m, "x")
 			if n := note(m); !strings.HasPrefix(n, "You cannot explore with the ") || m.game.Turn() != turn {
@@ -269,4 +273,213 @@ func TestABatInViewStopsNothing(t *testing.T) {
 	if n := note(m); strings.HasPrefix(n, "You cannot explore") || m.game.Turn() == turn {
 		t.Errorf("explore with only herbivores in view: note %q, %d turns", n, m.game.Turn()-turn)
 	}
+}
+
+// TestExploreFetchesTheItemsItHasSeen: x walks to each item seen (the game
+// says "You see … here." and the player may pick it up), and one stood on
+// and left is not fetched again; when done, what is left is named (issue
+// 21 tester: explore only named the items when the level was done).
+func TestExploreFetchesTheItemsItHasSeen(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	adopt(t, m, withoutMonsters(t, m.game))
+	stood := map[world.Pos]int{}
+	done := false
+	for range 300 {
+		press(m, "x")
+		stood[m.game.Player().Pos]++
+		for s, _ := m.scr.(*playScreen); s != nil && s.trip != nil; s, _ = m.scr.(*playScreen) {
+			m.Update(tripStep{s.trip.id})
+			stood[m.game.Player().Pos]++
+		}
+		if strings.HasPrefix(note(m), "Explored everything") {
+			done = true
+			break
+		}
+	}
+	if !done {
+		t.Fatalf("still exploring after 300 presses: note %q", note(m))
+	}
+	g := m.game
+	if len(g.Items()) == 0 {
+		t.Fatal("seed 247 has no item left on depth 1")
+	}
+	for _, it := range g.Items() {
+		if g.Explored(it.Pos) && stood[it.Pos] == 0 && !g.KnownMap().At(it.Pos).Trap() {
+			t.Errorf("the %s at %v was seen but explore never went to it", it.Kind, it.Pos)
+		}
+	}
+	if n := note(m); !strings.Contains(n, "Items left: ") {
+		t.Errorf("explore done with items left: note %q", n)
+	}
+	turn := g.Turn()
+	press(m, "x") // every item stood on and left: nothing to fetch
+	if g.Turn() != turn || !strings.HasPrefix(note(m), "Explored everything") {
+		t.Errorf("x after all was fetched: %d turns, note %q", g.Turn()-turn, note(m))
+	}
+}
+
+// TestAFleeingMonsterInViewIsNamedOnceThenBlocksNothing: a coward running
+// away in view stopped every x ("You cannot explore with the goblin in
+// view", issue 21 tester); it is named once, then x explores.
+func TestAFleeingMonsterInViewIsNamedOnceThenBlocksNothing(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	var foe game.Actor
+	for range 100 {
+		press(m, "x")
+		drive(t, m)
+		var seen bool
+		if foe, seen = monsterInView(m.game); seen {
+			break
+		}
+	}
+	if foe.Name == "" {
+		t.Fatal("no monster came into view on seed 7")
+	}
+	// The same game, with every monster a hurt coward, fleeing.
+	fleeing := editSave(t, m.game, func(state map[string]any) {
+		for _, a := range state["Actors"].([]any)[1:] {
+			a.(map[string]any)["AI"] = float64(game.AICoward)
+			a.(map[string]any)["Fleeing"] = true
+			a.(map[string]any)["HP"] = float64(1)
+		}
+	})
+	adopt(t, m, fleeing)
+	m.scr = newPlay()
+	press(m, ".") // it runs off: next to the player, even a coward fights
+	press(m, ".")
+	moved := 0
+	for range 3 {
+		turn := m.game.Turn()
+		press(m, "x")
+		drive(t, m)
+		if m.game.Turn() > turn {
+			moved++
+		}
+	}
+	if moved < 2 {
+		t.Errorf("x with only a fleeing %s in view explored on %d presses of 3; last note %q", foe.Name, moved, note(m))
+	}
+}
+
+// TestATripNeverStepsOnAKnownTrap: walled in by known teleport traps, x and
+// travel to the look cursor refuse and say which trap is in the way
+// (issue 21 tester: four teleports in 120 turns of x); travel to the trap
+// itself goes there.
+func TestATripNeverStepsOnAKnownTrap(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	g := withoutMonsters(t, m.game)
+	pl := g.Player().Pos
+	var traps []world.Pos
+	adopt(t, m, editSave(t, g, func(state map[string]any) {
+		mp := state["Map"].(map[string]any)
+		tiles, err := base64.StdEncoding.DecodeString(mp["Tiles"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := int(mp["W"].(float64))
+		for _, d := range world.Directions8 {
+			q := pl.Add(d.X, d.Y)
+			if world.Tile(tiles[q.Y*w+q.X]).Walkable() {
+				tiles[q.Y*w+q.X] = byte(world.TeleportTrap)
+				traps = append(traps, q)
+			}
+		}
+		mp["Tiles"] = base64.StdEncoding.EncodeToString(tiles)
+	}))
+	if len(traps) == 0 {
+		t.Fatal("no floor round the start of seed 247")
+	}
+	press(m, "x")
+	if n := note(m); !strings.HasPrefix(n, "The only known way on is over the teleport trap (1 tile ") || m.game.Turn() != 0 {
+		t.Errorf("x walled in by traps: note %q, %d turns", n, m.game.Turn())
+	}
+	s := m.scr.(*playScreen)
+	far := traps[0].Add(traps[0].X-pl.X, traps[0].Y-pl.Y) // the tile past the first trap
+	if _, _, ok := game.Route(m.game.KnownMap(), pl, []world.Pos{far}); !ok {
+		t.Fatalf("no known walk to %v at all", far)
+	}
+	s.travelTo(m, far)
+	drive(t, m)
+	if n := note(m); !strings.HasPrefix(n, "The only known way on is over the teleport trap") || m.game.Turn() != 0 {
+		t.Errorf("travel past the traps: note %q, %d turns", n, m.game.Turn())
+	}
+	s.travelTo(m, traps[0])
+	drive(t, m)
+	if m.game.Turn() != 1 || !strings.Contains(plain(m), "You feel a wrenching sensation!") {
+		t.Errorf("travel onto the trap itself: %d turns, screen:\n%s", m.game.Turn(), plain(m))
+	}
+}
+
+// TestAFarMonsterThatComesNearerStopsATrip: a hunting monster 6 or more
+// tiles off that keeps its distance blocks no trip once named; one that
+// steps nearer stops it at once.
+func TestAFarMonsterThatComesNearerStopsATrip(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	for range 100 {
+		press(m, "x")
+		drive(t, m)
+		if _, seen := monsterInView(m.game); seen {
+			break
+		}
+	}
+	g := m.game
+	foe, seen := monsterInView(g)
+	if !seen {
+		t.Fatal("no monster came into view on seed 7")
+	}
+	pl := g.Player().Pos
+	// Move it to a free floor tile in view 6..8 tiles off.
+	var at world.Pos
+	found := false
+	w, h := g.Size()
+	for y := range h {
+		for x := range w {
+			p := world.Pos{X: x, Y: y}
+			if d := chebyshev(pl, p); !found && d >= 6 && d <= 8 && g.Visible(p) && g.Tile(p) == world.Floor {
+				at, found = p, true
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no floor in view 6..8 tiles off")
+	}
+	idx := -1
+	for i, a := range g.Actors() {
+		if i > 0 && a.Pos == foe.Pos {
+			idx = i
+		}
+	}
+	adopt(t, m, editSave(t, g, func(state map[string]any) {
+		a := state["Actors"].([]any)[idx].(map[string]any)
+		a["Pos"] = map[string]any{"X": float64(at.X), "Y": float64(at.Y)}
+		a["Asleep"], a["Fleeing"] = false, false
+	}))
+	g = m.game
+	s := newPlay()
+	m.scr = s
+	s.look(g) // named and watched where it stands
+	if a, _, ok := s.threat(g); ok {
+		t.Errorf("the %s 6..8 tiles off, standing still, refuses a trip", a.Name)
+	}
+	// It stood a step farther off at the last look: it came nearer.
+	for k := range s.watched {
+		s.watched[k] = at.Add(sign(at.X-pl.X), sign(at.Y-pl.Y))
+	}
+	if why, stop := s.monsterStops(g); !stop || !strings.HasPrefix(why, "You stop: the "+foe.Name+" comes nearer (") {
+		t.Errorf("a monster that came nearer: stop %v, note %q", stop, why)
+	}
+}
+
+func sign(n int) int {
+	switch {
+	case n < 0:
+		return -1
+	case n > 0:
+		return 1
+	}
+	return 0
 }
