@@ -302,7 +302,10 @@ func TestWandsSpawnWithThreeToSixChargesThatASaveKeeps(t *testing.T) {
 	if len(seen) != WandMaxCharges-WandMinCharges+1 {
 		t.Errorf("charges drawn: %v", seen)
 	}
-	g.s.Inventory = []Item{{Kind: StrikingWand, Charges: 4}, {Kind: StrikingWand, Charges: 5}, {Kind: Sword, Enchant: 2}, {Kind: Sword}}
+	g.s.Inventory = nil
+	for _, it := range []Item{{Kind: StrikingWand, Charges: 4}, {Kind: StrikingWand, Charges: 5}, {Kind: Sword, Enchant: 2}, {Kind: Sword}} {
+		g.addToPack(it)
+	}
 	blob, _ := g.Encode()
 	back, err := Decode(blob, testData)
 	if err != nil || back.s.Inventory[1].Charges != 5 || back.s.Inventory[2].Enchant != 2 {

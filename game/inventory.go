@@ -32,7 +32,7 @@ func (g *Game) pickUp() error {
 	i := here[len(here)-1]
 	it := g.s.Items[i]
 	g.s.Items = append(g.s.Items[:i], g.s.Items[i+1:]...)
-	g.s.Inventory = append(g.s.Inventory, it)
+	g.addToPack(it)
 	g.logf(MsgInfo, "You picked up the "+g.ItemName(it)+"!")
 	g.takeOffering(it.Pos, it)
 	return nil
@@ -40,10 +40,12 @@ func (g *Game) pickUp() error {
 
 // takeFromInventory removes and returns inventory slot i, taking it off
 // first if it is worn (python-tcod part 13: dropping equipment unequips it).
+// The item leaves its letter behind; no other item's letter changes.
 func (g *Game) takeFromInventory(i int) Item {
 	g.takeOff(i)
 	it := g.s.Inventory[i]
 	g.s.Inventory = append(g.s.Inventory[:i], g.s.Inventory[i+1:]...)
+	it.Letter = 0
 	return it
 }
 
@@ -133,6 +135,7 @@ func (g *Game) zap(i int, r *itemRule, target world.Pos) error {
 		return err
 	}
 	g.s.Inventory[i].Charges--
+	g.restack(i)
 	g.learn(r.kind)
 	return nil
 }

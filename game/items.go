@@ -252,6 +252,10 @@ type Item struct {
 	// Enchant is what enchant scrolls added to a weapon's power or an
 	// armour's defense, in points; 0 for other items.
 	Enchant int
+	// Letter is the pack letter of an item the player carries, 'a'..'z',
+	// shared by the items of one stack and kept while the item is in the
+	// pack (stack.go); 0 for an item anywhere else.
+	Letter rune
 }
 
 // BlastArea returns the tiles an area effect of radius r centred on c covers:

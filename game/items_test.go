@@ -29,7 +29,7 @@ func giveUnknown(g *Game, kinds ...ItemKind) {
 		if k.Wand() {
 			it.Charges = WandMaxCharges
 		}
-		g.s.Inventory = append(g.s.Inventory, it)
+		g.addToPack(it)
 	}
 }
 

@@ -99,7 +99,8 @@ func (g *Game) Messages(from int) []Message {
 	return slices.Clone(g.s.Log[from:])
 }
 
-// Inventory returns a copy of the player's items; slot i is letter 'a'+i.
+// Inventory returns a copy of the player's items by slot, each with its
+// letter (Item.Letter; Stacks groups them by it).
 func (g *Game) Inventory() []Item { return slices.Clone(g.s.Inventory) }
 
 // Items returns a copy of the items lying on the level.
