@@ -168,8 +168,9 @@ func (g *Game) livingAt(p world.Pos) *Actor {
 
 // throw throws inventory slot i at target, a visible tile within ThrowRange.
 // The item flies in a straight line and stops at the first living actor in
-// its way or before the first tile it cannot pass (a wall, a pillar, deep
-// water). A potion shatters there and gives its splash to the actor it hit;
+// its way or before the first tile it cannot fly over (flies: a wall, a
+// pillar, a door; deep water it flies over, and what comes down on deep
+// water sinks). A potion shatters there and gives its splash to the actor it hit;
 // anything else does ThrowDamage to it and falls to the floor, but a dart
 // that hits breaks one time in DartBreakChance.
 func (g *Game) throw(i int, target world.Pos) error {
@@ -192,6 +193,10 @@ func (g *Game) throw(i int, target world.Pos) error {
 	it := g.takeFromInventory(i)
 	name := g.ItemName(it)
 	r, _ := ruleOf(it.Kind)
+	if a == nil && !g.s.Map.At(at).Walkable() { // it came down on deep water
+		g.logf(MsgInfo, fmt.Sprintf("The %s sinks into the %s.", name, tileIDs[g.s.Map.At(at)]))
+		return nil
+	}
 	if r != nil && r.potion {
 		if a == nil {
 			g.logf(MsgInfo, fmt.Sprintf("The %s shatters on the floor.", name))
@@ -234,10 +239,16 @@ func (g *Game) flight(target world.Pos) (world.Pos, *Actor) {
 		if a := g.livingAt(q); a != nil {
 			return q, a
 		}
-		if !g.s.Map.At(q).Walkable() {
+		if !g.flies(q) {
 			break
 		}
 		at = q
 	}
 	return at, nil
 }
+
+// flies reports whether a projectile flies over tile p: a thrown item
+// (flight) and a monster's shot (clearShot) alike. Whatever sight crosses
+// it crosses, deep water too (water stops walking, not flight); walls,
+// pillars and doors stop it.
+func (g *Game) flies(p world.Pos) bool { return g.s.Map.At(p).Transparent() }
