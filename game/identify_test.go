@@ -562,3 +562,31 @@ func TestEquipmentTradeOffs(t *testing.T) {
 		}
 	})
 }
+
+// The tester's bug: an unknown poison potion said "You drink the murky
+// potion." and then "You drink the poison potion. You feel sick." Every
+// potion drunk says "You drink the …" once, by the name the player knew it
+// by; an unknown one then says what it was.
+func TestDrinkingAPotionSaysYouDrinkItOnce(t *testing.T) {
+	for _, k := range []ItemKind{PoisonPotion, WarriorPotion, HealthPotion, HastePotion} {
+		for _, unknown := range []bool{true, false} {
+			g := arena("orc")
+			g.s.Actors = g.s.Actors[:1]
+			g.s.Actors[0].HP = 10
+			giveUnknown(g, k)
+			if !unknown {
+				know(g, k)
+			}
+			name := g.KindName(k, 1)
+			from := g.LogLen()
+			mustApply(t, g, Use(0, world.Pos{}))
+			log := lastMessages(g, from)
+			if n := strings.Count(log, "You drink"); n != 1 || !strings.Contains(log, "You drink the "+name+".") || strings.Contains(log, "consume") {
+				t.Errorf("%s (unknown %v):\n%s", k, unknown, log)
+			}
+			if unknown && !strings.Contains(log, "It was "+withArticle(string(k))+"!") {
+				t.Errorf("%s: drinking it did not teach it:\n%s", k, log)
+			}
+		}
+	}
+}

@@ -95,14 +95,22 @@ func (g *Game) use(i int, target world.Pos) error {
 		return g.zap(i, r, target)
 	}
 	unknown := g.Unidentified(it.Kind)
+	name := g.KindName(it.Kind, 1)
 	if !unknown {
+		if r.ready != nil {
+			if err := r.ready(g); err != nil {
+				return err
+			}
+		}
+		if r.potion { // its rule then says only what it does
+			g.logf(MsgInfo, "You drink the "+name+".")
+		}
 		if err := r.use(g, target); err != nil {
 			return err
 		}
 		g.takeFromInventory(i)
 		return nil
 	}
-	name := g.KindName(it.Kind, 1)
 	if r.potion {
 		g.logf(MsgInfo, "You drink the "+name+".")
 	} else {
@@ -113,7 +121,7 @@ func (g *Game) use(i int, target world.Pos) error {
 	}
 	g.takeFromInventory(i) // before the effect: an identify scroll does not name itself
 	var err error
-	if it.Kind == HealthPotion && g.player().HP >= g.player().MaxHP {
+	if it.Kind == HealthPotion && r.ready(g) != nil {
 		g.logf(MsgHeal, "You feel healthy for a moment.")
 	} else {
 		err = r.use(g, target)

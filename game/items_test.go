@@ -75,7 +75,7 @@ func TestHealthPotionHealsItsAmountNotAboveMaxAndIsRefusedAtFullHealth(t *testin
 	g.s.Actors[0].HP = 10
 	mustApply(t, g, Use(0, world.Pos{}))
 	heal := testData.Balance.HealthPotionHeal
-	if hp := g.Player().HP; hp != 10+heal || lastMsg(g) != fmt.Sprintf("You consume the health potion, and recover %d HP!", heal) {
+	if hp := g.Player().HP; hp != 10+heal || lastMsg(g) != fmt.Sprintf("You recover %d HP!", heal) {
 		t.Errorf("HP after potion = %d (%q), want %d", hp, lastMsg(g), 10+heal)
 	}
 	g.s.Actors[0].HP = 30 - heal + 1
