@@ -461,3 +461,16 @@ func TestEveryBehaviourIsSpawnedSomewhereAndSaysWhatItDoes(t *testing.T) {
 		t.Errorf("%d monster kinds, want at least 20", len(data.Monsters))
 	}
 }
+
+// The tester's bug: the gelatinous cube "dissolves what it touches", and
+// nothing was ever dissolved. Its description now says only what it does:
+// it glows, blocks the way and hits hard (its light and power are data).
+func TestTheGelatinousCubeDescriptionPromisesNoRuleItLacks(t *testing.T) {
+	k, ok := testData.Monster("cube")
+	if !ok {
+		t.Fatal("no cube")
+	}
+	if strings.Contains(k.Description, "dissolv") || k.Light == nil || !strings.Contains(k.Description, "glow") {
+		t.Errorf("the cube's description %q", k.Description)
+	}
+}
