@@ -45,12 +45,13 @@ func (g *Game) rangedTurn(m *Actor) {
 
 // clearShot reports whether a shot from a flies to b: every tile of the
 // straight line between them (world.Line, the path a thrown item flies)
-// lets sight through and holds no actor that blocks (a hidden lurker
-// too). The tiles a and b themselves do not count.
+// is one a projectile flies over (flies: deep water too, no wall) and
+// holds no actor that blocks (a hidden lurker too). The tiles a and b
+// themselves do not count.
 func (g *Game) clearShot(a, b world.Pos) bool {
 	line := world.Line(a, b)
 	for _, q := range line[:len(line)-1] {
-		if g.s.Map.Blocks(q) || g.blockerAt(q) != nil {
+		if !g.flies(q) || g.blockerAt(q) != nil {
 			return false
 		}
 	}

@@ -62,7 +62,7 @@ func (g *Game) cheat(c Command) (Result, error) {
 		if c.Kind.Wand() {
 			it.Charges = WandMaxCharges // a cheat draws nothing from the RNG
 		}
-		g.s.Inventory = append(g.s.Inventory, it)
+		g.addToPack(it)
 		g.logf(MsgStatus, "(cheat) A "+g.ItemName(it)+" appears in your pack.")
 	default:
 		return Result{}, &Impossible{"Unknown cheat."}

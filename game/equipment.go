@@ -4,8 +4,7 @@ package game
 // armour slot, one worn item in each, whose bonuses add to the player's power
 // and defense in every fight. Which kinds are equipment is the item rules
 // table (items.go, wear); the slot and bonuses of each are data (items.json,
-// "equip"). A worn item is marked Worn in the pack, so it keeps its mark
-// when the pack's letters shift.
+// "equip"). A worn item is marked Worn in the pack.
 
 import (
 	"fmt"
@@ -121,6 +120,7 @@ func (g *Game) toggleWear(i int) error {
 		g.takeOff(j)
 	}
 	it.Worn = true
+	g.restack(i)
 	g.logf(MsgInfo, fmt.Sprintf("You equip the %s.", g.ItemName(*it)))
 	return nil
 }
@@ -129,6 +129,7 @@ func (g *Game) toggleWear(i int) error {
 func (g *Game) takeOff(i int) {
 	if it := &g.s.Inventory[i]; it.Worn {
 		it.Worn = false
+		g.restack(i)
 		g.logf(MsgInfo, fmt.Sprintf("You remove the %s.", g.ItemName(*it)))
 	}
 }

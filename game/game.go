@@ -33,7 +33,7 @@ type state struct {
 	Map       *world.Map
 	Actors    []Actor // Actors[0] is the player
 	Items     []Item  // items lying on this level, oldest first
-	Inventory []Item  // the player's items, slot i is letter 'a'+i
+	Inventory []Item  // the player's items, each under its letter (Item.Letter, stack.go)
 	Log       []Message
 	Over      bool          // the game has ended: the player died or escaped
 	Won       bool          // the player escaped the grotto

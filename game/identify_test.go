@@ -302,7 +302,10 @@ func TestWandsSpawnWithThreeToSixChargesThatASaveKeeps(t *testing.T) {
 	if len(seen) != WandMaxCharges-WandMinCharges+1 {
 		t.Errorf("charges drawn: %v", seen)
 	}
-	g.s.Inventory = []Item{{Kind: StrikingWand, Charges: 4}, {Kind: StrikingWand, Charges: 5}, {Kind: Sword, Enchant: 2}, {Kind: Sword}}
+	g.s.Inventory = nil
+	for _, it := range []Item{{Kind: StrikingWand, Charges: 4}, {Kind: StrikingWand, Charges: 5}, {Kind: Sword, Enchant: 2}, {Kind: Sword}} {
+		g.addToPack(it)
+	}
 	blob, _ := g.Encode()
 	back, err := Decode(blob, testData)
 	if err != nil || back.s.Inventory[1].Charges != 5 || back.s.Inventory[2].Enchant != 2 {
@@ -558,4 +561,32 @@ func TestEquipmentTradeOffs(t *testing.T) {
 			t.Error("the cloak did not hush you")
 		}
 	})
+}
+
+// The tester's bug: an unknown poison potion said "You drink the murky
+// potion." and then "You drink the poison potion. You feel sick." Every
+// potion drunk says "You drink the …" once, by the name the player knew it
+// by; an unknown one then says what it was.
+func TestDrinkingAPotionSaysYouDrinkItOnce(t *testing.T) {
+	for _, k := range []ItemKind{PoisonPotion, WarriorPotion, HealthPotion, HastePotion} {
+		for _, unknown := range []bool{true, false} {
+			g := arena("orc")
+			g.s.Actors = g.s.Actors[:1]
+			g.s.Actors[0].HP = 10
+			giveUnknown(g, k)
+			if !unknown {
+				know(g, k)
+			}
+			name := g.KindName(k, 1)
+			from := g.LogLen()
+			mustApply(t, g, Use(0, world.Pos{}))
+			log := lastMessages(g, from)
+			if n := strings.Count(log, "You drink"); n != 1 || !strings.Contains(log, "You drink the "+name+".") || strings.Contains(log, "consume") {
+				t.Errorf("%s (unknown %v):\n%s", k, unknown, log)
+			}
+			if unknown && !strings.Contains(log, "It was "+withArticle(string(k))+"!") {
+				t.Errorf("%s: drinking it did not teach it:\n%s", k, log)
+			}
+		}
+	}
 }

@@ -32,7 +32,7 @@ func (g *Game) pickUp() error {
 	i := here[len(here)-1]
 	it := g.s.Items[i]
 	g.s.Items = append(g.s.Items[:i], g.s.Items[i+1:]...)
-	g.s.Inventory = append(g.s.Inventory, it)
+	g.addToPack(it)
 	g.logf(MsgInfo, "You picked up the "+g.ItemName(it)+"!")
 	g.takeOffering(it.Pos, it)
 	return nil
@@ -40,10 +40,12 @@ func (g *Game) pickUp() error {
 
 // takeFromInventory removes and returns inventory slot i, taking it off
 // first if it is worn (python-tcod part 13: dropping equipment unequips it).
+// The item leaves its letter behind; no other item's letter changes.
 func (g *Game) takeFromInventory(i int) Item {
 	g.takeOff(i)
 	it := g.s.Inventory[i]
 	g.s.Inventory = append(g.s.Inventory[:i], g.s.Inventory[i+1:]...)
+	it.Letter = 0
 	return it
 }
 
@@ -93,14 +95,22 @@ func (g *Game) use(i int, target world.Pos) error {
 		return g.zap(i, r, target)
 	}
 	unknown := g.Unidentified(it.Kind)
+	name := g.KindName(it.Kind, 1)
 	if !unknown {
+		if r.ready != nil {
+			if err := r.ready(g); err != nil {
+				return err
+			}
+		}
+		if r.potion { // its rule then says only what it does
+			g.logf(MsgInfo, "You drink the "+name+".")
+		}
 		if err := r.use(g, target); err != nil {
 			return err
 		}
 		g.takeFromInventory(i)
 		return nil
 	}
-	name := g.KindName(it.Kind, 1)
 	if r.potion {
 		g.logf(MsgInfo, "You drink the "+name+".")
 	} else {
@@ -111,7 +121,7 @@ func (g *Game) use(i int, target world.Pos) error {
 	}
 	g.takeFromInventory(i) // before the effect: an identify scroll does not name itself
 	var err error
-	if it.Kind == HealthPotion && g.player().HP >= g.player().MaxHP {
+	if it.Kind == HealthPotion && r.ready(g) != nil {
 		g.logf(MsgHeal, "You feel healthy for a moment.")
 	} else {
 		err = r.use(g, target)
@@ -133,6 +143,7 @@ func (g *Game) zap(i int, r *itemRule, target world.Pos) error {
 		return err
 	}
 	g.s.Inventory[i].Charges--
+	g.restack(i)
 	g.learn(r.kind)
 	return nil
 }
@@ -165,8 +176,9 @@ func (g *Game) livingAt(p world.Pos) *Actor {
 
 // throw throws inventory slot i at target, a visible tile within ThrowRange.
 // The item flies in a straight line and stops at the first living actor in
-// its way or before the first tile it cannot pass (a wall, a pillar, deep
-// water). A potion shatters there and gives its splash to the actor it hit;
+// its way or before the first tile it cannot fly over (flies: a wall, a
+// pillar, a door; deep water it flies over, and what comes down on deep
+// water sinks). A potion shatters there and gives its splash to the actor it hit;
 // anything else does ThrowDamage to it and falls to the floor, but a dart
 // that hits breaks one time in DartBreakChance.
 func (g *Game) throw(i int, target world.Pos) error {
@@ -189,6 +201,10 @@ func (g *Game) throw(i int, target world.Pos) error {
 	it := g.takeFromInventory(i)
 	name := g.ItemName(it)
 	r, _ := ruleOf(it.Kind)
+	if a == nil && !g.s.Map.At(at).Walkable() { // it came down on deep water
+		g.logf(MsgInfo, fmt.Sprintf("The %s sinks into the %s.", name, tileIDs[g.s.Map.At(at)]))
+		return nil
+	}
 	if r != nil && r.potion {
 		if a == nil {
 			g.logf(MsgInfo, fmt.Sprintf("The %s shatters on the floor.", name))
@@ -231,10 +247,16 @@ func (g *Game) flight(target world.Pos) (world.Pos, *Actor) {
 		if a := g.livingAt(q); a != nil {
 			return q, a
 		}
-		if !g.s.Map.At(q).Walkable() {
+		if !g.flies(q) {
 			break
 		}
 		at = q
 	}
 	return at, nil
 }
+
+// flies reports whether a projectile flies over tile p: a thrown item
+// (flight) and a monster's shot (clearShot) alike. Whatever sight crosses
+// it crosses, deep water too (water stops walking, not flight); walls,
+// pillars and doors stop it.
+func (g *Game) flies(p world.Pos) bool { return g.s.Map.At(p).Transparent() }

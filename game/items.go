@@ -96,8 +96,13 @@ type itemRule struct {
 	// on, or takes it off if worn, and it stays in the pack. Its slot and
 	// bonuses are data (items.json "equip"); wearing is in equipment.go.
 	wear bool
+	// ready, when set, returns the *Impossible refusal of a known item that
+	// cannot be used now (a health potion at full health), before anything
+	// is said; nil: it can.
+	ready func(g *Game) error
 	// use applies the item for the player, aimed at target where it needs
-	// one. It returns an *Impossible, having changed nothing, when the item
+	// one; a potion's use says only what it does (use, inventory.go, says
+	// "You drink the …" first). It returns an *Impossible, having changed nothing, when the item
 	// cannot be used now; the caller then keeps it in the pack.
 	use func(g *Game, target world.Pos) error
 	// splash gives a thrown potion's effect to the actor it shattered over;
@@ -115,13 +120,15 @@ func init() { itemRules = itemTable() }
 func itemTable() []itemRule {
 	return []itemRule{
 		{kind: HealthPotion, potion: true,
-			use: func(g *Game, _ world.Pos) error {
-				p := g.player()
-				if p.HP >= p.MaxHP {
+			ready: func(g *Game) error {
+				if p := g.player(); p.HP >= p.MaxHP {
 					return &Impossible{"Your health is already full."}
 				}
-				healed := g.heal(p, g.data.Balance.HealthPotionHeal)
-				g.logf(MsgHeal, fmt.Sprintf("You consume the health potion, and recover %d HP!", healed))
+				return nil
+			},
+			use: func(g *Game, _ world.Pos) error {
+				healed := g.heal(g.player(), g.data.Balance.HealthPotionHeal)
+				g.logf(MsgHeal, fmt.Sprintf("You recover %d HP!", healed))
 				return nil
 			},
 			splash: func(g *Game, a *Actor) {
@@ -133,7 +140,7 @@ func itemTable() []itemRule {
 			}},
 		{kind: PoisonPotion, potion: true,
 			use: func(g *Game, _ world.Pos) error {
-				g.logf(MsgStatus, "You drink the poison potion. You feel sick.")
+				g.logf(MsgStatus, "You feel sick.")
 				g.addEffect(g.player(), EffectPoison, PoisonTurns)
 				return nil
 			},
@@ -143,7 +150,7 @@ func itemTable() []itemRule {
 			}},
 		{kind: WarriorPotion, potion: true,
 			use: func(g *Game, _ world.Pos) error {
-				g.logf(MsgStatus, "You drink the warrior's potion. You feel stronger!")
+				g.logf(MsgStatus, "You feel stronger!")
 				g.addEffect(g.player(), EffectWarrior, WarriorTurns)
 				return nil
 			},
@@ -252,6 +259,10 @@ type Item struct {
 	// Enchant is what enchant scrolls added to a weapon's power or an
 	// armour's defense, in points; 0 for other items.
 	Enchant int
+	// Letter is the pack letter of an item the player carries, 'a'..'z',
+	// shared by the items of one stack and kept while the item is in the
+	// pack (stack.go); 0 for an item anywhere else.
+	Letter rune
 }
 
 // BlastArea returns the tiles an area effect of radius r centred on c covers:

@@ -29,7 +29,7 @@ func giveUnknown(g *Game, kinds ...ItemKind) {
 		if k.Wand() {
 			it.Charges = WandMaxCharges
 		}
-		g.s.Inventory = append(g.s.Inventory, it)
+		g.addToPack(it)
 	}
 }
 
@@ -75,7 +75,7 @@ func TestHealthPotionHealsItsAmountNotAboveMaxAndIsRefusedAtFullHealth(t *testin
 	g.s.Actors[0].HP = 10
 	mustApply(t, g, Use(0, world.Pos{}))
 	heal := testData.Balance.HealthPotionHeal
-	if hp := g.Player().HP; hp != 10+heal || lastMsg(g) != fmt.Sprintf("You consume the health potion, and recover %d HP!", heal) {
+	if hp := g.Player().HP; hp != 10+heal || lastMsg(g) != fmt.Sprintf("You recover %d HP!", heal) {
 		t.Errorf("HP after potion = %d (%q), want %d", hp, lastMsg(g), 10+heal)
 	}
 	g.s.Actors[0].HP = 30 - heal + 1
@@ -440,4 +440,50 @@ func TestEffectsTickOnTheTurnTheStairsTake(t *testing.T) {
 	if got := g.Player().Effects[0].TurnsLeft; got != left-1 {
 		t.Errorf("poison turns left %d → %d across the stairs, want one less", left, got)
 	}
+}
+
+// The tester's bug: a dart could not be thrown over deep water ("There is
+// no room to throw that way."), while the goblin shaman's bolts crossed
+// it. Water blocks walking, not flight: both fly over it, and a wall stops
+// both.
+func TestThrownItemsAndMonsterShotsBothFlyOverDeepWaterAndNeitherThroughWalls(t *testing.T) {
+	setup := func(between world.Tile) *Game {
+		g := arena("orc")
+		g.s.Actors[1].Pos = world.Pos{X: 5, Y: 2}
+		for x := 3; x <= 4; x++ {
+			g.s.Map.Set(world.Pos{X: x, Y: 2}, between)
+		}
+		g.updateFOV()
+		give(g, Dart)
+		return g
+	}
+	g := setup(world.DeepWater)
+	if !g.clearShot(g.s.Actors[1].Pos, g.player().Pos) {
+		t.Error("a monster's shot does not cross deep water")
+	}
+	hp := g.s.Actors[1].HP
+	mustApply(t, g, Throw(0, g.s.Actors[1].Pos))
+	if g.s.Actors[1].HP >= hp {
+		t.Errorf("the dart thrown over deep water did not hit the orc: %q", lastMsg(g))
+	}
+	// Aimed at the water itself, it sinks there.
+	g = setup(world.DeepWater)
+	mustApply(t, g, Throw(0, world.Pos{X: 4, Y: 2}))
+	if len(g.Items()) != 0 || !strings.Contains(g.Message(g.LogLen()-1).Text, "sinks") {
+		t.Errorf("a dart thrown into deep water: floor %+v, %q", g.Items(), g.Message(g.LogLen()-1).Text)
+	}
+	g = setup(world.Wall)
+	if g.clearShot(g.s.Actors[1].Pos, g.player().Pos) {
+		t.Error("a monster's shot flies through a wall")
+	}
+	// A pillar on the first tile of a throw's line, its target in sight
+	// round it: the throw is refused.
+	g = setup(world.Floor)
+	to := world.Pos{X: 4, Y: 3}
+	g.s.Map.Set(world.Line(g.player().Pos, to)[0], world.Stalagmite)
+	g.updateFOV()
+	if !g.visible(to) {
+		t.Fatalf("%v is out of sight", to)
+	}
+	refused(t, g, Throw(0, to), "There is no room to throw that way.")
 }

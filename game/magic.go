@@ -203,6 +203,7 @@ func useEnchant(g *Game, _ world.Pos) error {
 	}
 	it := &g.s.Inventory[i]
 	it.Enchant++
+	g.restack(i)
 	g.logf(MsgStatus, fmt.Sprintf("Your %s glows blue for a moment.", g.KindName(it.Kind, 1)))
 	return nil
 }

@@ -461,3 +461,47 @@ func TestEveryBehaviourIsSpawnedSomewhereAndSaysWhatItDoes(t *testing.T) {
 		t.Errorf("%d monster kinds, want at least 20", len(data.Monsters))
 	}
 }
+
+// The tester's bug: the gelatinous cube "dissolves what it touches", and
+// nothing was ever dissolved. Its description now says only what it does:
+// it glows, blocks the way and hits hard (its light and power are data).
+func TestTheGelatinousCubeDescriptionPromisesNoRuleItLacks(t *testing.T) {
+	k, ok := testData.Monster("cube")
+	if !ok {
+		t.Fatal("no cube")
+	}
+	if strings.Contains(k.Description, "dissolv") || k.Light == nil || !strings.Contains(k.Description, "glow") {
+		t.Errorf("the cube's description %q", k.Description)
+	}
+}
+
+// The tester's bug: a monster standing still till the player came near
+// read in look mode as one that "walks up to you". Look mode says what it
+// is doing now, from its state: asleep, unaware of you (it does not see
+// you yet), hunting you.
+func TestLookModeSaysWhetherAMonsterIsAsleepUnawareOrHunting(t *testing.T) {
+	g := arena("orc")
+	orc := &g.s.Actors[1]
+	orc.Pos, orc.Vision = world.Pos{X: 8, Y: 2}, 2
+	g.updateFOV()
+	if d := strings.Join(g.Describe(orc.Pos), ", "); !strings.Contains(d, "unaware of you") {
+		t.Errorf("an orc that does not see the player: %q", d)
+	}
+	if e := g.Explain(orc.Pos); !strings.Contains(e, "It has not noticed you.") || strings.Contains(e, "It walks up to you") {
+		t.Errorf("explained: %q", e)
+	}
+	orc.Vision = 8
+	if d := strings.Join(g.Describe(orc.Pos), ", "); !strings.Contains(d, "hunting you") {
+		t.Errorf("an orc that sees the player: %q", d)
+	}
+	if e := g.Explain(orc.Pos); !strings.Contains(e, "It is hunting you.") {
+		t.Errorf("explained: %q", e)
+	}
+	orc.Asleep = true
+	if d := strings.Join(g.Describe(orc.Pos), ", "); !strings.Contains(d, "asleep") || strings.Contains(d, "hunting") {
+		t.Errorf("a sleeping orc: %q", d)
+	}
+	if e := g.Explain(orc.Pos); !strings.Contains(e, "It is asleep.") {
+		t.Errorf("explained: %q", e)
+	}
+}

@@ -154,7 +154,7 @@ func (s *state) validate() error {
 			return fmt.Errorf("%s: unseen %d turns, %d items of loot", a.Kind, a.Unseen, len(a.Loot))
 		}
 		for _, it := range a.Loot {
-			if !it.Kind.Known() {
+			if !it.Kind.Known() || it.Letter != 0 {
 				return fmt.Errorf("%s carries unknown item %q", a.Kind, it.Kind)
 			}
 		}
@@ -171,9 +171,12 @@ func (s *state) validate() error {
 		if !m.In(it.Pos) {
 			return fmt.Errorf("%s outside the map", it.Kind)
 		}
-		if it.Worn {
-			return fmt.Errorf("%s worn on the floor", it.Kind)
+		if it.Worn || it.Letter != 0 {
+			return fmt.Errorf("%s worn or lettered on the floor", it.Kind)
 		}
+	}
+	if err := checkLetters(s.Inventory); err != nil {
+		return err
 	}
 	for _, it := range s.Inventory {
 		if it.Worn && !it.Kind.Wearable() {

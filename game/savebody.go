@@ -129,6 +129,9 @@ type saveItem struct {
 	// Charges and Enchant are issue 21's per-item state; absent: 0.
 	Charges int `json:"Charges,omitempty"`
 	Enchant int `json:"Enchant,omitempty"`
+	// Letter is a pack item's letter, "a".."z" (issue 21); absent off the
+	// pack and in older saves, whose packs are lettered on loading.
+	Letter string `json:"Letter,omitempty"`
 }
 
 // saveSighting is a Sighting as saved.
@@ -172,10 +175,20 @@ func convert[T, U any](in []T, f func(T) U) []U {
 func toSavePos(p world.Pos) savePos { return savePos{X: p.X, Y: p.Y} }
 func (p savePos) pos() world.Pos    { return world.Pos{X: p.X, Y: p.Y} }
 func toSaveItem(it Item) saveItem {
-	return saveItem{Kind: string(it.Kind), Pos: toSavePos(it.Pos), Worn: it.Worn, Charges: it.Charges, Enchant: it.Enchant}
+	s := saveItem{Kind: string(it.Kind), Pos: toSavePos(it.Pos), Worn: it.Worn, Charges: it.Charges, Enchant: it.Enchant}
+	if it.Letter != 0 {
+		s.Letter = string(it.Letter)
+	}
+	return s
 }
 func (it saveItem) item() Item {
-	return Item{Kind: ItemKind(it.Kind), Pos: it.Pos.pos(), Worn: it.Worn, Charges: it.Charges, Enchant: it.Enchant}
+	out := Item{Kind: ItemKind(it.Kind), Pos: it.Pos.pos(), Worn: it.Worn, Charges: it.Charges, Enchant: it.Enchant}
+	if r := []rune(it.Letter); len(r) == 1 {
+		out.Letter = r[0]
+	} else if len(r) > 1 {
+		out.Letter = -1 // not a letter: validate refuses it
+	}
+	return out
 }
 func toSaveEffect(e Effect) saveEffect {
 	return saveEffect{Kind: string(e.Kind), TurnsLeft: e.TurnsLeft}

@@ -38,7 +38,7 @@ const (
 
 // furnish fills the special rooms of a new level, after the ordinary spawns:
 // items on a vault's floor, on a treasure room's untrapped floor and on a
-// shrine's altars (one each), a den's crowd of monsters and its loot. It
+// shrine's altars (one item each, never a bundle), a den's crowd of monsters and its loot. It
 // remembers the rooms in the state.
 func (g *Game) furnish(lvl mapgen.Level) {
 	g.s.Rooms = nil
@@ -58,7 +58,9 @@ func (g *Game) furnish(lvl mapgen.Level) {
 				}
 				last = id
 				if id.Known() {
-					g.spawnItem(id, p) // magic.go: a wand's charges, a bundle of darts
+					// One item, a single dart too (newItem, not spawnItem's
+					// bundle): an offering is one thing to choose.
+					g.s.Items = append(g.s.Items, g.newItem(id, p))
 				}
 			}
 		case mapgen.Den:
@@ -238,8 +240,9 @@ func (g *Game) takeOffering(from world.Pos, it Item) {
 	}
 	kept := g.s.Items[:0]
 	for _, other := range g.s.Items {
-		// The rest of a bundle on the altar taken from is the same
-		// offering (a shrine's darts): it stays.
+		// What else lies on the altar taken from stays: the shrine lays
+		// one item on each, so that is what the player put there (the
+		// tester's four darts, one taken: three stay).
 		if g.s.Map.At(other.Pos) != world.Altar || other.Pos == from {
 			kept = append(kept, other)
 		}

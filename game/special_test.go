@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/mapgen"
 	"github.com/grotto-game/grotto/game/world"
 )
@@ -340,4 +341,37 @@ func TestTravelWalksRoundAKnownTrap(t *testing.T) {
 	if !ok || g.Player().Pos.Add(step.X, step.Y) == (world.Pos{X: 3, Y: 2}) {
 		t.Errorf("travel steps %v onto the known trap (ok %v)", step, ok)
 	}
+}
+
+// The tester's shrine bug, at its root: an altar's offering was a bundle
+// of darts, so taking one left the rest. A shrine lays one item on each
+// altar, darts too; and standing on an altar the player hears of it.
+func TestAShrineLaysOneItemOnEachAltarAndSaysItIsAnAltar(t *testing.T) {
+	d := *testData
+	d.ItemSpawns = []content.Spawn{{ID: string(Dart), Weight: 1, MinDepth: 1, MaxDepth: 99}}
+	found := false
+	for seed := range uint64(300) {
+		g := New(seed, &d)
+		for i, tl := range g.s.Map.Tiles {
+			if tl != world.Altar {
+				continue
+			}
+			found = true
+			p := world.Pos{X: i % g.s.Map.W, Y: i / g.s.Map.W}
+			if n := len(g.itemsAt(p)); n != 1 {
+				t.Fatalf("seed %d: %d items on the altar at %v, want one", seed, n, p)
+			}
+			// Stepping onto it: the altar is named with what lies on it.
+			g.s.Actors[0].Pos = p
+			g.s.Log = nil
+			g.describeFloor()
+			if got := lastMessages(g, 0); got != "There is an altar here; on it lies a dart.\n" {
+				t.Errorf("on the altar: %q", got)
+			}
+		}
+		if found {
+			return
+		}
+	}
+	t.Fatal("no shrine below seed 300")
 }

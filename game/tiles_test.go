@@ -38,10 +38,10 @@ func TestLookNamesEveryTileAndEveryMonsterWithItsWounds(t *testing.T) {
 	orc := world.Pos{X: 3, Y: 2}
 	g.s.Actors[1].HP = 4 // of 10
 	g.addEffect(&g.s.Actors[1], EffectConfusion, 3)
-	if got := strings.Join(g.Describe(orc), ", "); got != "orc (badly wounded, confused), floor" {
+	if got := strings.Join(g.Describe(orc), ", "); got != "orc (badly wounded, hunting you, confused), floor" {
 		t.Errorf("look at a hurt, confused orc: %q", got)
 	}
-	if got := g.Explain(orc); got != "A brutish orc, tougher than it looks. It walks up to you and attacks. Hits you for 1–3 (70%). You hit it for 4–6 (90%)." {
+	if got := g.Explain(orc); got != "A brutish orc, tougher than it looks. It is hunting you. Once it sees you, it walks up to you and attacks. Hits you for 1–3 (70%). You hit it for 4–6 (90%)." {
 		t.Errorf("the orc is explained as %q", got)
 	}
 	if got := g.Describe(world.Pos{X: 30, Y: 30}); len(got) != 0 {

@@ -136,11 +136,18 @@ func (g *Game) endTurn() {
 
 func (g *Game) player() *Actor { return &g.s.Actors[0] }
 
-// describeFloor tells the player what lies where they stepped.
+// describeFloor tells the player what lies where they stepped: "You see a
+// dart here.", or on an altar "There is an altar here; on it lies a dart."
+// (one message per item, as NetHack's "There is an altar here").
 func (g *Game) describeFloor() {
 	p := g.player().Pos
 	for _, i := range g.itemsAt(p) {
-		g.logf(MsgInfo, "You see "+withArticle(g.ItemName(g.s.Items[i]))+" here.")
+		what := withArticle(g.ItemName(g.s.Items[i]))
+		if g.s.Map.At(p) == world.Altar {
+			g.logf(MsgInfo, "There is an altar here; on it lies "+what+".")
+		} else {
+			g.logf(MsgInfo, "You see "+what+" here.")
+		}
 	}
 	switch {
 	case g.s.Map.At(p) != world.DownStairs:

@@ -99,7 +99,8 @@ func (g *Game) Messages(from int) []Message {
 	return slices.Clone(g.s.Log[from:])
 }
 
-// Inventory returns a copy of the player's items; slot i is letter 'a'+i.
+// Inventory returns a copy of the player's items by slot, each with its
+// letter (Item.Letter; Stacks groups them by it).
 func (g *Game) Inventory() []Item { return slices.Clone(g.s.Inventory) }
 
 // Items returns a copy of the items lying on the level.
@@ -107,7 +108,8 @@ func (g *Game) Items() []Item { return slices.Clone(g.s.Items) }
 
 // Describe returns what the player knows is at p, as look mode names it:
 // if p is in view, the actors there ("you", a monster with how hurt it
-// looks and its effects: "orc (wounded, confused)", "remains of orc") and
+// looks, what it is doing (stance) and its effects: "orc (wounded,
+// hunting you, confused)", "remains of orc") and
 // the items as the player names them (ItemName: "fireball scroll", "murky
 // potion"); then, if p was ever seen, the tile's name
 // from tiles.json ("deep water"). Nothing for a tile never seen.
@@ -125,11 +127,8 @@ func (g *Game) Describe(p world.Pos) []string {
 				out = append(out, a.Name)
 			default:
 				notes := []string{HealthWord(a.HP, a.MaxHP)}
-				if a.Asleep {
-					notes = append(notes, "asleep")
-				}
-				if a.Fleeing {
-					notes = append(notes, "fleeing")
+				if s := g.stance(&a); s != "" {
+					notes = append(notes, s)
 				}
 				for _, e := range a.Effects {
 					notes = append(notes, string(e.Kind))
@@ -151,20 +150,55 @@ func (g *Game) Describe(p world.Pos) []string {
 
 // Explain returns the description of what look mode shows first at p: the
 // living monster there if in view and not hidden (its monsters.json
-// description, what it does in words, Behaviour, and its odds, see Threat:
+// description, what it is doing now, "It has not noticed you." (stance),
+// what its kind does in words, Behaviour, and its odds, see Threat:
 // "Hits you for 3–5 (80%). You hit it for 4–6 (80%)."), else the tile if
 // ever seen (tiles.json); "" for a tile never seen.
 func (g *Game) Explain(p world.Pos) string {
 	if m := g.seenAt(p); m != nil {
 		if k, ok := g.data.Monster(m.Kind); ok {
 			t, _ := g.Threat(p)
-			return k.Description + " " + Behaviour(k) + " " + t.String()
+			s := k.Description + " "
+			if now := stanceSentences[g.stance(m)]; now != "" {
+				s += now + " "
+			}
+			return s + Behaviour(k) + " " + t.String()
 		}
 	}
 	if g.Visible(p) || g.Explored(p) {
 		return TileInfo(g.data, g.Tile(p)).Description
 	}
 	return ""
+}
+
+// stance says what monster a is doing now, from its state, for look mode:
+// "asleep" (a sleeper not yet woken), "fleeing" (a coward or a thief
+// running), "unaware of you" while it does not see the player (seesPlayer:
+// it stands where it is), else "hunting you", or "shying away" for a
+// monster that only flees; "" for one without behaviour.
+func (g *Game) stance(a *Actor) string {
+	switch {
+	case a.Asleep:
+		return "asleep"
+	case a.Fleeing:
+		return "fleeing"
+	case a.AI == AINone:
+		return ""
+	case !g.seesPlayer(a):
+		return "unaware of you"
+	case a.AI == AIHerbivore:
+		return "shying away"
+	}
+	return "hunting you"
+}
+
+// stanceSentences are the stances as Explain says them.
+var stanceSentences = map[string]string{
+	"asleep":         "It is asleep.",
+	"fleeing":        "It is fleeing.",
+	"unaware of you": "It has not noticed you.",
+	"shying away":    "It keeps away from you.",
+	"hunting you":    "It is hunting you.",
 }
 
 // Behaviour says in words what a monster of kind k does (its "ai" and
@@ -191,7 +225,7 @@ func Behaviour(k content.Monster) string {
 	case AISleeper:
 		s = "It starts asleep and wakes on noise or when it sees you."
 	default:
-		s = "It walks up to you and attacks."
+		s = "Once it sees you, it walks up to you and attacks."
 	}
 	switch k.Speed {
 	case content.SpeedFast:

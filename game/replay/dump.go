@@ -49,12 +49,12 @@ func Dump(g *game.Game, data *content.Tables, name string) string {
 	}
 	b.WriteString("Pack:\n")
 	inv := g.Inventory()
-	for i, it := range inv {
+	for _, it := range inv {
 		mark := ""
 		if it.Worn {
 			mark = " (worn)"
 		}
-		fmt.Fprintf(&b, "  %c) %s%s\n", 'a'+i, it.Kind, mark)
+		fmt.Fprintf(&b, "  %c) %s%s\n", it.Letter, it.Kind, mark)
 	}
 	if len(inv) == 0 {
 		b.WriteString("  empty\n")

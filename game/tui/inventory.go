@@ -42,7 +42,8 @@ func (v verb) accepts(g *game.Game, k game.ItemKind) bool {
 
 // inventoryScreen lists the stacks of the pack a verb accepts (identical
 // items in one line, "3 health potions", game.Stacks), each under its
-// letter: the stack's place in the pack, the same for every verb. A letter
+// letter, which stays with it while it lasts (game.Item.Letter), the same
+// for every verb. A letter
 // picks one item of the stack (game.Stack.Slot), so a command takes one from
 // it; Esc goes back.
 type inventoryScreen struct {
@@ -68,13 +69,17 @@ func (s *inventoryScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) 
 		s.top += s.rows(m)
 		return s, nil
 	}
-	stacks := m.game.Stacks()
 	r := []rune(key)
-	if len(r) != 1 || r[0] < 'a' || r[0] > 'z' || int(r[0]-'a') >= len(stacks) || !s.verb.accepts(m.game, stacks[r[0]-'a'].Kind) {
+	var st game.Stack
+	ok := len(r) == 1
+	if ok {
+		st, ok = m.game.Stack(r[0])
+	}
+	if !ok || !s.verb.accepts(m.game, st.Kind) {
 		s.note = "Invalid entry."
 		return s, nil
 	}
-	slot, kind := stacks[r[0]-'a'].Slot(), stacks[r[0]-'a'].Kind
+	slot, kind := st.Slot(), st.Kind
 	switch s.verb {
 	case verbDrop:
 		return s.back.apply(m, game.Drop(slot))
@@ -117,13 +122,13 @@ func (s *inventoryScreen) view(m *Model) string {
 	th := m.th
 	width := max(10, min(m.w-4, 44)) // text width inside the box
 	var listed []string
-	for i, it := range m.game.Stacks() {
+	for _, it := range m.game.Stacks() {
 		if s.verb.accepts(m.game, it.Kind) {
 			st := th.scroll
 			if it.Kind.Potion() {
 				st = th.potion
 			}
-			listed = append(listed, th.heading.Render(fmt.Sprintf("(%c) ", 'a'+i))+st.Render(truncate(stackLabel(m.game, it), width-4)))
+			listed = append(listed, th.heading.Render(fmt.Sprintf("(%c) ", it.Letter))+st.Render(truncate(stackLabel(m.game, it), width-4)))
 		}
 	}
 	rows, top := s.rows(m), s.firstShown(m, len(listed))
