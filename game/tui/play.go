@@ -46,6 +46,8 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	key := k.String()
 	b, bk, ok := m.keys.play.find(key)
 	switch {
+	case !ok && key == "esc": // nothing to close: Escape says nothing (issue 21 tester)
+		return s, nil
 	case !ok:
 		s.note = fmt.Sprintf("Unknown command %q. Press ? for help.", key)
 		return s, nil
