@@ -49,7 +49,9 @@ func TestAnItemOnAnAltarDiffersFromOneOnTheFloor(t *testing.T) {
 		name    string
 		colour  Colour
 		profile colorprofile.Profile
-	}{{"true colour", ColourAuto, colorprofile.TrueColor}, {"16 colours", ColourAuto, colorprofile.ANSI}, {"no colour", ColourNone, colorprofile.Ascii}} {
+		want    string // an SGR parameter the altar's cell has
+	}{{"true colour", ColourAuto, colorprofile.TrueColor, "48;2;255;215;90"}, {"16 colours", ColourAuto, colorprofile.ANSI, "103"},
+		{"no colour", ColourNone, colorprofile.Ascii, "4"}} {
 		m := newModel(t, openStore(t), 7)
 		m.set.Colour = pr.colour
 		m.th = newTheme(pr.profile)
@@ -74,6 +76,9 @@ func TestAnItemOnAnAltarDiffersFromOneOnTheFloor(t *testing.T) {
 		f, fch := at(floor)
 		if ach != fch {
 			t.Errorf("%s: the dart on the altar is drawn %q, on the floor %q", pr.name, ach, fch)
+		}
+		if !strings.Contains(";"+a+";", ";"+pr.want+";") {
+			t.Errorf("%s: a dart on an altar is drawn without %q (attributes %q)", pr.name, pr.want, a)
 		}
 		if a == f {
 			t.Errorf("%s: a dart on an altar is drawn as one on the floor (attributes %q)", pr.name, a)
