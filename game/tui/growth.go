@@ -107,6 +107,17 @@ func growthWide(g *game.Game, stats bool) string {
 	return s
 }
 
+// growthShort is growthWide with short labels, for a status line running
+// out of room: "  L2 XP40/500  Atk 5 Def 2".
+func growthShort(g *game.Game, stats bool) string {
+	gr := g.Growth()
+	s := fmt.Sprintf("  L%d XP%d/%d", gr.Level, gr.XP, gr.Next)
+	if stats {
+		s += fmt.Sprintf("  Atk %d Def %d", g.PlayerPower(), g.PlayerDefense())
+	}
+	return s
+}
+
 // growthNarrow is growthWide for narrow terminals: " L2 XP40/500".
 func growthNarrow(g *game.Game) string {
 	gr := g.Growth()

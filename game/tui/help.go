@@ -117,7 +117,11 @@ func (h *helpScreen) lines(m *Model) []string {
 			if i > 0 {
 				glyphs.WriteByte(' ')
 			}
-			glyphs.WriteString(lipgloss.NewStyle().Foreground(rgb(g.fg.R, g.fg.G, g.fg.B)).Render(string(g.ch)))
+			st := lipgloss.NewStyle().Foreground(rgb(g.fg.R, g.fg.G, g.fg.B))
+			if g.item { // on an altar: as the map draws it (mapview.go, bgAltar)
+				st = lipgloss.NewStyle().Foreground(rgb(0, 0, 0)).Background(rgb(altarGold.R, altarGold.G, altarGold.B)).Underline(true)
+			}
+			glyphs.WriteString(st.Render(string(g.ch)))
 		}
 		pad := strings.Repeat(" ", max(1, 5-ansi.StringWidth(glyphs.String())))
 		text := th.heading.Render(e.name)
@@ -198,6 +202,15 @@ func legend(data *content.Tables, ascii bool) []legendEntry {
 			e.name, e.description = classes[class].name, classes[class].about
 		}
 		out = append(out, e)
+	}
+	if len(data.Items) > 0 { // issue 21 tester: an item hid the altar under it
+		it := data.Items[0]
+		ch := it.Glyph
+		if ascii {
+			ch = asciiMark(data, it.ID, ch)
+		}
+		out = append(out, legendEntry{glyphs: []mark{{ch: ch, fg: it.FG, item: true}}, name: "an item on an altar",
+			description: "black on the altar's gold, underlined: a shrine's offering (take one and the others vanish)"})
 	}
 	out = append(out, legendEntry{glyphs: []mark{{ch: 'X', fg: white}, {ch: '*', fg: white}}, name: "aiming",
 		description: "the cursor and the blast, on terminals without colours"})

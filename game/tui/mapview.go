@@ -29,7 +29,17 @@ type cellLook struct {
 const (
 	bgArea   = 1 // a tile the area effect would hit
 	bgCursor = 2 // the targeting cursor (reverse video)
+	// bgAltar is an item lying on an altar (issue 21 tester: the item hid
+	// the altar): the item's glyph in black on the altar's gold, and
+	// underlined (the altar is '_'), which stays without colours.
+	bgAltar    = 3
+	bgAltarDim = 4 // the same, remembered: a duller gold
 )
+
+// altarGold is the background of an item on an altar (the altar's own
+// colour, lookOf), and altarGoldDim that of a remembered one (thingDim of
+// it); black glyphs on them keep over 7:1.
+var altarGold, altarGoldDim = content.RGB{R: 255, G: 215, B: 90}, content.RGB{R: 153, G: 129, B: 54}
 
 // mark is what stands on a tile this frame: an actor or an item.
 type mark struct {
@@ -38,6 +48,7 @@ type mark struct {
 	basic      ansi.BasicColor
 	bold       bool
 	remembered bool // drawn dim: last seen there, not in view now
+	item       bool // an item: drawn on the altar's colour when it lies on one
 }
 
 // drawMap writes mapRows lines of g's map as seen through the camera, which
@@ -134,6 +145,7 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16, ascii bool) (ma
 	}
 	for _, s := range g.Remembered() { // remains before items on a tile
 		mk := itemMark(g, data, s.Item)
+		mk.item = true
 		if s.Item == "" {
 			fg, basic := remainsFG()
 			mk = mark{ch: s.Glyph, fg: fg, basic: basic}
@@ -164,7 +176,9 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16, ascii bool) (ma
 		}
 		if pass == 0 {
 			for _, it := range g.Items() {
-				put(it.Pos, string(it.Kind), itemMark(g, data, it.Kind))
+				mk := itemMark(g, data, it.Kind)
+				mk.item = true
+				put(it.Pos, string(it.Kind), mk)
 			}
 		}
 	}
@@ -181,7 +195,14 @@ func (t *theme) cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave,
 	if i := occ[p.Y*mw+p.X]; i >= 0 {
 		mk := marks[i]
 		fg, basic := t.thingColour(mk.fg, mk.basic, mk.remembered)
-		return cellLook{ch: mk.ch, fg: fg, basic: basic, bold: mk.bold && !(t.bare && mk.remembered), faint: t.bare && mk.remembered, set: true}
+		l := cellLook{ch: mk.ch, fg: fg, basic: basic, bold: mk.bold && !(t.bare && mk.remembered), faint: t.bare && mk.remembered, set: true}
+		if mk.item && g.Tile(p) == world.Altar && (g.Visible(p) || g.Explored(p)) {
+			l.bg = bgAltar
+			if mk.remembered {
+				l.bg = bgAltarDim
+			}
+		}
+		return l
 	}
 	visible := g.Visible(p)
 	if !visible && !g.Explored(p) {
@@ -213,6 +234,23 @@ func (th *theme) writeSGR(b *strings.Builder, l cellLook) {
 		b.WriteString(";7")
 	case bgArea:
 		b.WriteString(";41")
+	case bgAltar, bgAltarDim:
+		b.WriteString(";4")
+		switch {
+		case th.bare: // the underline alone: the renderer drops colours
+		case th.basic && l.bg == bgAltar:
+			b.WriteString(";103;30")
+		case th.basic:
+			b.WriteString(";43;30")
+		default:
+			bg := altarGold
+			if l.bg == bgAltarDim {
+				bg = altarGoldDim
+			}
+			b.WriteString(";48;2;" + strconv.Itoa(int(bg.R)) + ";" + strconv.Itoa(int(bg.G)) + ";" + strconv.Itoa(int(bg.B)) + ";38;2;0;0;0")
+		}
+		b.WriteByte('m')
+		return
 	}
 	if th.basic || l.bg == bgArea {
 		c := int(l.basic)

@@ -48,6 +48,8 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	key := k.String()
 	b, bk, ok := m.keys.play.find(key)
 	switch {
+	case !ok && key == "esc": // nothing to close: Escape says nothing (issue 21 tester)
+		return s, nil
 	case !ok:
 		s.note = fmt.Sprintf("Unknown command %q. Press ? for help.", key)
 		return s, nil
@@ -218,7 +220,9 @@ func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) st
 // "Daily 2006-01-02" for the daily challenge, NOT SAVED, the watchers, and
 // a help hint. Where room runs out it gives up the least needed first, and
 // never cuts a figure: the level's name, then the daily's label shrinks
-// ("Daily 01-02", "Daily"), then attack and defense go; then the narrow
+// ("Daily 01-02", "Daily"), then the labels of the figures shorten ("D1
+// L1 XP0/350  Atk 5 Def 2  T12  K0"; issue 21 tester: with two effects 80
+// columns lost attack and defense), then attack and defense go; then the narrow
 // form ("HP 6/30 D1 L1 XP0/350 T12 K0 P16 …"), which gives up the daily's
 // label, kills, level and XP, the LOW mark (the colour still says it) and
 // the watchers, in that order. Depth, turn, effects, hunger, CHEAT and UNSAVED
@@ -235,10 +239,15 @@ func (m *Model) statusLine(g *game.Game) string {
 		dailies = []string{"Daily " + daily, "Daily " + daily[min(5, len(daily)):], "Daily"}
 	}
 	left := fmt.Sprintf("HP: %d/%d%s", p.HP, p.MaxHP, low)
-	// named: the level's name; stats: attack and defense; label: the daily's.
-	wide := func(named, stats bool, label string) string {
+	// named: the level's name; stats: attack and defense; short: the
+	// figures' labels shortened ("D1  L1 XP0/350  Atk 5 Def 2  T12  K0");
+	// label: the daily's.
+	wide := func(named, stats, short bool, label string) string {
 		rest := fmt.Sprintf("  Depth: %d%s  Turn: %d  Kills: %d", g.Depth(), growthWide(g, stats), g.Turn(), g.Kills())
-		if name := g.LevelName(); named && name != "" && m.w >= 100 {
+		switch name := g.LevelName(); {
+		case short:
+			rest = fmt.Sprintf("  D%d%s  T%d  K%d", g.Depth(), growthShort(g, stats), g.Turn(), g.Kills())
+		case named && name != "" && m.w >= 100:
 			rest = fmt.Sprintf("  Depth: %d (%s)%s  Turn: %d  Kills: %d", g.Depth(), name, growthWide(g, stats), g.Turn(), g.Kills())
 		}
 		for _, e := range p.Effects {
@@ -261,15 +270,21 @@ func (m *Model) statusLine(g *game.Game) string {
 		}
 		return rest
 	}
-	rest := wide(true, true, dailies[0])
+	rest := wide(true, true, false, dailies[0])
 	for _, label := range dailies {
 		if len(left)+len(rest) <= m.w {
 			break
 		}
-		rest = wide(false, true, label)
+		rest = wide(false, true, false, label)
+	}
+	for _, label := range dailies { // short labels before attack and defense go
+		if len(left)+len(rest) <= m.w {
+			break
+		}
+		rest = wide(false, true, true, label)
 	}
 	if len(left)+len(rest) > m.w {
-		rest = wide(false, false, dailies[len(dailies)-1])
+		rest = wide(false, false, false, dailies[len(dailies)-1])
 	}
 	if len(left)+len(rest) > m.w {
 		left, rest = m.narrowStatus(g, dailies)

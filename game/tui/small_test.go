@@ -230,3 +230,25 @@ func TestTheStatusLineGivesUpLabelsBeforeFigures(t *testing.T) {
 		}
 	}
 }
+
+// The tester's bug (issue 21): hasted and poisoned, the status line at 80
+// and 100 columns lost attack and defense. The labels shorten first; HP,
+// depth, turn and the effects with their turns stay.
+func TestTheStatusLineKeepsAttackAndDefenseWithTwoEffects(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {100, 30}} {
+		m := goldenModel(t, size[0], size[1], "enter")
+		adopt(t, m, editSave(t, m.game, func(state map[string]any) {
+			state["Turn"] = 1226
+			pl := state["Actors"].([]any)[0].(map[string]any)
+			pl["Effects"] = []map[string]any{{"Kind": "hasted", "TurnsLeft": 12}, {"Kind": "poisoned", "TurnsLeft": 3}}
+		}))
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		s := statusOf(m)
+		for _, want := range [][2]string{{"Atk: 5", "Atk 5"}, {"Def: 2", "Def 2"}, {"HP: 30/30", "HP 30/30"},
+			{"Depth: 1", " D1 "}, {"Turn: 1226", " T1226 "}, {"Hasted 12", " H12 "}, {"Poisoned 3", " P3 "}} {
+			if !strings.Contains(s+" ", want[0]) && !strings.Contains(s+" ", want[1]) {
+				t.Errorf("%dx%d: %q is cut or gone:\n%s", size[0], size[1], want[0], s)
+			}
+		}
+	}
+}

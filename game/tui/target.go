@@ -176,7 +176,7 @@ func (t *targetScreen) view(m *Model) string {
 	default:
 		line += " (Enter fires, Esc cancels)"
 	}
-	if names := m.game.Describe(t.cursor); len(names) > 0 {
+	if names := lookNames(m.game, t.cursor); len(names) > 0 {
 		line += " " + capitalizeFirst(strings.Join(names, ", ")) + "."
 	} else {
 		line += " You have not seen this place."
@@ -185,6 +185,28 @@ func (t *targetScreen) view(m *Model) string {
 		line += " " + why
 	}
 	return t.back.render(m, m.game, ov, line)
+}
+
+// lookNames is what look mode names at p: game.Describe, and on a tile
+// out of view what the player remembers lying there (game.Remembered, as
+// the map draws it dim: "remains of orc", "dart") before the tile's name,
+// so a far altar's offering or a seen trap reads as the map shows it.
+func lookNames(g *game.Game, p world.Pos) []string {
+	names := g.Describe(p)
+	if g.Visible(p) || len(names) == 0 {
+		return names
+	}
+	var seen []string
+	for _, s := range g.Remembered() {
+		switch {
+		case s.Pos != p:
+		case s.Item != "":
+			seen = append(seen, g.KindName(s.Item, 1))
+		default:
+			seen = append(seen, s.Remains)
+		}
+	}
+	return append(seen, names...)
 }
 
 // settle moves the camera to keep the cursor in view, unless the cursor
