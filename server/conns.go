@@ -59,6 +59,13 @@ func (a *addrConns) release(addr string) {
 	}
 }
 
+// open returns the connections of addr counted now.
+func (a *addrConns) open(addr string) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.n[addr]
+}
+
 // addrKey is what the cap counts by: the IP address, or for IPv6 its /64
 // (one household or host gets a whole /64).
 func addrKey(addr net.Addr) string {

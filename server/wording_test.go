@@ -62,7 +62,9 @@ func TestTheHostsLogSaysWhyAGameWasNotSavedAtTheEnd(t *testing.T) {
 	db := tempDB(t)
 	var logs lockedBuffer
 	addr := serveOn(t, saveFaults{db}, &logs)
-	c := dial(t, addr, newKey(t), 80, 24)
+	// 100 columns: at 80 the status line, with NOT SAVED, shortens "Turn: 0"
+	// to "T0", which newGame does not wait for.
+	c := dial(t, addr, newKey(t), 100, 30)
 	newGame(t, c)
 	c.Close()
 	deadline := time.Now().Add(waitLong)
