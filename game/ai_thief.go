@@ -30,7 +30,7 @@ func (g *Game) steal(m *Actor) {
 	it := g.takeFromInventory(can[g.rng.IntN(len(can))])
 	m.Loot = append(m.Loot, it)
 	m.Fleeing, m.Unseen = true, 0
-	g.logf(MsgEnemyHit, fmt.Sprintf("The %s steals your %s!", m.Name, it.Kind))
+	g.logf(MsgEnemyHit, fmt.Sprintf("The %s steals your %s!", m.Name, g.ItemName(it)))
 }
 
 // runOff is a fleeing thief's turn: it steps away from the player, biting
@@ -43,7 +43,7 @@ func (g *Game) runOff(m *Actor) bool {
 	} else if m.Unseen++; m.Unseen >= ThiefEscapeTurns {
 		what := "its loot"
 		if len(m.Loot) > 0 {
-			what = "your " + string(m.Loot[0].Kind)
+			what = "your " + g.ItemName(m.Loot[0])
 		}
 		g.logf(MsgInfo, fmt.Sprintf("The %s has got away with %s.", m.Name, what))
 		return true
@@ -60,7 +60,7 @@ func (g *Game) dropLoot(b *Actor) {
 	for _, it := range b.Loot {
 		it.Pos, it.Worn = b.Pos, false
 		g.s.Items = append(g.s.Items, it)
-		g.logf(MsgInfo, fmt.Sprintf("The %s drops your %s.", b.Name, it.Kind))
+		g.logf(MsgInfo, fmt.Sprintf("The %s drops your %s.", b.Name, g.ItemName(it)))
 	}
 	b.Loot, b.Fleeing = nil, false
 }

@@ -3,6 +3,7 @@ package game
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -382,5 +383,52 @@ func BenchmarkTurnWith30Monsters(b *testing.B) {
 	g.updateFOV()
 	for b.Loop() {
 		g.Apply(Wait())
+	}
+}
+
+// The breaker's saves: a negative rules version, an arrival countdown past its rule's range
+// (it would switch arrivals off), a letter on a monster's loot and a pack
+// lettered only in part are refused as corrupt, each with words that say
+// what is wrong.
+func TestDecodeRefusesOutOfRangeRulesCountdownsAndLetters(t *testing.T) {
+	for name, c := range map[string]struct {
+		damage func(*Game)
+		want   string
+	}{
+		"negative rules":           {func(g *Game) { g.s.Rules = -1 }, "rules version"},
+		"arrivals switched off":    {func(g *Game) { g.s.Wander = 1 << 40 }, "arrival"},
+		"negative arrivals":        {func(g *Game) { g.s.Wander = -3 }, "arrival"},
+		"a lettered loot": {func(g *Game) {
+			g.s.Actors = append(g.s.Actors, Actor{Kind: "orc", Pos: g.Player().Pos, HP: 1, MaxHP: 1,
+				Loot: []Item{{Kind: Dagger, Letter: 'c'}}})
+		}, "lettered"},
+		"a pack lettered in part": {func(g *Game) {
+			g.s.Inventory = []Item{{Kind: Dagger, Letter: 'a'}, {Kind: LeatherArmour}}
+		}, "has no letter"},
+	} {
+		g := New(5, testData)
+		c.damage(g)
+		b, err := g.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Decode(b, testData)
+		if !errors.Is(err, ErrCorruptSave) || !strings.Contains(fmt.Sprint(err), c.want) {
+			t.Errorf("%s: Decode err = %v, want ErrCorruptSave saying %q", name, err, c.want)
+		}
+	}
+	// A newer build's game is not damaged: kept for that build, as a newer
+	// save format is (ErrSaveVersion).
+	g := New(5, testData)
+	g.s.Rules = RulesVersion + 1
+	b, _ := g.Encode()
+	if _, err := Decode(b, testData); !errors.Is(err, ErrSaveVersion) || !strings.Contains(err.Error(), "rules version") {
+		t.Errorf("a game under newer rules: Decode err = %v, want ErrSaveVersion naming the rules version", err)
+	}
+	g = New(5, testData)
+	g.s.Wander = WanderMaxTurns
+	b, _ = g.Encode()
+	if _, err := Decode(b, testData); err != nil {
+		t.Errorf("the longest countdown a level draws is refused: %v", err)
 	}
 }

@@ -349,7 +349,7 @@ func TestAThiefStealsRunsAndDropsItsLootWhenKilled(t *testing.T) {
 		g.updateFOV()
 		from := g.LogLen()
 		waits(t, g, ThiefEscapeTurns)
-		if len(g.s.Actors) != 1 || !strings.Contains(lastMessages(g, from), "The cave monkey has got away with your fireball scroll.") {
+		if len(g.s.Actors) != 1 || !strings.Contains(lastMessages(g, from), "The cave monkey has got away with your "+g.KindName(FireballScroll, 1)+".") {
 			t.Errorf("actors %d\n%s", len(g.s.Actors), lastMessages(g, from))
 		}
 	})
@@ -490,6 +490,17 @@ func TestLookModeSaysWhetherAMonsterIsAsleepUnawareOrHunting(t *testing.T) {
 	if e := g.Explain(orc.Pos); !strings.Contains(e, "It has not noticed you.") || strings.Contains(e, "It walks up to you") {
 		t.Errorf("explained: %q", e)
 	}
+	// The breaker's case: an arrival (wander.go) walks toward the player
+	// before it sees them; in view but beyond its own sight it is hunting
+	// the player, not unaware of them.
+	orc.Hunting = true
+	if d := strings.Join(g.Describe(orc.Pos), ", "); !strings.Contains(d, "hunting you") {
+		t.Errorf("an arrival hunting the player unseen: %q", d)
+	}
+	if e := g.Explain(orc.Pos); !strings.Contains(e, "It is hunting you.") || strings.Contains(e, "not noticed") {
+		t.Errorf("explained: %q", e)
+	}
+	orc.Hunting = false
 	orc.Vision = 8
 	if d := strings.Join(g.Describe(orc.Pos), ", "); !strings.Contains(d, "hunting you") {
 		t.Errorf("an orc that sees the player: %q", d)
@@ -503,5 +514,29 @@ func TestLookModeSaysWhetherAMonsterIsAsleepUnawareOrHunting(t *testing.T) {
 	}
 	if e := g.Explain(orc.Pos); !strings.Contains(e, "It is asleep.") {
 		t.Errorf("explained: %q", e)
+	}
+}
+
+// A thief names what it takes as the player knows it: an unknown potion by
+// its appearance, never by its true kind (found reading ai_thief.go).
+func TestAThiefNamesWhatItStealsAsThePlayerKnowsIt(t *testing.T) {
+	g := lit(t, at(5, 5), 1000, placed{"cave monkey", at(6, 5)})
+	giveUnknown(g, PoisonPotion)
+	name := g.KindName(PoisonPotion, 1)
+	for range 30 {
+		if len(g.s.Inventory) == 0 {
+			break
+		}
+		mustApply(t, g, Wait())
+	}
+	log := lastMessages(g, 0)
+	if strings.Contains(log, "poison") || !strings.Contains(log, "The cave monkey steals your "+name+"!") {
+		t.Errorf("the theft of an unknown potion is told as:\n%s", log)
+	}
+	m := &g.s.Actors[1]
+	from := g.LogLen()
+	g.hurt(m, 100, "a test", "", true)
+	if log := lastMessages(g, from); strings.Contains(log, "poison") || !strings.Contains(log, "drops your "+name+".") {
+		t.Errorf("the dead thief's loot is told as:\n%s", log)
 	}
 }

@@ -76,6 +76,10 @@ func Decode(blob []byte, data *content.Tables) (*Game, error) {
 		return nil, fmt.Errorf("%w: %v", ErrCorruptSave, err)
 	}
 	s := snap.State.state()
+	if s.Rules > RulesVersion {
+		// Not damaged: a newer build's game, kept for that build to read.
+		return nil, fmt.Errorf("%w: played under rules version %d, this server knows up to %d", ErrSaveVersion, s.Rules, RulesVersion)
+	}
 	if err := s.validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorruptSave, err)
 	}
@@ -137,6 +141,12 @@ func (s *state) validate() error {
 		return fmt.Errorf("depth %d, turn %d", s.Depth, s.Turn)
 	case s.CharLevel < 0 || s.XP < 0:
 		return fmt.Errorf("character level %d, XP %d", s.CharLevel, s.XP)
+	case s.Rules < 0:
+		return fmt.Errorf("rules version %d", s.Rules)
+	case s.Wander < 0 || s.Wander > WanderMaxTurns:
+		// A level draws WanderMinTurns..WanderMaxTurns; a larger countdown
+		// would switch arrivals off for the rest of the game.
+		return fmt.Errorf("next arrival in %d turns, outside 0..%d", s.Wander, WanderMaxTurns)
 	}
 	for _, t := range m.Tiles {
 		if !t.Valid() {
@@ -154,8 +164,11 @@ func (s *state) validate() error {
 			return fmt.Errorf("%s: unseen %d turns, %d items of loot", a.Kind, a.Unseen, len(a.Loot))
 		}
 		for _, it := range a.Loot {
-			if !it.Kind.Known() || it.Letter != 0 {
+			if !it.Kind.Known() {
 				return fmt.Errorf("%s carries unknown item %q", a.Kind, it.Kind)
+			}
+			if it.Letter != 0 {
+				return fmt.Errorf("%s carries %s lettered %q: only the pack's items have letters", a.Kind, it.Kind, it.Letter)
 			}
 		}
 	}

@@ -124,6 +124,9 @@ func checkLetters(inv []Item) error {
 		letterPack(inv)
 	}
 	for i, it := range inv {
+		if it.Letter == 0 {
+			return fmt.Errorf("%s in the pack has no letter, beside others that have", it.Kind)
+		}
 		if it.Letter < 'a' || it.Letter > 'z' || slices.ContainsFunc(inv[:i], func(o Item) bool {
 			return o.Letter == it.Letter && !sameStack(o, it)
 		}) {

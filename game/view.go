@@ -173,8 +173,9 @@ func (g *Game) Explain(p world.Pos) string {
 
 // stance says what monster a is doing now, from its state, for look mode:
 // "asleep" (a sleeper not yet woken), "fleeing" (a coward or a thief
-// running), "unaware of you" while it does not see the player (seesPlayer:
-// it stands where it is), else "hunting you", or "shying away" for a
+// running), "hunting you" for an arrival walking toward the player unseen
+// (Actor.Hunting, wander.go), "unaware of you" while it does not see the
+// player (seesPlayer: it stands where it is), else "hunting you", or "shying away" for a
 // monster that only flees; "" for one without behaviour.
 func (g *Game) stance(a *Actor) string {
 	switch {
@@ -184,6 +185,8 @@ func (g *Game) stance(a *Actor) string {
 		return "fleeing"
 	case a.AI == AINone:
 		return ""
+	case a.Hunting && !g.seesPlayer(a):
+		return "hunting you" // an arrival walks toward the player unseen (wander.go)
 	case !g.seesPlayer(a):
 		return "unaware of you"
 	case a.AI == AIHerbivore:

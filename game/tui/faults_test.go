@@ -45,13 +45,23 @@ func TestKeysDoNothingWhileTheTerminalIsTooSmall(t *testing.T) {
 }
 
 // withoutMonsters returns g with every actor but the player removed and no
-// monster arriving for 2^30 turns, made the way a save would carry it.
+// monster arriving for game.WanderMaxTurns turns (more than any of its
+// tests plays), made the way a save would carry it.
 func withoutMonsters(t *testing.T, g *game.Game) *game.Game {
 	t.Helper()
 	return editSave(t, g, func(state map[string]any) {
 		state["Actors"] = state["Actors"].([]any)[:1]
-		state["Wander"] = 1 << 30 // and none arriving (game/wander.go) while the test plays
+		state["Wander"] = game.WanderMaxTurns // and none arriving (game/wander.go) for the longest countdown a save may hold
 	})
+}
+
+// noArrivals puts off m's next arrival by game.WanderMaxTurns turns again,
+// for a test that plays longer than that without monsters (withoutMonsters).
+func noArrivals(t *testing.T, m *Model) {
+	t.Helper()
+	if m.game.WanderIn() < game.WanderMaxTurns/2 {
+		adopt(t, m, editSave(t, m.game, func(state map[string]any) { state["Wander"] = game.WanderMaxTurns }))
+	}
 }
 
 // editSave returns g passed through its save with edit applied to the

@@ -172,6 +172,7 @@ func TestTheDailyIsLabelledWhilePlaying(t *testing.T) {
 	playDaily(t, m)
 	adopt(t, m, withoutMonsters(t, m.game)) // alive after 1000 turns of waiting
 	for range 1000 { // numbers of four digits
+		noArrivals(t, m)
 		press(m, ".")
 	}
 	for _, size := range [][2]int{{120, 30}, {80, 24}, {60, 16}, {40, 12}} {

@@ -40,11 +40,13 @@ func note(m *Model) string {
 }
 
 // exploreAll presses x until auto-explore says it is done, delivering each
-// trip's steps, and returns how many times x was pressed.
+// trip's steps, and returns how many times x was pressed. No monster
+// arrives meanwhile (noArrivals).
 func exploreAll(t *testing.T, m *Model) int {
 	t.Helper()
 	items := 0
 	for presses := 1; presses < 200; presses++ {
+		noArrivals(t, m)
 		press(m, "x")
 		drive(t, m)
 		if strings.HasPrefix(note(m), "You stop: you see the ") {
