@@ -395,9 +395,9 @@ func TestDecodeRefusesOutOfRangeRulesCountdownsAndLetters(t *testing.T) {
 		damage func(*Game)
 		want   string
 	}{
-		"negative rules":           {func(g *Game) { g.s.Rules = -1 }, "rules version"},
-		"arrivals switched off":    {func(g *Game) { g.s.Wander = 1 << 40 }, "arrival"},
-		"negative arrivals":        {func(g *Game) { g.s.Wander = -3 }, "arrival"},
+		"negative rules":        {func(g *Game) { g.s.Rules = -1 }, "rules version"},
+		"arrivals switched off": {func(g *Game) { g.s.Wander = 1 << 40 }, "arrival"},
+		"negative arrivals":     {func(g *Game) { g.s.Wander = -3 }, "arrival"},
 		"a lettered loot": {func(g *Game) {
 			g.s.Actors = append(g.s.Actors, Actor{Kind: "orc", Pos: g.Player().Pos, HP: 1, MaxHP: 1,
 				Loot: []Item{{Kind: Dagger, Letter: 'c'}}})

@@ -171,7 +171,7 @@ func TestTheDailyIsLabelledWhilePlaying(t *testing.T) {
 	m := goldenModel(t, 80, 24, "enter")
 	playDaily(t, m)
 	adopt(t, m, withoutMonsters(t, m.game)) // alive after 1000 turns of waiting
-	for range 1000 { // numbers of four digits
+	for range 1000 {                        // numbers of four digits
 		noArrivals(t, m)
 		press(m, ".")
 	}
