@@ -168,7 +168,8 @@ func (v *View) Monsters() []game.Actor {
 // they were last seen (they may have gone since, out of sight).
 func (v *View) Items() []game.Item { return v.items }
 
-// Pack returns the player's items; slot i is letter 'a'+i.
+// Pack returns the player's items, in pack order; each carries its own
+// letter (Item.Letter), which need not be 'a'+i once a stack has run out.
 func (v *View) Pack() []game.Item { return v.g.Inventory() }
 
 // Messages returns the log from message index from (0 = oldest).
