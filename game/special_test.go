@@ -238,15 +238,7 @@ func TestAVaultHoldsItemsBehindItsSecretDoor(t *testing.T) {
 
 func TestTakingOneOfferingMakesTheOthersVanish(t *testing.T) {
 	g := levelWith(t, mapgen.Shrine)
-	var altars []world.Pos
-	for i, tl := range g.s.Map.Tiles {
-		if tl == world.Altar {
-			altars = append(altars, world.Pos{X: i % g.s.Map.W, Y: i / g.s.Map.W})
-		}
-	}
-	if len(altars) < 2 {
-		t.Fatalf("%d altars", len(altars))
-	}
+	altars := altarsOf(t, g)
 	g.s.Actors[0].Pos = altars[0]
 	g.updateFOV()
 	if _, err := g.Apply(PickUp()); err != nil {
@@ -267,15 +259,7 @@ func TestTakingOneOfferingMakesTheOthersVanish(t *testing.T) {
 // lies on the altar taken from stays, the other altars' offerings vanish.
 func TestTakingADartFromABundleOnAnAltarKeepsTheRestOfTheBundle(t *testing.T) {
 	g := levelWith(t, mapgen.Shrine)
-	var altars []world.Pos
-	for i, tl := range g.s.Map.Tiles {
-		if tl == world.Altar {
-			altars = append(altars, world.Pos{X: i % g.s.Map.W, Y: i / g.s.Map.W})
-		}
-	}
-	if len(altars) < 2 {
-		t.Fatalf("%d altars", len(altars))
-	}
+	altars := altarsOf(t, g)
 	kept := g.s.Items[:0]
 	for _, it := range g.s.Items {
 		if it.Pos != altars[0] {
@@ -374,4 +358,20 @@ func TestAShrineLaysOneItemOnEachAltarAndSaysItIsAnAltar(t *testing.T) {
 		}
 	}
 	t.Fatal("no shrine below seed 300")
+}
+
+// altarsOf returns where g's level has altars, in row-major order; a test
+// fails at once when there are fewer than two (a shrine has 2–3).
+func altarsOf(t *testing.T, g *Game) []world.Pos {
+	t.Helper()
+	var altars []world.Pos
+	for i, tl := range g.s.Map.Tiles {
+		if tl == world.Altar {
+			altars = append(altars, world.Pos{X: i % g.s.Map.W, Y: i / g.s.Map.W})
+		}
+	}
+	if len(altars) < 2 {
+		t.Fatalf("%d altars", len(altars))
+	}
+	return altars
 }

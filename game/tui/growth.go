@@ -99,21 +99,22 @@ func (s *levelUpScreen) view(m *Model) string {
 // fighting attack and defense (equipment included):
 // "  Lv: 2  XP: 40/500  Atk: 9  Def: 3".
 func growthWide(g *game.Game, stats bool) string {
-	gr := g.Growth()
-	s := fmt.Sprintf("  Lv: %d  XP: %d/%d", gr.Level, gr.XP, gr.Next)
-	if stats {
-		s += fmt.Sprintf("  Atk: %d  Def: %d", g.PlayerPower(), g.PlayerDefense())
-	}
-	return s
+	return growthLine(g, stats, "  Lv: %d  XP: %d/%d", "  Atk: %d  Def: %d")
 }
 
 // growthShort is growthWide with short labels, for a status line running
 // out of room: "  L2 XP40/500  Atk 5 Def 2".
 func growthShort(g *game.Game, stats bool) string {
+	return growthLine(g, stats, "  L%d XP%d/%d", "  Atk %d Def %d")
+}
+
+// growthLine formats level, XP and next with growth, then, with stats,
+// attack and defense with fight.
+func growthLine(g *game.Game, stats bool, growth, fight string) string {
 	gr := g.Growth()
-	s := fmt.Sprintf("  L%d XP%d/%d", gr.Level, gr.XP, gr.Next)
+	s := fmt.Sprintf(growth, gr.Level, gr.XP, gr.Next)
 	if stats {
-		s += fmt.Sprintf("  Atk %d Def %d", g.PlayerPower(), g.PlayerDefense())
+		s += fmt.Sprintf(fight, g.PlayerPower(), g.PlayerDefense())
 	}
 	return s
 }

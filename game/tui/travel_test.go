@@ -244,20 +244,7 @@ func TestPoisonDoesNotStopATripEveryStep(t *testing.T) {
 // neither refuses explore nor stops a trip (issue 12 tester: "You cannot
 // explore with the bat in view" again and again on depth 3).
 func TestABatInViewStopsNothing(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
-	press(m, "enter")
-	var foe game.Actor
-	for range 100 {
-		press(m, "x")
-		drive(t, m)
-		var seen bool
-		if foe, seen = monsterInView(m.game); seen {
-			break
-		}
-	}
-	if foe.Name == "" {
-		t.Fatal("no monster came into view on seed 7")
-	}
+	m, _ := exploreToAMonster(t, 7)
 	// The same game, with every monster a herbivore (a bat's AI).
 	bats := editSave(t, m.game, func(state map[string]any) {
 		for _, a := range state["Actors"].([]any)[1:] {
@@ -325,20 +312,7 @@ func TestExploreFetchesTheItemsItHasSeen(t *testing.T) {
 // away in view stopped every x ("You cannot explore with the goblin in
 // view", issue 21 tester); it is named once, then x explores.
 func TestAFleeingMonsterInViewIsNamedOnceThenBlocksNothing(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
-	press(m, "enter")
-	var foe game.Actor
-	for range 100 {
-		press(m, "x")
-		drive(t, m)
-		var seen bool
-		if foe, seen = monsterInView(m.game); seen {
-			break
-		}
-	}
-	if foe.Name == "" {
-		t.Fatal("no monster came into view on seed 7")
-	}
+	m, foe := exploreToAMonster(t, 7)
 	// The same game, with every monster a hurt coward, fleeing.
 	fleeing := editSave(t, m.game, func(state map[string]any) {
 		for _, a := range state["Actors"].([]any)[1:] {
@@ -484,4 +458,22 @@ func sign(n int) int {
 		return 1
 	}
 	return 0
+}
+
+// exploreToAMonster starts a game of seed and presses x until a monster is
+// in view, returning the model and the monster; the test fails if none
+// comes into view in 100 presses.
+func exploreToAMonster(t *testing.T, seed uint64) (*Model, game.Actor) {
+	t.Helper()
+	m := newModel(t, openStore(t), seed)
+	press(m, "enter")
+	for range 100 {
+		press(m, "x")
+		drive(t, m)
+		if foe, seen := monsterInView(m.game); seen {
+			return m, foe
+		}
+	}
+	t.Fatalf("no monster came into view on seed %d", seed)
+	return nil, game.Actor{}
 }
