@@ -121,3 +121,39 @@ func TestAFarMonsterStandingStillDoesNotBlockExploreForever(t *testing.T) {
 	}
 	t.Fatal("no seed of 1..40 shows a monster far off in the dark while exploring")
 }
+
+// TestItemsLeftNameUnknownKindsByAppearanceAndCountAPile: the breaker's
+// "Items left: an identify scroll …" named an unidentified scroll by its
+// true kind, and a pile of two darts read "a dart …, a dart …".
+func TestItemsLeftNameUnknownKindsByAppearanceAndCountAPile(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	g := withoutMonsters(t, m.game)
+	p := g.Player().Pos
+	var at []map[string]any
+	for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}} {
+		if q := p.Add(d[0], d[1]); g.Tile(q).Walkable() {
+			at = append(at, map[string]any{"X": q.X, "Y": q.Y})
+		}
+	}
+	if len(at) < 2 {
+		t.Fatal("seed 247 starts with fewer than two open tiles round the player")
+	}
+	g = editSave(t, g, func(state map[string]any) {
+		state["Items"] = []any{
+			map[string]any{"Kind": string(game.IdentifyScroll), "Pos": at[0]},
+			map[string]any{"Kind": string(game.Dart), "Pos": at[1]},
+			map[string]any{"Kind": string(game.Dart), "Pos": at[1]},
+		}
+	})
+	if !g.Unidentified(game.IdentifyScroll) {
+		t.Fatal("the identify scroll is known at the start")
+	}
+	left := itemsLeft(g)
+	if strings.Contains(left, "identify") || !strings.Contains(left, withArticle(g.KindName(game.IdentifyScroll, 1))) {
+		t.Errorf("an unknown scroll in %q", left)
+	}
+	if strings.Count(left, "dart") != 1 || !strings.Contains(left, "2 darts") {
+		t.Errorf("a pile of two darts in %q", left)
+	}
+}

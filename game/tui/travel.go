@@ -486,23 +486,36 @@ func tripKey(t *trip) string {
 }
 
 // itemsLeft says which items the player has seen on the level and left
-// lying, nearest first, at most three: " Items left: a potion of health 12
-// tiles north, a dagger 3 tiles west." ("" for none; issue 21 part E).
+// lying, nearest first, at most three, each by the name the player knows
+// (an unknown potion by its appearance) and a pile counted: " Items left:
+// a murky potion 12 tiles north, 2 darts 3 tiles west." ("" for none;
+// issue 21 part E).
 func itemsLeft(g *game.Game) string {
 	type left struct {
-		kind string
+		kind game.ItemKind
+		name string // the one item's name as the player knows it (ItemName)
 		at   world.Pos
+		n    int
 	}
 	var items []left
+	add := func(kind game.ItemKind, name string, at world.Pos) {
+		for i := range items {
+			if items[i].kind == kind && items[i].at == at {
+				items[i].n++
+				return
+			}
+		}
+		items = append(items, left{kind, name, at, 1})
+	}
 	pl := g.Player().Pos
 	for _, it := range g.Items() {
 		if g.Visible(it.Pos) {
-			items = append(items, left{string(it.Kind), it.Pos})
+			add(it.Kind, g.ItemName(it), it.Pos)
 		}
 	}
 	for _, r := range g.Remembered() {
 		if r.Item != "" {
-			items = append(items, left{string(r.Item), r.Pos})
+			add(r.Item, g.KindName(r.Item, 1), r.Pos)
 		}
 	}
 	if len(items) == 0 {
@@ -515,11 +528,15 @@ func itemsLeft(g *game.Game) string {
 			parts = append(parts, fmt.Sprintf("%d more", len(items)-3))
 			break
 		}
+		what := withArticle(it.name)
+		if it.n > 1 {
+			what = fmt.Sprintf("%d %s", it.n, g.KindName(it.kind, it.n))
+		}
 		if it.at == pl {
-			parts = append(parts, withArticle(it.kind)+" here")
+			parts = append(parts, what+" here")
 			continue
 		}
-		parts = append(parts, withArticle(it.kind)+" "+where(pl, it.at))
+		parts = append(parts, what+" "+where(pl, it.at))
 	}
 	return " Items left: " + strings.Join(parts, ", ") + "."
 }
