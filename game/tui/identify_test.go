@@ -58,3 +58,32 @@ func TestUnknownPotionsDifferByNameWithoutColour(t *testing.T) {
 		t.Errorf("%q and %q in:\n%s", a, b, s)
 	}
 }
+
+// The breaker's leak: an unidentified scroll was drawn in its kind's
+// colour (fireball orange, confusion purple, the rest yellow), so the map
+// told what the label hid. Every unknown scroll, and every unknown wand,
+// is drawn alike; a potion in its appearance's colour, as before.
+func TestUnknownScrollsAndWandsLookAlikeOnTheMap(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	g := m.game
+	var scroll, wand *mark
+	for _, k := range game.ItemKinds() {
+		if !g.Unidentified(k) || k.Potion() {
+			continue
+		}
+		mk := itemMark(g, m.p.Data, k)
+		first := &scroll
+		if k.Wand() {
+			first = &wand
+		}
+		if *first == nil {
+			*first = &mk
+		} else if mk != **first {
+			t.Errorf("the unknown %s is drawn %+v, another of its class %+v", k, mk, **first)
+		}
+	}
+	if scroll == nil || wand == nil {
+		t.Fatal("no unknown scroll or wand at the start")
+	}
+}

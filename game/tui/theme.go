@@ -243,15 +243,29 @@ func actorFG(data *content.Tables, a game.Actor) (content.RGB, ansi.BasicColor) 
 // remainsFG returns the colour of remains: dark red.
 func remainsFG() (content.RGB, ansi.BasicColor) { return content.RGB{R: 191}, ansi.Red }
 
+// Unknown scrolls and wands are drawn in one colour each, whatever their
+// kind (the scroll colour of most scrolls, the wands' wood in items.json):
+// the breaker saw an unknown fireball scroll drawn orange.
+var (
+	unknownScrollFG = content.RGB{R: 255, G: 255, B: 120}
+	unknownWandFG   = content.RGB{R: 208, G: 176, B: 128}
+)
+
 // itemMark is how the map draws an item of kind k: its glyph and colour
-// from the data (items.json), a potion in its appearance's colour in g
-// (issue 21: the colour tells the look, not the kind), or a yellow '*' for
-// a kind the data lacks.
+// from the data (items.json); a potion in its appearance's colour in g
+// (issue 21: the colour tells the look, not the kind); a scroll or wand
+// not yet identified in its class's one colour (unknownScrollFG,
+// unknownWandFG); or a yellow '*' for a kind the data lacks.
 func itemMark(g *game.Game, data *content.Tables, k game.ItemKind) mark {
 	if it, ok := data.Item(string(k)); ok {
 		fg := it.FG
-		if a, ok := g.AppearanceOf(k); ok && k.Potion() {
+		switch a, ok := g.AppearanceOf(k); {
+		case ok && k.Potion():
 			fg = a.FG
+		case g.Unidentified(k) && k.Scroll():
+			fg = unknownScrollFG
+		case g.Unidentified(k) && k.Wand():
+			fg = unknownWandFG
 		}
 		return mark{ch: it.Glyph, fg: fg, basic: nearestBasic(fg)}
 	}
