@@ -63,7 +63,7 @@ func (g *Game) cheat(c Command) (Result, error) {
 			it.Charges = WandMaxCharges // a cheat draws nothing from the RNG
 		}
 		g.addToPack(it)
-		g.logf(MsgStatus, "(cheat) A "+g.ItemName(it)+" appears in your pack.")
+		g.logf(MsgStatus, "(cheat) "+capitalize(WithArticle(g.ItemName(it)))+" appears in your pack.")
 	default:
 		return Result{}, &Impossible{"Unknown cheat."}
 	}

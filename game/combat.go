@@ -210,7 +210,7 @@ func (g *Game) strike(a, b *Actor, w blow) bool {
 	default:
 		g.logf(kind, desc+" but "+verb(a, "do", "does")+" no damage.")
 	}
-	g.hurt(b, dmg, withArticle(a.Name), fmt.Sprintf("it %s you for %d", w.past, dmg), a.Kind == "player")
+	g.hurt(b, dmg, WithArticle(a.Name), fmt.Sprintf("it %s you for %d", w.past, dmg), a.Kind == "player")
 	if w.poison > 0 && b.Alive() && !g.unharmed(b) {
 		g.addEffect(b, EffectPoison, w.poison)
 		if b.Kind == "player" {
@@ -277,7 +277,9 @@ func (g *Game) die(b *Actor, cause, how string, byPlayer bool) {
 	b.Name = "remains of " + b.Name
 }
 
-func withArticle(name string) string {
+// WithArticle puts "a" or "an" before name, by its first letter (a
+// vowel takes "an"): "an oak wand", "a dart".
+func WithArticle(name string) string {
 	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
 		return "an " + name
 	}

@@ -220,7 +220,7 @@ func (g *Game) learn(k ItemKind) {
 		return
 	}
 	g.s.Known = append(g.s.Known, k)
-	g.logf(MsgInfo, fmt.Sprintf("It was %s!", withArticle(string(k))))
+	g.logf(MsgInfo, fmt.Sprintf("It was %s!", WithArticle(string(k))))
 }
 
 // SanitizeCall returns the name a player typed, as ActCall keeps it: the

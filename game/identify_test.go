@@ -584,9 +584,28 @@ func TestDrinkingAPotionSaysYouDrinkItOnce(t *testing.T) {
 			if n := strings.Count(log, "You drink"); n != 1 || !strings.Contains(log, "You drink the "+name+".") || strings.Contains(log, "consume") {
 				t.Errorf("%s (unknown %v):\n%s", k, unknown, log)
 			}
-			if unknown && !strings.Contains(log, "It was "+withArticle(string(k))+"!") {
+			if unknown && !strings.Contains(log, "It was "+WithArticle(string(k))+"!") {
 				t.Errorf("%s: drinking it did not teach it:\n%s", k, log)
 			}
+		}
+	}
+}
+
+// The breaker's "(cheat) A oak wand appears in your pack.": the admins'
+// item cheat says the article the name takes, and names the kind as the
+// player knows it.
+func TestTheItemCheatSaysAnBeforeAVowel(t *testing.T) {
+	g := arena("orc")
+	for _, k := range []ItemKind{StrikingWand, SlowingWand, Dart, IdentifyScroll} {
+		from := g.LogLen()
+		mustApply(t, g, CheatCommand(CheatCreate, k))
+		name := g.KindName(k, 1)
+		want := "(cheat) A " + name + " appears in your pack."
+		if strings.ContainsRune("aeiou", rune(name[0])) {
+			want = "(cheat) An " + name + " appears in your pack."
+		}
+		if log := lastMessages(g, from); !strings.Contains(log, want) {
+			t.Errorf("%s: %q, want %q", k, log, want)
 		}
 	}
 }

@@ -184,7 +184,7 @@ func useIdentify(g *Game, _ world.Pos) error {
 		if it.Kind != IdentifyScroll && g.Unidentified(it.Kind) {
 			old := g.KindName(it.Kind, 1)
 			g.s.Known = append(g.s.Known, it.Kind)
-			g.logf(MsgInfo, fmt.Sprintf("You learn that the %s is %s.", old, withArticle(string(it.Kind))))
+			g.logf(MsgInfo, fmt.Sprintf("You learn that the %s is %s.", old, WithArticle(string(it.Kind))))
 			return nil
 		}
 	}

@@ -142,7 +142,7 @@ func (g *Game) search() {
 		if t == world.SecretDoor {
 			g.logf(MsgInfo, "You find a hidden door!")
 		} else {
-			g.logf(MsgInfo, "You find "+withArticle(TileInfo(g.data, t.Found()).Name)+".")
+			g.logf(MsgInfo, "You find "+WithArticle(TileInfo(g.data, t.Found()).Name)+".")
 		}
 	}
 	if !found {

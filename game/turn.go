@@ -142,7 +142,7 @@ func (g *Game) player() *Actor { return &g.s.Actors[0] }
 func (g *Game) describeFloor() {
 	p := g.player().Pos
 	for _, i := range g.itemsAt(p) {
-		what := withArticle(g.ItemName(g.s.Items[i]))
+		what := WithArticle(g.ItemName(g.s.Items[i]))
 		if g.s.Map.At(p) == world.Altar {
 			g.logf(MsgInfo, "There is an altar here; on it lies "+what+".")
 		} else {

@@ -6,6 +6,7 @@ package replay
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/grotto-game/grotto/game"
@@ -40,7 +41,7 @@ func Dump(g *game.Game, data *content.Tables, name string) string {
 	worn := false
 	for _, s := range []game.Slot{game.SlotWeapon, game.SlotArmour} {
 		if it, ok := g.Worn(s); ok {
-			fmt.Fprintf(&b, "  %s: %s\n", s, it.Kind)
+			fmt.Fprintf(&b, "  %s: %s\n", s, g.ItemName(it))
 			worn = true
 		}
 	}
@@ -49,12 +50,8 @@ func Dump(g *game.Game, data *content.Tables, name string) string {
 	}
 	b.WriteString("Pack:\n")
 	inv := g.Inventory()
-	for _, it := range inv {
-		mark := ""
-		if it.Worn {
-			mark = " (worn)"
-		}
-		fmt.Fprintf(&b, "  %c) %s%s\n", it.Letter, it.Kind, mark)
+	for _, l := range packLines(g) {
+		b.WriteString(l)
 	}
 	if len(inv) == 0 {
 		b.WriteString("  empty\n")
@@ -133,4 +130,34 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// packLines are the dump's lines for g's pack, in letter order, a stack on
+// one line ("  c) 3 darts"), each item by the name the player knew it by
+// and, where that hid its kind, what it was: "  b) scroll labelled THARR
+// (unidentified: a confusion scroll)" (the game is over, so the dump
+// tells, as NetHack's end of game does).
+func packLines(g *game.Game) []string {
+	inv := slices.Clone(g.Inventory())
+	slices.SortStableFunc(inv, func(a, b game.Item) int { return int(a.Letter) - int(b.Letter) })
+	var lines []string
+	for i := 0; i < len(inv); {
+		it, n := inv[i], 1
+		for i+n < len(inv) && inv[i+n].Letter == it.Letter {
+			n++
+		}
+		i += n
+		name := g.ItemName(it)
+		if n > 1 {
+			name = fmt.Sprintf("%d %s", n, g.KindName(it.Kind, n))
+		}
+		if it.Worn {
+			name += " (worn)"
+		}
+		if g.Unidentified(it.Kind) {
+			name += " (unidentified: " + game.WithArticle(string(it.Kind)) + ")"
+		}
+		lines = append(lines, fmt.Sprintf("  %c) %s\n", it.Letter, name))
+	}
+	return lines
 }

@@ -2,7 +2,9 @@ package replay_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -321,4 +323,46 @@ func TestTheDumpCountsInTheSingular(t *testing.T) {
 	if d := replay.Dump(one, data, "Ann"); !strings.Contains(d, ", 1 turn, 0 kills.") {
 		t.Errorf("one turn is not counted as one:\n%s", d)
 	}
+}
+
+// TestTheDumpNamesThePackAsThePlayerSawItAndWhatItWas: the breaker read
+// "d) health potion" in the dump of a game whose player only ever saw a
+// "sparkling blue potion". The pack is listed in letter order, a stack on
+// one line, each item by the name the player knew and, where that hid the
+// kind, what it was (NetHack identifies the pack at the end too).
+func TestTheDumpNamesThePackAsThePlayerSawItAndWhatItWas(t *testing.T) {
+	data := content.Default()
+	for seed := uint64(1); seed < 80; seed++ {
+		g := playToEnd(t, seed, data)
+		if g == nil {
+			continue
+		}
+		var unknown *game.Item
+		for _, it := range g.Inventory() {
+			if g.Unidentified(it.Kind) {
+				unknown = &it
+				break
+			}
+		}
+		if unknown == nil {
+			continue
+		}
+		d := replay.Dump(g, data, "Ann")
+		want := fmt.Sprintf("%c) %s", unknown.Letter, g.KindName(unknown.Kind, 1))
+		if !strings.Contains(d, want) || !strings.Contains(d, "(unidentified: ") || !strings.Contains(d, string(unknown.Kind)+")") {
+			t.Fatalf("seed %d: the dump lacks %q and what it was:\n%s", seed, want, d)
+		}
+		pack := d[strings.Index(d, "Pack:"):strings.Index(d, "Kills by monster:")]
+		var letters []byte
+		for _, l := range strings.Split(pack, "\n") {
+			if len(l) > 3 && l[3] == ')' {
+				letters = append(letters, l[2])
+			}
+		}
+		if !slices.IsSorted(letters) || len(slices.Compact(slices.Clone(letters))) != len(letters) {
+			t.Errorf("seed %d: the pack's letters %q are not each once, in order:\n%s", seed, letters, pack)
+		}
+		return
+	}
+	t.Fatal("no ended game had an unknown item in its pack")
 }

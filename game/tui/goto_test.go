@@ -150,7 +150,7 @@ func TestItemsLeftNameUnknownKindsByAppearanceAndCountAPile(t *testing.T) {
 		t.Fatal("the identify scroll is known at the start")
 	}
 	left := itemsLeft(g)
-	if strings.Contains(left, "identify") || !strings.Contains(left, withArticle(g.KindName(game.IdentifyScroll, 1))) {
+	if strings.Contains(left, "identify") || !strings.Contains(left, game.WithArticle(g.KindName(game.IdentifyScroll, 1))) {
 		t.Errorf("an unknown scroll in %q", left)
 	}
 	if strings.Count(left, "dart") != 1 || !strings.Contains(left, "2 darts") {

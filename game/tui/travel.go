@@ -528,7 +528,7 @@ func itemsLeft(g *game.Game) string {
 			parts = append(parts, fmt.Sprintf("%d more", len(items)-3))
 			break
 		}
-		what := withArticle(it.name)
+		what := game.WithArticle(it.name)
 		if it.n > 1 {
 			what = fmt.Sprintf("%d %s", it.n, g.KindName(it.kind, it.n))
 		}
@@ -541,13 +541,6 @@ func itemsLeft(g *game.Game) string {
 	return " Items left: " + strings.Join(parts, ", ") + "."
 }
 
-// withArticle puts "a" or "an" before name.
-func withArticle(name string) string {
-	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
-		return "an " + name
-	}
-	return "a " + name
-}
 
 // monsterInView returns the nearest living monster the player sees that
 // would fight: herbivores (bats) flee and never attack, so they stop
