@@ -541,7 +541,6 @@ func itemsLeft(g *game.Game) string {
 	return " Items left: " + strings.Join(parts, ", ") + "."
 }
 
-
 // monsterInView returns the nearest living monster the player sees that
 // would fight: herbivores (bats) flee and never attack, so they stop
 // nothing (issue 12 tester: bats kept explore from starting). The nearest,
