@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/grotto-game/grotto/game"
 )
 
@@ -85,5 +88,44 @@ func TestUnknownScrollsAndWandsLookAlikeOnTheMap(t *testing.T) {
 	}
 	if scroll == nil || wand == nil {
 		t.Fatal("no unknown scroll or wand at the start")
+	}
+}
+
+// The breaker's wide names: a kind called with 24 CJK characters (48
+// columns) broke the call box's border at 40x12 and widened the pack past
+// its 44 columns; text is cut by screen columns, not by runes.
+func TestAWideNameStaysInsideItsBox(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	unknownPack(t, m, game.PoisonPotion)
+	wide := strings.Repeat("健康", 12)
+	press(m, "C")
+	press(m, "a")
+	for _, r := range wide {
+		press(m, string(r))
+	}
+	for _, size := range [][2]int{{40, 12}, {100, 30}} {
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		for _, l := range strings.Split(plain(m), "\n") {
+			if w := ansi.StringWidth(l); w > size[0] {
+				t.Errorf("%dx%d: the call box draws a line %d columns wide: %q", size[0], size[1], w, l)
+			}
+		}
+	}
+	press(m, "enter")
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	press(m, "i")
+	top := 0 // the box's top border: its width is the box's (44 columns inside at most)
+	for _, l := range strings.Split(plain(m), "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "╭") {
+			top = ansi.StringWidth(l)
+		}
+		if strings.Contains(l, "健") && ansi.StringWidth(l) != top {
+			t.Errorf("the pack draws a line %d columns wide in a box %d wide: %q", ansi.StringWidth(l), top, l)
+		}
+	}
+	if top == 0 || top > 48 {
+		t.Errorf("the pack's box is %d columns wide", top)
 	}
 }

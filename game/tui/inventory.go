@@ -229,7 +229,7 @@ func (s *callScreen) view(m *Model) string {
 	width := max(10, min(m.w-4, 44))
 	var b strings.Builder
 	b.WriteString(th.title.Render(truncate("Call the "+s.what+":", width)) + "\n\n")
-	b.WriteString(th.selected.Render(" "+s.text+"_ ") + "\n\n")
+	b.WriteString(th.selected.Render(" "+truncateLeft(s.text+"_", width-2)+" ") + "\n\n")
 	b.WriteString(th.dim.Render(truncate(fmt.Sprintf("up to %d letters · Enter · Esc back", game.MaxCallRunes), width)))
 	return m.center(th.box.Render(b.String()))
 }

@@ -460,14 +460,25 @@ func (t *titleScreen) dailyItem(m *Model) string {
 // (server/daily.go).
 func today(m *Model) string { return m.p.Now().UTC().Format("2006-01-02") }
 
-// truncate cuts plain text to at most w runes.
+// truncate cuts plain text to at most w screen columns, ending it with
+// "…" when cut; a wide character (CJK: two columns) counts as two, so a
+// box never grows past its width (the breaker's called name of 24 CJK
+// characters).
 func truncate(s string, w int) string {
-	r := []rune(s)
 	if w < 1 {
 		return ""
 	}
-	if len(r) > w {
-		return string(r[:w-1]) + "…"
+	return ansi.Truncate(s, w, "…")
+}
+
+// truncateLeft is truncate from the left: the end of s, at most w screen
+// columns, after a "…" when cut (a line being typed shows its end).
+func truncateLeft(s string, w int) string {
+	if w < 1 {
+		return ""
+	}
+	if sw := ansi.StringWidth(s); sw > w {
+		return ansi.TruncateLeft(s, sw-w+1, "…")
 	}
 	return s
 }
