@@ -281,6 +281,9 @@ func (s *playScreen) beginTrip(m *Model, t *trip) (screen, tea.Cmd) {
 	case !ok && t.goal != nil:
 		s.note = "You know no way there."
 		return s, nil
+	case !ok && dest == game.ToStairs && stairsSeen(g):
+		s.note = noWayToStairs
+		return s, nil
 	case !ok && dest == game.ToStairs:
 		s.note = "You have not seen any stairs down yet."
 		return s, nil
@@ -562,9 +565,26 @@ func monsterInView(g *game.Game) (game.Actor, bool) {
 func (s *playScreen) travelOrDescend(m *Model) (screen, tea.Cmd) {
 	g := m.game
 	if g.Tile(g.Player().Pos) != world.DownStairs {
-		if _, _, ok := g.TravelStep(game.ToStairs); ok {
+		if _, _, ok := g.TravelStep(game.ToStairs); ok || stairsSeen(g) {
 			return s.startTrip(m, game.ToStairs)
 		}
 	}
 	return s.apply(m, game.Descend())
+}
+
+// noWayToStairs is what travel says when the stairs down were seen (across
+// deep water, say) but no known walk leads there (the tester's depth 3).
+const noWayToStairs = "You know no way to the stairs down you have seen."
+
+// stairsSeen reports whether the player has seen stairs down on this level.
+func stairsSeen(g *game.Game) bool {
+	w, h := g.Size()
+	for y := range h {
+		for x := range w {
+			if p := (world.Pos{X: x, Y: y}); g.Explored(p) && g.Tile(p) == world.DownStairs {
+				return true
+			}
+		}
+	}
+	return false
 }

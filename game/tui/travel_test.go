@@ -477,3 +477,26 @@ func exploreToAMonster(t *testing.T, seed uint64) (*Model, game.Actor) {
 	t.Fatalf("no monster came into view on seed %d", seed)
 	return nil, game.Actor{}
 }
+
+// The tester's stairs seen across deep water, with no known walk to them:
+// > said "There are no stairs here." and _ "You have not seen any stairs
+// down yet." Both say there is no known way to the stairs seen.
+func TestStairsSeenWithNoKnownWaySaySo(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	st := stairsOf(t, m.game)
+	if m.game.Explored(st) {
+		t.Fatal("seed 7 shows the stairs at once; pick another seed")
+	}
+	w, _ := m.game.Size()
+	adopt(t, m, editSave(t, m.game, func(state map[string]any) {
+		state["Map"].(map[string]any)["Explored"].([]any)[st.Y*w+st.X] = true
+	}))
+	for _, k := range []string{">", "_"} {
+		turn := m.game.Turn()
+		press(m, k)
+		if n := note(m); n != "You know no way to the stairs down you have seen." || m.game.Turn() != turn {
+			t.Errorf("%s with the stairs seen and no known way: note %q, turn %d", k, n, m.game.Turn())
+		}
+	}
+}
