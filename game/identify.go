@@ -184,6 +184,17 @@ func (g *Game) KindName(k ItemKind, n int) string {
 	return name
 }
 
+// CountedName returns what the player calls n items of kind k (n ≥ 1):
+// KindName for one ("murky potion"), else with the count ("3 darts", "2
+// scrolls labelled ZELGO MER"), as the pack, the dump and explore's
+// "Items left" list a stack or a pile.
+func (g *Game) CountedName(k ItemKind, n int) string {
+	if n == 1 {
+		return g.KindName(k, 1)
+	}
+	return fmt.Sprintf("%d %s", n, g.KindName(k, n))
+}
+
 // pluralName is name for n items: English plurals, +es after s, x, z, ch
 // and sh; "chain mail" and "plate mail" do not change.
 func pluralName(name string, n int) string {

@@ -6,7 +6,6 @@ package replay
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/grotto-game/grotto/game"
@@ -138,26 +137,21 @@ func count(n int, noun string) string {
 // (unidentified: a confusion scroll)" (the game is over, so the dump
 // tells, as NetHack's end of game does).
 func packLines(g *game.Game) []string {
-	inv := slices.Clone(g.Inventory())
-	slices.SortStableFunc(inv, func(a, b game.Item) int { return int(a.Letter) - int(b.Letter) })
+	inv := g.Inventory()
 	var lines []string
-	for i := 0; i < len(inv); {
-		it, n := inv[i], 1
-		for i+n < len(inv) && inv[i+n].Letter == it.Letter {
-			n++
-		}
-		i += n
+	for _, st := range g.Stacks() {
+		it := inv[st.Slot()]
 		name := g.ItemName(it)
-		if n > 1 {
-			name = fmt.Sprintf("%d %s", n, g.KindName(it.Kind, n))
+		if st.Count() > 1 {
+			name = g.CountedName(st.Kind, st.Count())
 		}
 		if it.Worn {
 			name += " (worn)"
 		}
-		if g.Unidentified(it.Kind) {
-			name += " (unidentified: " + game.WithArticle(string(it.Kind)) + ")"
+		if g.Unidentified(st.Kind) {
+			name += " (unidentified: " + game.WithArticle(string(st.Kind)) + ")"
 		}
-		lines = append(lines, fmt.Sprintf("  %c) %s\n", it.Letter, name))
+		lines = append(lines, fmt.Sprintf("  %c) %s\n", st.Letter, name))
 	}
 	return lines
 }

@@ -172,10 +172,7 @@ func stackLabel(g *game.Game, st game.Stack) string {
 // (game.KindName): "fireball scroll" alone, "3 health potions", "2 murky
 // potions", "2 scrolls labelled ZELGO MER" for more.
 func stackName(g *game.Game, st game.Stack) string {
-	if st.Count() == 1 {
-		return g.KindName(st.Kind, 1)
-	}
-	return fmt.Sprintf("%d %s", st.Count(), g.KindName(st.Kind, st.Count()))
+	return g.CountedName(st.Kind, st.Count())
 }
 
 // callScreen asks for the name to call an unknown kind by (game.CallItem):

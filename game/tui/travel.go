@@ -533,7 +533,7 @@ func itemsLeft(g *game.Game) string {
 		}
 		what := game.WithArticle(it.name)
 		if it.n > 1 {
-			what = fmt.Sprintf("%d %s", it.n, g.KindName(it.kind, it.n))
+			what = g.CountedName(it.kind, it.n)
 		}
 		if it.at == pl {
 			parts = append(parts, what+" here")
