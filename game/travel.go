@@ -125,11 +125,14 @@ func (g *Game) RouteTo(goals []world.Pos) (step world.Pos, steps int, ok bool) {
 	return Route(g.safeMap(goals), g.player().Pos, goals)
 }
 
-// safeMap is KnownMap with each known trap not among goals a wall.
+// safeMap is KnownMap with each known trap not among goals a wall, except
+// the one the player stands on: a walk may always start from underfoot
+// (the tester's x on a trap said "Explored everything", issue 21).
 func (g *Game) safeMap(goals []world.Pos) *world.Map {
 	known := g.KnownMap()
+	pl := g.player().Pos
 	for i, t := range known.Tiles {
-		if t.Trap() && !slices.Contains(goals, world.Pos{X: i % known.W, Y: i / known.W}) {
+		if p := (world.Pos{X: i % known.W, Y: i / known.W}); t.Trap() && p != pl && !slices.Contains(goals, p) {
 			known.Tiles[i] = world.Wall
 		}
 	}

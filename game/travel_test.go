@@ -192,3 +192,27 @@ func TestTravelNeverCrossesAKnownTrapUnlessItIsTheGoal(t *testing.T) {
 		t.Errorf("round the trap: %v, %d, %v; want east, 4 steps", step, steps, ok)
 	}
 }
+
+// TestTravelStartsFromAKnownTrapUnderfoot: the tester stood on a known trap
+// (issue 21, stop 28) and x said "Explored everything you can reach." until
+// they stepped off it by hand. Where the player stands is never a wall to
+// their own walk: travel and explore go on from it.
+func TestTravelStartsFromAKnownTrapUnderfoot(t *testing.T) {
+	g := onSketch(t,
+		"#######",
+		"#.@..>#",
+		"#######",
+	)
+	pl := g.Player().Pos
+	g.s.Map.Set(pl, world.TeleportTrap)
+	if step, steps, ok := g.TravelStep(ToStairs); !ok || steps != 3 || step != (world.Pos{X: 1}) {
+		t.Errorf("travel from the trap underfoot: %v, %d, %v; want east, 3 steps", step, steps, ok)
+	}
+	g.s.Map.Explored[g.s.Map.Index(world.Pos{X: 5, Y: 1})] = false
+	if step, _, ok := g.TravelStep(ToUnexplored); !ok || step != (world.Pos{X: 1}) {
+		t.Errorf("explore from the trap underfoot: %v, %v; want east", step, ok)
+	}
+	if _, ok := g.TrapInTheWay(Goals(g.KnownMap(), ToUnexplored, pl)); ok {
+		t.Error("the trap underfoot is named as in the way")
+	}
+}
