@@ -137,6 +137,24 @@ func TestAnUnknownPotionOrScrollIsNeverRefused(t *testing.T) {
 			t.Errorf("pack %v, last %q", g.Inventory(), lastMsg(g))
 		}
 	})
+	// A deliberate risk of reading to learn (issue 21, the tester asked why
+	// lightning fizzles where fireball burns): an unknown fireball with
+	// nothing in sight bursts round its reader, as NetHack's scroll of fire
+	// and Brogue's potion of incineration do, and says so.
+	t.Run("a fireball scroll with nothing in sight bursts round the reader and says why", func(t *testing.T) {
+		g := arena("orc")
+		g.s.Actors = g.s.Actors[:1]
+		giveUnknown(g, FireballScroll)
+		hp := g.Player().HP
+		mustApply(t, g, Use(0, world.Pos{}))
+		log := lastMessages(g, 0)
+		if g.Player().HP != hp-FireballDamage || g.Unidentified(FireballScroll) {
+			t.Errorf("HP %d of %d, known %v", g.Player().HP, hp, !g.Unidentified(FireballScroll))
+		}
+		if !strings.Contains(log, "With nothing in sight to aim at, the scroll bursts into flame round you!") {
+			t.Errorf("log:\n%s", log)
+		}
+	})
 	t.Run("a health potion at full health is drunk and learned", func(t *testing.T) {
 		g := arena("orc")
 		g.s.Actors = g.s.Actors[:1]

@@ -78,7 +78,9 @@ func (g *Game) drop(i int) error {
 // refusal would tell what it is: drunk or read where its rule would refuse,
 // it is used up and "Nothing seems to happen." (it stays unknown); an
 // unknown scroll that needs a target is aimed at the nearest monster in
-// sight. An unknown health potion at full health is drunk and learned.
+// sight, and one with an area (fireball) with none in sight bursts round
+// its reader: the risk of reading to learn, as NetHack's scroll of fire and
+// Brogue's potion of incineration carry it. An unknown health potion at full health is drunk and learned.
 func (g *Game) use(i int, target world.Pos) error {
 	if err := g.checkSlot(i); err != nil {
 		return err
@@ -118,6 +120,9 @@ func (g *Game) use(i int, target world.Pos) error {
 	}
 	if r.target != TargetNone {
 		target = g.nearestSeenMonster()
+		if r.target == TargetArea && target == g.player().Pos {
+			g.logf(MsgPlayerHit, "With nothing in sight to aim at, the scroll bursts into flame round you!")
+		}
 	}
 	g.takeFromInventory(i) // before the effect: an identify scroll does not name itself
 	var err error
