@@ -103,6 +103,18 @@ func (g *Game) PlayerPower() int { return g.power(g.player()) }
 // included.
 func (g *Game) PlayerDefense() int { return g.defense(g.player()) }
 
+// PlayerOwn returns the player's own power and defense: what the start and
+// level-ups made them, without equipment, timed effects (a warrior's
+// potion) or hunger. A level-up's Strength and Agility raise these.
+func (g *Game) PlayerOwn() (power, defense int) {
+	p := g.player()
+	power, defense = p.Power, p.Defense
+	if p.Has(EffectWarrior) {
+		power, defense = power-WarriorBonus, defense-WarriorBonus
+	}
+	return power, defense
+}
+
 // toggleWear puts on pack slot i, or takes it off if it is worn (python-tcod
 // part 13, toggle_equip): putting on a weapon while another is worn takes
 // the other off first, and the same for armour. It takes a turn.

@@ -77,16 +77,20 @@ func (s *levelUpScreen) view(m *Model) string {
 	b.WriteString(line(th.text, fmt.Sprintf("Congratulations! You reach level %d!", gr.Level+1)))
 	b.WriteString(line(th.text, "Select an attribute to increase."))
 	b.WriteString("\n")
+	power, defense := g.PlayerOwn() // what a level raises, not what gear and potions add (the tester's "from 12")
 	for i, text := range []string{
 		fmt.Sprintf("Constitution (+%d HP, from %d)", game.LevelUpHP, p.MaxHP),
-		fmt.Sprintf("Strength (+%d attack, from %d)", game.LevelUpPower, g.PlayerPower()),
-		fmt.Sprintf("Agility (+%d defense, from %d)", game.LevelUpDefense, g.PlayerDefense()),
+		fmt.Sprintf("Strength (+%d attack, from %d)", game.LevelUpPower, power),
+		fmt.Sprintf("Agility (+%d defense, from %d)", game.LevelUpDefense, defense),
 	} {
 		mark, st := "  ", th.text
 		if i == s.sel {
 			mark, st = "> ", th.selected
 		}
 		b.WriteString(mark + th.heading.Render(fmt.Sprintf("(%s) ", levelUpChoices[i].key)) + st.Render(truncate(text, width-6)) + "\n")
+	}
+	if power != g.PlayerPower() || defense != g.PlayerDefense() {
+		b.WriteString(line(th.dim, "Gear, potions and hunger count on top."))
 	}
 	if s.note != "" {
 		b.WriteString(line(th.impossible, s.note))

@@ -185,3 +185,36 @@ func waitingLevelUp(t *testing.T, m *Model) {
 	adopt(t, m, withXP(t, m.game, game.XPToNextLevel(1)))
 	m.scr = m.afterTurn(newPlay())
 }
+
+// TestTheLevelUpScreenCountsFromThePlayersOwnStats: the tester, strong from
+// a warrior's potion and armed, read "Strength (+1 attack, from 12)" and
+// took the 12 for what a level had made them (issue 21, stop 28). The
+// choice raises what is the player's own, so the screen counts from that,
+// and says that gear, potions and hunger count on top.
+func TestTheLevelUpScreenCountsFromThePlayersOwnStats(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	g := m.game
+	for _, k := range []game.ItemKind{game.WarriorPotion, game.Dagger} {
+		if _, err := g.Apply(game.CheatCommand(game.CheatCreate, k)); err != nil {
+			t.Fatal(err)
+		}
+		for i, it := range g.Inventory() {
+			if it.Kind == k {
+				if _, err := g.Apply(game.Use(i, world.Pos{})); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if g.PlayerPower() <= 5 || g.PlayerDefense() <= 2 {
+		t.Fatalf("power %d, defense %d: the potion and the dagger did not count", g.PlayerPower(), g.PlayerDefense())
+	}
+	m.scr = &levelUpScreen{back: newPlay(), sel: -1}
+	s := plain(m)
+	for _, want := range []string{"(b) Strength (+1 attack, from 5)", "(c) Agility (+1 defense, from 2)", "Gear, potions and hunger count on top."} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the level-up screen lacks %q:\n%s", want, s)
+		}
+	}
+}
