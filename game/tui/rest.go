@@ -21,16 +21,35 @@ import (
 // level 1 character needs to heal 30 HP and more).
 const maxRestTurns = 1000
 
+// anyDistance is a rest's reach for threat: a monster in view hunting the
+// player refuses or stops a rest however far it is.
+const anyDistance = 1 << 30
+
 // startRest begins resting, or says why the player cannot: a monster in
-// view, full health, or waiting that would not heal.
+// view hunting the player or next to them, full health, or waiting that
+// would not heal. A monster in view that is fleeing or asleep is named once
+// ("R again to rest") and then lets the rest go on, as explore does (the
+// tester's coward five tiles off refused every R, issue 21); the rest stops
+// when it wakes, stops fleeing or comes nearer.
 func (s *playScreen) startRest(m *Model) (screen, tea.Cmd) {
 	s.trip = nil
 	g := m.game
 	p := g.Player()
-	if a, ok := monsterInView(g); ok {
+	if a, _, ok := s.threat(g, anyDistance); ok {
+		s.look(g)
 		s.note = fmt.Sprintf("You cannot rest with the %s in view (%s).", a.Name, where(p.Pos, a.Pos))
 		return s, nil
 	}
+	if a, ok := s.unnamed(g); ok { // fleeing or asleep: named once, as explore does
+		s.look(g)
+		state := "asleep"
+		if a.Fleeing {
+			state = "fleeing"
+		}
+		s.note = fmt.Sprintf("The %s is in view, %s (%s); R again to rest.", a.Name, state, where(p.Pos, a.Pos))
+		return s, nil
+	}
+	s.look(g)
 	if p.HP >= p.MaxHP {
 		s.note = "You are already at full health."
 		return s, nil
@@ -66,7 +85,14 @@ func (s *playScreen) stepRest(m *Model) (screen, tea.Cmd) {
 	t.rested++
 	was := t.hunger
 	t.hunger = g.Hunger()
-	if why, stop := t.interrupted(g, s.seeItems(g)); stop {
+	fresh := s.seeItems(g)
+	why, stop := s.monsterStops(g, anyDistance)
+	if stop {
+		t.observe(g)
+	} else {
+		why, stop = t.changed(g, fresh)
+	}
+	if stop {
 		if why == "" && t.hunger != was {
 			why = fmt.Sprintf("You stop resting: you are %s.", hungerWords(t.hunger))
 		}

@@ -117,3 +117,51 @@ func TestTheHelpStatesRegenerationAndHungerWithTheirNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestAFleeingMonsterInViewIsNamedOnceThenRestGoesOn: the tester's R was
+// refused again and again by a coward fleeing five tiles off ("You cannot
+// rest with the goblin in view", issue 21, stop 28), while x already let it
+// be. Resting treats it as explore does: named once, then R rests; a
+// monster hunting the player, however far, still refuses R.
+func TestAFleeingMonsterInViewIsNamedOnceThenRestGoesOn(t *testing.T) {
+	m, foe := exploreToAMonster(t, 7)
+	edit := func(fleeing bool) {
+		adopt(t, m, editSave(t, m.game, func(state map[string]any) {
+			actors := state["Actors"].([]any)
+			actors[0].(map[string]any)["HP"] = float64(10)
+			for _, a := range actors[1:] {
+				a.(map[string]any)["AI"] = float64(game.AICoward)
+				a.(map[string]any)["Fleeing"] = fleeing
+				a.(map[string]any)["Asleep"] = false
+				a.(map[string]any)["HP"] = float64(1)
+			}
+		}))
+		m.scr = newPlay()
+	}
+	edit(true)
+	press(m, ".") // it runs off: next to the player, even a coward fights
+	press(m, ".")
+	if _, seen := monsterInView(m.game); !seen {
+		t.Skipf("the %s ran out of view", foe.Name)
+	}
+	rested := 0
+	for range 3 {
+		turn := m.game.Turn()
+		press(m, "R")
+		drive(t, m)
+		if m.game.Turn() > turn+1 {
+			rested++
+		}
+	}
+	if rested < 1 {
+		t.Errorf("R with only a fleeing %s in view rested on none of 3 presses; last note %q", foe.Name, note(m))
+	}
+	// The same monster, not fleeing, refuses the rest.
+	edit(false)
+	turn := m.game.Turn()
+	press(m, "R")
+	drive(t, m)
+	if a, seen := monsterInView(m.game); seen && (m.game.Turn() != turn || !strings.HasPrefix(note(m), "You cannot rest with the "+a.Name)) {
+		t.Errorf("R with a hunting %s in view: %d turns, note %q", a.Name, m.game.Turn()-turn, note(m))
+	}
+}

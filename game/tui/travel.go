@@ -158,9 +158,11 @@ func (s *playScreen) trapNote(g *game.Game, t *trip) string {
 
 // threat returns the monster in view that refuses or stops a trip: the
 // nearest one next to the player (a cornered coward fights), one within
-// farMonster tiles hunting the player (awake, not fleeing), or one that has stepped nearer to the player since the screen
-// last looked (s.watched); closer says it is the latter.
-func (s *playScreen) threat(g *game.Game) (a game.Actor, closer, ok bool) {
+// reach tiles hunting the player (awake, not fleeing: farMonster for a
+// trip, any distance for a rest), or one that has stepped nearer to the
+// player since the screen last looked (s.watched); closer says it is the
+// latter.
+func (s *playScreen) threat(g *game.Game, reach int) (a game.Actor, closer, ok bool) {
 	pl := g.Player().Pos
 	best := -1
 	for i, b := range g.Actors() {
@@ -171,7 +173,7 @@ func (s *playScreen) threat(g *game.Game) (a game.Actor, closer, ok bool) {
 		was, seen := s.watched[spotted{g.Depth(), i, b.Kind}]
 		nearer := seen && d < chebyshev(pl, was) && !b.Fleeing
 		hunting := !b.Fleeing && !b.Asleep
-		if (nearer || d <= 1 || d <= farMonster && hunting) && (best < 0 || d < best) { // a cornered coward fights
+		if (nearer || d <= 1 || d <= reach && hunting) && (best < 0 || d < best) { // a cornered coward fights
 			a, closer, ok, best = b, nearer, true, d
 		}
 	}
@@ -209,11 +211,12 @@ func (s *playScreen) look(g *game.Game) {
 }
 
 // monsterStops reports whether the monsters in view stop the trip under
-// way, with the note that says why, and looks at them (look).
-func (s *playScreen) monsterStops(g *game.Game) (string, bool) {
+// way, a threat within reach tiles (see threat), with the note that says
+// why, and looks at them (look).
+func (s *playScreen) monsterStops(g *game.Game, reach int) (string, bool) {
 	defer s.look(g)
 	pl := g.Player().Pos
-	if a, closer, ok := s.threat(g); ok {
+	if a, closer, ok := s.threat(g, reach); ok {
 		if closer {
 			return fmt.Sprintf("You stop: the %s comes nearer (%s).", a.Name, where(pl, a.Pos)), true
 		}
@@ -255,7 +258,7 @@ func (s *playScreen) beginTrip(m *Model, t *trip) (screen, tea.Cmd) {
 	dest := t.dest
 	s.standOn(g)
 	pl := g.Player().Pos
-	if a, _, ok := s.threat(g); ok {
+	if a, _, ok := s.threat(g, farMonster); ok {
 		s.look(g)
 		s.note = fmt.Sprintf("You cannot %s with the %s in view (%s).", verbOf(dest), a.Name, where(pl, a.Pos))
 		return s, nil
@@ -339,7 +342,7 @@ func (s *playScreen) stepTrip(m *Model) (screen, tea.Cmd) {
 		return next, cmd
 	}
 	fresh := s.seeItems(g)
-	if why, stop := s.monsterStops(g); stop {
+	if why, stop := s.monsterStops(g, farMonster); stop {
 		t.observe(g)
 		return s.stopTrip(why)
 	}

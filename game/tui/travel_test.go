@@ -438,14 +438,14 @@ func TestAFarMonsterThatComesNearerStopsATrip(t *testing.T) {
 	s := newPlay()
 	m.scr = s
 	s.look(g) // named and watched where it stands
-	if a, _, ok := s.threat(g); ok {
+	if a, _, ok := s.threat(g, farMonster); ok {
 		t.Errorf("the %s 6..8 tiles off, standing still, refuses a trip", a.Name)
 	}
 	// It stood a step farther off at the last look: it came nearer.
 	for k := range s.watched {
 		s.watched[k] = at.Add(sign(at.X-pl.X), sign(at.Y-pl.Y))
 	}
-	if why, stop := s.monsterStops(g); !stop || !strings.HasPrefix(why, "You stop: the "+foe.Name+" comes nearer (") {
+	if why, stop := s.monsterStops(g, farMonster); !stop || !strings.HasPrefix(why, "You stop: the "+foe.Name+" comes nearer (") {
 		t.Errorf("a monster that came nearer: stop %v, note %q", stop, why)
 	}
 }
