@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
@@ -155,7 +156,14 @@ func (s *inventoryScreen) view(m *Model) string {
 	if s.note != "" {
 		b.WriteString(th.impossible.Render(s.note) + "\n")
 	}
-	b.WriteString(th.dim.Render(truncate(fmt.Sprintf("%d/%d · letter chooses · Esc back", len(m.game.Inventory()), game.InventorySize), width)))
+	// The pack holds InventorySize items, each of a stack one (the tester
+	// read "10/26" beside six letters as letters).
+	n := len(m.game.Inventory())
+	foot := fmt.Sprintf("%d of %d items · letter chooses · Esc back", n, game.InventorySize)
+	if ansi.StringWidth(foot) > width {
+		foot = fmt.Sprintf("%d/%d items · Esc back", n, game.InventorySize)
+	}
+	b.WriteString(th.dim.Render(truncate(foot, width)))
 	return m.center(th.box.Render(b.String()))
 }
 

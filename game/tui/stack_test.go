@@ -17,7 +17,7 @@ func TestIdenticalItemsShareALetterAndUsingOneTakesOne(t *testing.T) {
 		game.HealthPotion, game.ConfusionScroll, game.HealthPotion}))
 	press(m, "i")
 	s := plain(m)
-	for _, want := range []string{"(a) 3 health potions", "(b) fireball scroll", "(c) confusion scroll", "5/26"} {
+	for _, want := range []string{"(a) 3 health potions", "(b) fireball scroll", "(c) confusion scroll", "5 of 26 items"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the pack does not show %q:\n%s", want, s)
 		}
@@ -46,7 +46,7 @@ func TestIdenticalItemsShareALetterAndUsingOneTakesOne(t *testing.T) {
 		t.Errorf("after dropping a potion and the confusion scroll: %v", kinds)
 	}
 	press(m, "i")
-	if s := plain(m); !strings.Contains(s, "(a) 2 health potions") || !strings.Contains(s, "3/26") {
+	if s := plain(m); !strings.Contains(s, "(a) 2 health potions") || !strings.Contains(s, "3 of 26 items") {
 		t.Errorf("the pack after two drops:\n%s", s)
 	}
 }
@@ -79,7 +79,7 @@ func TestAFullPackOfStacksFitsTheSmallestTerminal(t *testing.T) {
 			t.Errorf("paging through a full pack at 40x12 never shows %q; saw %v", want, seen)
 		}
 	}
-	if s := plain(m); !strings.Contains(s, "26/26") {
+	if s := plain(m); !strings.Contains(s, "26/26 items") {
 		t.Errorf("the footer does not say the pack is full:\n%s", s)
 	}
 }
