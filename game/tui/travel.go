@@ -437,6 +437,16 @@ func poisoned(p game.Actor) bool {
 // not show it (a glowing monster far off in the dark): "12 tiles south-east".
 func where(p, q world.Pos) string {
 	dx, dy := q.X-p.X, q.Y-p.Y
+	// The nearest of the eight compass points: a component counts when it
+	// is at least 0.4 of the other (tan 22.5° ≈ 0.414), so (-1,-5) is
+	// north, not north-west (the tester's, issue 21).
+	ax, ay := abs(dx), abs(dy)
+	if 5*ax < 2*ay {
+		dx = 0
+	}
+	if 5*ay < 2*ax {
+		dy = 0
+	}
 	dir := ""
 	switch {
 	case dy < 0:
@@ -454,7 +464,7 @@ func where(p, q world.Pos) string {
 	case dx > 0:
 		dir = "east"
 	}
-	n := max(abs(dx), abs(dy))
+	n := max(ax, ay)
 	if n == 1 {
 		return "1 tile " + dir
 	}

@@ -500,3 +500,23 @@ func TestStairsSeenWithNoKnownWaySaySo(t *testing.T) {
 		}
 	}
 }
+
+// TestWhereNamesTheNearestOfEightCompassPoints: "5 tiles north-west" for a
+// monster one column west and five rows north sent the tester's eyes the
+// wrong way (issue 21, stop 28). The direction is the nearest of the eight
+// points of the compass; the distance is in steps (diagonals count one).
+func TestWhereNamesTheNearestOfEightCompassPoints(t *testing.T) {
+	at := world.Pos{X: 10, Y: 10}
+	for _, c := range []struct {
+		dx, dy int
+		want   string
+	}{
+		{-1, -5, "5 tiles north"}, {1, 4, "4 tiles south"}, {-6, 1, "6 tiles west"},
+		{-2, -5, "5 tiles north-west"}, {3, 3, "3 tiles south-east"}, {5, -2, "5 tiles north-east"},
+		{1, -1, "1 tile north-east"}, {0, 1, "1 tile south"}, {7, 0, "7 tiles east"},
+	} {
+		if got := where(at, at.Add(c.dx, c.dy)); got != c.want {
+			t.Errorf("where (%+d,%+d) = %q, want %q", c.dx, c.dy, got, c.want)
+		}
+	}
+}
