@@ -41,7 +41,7 @@ func TestLookNamesEveryTileAndEveryMonsterWithItsWounds(t *testing.T) {
 	if got := strings.Join(g.Describe(orc), ", "); got != "orc (badly wounded, hunting you, confused), floor" {
 		t.Errorf("look at a hurt, confused orc: %q", got)
 	}
-	if got := g.Explain(orc); got != "A brutish orc, tougher than it looks. It is hunting you. Once it sees you, it walks up to you and attacks. Hits you for 1–3 (70%). You hit it for 4–6 (90%)." {
+	if got := g.Explain(orc); got != "A brutish orc, tougher than it looks. It is hunting you. Once it knows where you are, it walks up to you and attacks. Hits you for 1–3 (70%). You hit it for 4–6 (90%)." {
 		t.Errorf("the orc is explained as %q", got)
 	}
 	if got := g.Describe(world.Pos{X: 30, Y: 30}); len(got) != 0 {

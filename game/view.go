@@ -228,7 +228,7 @@ func Behaviour(k content.Monster) string {
 	case AISleeper:
 		s = "It starts asleep and wakes on noise or when it sees you."
 	default:
-		s = "Once it sees you, it walks up to you and attacks."
+		s = "Once it knows where you are, it walks up to you and attacks."
 	}
 	switch k.Speed {
 	case content.SpeedFast:

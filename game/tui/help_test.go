@@ -20,7 +20,7 @@ func TestHelpScrollsToShowEverythingAt40x12(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
 	press(m, "?")
 	var seen strings.Builder
-	for i := 0; i < 200; i++ {
+	for i := 0; i < 400; i++ {
 		s := plain(m)
 		lines := strings.Split(s, "\n")
 		if len(lines) != 12 {

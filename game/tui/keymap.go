@@ -1,6 +1,11 @@
 package tui
 
-import "github.com/grotto-game/grotto/game/world"
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/grotto-game/grotto/game/world"
+)
 
 // This file is the key map of the play and aiming screens: each binding is
 // one line of the help screen and the keys it names, so a key cannot work
@@ -132,4 +137,17 @@ func newKeyMaps() keyMaps {
 		{label: "Esc or q", help: "stop aiming, at no cost", keys: []boundKey{one("esc", actCancel), one("q", actCancel)}},
 	}
 	return keyMaps{play: play, aim: aim}
+}
+
+// keyName names key (a tea.KeyPressMsg's String: "enter", "ctrl+t", "f5")
+// as the help and key caps do: "Enter", "Ctrl+t", "F5"; a character stays
+// as typed ("Z", "é").
+func keyName(key string) string {
+	parts := strings.Split(key, "+")
+	for i, p := range parts {
+		if utf8.RuneCountInString(p) > 1 && p[0] >= 'a' && p[0] <= 'z' {
+			parts[i] = strings.ToUpper(p[:1]) + p[1:]
+		}
+	}
+	return strings.Join(parts, "+")
 }

@@ -51,7 +51,7 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	case !ok && key == "esc": // nothing to close: Escape says nothing (issue 21 tester)
 		return s, nil
 	case !ok:
-		s.note = fmt.Sprintf("Unknown command %q. Press ? for help.", key)
+		s.note = fmt.Sprintf("Unknown command %q. Press ? for help.", keyName(key))
 		return s, nil
 	case b.admin && !m.admin():
 		s.note = "Unknown command."

@@ -138,8 +138,23 @@ func TestStartMoveAndImpossibleMoveCostsNoTurn(t *testing.T) {
 		t.Error("a blocked move took a turn")
 	}
 	press(m, "Z")
-	if !strings.Contains(plain(m), "Unknown command") || m.game.Turn() != before {
+	if !strings.Contains(plain(m), `Unknown command "Z". Press ? for help.`) || m.game.Turn() != before {
 		t.Error("an unknown key should say so and take no turn")
+	}
+	// A named key is named as the help and the key caps name it (the
+	// tester's 'Unknown command "enter"', issue 21).
+	for _, c := range []struct {
+		key  tea.KeyPressMsg
+		want string
+	}{
+		{tea.KeyPressMsg{Code: tea.KeyEnter}, `"Enter"`},
+		{tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl}, `"Ctrl+t"`},
+		{tea.KeyPressMsg{Code: tea.KeyF5}, `"F5"`},
+	} {
+		m.Update(c.key)
+		if s := plain(m); !strings.Contains(s, "Unknown command "+c.want+".") {
+			t.Errorf("%s: the note is not 'Unknown command %s.':\n%s", c.key, c.want, s)
+		}
 	}
 }
 
