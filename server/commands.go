@@ -6,11 +6,12 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"charm.land/ssh"
+
+	"github.com/grotto-game/grotto/server/sshcmd"
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/tui"
@@ -18,133 +19,144 @@ import (
 	"github.com/grotto-game/grotto/store"
 )
 
-// commands answers `ssh host scores`, `ssh host scores daily [DATE]`
-// (daily.go), `ssh host who`, `ssh host replays [NAME]`, `ssh host dump
-// ID` (replays.go) and `ssh host web` (webLink) with plain text and exit
-// status 0, and for admins `ssh host quarantine`, the games set aside
-// as damaged, and the host tools `kick NAME` and `broadcast TEXT`
-// (hosttools.go); any other command (the admins' too, for everyone else)
-// gets a one-line error and status 1. A session without a command goes on to the
-// game; `replay ID` with a terminal goes on to the replay player
-// (replayplayer.go), without one it is told to use ssh -t.
+// commands answers `ssh host CMD` by the table of commandTable
+// (server/sshcmd): a session without a command goes on to the game, and
+// `replay ID` with a terminal to the replay player (replayplayer.go).
 func (s *Server) commands(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		cmd := sess.Command()
-		if len(cmd) == 0 {
-			next(sess)
-			return
-		}
-		out := newlines(sess, sess)
-		switch {
-		case len(cmd) == 1 && cmd[0] == "scores":
-			scores, err := s.store.TopScores(20)
-			if err != nil {
-				s.log.Error("scores", "err", err)
-				fmt.Fprintln(sess.Stderr(), "grotto: the scores cannot be read right now")
-				sess.Exit(1)
-				return
-			}
-			writeScores(out, scores)
-		case cmd[0] == "scores" && len(cmd) <= 3 && cmd[1] == "daily": // daily.go
-			date := time.Now().UTC().Format(store.DailyLayout)
-			if len(cmd) == 3 {
-				date = cmd[2]
-			}
-			if !store.ValidDaily(date) {
-				fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: %q is not a date; try `scores daily` (today's) or `scores daily 2006-01-02`\n", tui.Inert(date))
-				sess.Exit(1)
-				return
-			}
-			scores, err := s.store.DailyScores(date, 20)
-			if err != nil {
-				s.log.Error("daily scores", "err", err)
-				fmt.Fprintln(sess.Stderr(), "grotto: the scores cannot be read right now")
-				sess.Exit(1)
-				return
-			}
-			writeDailyScores(out, date, scores)
-		case len(cmd) == 2 && cmd[0] == "replay": // replayplayer.go: a program, after the PTY check and the session cap
-			if _, _, pty := sess.Pty(); !pty {
-				// The id is checked first: the hint only ever names a kept game, by its number.
-				f, err := s.FinishedGame(cmd[1])
-				if err != nil && !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
-					s.log.Error("replay", "id", cmd[1], "err", err)
-				}
-				if err != nil {
-					fmt.Fprintln(sess.Stderr(), "grotto: "+dumpError(err, cmd[1]))
-				} else {
-					fmt.Fprintln(sess.Stderr(), noPTYReplay(s.sshCommand(true, "replay", strconv.FormatUint(f.ID, 10))))
-				}
-				sess.Exit(1)
-				return
-			}
-			next(sess)
-			return
-		case (cmd[0] == "replay" || cmd[0] == "dump") && len(cmd) != 2:
-			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: usage: %s ID (a game `replays` lists)\n", cmd[0])
-			sess.Exit(2)
-			return
-		case cmd[0] == "replays" && len(cmd) > 2:
-			fmt.Fprintln(newlines(sess.Stderr(), sess), "grotto: usage: replays [NAME] (every player's games, or NAME's)")
-			sess.Exit(2)
-			return
-		case cmd[0] == "replays": // replays.go
-			name := ""
-			if len(cmd) == 2 {
-				name = cmd[1]
-			}
-			games, err := s.finishedGames(name)
-			if err != nil {
-				s.log.Error("replays", "err", err)
-				fmt.Fprintln(sess.Stderr(), "grotto: the finished games cannot be read right now")
-				sess.Exit(1)
-				return
-			}
-			writeReplays(out, games, name, s.clock())
-		case cmd[0] == "dump" && len(cmd) == 2:
-			f, err := s.FinishedGame(cmd[1])
-			if err != nil && !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
-				s.log.Error("dump", "id", cmd[1], "err", err)
-			}
-			if err != nil {
-				fmt.Fprintln(newlines(sess.Stderr(), sess), "grotto: "+dumpError(err, cmd[1]))
-				sess.Exit(1)
-				return
-			}
-			writeDump(out, f)
-		case len(cmd) == 1 && cmd[0] == "who":
-			writeWho(out, s.allGames(), s.clock())
-		case len(cmd) == 1 && cmd[0] == "web":
-			if code := s.webLink(sess, out, newlines(sess.Stderr(), sess)); code != 0 {
-				sess.Exit(code)
-				return
-			}
-		case len(cmd) == 1 && cmd[0] == "quarantine" && s.isAdmin(sess):
-			qs, err := s.store.Quarantined("")
-			if err != nil {
-				s.log.Error("quarantine", "err", err)
-				fmt.Fprintln(sess.Stderr(), "grotto: the quarantine cannot be read right now")
-				sess.Exit(1)
-				return
-			}
-			writeQuarantine(out, qs)
-		case cmd[0] == "kick" && s.isAdmin(sess): // hosttools.go
-			if code := s.kick(sess, out, newlines(sess.Stderr(), sess), cmd[1:]); code != 0 {
-				sess.Exit(code)
-				return
-			}
-		case cmd[0] == "broadcast" && s.isAdmin(sess):
-			if code := s.broadcast(sess, out, newlines(sess.Stderr(), sess), cmd[1:]); code != 0 {
-				sess.Exit(code)
-				return
-			}
-		default:
-			fmt.Fprintf(newlines(sess.Stderr(), sess), "grotto: unknown command %q; try `scores`, `scores daily`, `who`, `replays [NAME]`, `replay ID`, `dump ID` or `web`, or no command to play\n", tui.Inert(strings.Join(cmd, " ")))
-			sess.Exit(1)
-			return
-		}
-		sess.Exit(0)
+	return s.commandTable().Handler(s.isAdmin, next)
+}
+
+// commandTable is every `ssh host CMD`, in the order `help` lists them:
+// for everyone `help`, `scores`, `scores daily [DATE]` (daily.go), `who`,
+// `replays [NAME]`, `replay ID` and `dump ID` (replays.go) and `web`
+// (webLink); for admins `quarantine`, the games set aside as damaged, and
+// the host tools `kick NAME` and `broadcast TEXT` (hosttools.go).
+func (s *Server) commandTable() sshcmd.Table {
+	var t sshcmd.Table
+	t = sshcmd.Table{
+		{Name: "help", About: "this list", Run: func(c *sshcmd.Call) int {
+			t.Help(c.Out, s.isAdmin(c.Session), s.sshCommand(false), s.sshCommand(true))
+			return 0
+		}},
+		{Name: "scores", About: "the 20 best scores", Run: s.cmdScores},
+		{Name: "scores daily", Args: "[DATE]", Note: "today's, or a day's as 2006-01-02", Max: 1,
+			About: "the daily challenge's best scores, today's or DATE's (UTC)", Run: s.cmdDailyScores},
+		{Name: "who", About: "the games being played now", Run: func(c *sshcmd.Call) int {
+			writeWho(c.Out, s.allGames(), s.clock())
+			return 0
+		}},
+		{Name: "replays", Args: "[NAME]", Note: "every player's games, or NAME's", Max: 1,
+			About: "the finished games kept, with their IDs", Run: s.cmdReplays},
+		{Name: "replay", Args: "ID", Note: "a game `replays` lists", Min: 1, Max: 1, Program: true,
+			About: "watch a finished game, turn by turn (needs ssh -t)", Run: s.cmdReplayWithoutPTY},
+		{Name: "dump", Args: "ID", Note: "a game `replays` lists", Min: 1, Max: 1,
+			About: "a finished game's character dump", Run: s.cmdDump},
+		{Name: "web", About: "a one-time link to play in a browser", Run: func(c *sshcmd.Call) int {
+			return s.webLink(c.Session, c.Out, c.Err)
+		}},
+		{Name: "quarantine", Admin: true, About: "the games set aside as damaged", Run: s.cmdQuarantine},
+		{Name: "kick", Args: "NAME", Note: "a name `who` lists", Min: 1, Max: 1, Admin: true,
+			About: "end a player's session, saving the game", Run: func(c *sshcmd.Call) int {
+				return s.kick(c.Session, c.Out, c.Err, c.Args[0])
+			}},
+		{Name: "broadcast", Args: "TEXT", Note: "what every session shows until its next key", Min: 1, Max: -1, Admin: true,
+			About: "show TEXT on every session", Run: func(c *sshcmd.Call) int {
+				return s.broadcast(c.Session, c.Out, c.Err, c.Args)
+			}},
 	}
+	return t
+}
+
+// cmdScores is `scores`: the 20 best.
+func (s *Server) cmdScores(c *sshcmd.Call) int {
+	scores, err := s.store.TopScores(20)
+	if err != nil {
+		s.log.Error("scores", "err", err)
+		fmt.Fprintln(c.Err, "grotto: the scores cannot be read right now")
+		return 1
+	}
+	writeScores(c.Out, scores)
+	return 0
+}
+
+// cmdDailyScores is `scores daily [DATE]`: today's (UTC) by default.
+func (s *Server) cmdDailyScores(c *sshcmd.Call) int {
+	date := time.Now().UTC().Format(store.DailyLayout)
+	if len(c.Args) == 1 {
+		date = c.Args[0]
+	}
+	if !store.ValidDaily(date) {
+		fmt.Fprintf(c.Err, "grotto: %q is not a date; try `scores daily` (today's) or `scores daily 2006-01-02`\n", tui.Inert(date))
+		return 1
+	}
+	scores, err := s.store.DailyScores(date, 20)
+	if err != nil {
+		s.log.Error("daily scores", "err", err)
+		fmt.Fprintln(c.Err, "grotto: the scores cannot be read right now")
+		return 1
+	}
+	writeDailyScores(c.Out, date, scores)
+	return 0
+}
+
+// cmdReplayWithoutPTY is `replay ID` without a terminal: the ID is checked
+// first, so that the hint to use ssh -t only ever names a kept game, by
+// its number. (With a terminal the replay player runs.)
+func (s *Server) cmdReplayWithoutPTY(c *sshcmd.Call) int {
+	id := c.Args[0]
+	f, err := s.FinishedGame(id)
+	if err != nil && !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
+		s.log.Error("replay", "id", id, "err", err)
+	}
+	if err != nil {
+		fmt.Fprintln(c.Session.Stderr(), "grotto: "+dumpError(err, id))
+	} else {
+		fmt.Fprintln(c.Session.Stderr(), noPTYReplay(s.sshCommand(true, "replay", strconv.FormatUint(f.ID, 10))))
+	}
+	return 1
+}
+
+// cmdReplays is `replays [NAME]`.
+func (s *Server) cmdReplays(c *sshcmd.Call) int {
+	name := ""
+	if len(c.Args) == 1 {
+		name = c.Args[0]
+	}
+	games, err := s.finishedGames(name)
+	if err != nil {
+		s.log.Error("replays", "err", err)
+		fmt.Fprintln(c.Session.Stderr(), "grotto: the finished games cannot be read right now")
+		return 1
+	}
+	writeReplays(c.Out, games, name, s.clock())
+	return 0
+}
+
+// cmdDump is `dump ID`.
+func (s *Server) cmdDump(c *sshcmd.Call) int {
+	id := c.Args[0]
+	f, err := s.FinishedGame(id)
+	if err != nil && !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
+		s.log.Error("dump", "id", id, "err", err)
+	}
+	if err != nil {
+		fmt.Fprintln(c.Err, "grotto: "+dumpError(err, id))
+		return 1
+	}
+	writeDump(c.Out, f)
+	return 0
+}
+
+// cmdQuarantine is `quarantine`, for admins.
+func (s *Server) cmdQuarantine(c *sshcmd.Call) int {
+	qs, err := s.store.Quarantined("")
+	if err != nil {
+		s.log.Error("quarantine", "err", err)
+		fmt.Fprintln(c.Session.Stderr(), "grotto: the quarantine cannot be read right now")
+		return 1
+	}
+	writeQuarantine(c.Out, qs)
+	return 0
 }
 
 // writeScores prints the table: rank, name, score, depth, turns, cause, date.
@@ -205,22 +217,6 @@ func writeWho(w io.Writer, games []tui.LiveGame, now time.Time) {
 	if slices.ContainsFunc(games, func(g tui.LiveGame) bool { return g.Hidden }) {
 		fmt.Fprintln(w, tui.HiddenList)
 	}
-}
-
-// newlines returns w with "\n" written as "\r\n" when the session has a
-// terminal, which needs it.
-func newlines(w io.Writer, sess ssh.Session) io.Writer {
-	if _, _, pty := sess.Pty(); pty {
-		return crlf{w}
-	}
-	return w
-}
-
-type crlf struct{ w io.Writer }
-
-func (c crlf) Write(p []byte) (int, error) {
-	_, err := c.w.Write([]byte(strings.ReplaceAll(string(p), "\n", "\r\n")))
-	return len(p), err
 }
 
 // writeQuarantine prints the games set aside as damaged: when, whose, why,

@@ -63,6 +63,9 @@ func TestCommandsAnswerAsBefore(t *testing.T) {
 		{"quarantine is unknown to a player", "quarantine", nil, 1, `unknown command "quarantine"`},
 		{"quarantine lists nothing for an admin", "quarantine", admin, 0, "Nothing is quarantined."},
 		{"no command goes on to the game", "", nil, 0, reached},
+		{"help lists the players' commands", "help", nil, 0, "  replays [NAME]       the finished games kept, with their IDs\n"},
+		{"an admin's help lists the host tools", "help", admin, 0, "  kick NAME            end a player's session, saving the game (admins)\n"},
+		{"a wrong count of arguments gets the usage line", "who is here", nil, 2, "grotto: usage: who\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			key := tc.key
@@ -99,6 +102,31 @@ func TestACommandWhoseReadFailsSaysSoAndExitsOne(t *testing.T) {
 		out, errs, status := run(t, login(t, addr, "x", admin), cmd)
 		if status != 1 || !strings.Contains(errs, want) || strings.Contains(errs, "fire") {
 			t.Errorf("%s failing: status %d, %q %q; want %q and no detail", cmd, status, out, errs, want)
+		}
+	}
+}
+
+// TestEveryCommandGivenTooManyArgumentsAnswersItsUsageLine reads the
+// table: each command, typed with one word too many, answers its own
+// usage line with status 2 (a player's and an admin's alike), and help
+// names it.
+func TestEveryCommandGivenTooManyArgumentsAnswersItsUsageLine(t *testing.T) {
+	db := tempDB(t)
+	admin := newKey(t)
+	addr := commandsOn(t, db, admin)
+	s := &Server{log: log.New(io.Discard), store: db, live: lobby.NewMemory(nil)}
+	help, _, _ := run(t, login(t, addr, "x", admin), "help")
+	for _, c := range s.commandTable() {
+		if !strings.Contains(help, "  "+c.Usage()+" ") {
+			t.Errorf("help does not name %q:\n%s", c.Usage(), help)
+		}
+		if c.Max < 0 {
+			continue
+		}
+		words := c.Name + strings.Repeat(" x", c.Max+1)
+		_, errs, status := run(t, login(t, addr, "x", admin), words)
+		if status != 2 || !strings.HasPrefix(errs, "grotto: usage: "+c.Usage()) {
+			t.Errorf("%q: status %d, stderr %q; want 2 and its usage line", words, status, errs)
 		}
 	}
 }

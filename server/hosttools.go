@@ -35,16 +35,12 @@ const kickWait = 10 * time.Second
 // cluster's listing has it on (kickElsewhere). It answers on out once the
 // session has let go, naming the node on a cluster, and returns the exit
 // status: 0 done, 1 no such game, it did not let go within kickWait, or
-// its node did not answer; 2 bad usage.
-func (s *Server) kick(sess ssh.Session, out, errOut io.Writer, args []string) int {
-	if len(args) != 1 {
-		fmt.Fprintln(errOut, "grotto: usage: kick NAME (a name `who` lists)")
-		return 2
-	}
-	name := tui.Inert(args[0])
-	fp, ok := s.liveNamed(args[0])
+// its node did not answer.
+func (s *Server) kick(sess ssh.Session, out, errOut io.Writer, typed string) int {
+	name := tui.Inert(typed)
+	fp, ok := s.liveNamed(typed)
 	if !ok {
-		return s.kickElsewhere(sess, out, errOut, args[0])
+		return s.kickElsewhere(sess, out, errOut, typed)
 	}
 	s.log.Info("an admin kicked a player", "admin", s.adminOf(sess), "name", name)
 	where := ""
