@@ -255,12 +255,32 @@ func portProblem(addr, example string, zeroOK bool) string {
 // 65535. It reads no file:
 // a missing admin-keys file or a bad host key is New's error.
 func (c *Config) Validate() error {
+	for _, check := range []func() error{
+		c.validateListen, c.validatePaths, c.validateNode, c.validateCluster,
+		c.validatePacing, c.validateWeb, c.validateSideAddresses,
+	} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateListen checks --listen: not empty, a port from 0 to 65535.
+func (c *Config) validateListen() error {
 	if c.Listen == "" {
 		return badSetting("--listen", "must not be empty")
 	}
 	if p := portProblem(c.Listen, ":23234", true); p != "" {
 		return badSetting("--listen", "%s", p)
 	}
+	return nil
+}
+
+// validatePaths makes --data, a bbolt --store, --admin-keys,
+// --banned-keys and --host-key absolute, and checks a postgres:// --store
+// parses.
+func (c *Config) validatePaths() error {
 	if c.DataDir == "" {
 		return badSetting("--data", "must not be empty")
 	}
@@ -282,46 +302,51 @@ func (c *Config) Validate() error {
 			return badSetting("--store", "the URL does not parse: %v", redactURL(c.Store))
 		}
 	}
-	if c.AdminKeys != "" {
-		if c.AdminKeys, err = filepath.Abs(c.AdminKeys); err != nil {
-			return badSetting("--admin-keys", "%v", err)
-		}
-	}
-	if c.BannedKeys != "" {
-		if c.BannedKeys, err = filepath.Abs(c.BannedKeys); err != nil {
-			return badSetting("--banned-keys", "%v", err)
-		}
-	}
-	if c.HostKey != "" {
-		if c.HostKey, err = filepath.Abs(c.HostKey); err != nil {
-			return badSetting("--host-key", "%v", err)
-		}
-	}
-	if _, err := parseTrusted(c.ProxyProtocolFrom); err != nil {
-		return err
-	}
-	if c.Node != "" {
-		if len(c.Node) > MaxNodeName {
-			return badSetting("--node", "must be at most %d bytes, not %d", MaxNodeName, len(c.Node))
-		}
-		for _, r := range c.Node {
-			if !unicode.IsPrint(r) || unicode.IsSpace(r) || r == '/' {
-				return badSetting("--node", "%q must be printable, without spaces or /, e.g. node-a", c.Node)
+	for _, f := range []struct {
+		flag string
+		path *string
+	}{{"--admin-keys", &c.AdminKeys}, {"--banned-keys", &c.BannedKeys}, {"--host-key", &c.HostKey}} {
+		if *f.path != "" {
+			if *f.path, err = filepath.Abs(*f.path); err != nil {
+				return badSetting(f.flag, "%v", err)
 			}
 		}
 	}
-	if err := c.validateCluster(); err != nil {
+	return nil
+}
+
+// validateNode checks --proxy-protocol-from and --node's name.
+func (c *Config) validateNode() error {
+	if _, err := parseTrusted(c.ProxyProtocolFrom); err != nil {
 		return err
 	}
+	if c.Node == "" {
+		return nil
+	}
+	if len(c.Node) > MaxNodeName {
+		return badSetting("--node", "must be at most %d bytes, not %d", MaxNodeName, len(c.Node))
+	}
+	for _, r := range c.Node {
+		if !unicode.IsPrint(r) || unicode.IsSpace(r) || r == '/' {
+			return badSetting("--node", "%q must be printable, without spaces or /, e.g. node-a", c.Node)
+		}
+	}
+	return nil
+}
+
+// validatePacing checks --lease-ttl, --fps and the limits.
+func (c *Config) validatePacing() error {
 	if c.LeaseTTL != 0 && c.LeaseTTL < MinLeaseTTL {
 		return badSetting("--lease-ttl", "must be at least %v, not %v", MinLeaseTTL, c.LeaseTTL)
 	}
 	if c.FPS < 1 || c.FPS > MaxFPS {
 		return badSetting("--fps", "must be between 1 and %d, not %d", MaxFPS, c.FPS)
 	}
-	if err := c.Limits.validate(); err != nil {
-		return err
-	}
+	return c.Limits.validate()
+}
+
+// validateWeb checks --http, --http-url and --http-trusted-proxy.
+func (c *Config) validateWeb() error {
 	if c.HTTP != "" {
 		if p := portProblem(c.HTTP, ":8080", true); p != "" {
 			return badSetting("--http", "%s", p)
@@ -344,6 +369,11 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
+	return nil
+}
+
+// validateSideAddresses checks --public-ssh, --metrics and --pprof.
+func (c *Config) validateSideAddresses() error {
 	if c.PublicSSH != "" {
 		if p := publicSSHProblem(c.PublicSSH); p != "" {
 			return badSetting("--public-ssh", "%s", p)
