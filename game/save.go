@@ -153,6 +153,22 @@ func (s *state) validate() error {
 			return fmt.Errorf("unknown tile %d", t)
 		}
 	}
+	if err := s.validateActors(); err != nil {
+		return err
+	}
+	if err := s.validateItems(); err != nil {
+		return err
+	}
+	if err := validateKnowledge(s); err != nil {
+		return err
+	}
+	return validateSeen(m, s.Seen)
+}
+
+// validateActors checks every actor: on the map, a known behaviour, and
+// loot of known kinds without pack letters, at most InventorySize items.
+func (s *state) validateActors() error {
+	m := s.Map
 	for _, a := range s.Actors {
 		if !m.In(a.Pos) {
 			return fmt.Errorf("%s outside the map", a.Kind)
@@ -172,6 +188,15 @@ func (s *state) validate() error {
 			}
 		}
 	}
+	return nil
+}
+
+// validateItems checks the items on the floor and in the pack: known
+// kinds, the floor's on the map and neither worn nor lettered, the pack
+// within InventorySize with letters each used once, only equipment worn,
+// charges on wands only and enchantments within ±99.
+func (s *state) validateItems() error {
+	m := s.Map
 	if len(s.Inventory) > InventorySize {
 		return fmt.Errorf("%d items in a %d-slot inventory", len(s.Inventory), InventorySize)
 	}
@@ -201,8 +226,5 @@ func (s *state) validate() error {
 			return fmt.Errorf("%s with %d charges, enchanted %+d", it.Kind, it.Charges, it.Enchant)
 		}
 	}
-	if err := validateKnowledge(s); err != nil {
-		return err
-	}
-	return validateSeen(m, s.Seen)
+	return nil
 }
