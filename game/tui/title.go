@@ -306,62 +306,11 @@ func (t *titleScreen) view(m *Model) string {
 	if t.pick || t.confirm != "" { // the table or the question needs the room, and the menu is not in use
 		items = nil
 	}
-	for i, it := range items {
-		label := fmt.Sprintf("  %s  ", it)
-		if i == t.sel {
-			// The mark shows the choice where colours and reverse video do
-			// not (TERM=dumb, colour "none"; issue 12 tester).
-			b.WriteString(th.selected.Render("> " + it + "  "))
-		} else {
-			b.WriteString(th.text.Render(label))
-		}
-		b.WriteString("\n")
-	}
-	if len(items) > 0 {
-		b.WriteString("\n")
-	}
-	noteLines := 1 // the line (or lines, wrapped) under the menu
-	wrap := func(s string) string {
-		s = ansi.Wordwrap(s, max(1, m.w-2), "")
-		noteLines = strings.Count(s, "\n") + 1
-		return s
-	}
-	switch {
-	case t.confirm != "":
-		b.WriteString(th.hpLow.Render(wrap(t.confirmText(m))) + "\n")
-	case t.saveErr != nil:
-		b.WriteString(th.hpLow.Render(truncate(t.saveErr.Error(), m.w-2)) + "\n")
-	case t.note != "":
-		b.WriteString(th.text.Render(wrap(t.note)) + "\n")
-	case t.save != nil || t.daily != nil:
-		var line string
-		for _, g := range []*game.Game{t.save, t.daily} {
-			switch {
-			case g == nil:
-			case line == "":
-				line = saveLine(g)
-			default: // "Saved game: depth 3, turn 812; the daily 2026-11-30, depth 1, turn 0"
-				line += "; " + strings.TrimPrefix(saveLine(g), "Saved game: ")
-			}
-		}
-		b.WriteString(th.dim.Render(wrap(line)) + "\n")
-	default:
-		b.WriteString("\n")
-	}
-	liveLines := 0
-	if len(t.live) > 0 && m.h >= 30 {
-		b.WriteString(th.heading.Render("Playing now") + "\n")
-		b.WriteString(th.dim.Render("  "+truncate(gameHeader(), m.w-4)) + "\n")
-		liveLines = 2
-		for i, g := range t.live {
-			liveLines++
-			if i == 3 {
-				b.WriteString(th.dim.Render(fmt.Sprintf("  … and %d more", len(t.live)-3)) + "\n")
-				break
-			}
-			b.WriteString(th.text.Render("  "+truncate(gameLine(g, m.p.Now()), m.w-4)) + "\n")
-		}
-	}
+	b.WriteString(t.menu(m, items))
+	note, noteLines := t.noteBlock(m)
+	b.WriteString(note)
+	live, liveLines := t.liveBlock(m)
+	b.WriteString(live)
 	b.WriteString("\n" + th.heading.Render("Top scores") + "\n")
 	// Lines above the table: title 2, blank, menu, blank, note 1-2, blank,
 	// the live games, heading; below it: blank, hint. Picking a row to
@@ -376,6 +325,93 @@ func (t *titleScreen) view(m *Model) string {
 	case t.confirm != "":
 		rows = min(10, m.h-7-liveLines-noteLines) // the question in the menu's place
 	}
+	b.WriteString(t.scoreRows(m, rows))
+	b.WriteString("\n" + th.dim.Render(truncate(t.hint(m), m.w-2)))
+	return m.center(b.String())
+}
+
+// menu is the title's menu of items, the chosen one marked, and a blank
+// line under it; "" with no items.
+func (t *titleScreen) menu(m *Model, items []string) string {
+	th := m.th
+	var b strings.Builder
+	for i, it := range items {
+		if i == t.sel {
+			// The mark shows the choice where colours and reverse video do
+			// not (TERM=dumb, colour "none"; issue 12 tester).
+			b.WriteString(th.selected.Render("> " + it + "  "))
+		} else {
+			b.WriteString(th.text.Render(fmt.Sprintf("  %s  ", it)))
+		}
+		b.WriteString("\n")
+	}
+	if len(items) > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// noteBlock is the line, or lines wrapped, under the menu, and how many
+// lines it takes: the question asked, a save that failed, a note, or the
+// saved games; a blank line for none.
+func (t *titleScreen) noteBlock(m *Model) (string, int) {
+	th := m.th
+	lines := 1
+	wrap := func(s string) string {
+		s = ansi.Wordwrap(s, max(1, m.w-2), "")
+		lines = strings.Count(s, "\n") + 1
+		return s
+	}
+	switch {
+	case t.confirm != "":
+		return th.hpLow.Render(wrap(t.confirmText(m))) + "\n", lines
+	case t.saveErr != nil:
+		return th.hpLow.Render(truncate(t.saveErr.Error(), m.w-2)) + "\n", lines
+	case t.note != "":
+		return th.text.Render(wrap(t.note)) + "\n", lines
+	case t.save != nil || t.daily != nil:
+		var line string
+		for _, g := range []*game.Game{t.save, t.daily} {
+			switch {
+			case g == nil:
+			case line == "":
+				line = saveLine(g)
+			default: // "Saved game: depth 3, turn 812; the daily 2026-11-30, depth 1, turn 0"
+				line += "; " + strings.TrimPrefix(saveLine(g), "Saved game: ")
+			}
+		}
+		return th.dim.Render(wrap(line)) + "\n", lines
+	}
+	return "\n", lines
+}
+
+// liveBlock is "Playing now" and up to three live games (and how many
+// more), on a terminal at least 30 rows high, and how many lines it takes.
+func (t *titleScreen) liveBlock(m *Model) (string, int) {
+	if len(t.live) == 0 || m.h < 30 {
+		return "", 0
+	}
+	th := m.th
+	var b strings.Builder
+	b.WriteString(th.heading.Render("Playing now") + "\n")
+	b.WriteString(th.dim.Render("  "+truncate(gameHeader(), m.w-4)) + "\n")
+	lines := 2
+	for i, g := range t.live {
+		lines++
+		if i == 3 {
+			b.WriteString(th.dim.Render(fmt.Sprintf("  … and %d more", len(t.live)-3)) + "\n")
+			break
+		}
+		b.WriteString(th.text.Render("  "+truncate(gameLine(g, m.p.Now()), m.w-4)) + "\n")
+	}
+	return b.String(), lines
+}
+
+// scoreRows is up to rows rows of the top scores, scrolled to keep the row
+// chosen to replay in view, or why there are none.
+func (t *titleScreen) scoreRows(m *Model, rows int) string {
+	th := m.th
+	var b strings.Builder
 	top := 0 // the first row shown: the chosen one stays in view
 	if t.pick && rows > 0 {
 		top = max(0, min(t.row-rows+1, len(t.scores)-rows))
@@ -403,18 +439,22 @@ func (t *titleScreen) view(m *Model) string {
 		}
 		b.WriteString(th.text.Render(truncate(line, m.w-2)) + "\n")
 	}
-	hint := "↑/↓ choose · Enter select · q quit"
+	return b.String()
+}
+
+// hint is the title's bottom line: the keys of what is on screen.
+func (t *titleScreen) hint(m *Model) string {
 	switch {
 	case t.confirm != "":
-		hint = "y yes · any other key keeps the save"
+		return "y yes · any other key keeps the save"
 	case t.pick:
-		hint = "↑/↓ choose a game · Enter watch its replay · Esc back"
+		hint := "↑/↓ choose a game · Enter watch its replay · Esc back"
 		if len([]rune(hint)) > m.w-2 {
 			hint = "↑/↓ choose · Enter watch · Esc back"
 		}
+		return hint
 	}
-	b.WriteString("\n" + th.dim.Render(truncate(hint, m.w-2)))
-	return m.center(b.String())
+	return "↑/↓ choose · Enter select · q quit"
 }
 
 // saveLine describes the saved game g under the menu: "Saved game: depth
