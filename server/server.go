@@ -448,22 +448,13 @@ func (s *Server) play(st seat) {
 		logger = s.log.With("fp", id.fp, "browser", true)
 		defer s.browsers.enter(id.fp)()
 	}
-	name, isNew, err := s.touchProfile(id, logger)
-	if errors.Is(err, store.ErrCorrupt) {
-		// Trying again will not help: the host must repair or remove
-		// the record.
-		logger.Error("this player's profile record is damaged; they cannot play until it is repaired or removed", "err", err)
-		st.fail("Your player record on this server is damaged; the host has been told. Please contact them.")
-		return
-	}
-	if err != nil {
-		logger.Error("profile", "err", err)
-		st.fail("grotto cannot read its database right now; please try again later.")
+	name, isNew, ok := s.profileFor(st, id, logger)
+	if !ok {
 		return
 	}
 	lob := &sessionLobby{srv: s, fp: id.fp, log: logger}
 	// The key's store lease (leases.go): claimed before the game is
-	// read, released after its last write (below), or here on the way
+	// read, released after its last write (finish), or here on the way
 	// out of a session that never played.
 	lob.lease = &sessionLease{nl: s.leases, st: s.store, fp: id.fp, n: lob}
 	defer lob.lease.release()
@@ -482,57 +473,93 @@ func (s *Server) play(st seat) {
 		listed = ""
 	}
 	model, prog, err := s.claim(st, lob, player, listed, logger)
+	if !claimed(st, err, logger) {
+		return
+	}
+	defer lob.release() // once the game is saved (finish), never before
+	st.run(prog)        // until the player leaves or the session ends
+	model.Close()
+	s.finish(st, id.fp, play, model, lob.lease, logger)
+}
+
+// profileFor reads (or makes) the profile of the seat's key, or tells the
+// seat why it cannot play: a damaged record (the host must repair it) or a
+// store that cannot be read. ok is false when it told.
+func (s *Server) profileFor(st seat, id identity, logger *log.Logger) (name string, isNew, ok bool) {
+	name, isNew, err := s.touchProfile(id, logger)
+	if errors.Is(err, store.ErrCorrupt) {
+		// Trying again will not help: the host must repair or remove
+		// the record.
+		logger.Error("this player's profile record is damaged; they cannot play until it is repaired or removed", "err", err)
+		st.fail("Your player record on this server is damaged; the host has been told. Please contact them.")
+		return "", false, false
+	}
+	if err != nil {
+		logger.Error("profile", "err", err)
+		st.fail("grotto cannot read its database right now; please try again later.")
+		return "", false, false
+	}
+	return name, isNew, true
+}
+
+// claimed reports whether claim's err let the session play, else tells
+// the seat why not: the key plays on a node that shares no store with this
+// one, the server is closing, or the store cannot be read.
+func claimed(st seat, err error, logger *log.Logger) bool {
 	var held *store.LeaseHeldError
 	switch {
 	case errors.As(err, &held):
 		logger.Info("key playing on another node: session refused (this node shares no store with it)",
 			"node", held.Node, "until", held.Expires)
 		st.fail(leaseHeldLine(held))
-		return
+		return false
 	case errors.Is(err, lobby.ErrClosing):
 		st.fail("The server is restarting. Please reconnect in a moment.")
-		return
+		return false
 	case err != nil:
 		logger.Error("could not claim the key's lease", "err", err)
 		st.fail("grotto cannot read its database right now; please try again later.")
-		return
+		return false
 	}
-	defer lob.release() // once the game is saved (below), never before
-	st.run(prog)        // until the player leaves or the session ends
-	model.Close()
+	return true
+}
+
+// finish saves key fp's game once its program has ended, releases the
+// key's lease after that last write, and ends the seat with what happened:
+// the game taken over by another node (the lease was lost: nothing more
+// was written here), a save that failed (and what of the game it cost), or
+// the goodbye of how the player left.
+func (s *Server) finish(st seat, fp string, play *session.Session, model *tui.Model, lease *sessionLease, logger *log.Logger) {
 	hadGame := play.InProgress()
-	err = play.Save()
-	if lob.lease.wasLost() {
+	err := play.Save()
+	if lease.wasLost() {
 		// Another node claimed the key: its writes here were refused
 		// (fenced) and the game goes on there from its last write.
-		lob.lease.release()
-		s.unsaved.Clear(id.fp) // the game goes on there, from the store: nothing of it is left here to save
+		lease.release()
+		s.unsaved.Clear(fp) // the game goes on there, from the store: nothing of it is left here to save
 		logger.Warn("session ended: this node lost the key's lease to another node; nothing more was written here", "err", err)
 		st.end("This game was taken over elsewhere: the server lost its claim on your game, which continues on the server that claimed it.", 1)
 		return
 	}
-	lob.lease.release() // after the game's last write
+	lease.release() // after the game's last write
 	if err == nil && hadGame {
 		err = s.store.CheckFile() // a save into a deleted file is no save
 	}
-	if err != nil {
-		s.unsaved.Mark(id.fp)
-		// err is the player's text (it promises retries, which end
-		// with the session); the host needs the cause.
-		if play.OnlyLastWaits() {
-			logger.Error("could not save game at end of session; the one turn the player was never shown is lost", "err", cause(err))
-		} else {
-			logger.Error("could not save game at end of session; the turns since the last save are lost", "err", cause(err))
-		}
-		if play.OnlyLastWaits() { // every turn the screen showed is in the store
-			st.end("Your game could not be saved ("+session.Why(err)+"). Every move your screen showed is saved; the last key you pressed was never shown and may be lost. The host has been told.", 1)
-		} else {
-			st.end("Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.", 1)
-		}
+	if err == nil {
+		logger.Info("session ended", "exit", model.Exit())
+		st.end(s.goodbye(model.Exit(), hadGame), 0)
 		return
 	}
-	logger.Info("session ended", "exit", model.Exit())
-	st.end(s.goodbye(model.Exit(), hadGame), 0)
+	s.unsaved.Mark(fp)
+	// err is the player's text (it promises retries, which end with the
+	// session); the host needs the cause.
+	if play.OnlyLastWaits() { // every turn the screen showed is in the store
+		logger.Error("could not save game at end of session; the one turn the player was never shown is lost", "err", cause(err))
+		st.end("Your game could not be saved ("+session.Why(err)+"). Every move your screen showed is saved; the last key you pressed was never shown and may be lost. The host has been told.", 1)
+		return
+	}
+	logger.Error("could not save game at end of session; the turns since the last save are lost", "err", cause(err))
+	st.end("Your game could not be saved ("+session.Why(err)+"); the turns since the last save may be lost. The host has been told.", 1)
 }
 
 // cause is what the host's log says of a session error: the cause behind a
