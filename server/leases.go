@@ -356,8 +356,7 @@ func (l *sessionLease) Quarantined(fp string) ([]store.Quarantined, error) {
 // off, or its renewals failed for longer than the TTL); their writes are
 // fenced from then on anyway.
 func (s *Server) renewLeases(stop <-chan struct{}) {
-	nl := s.leases
-	t := time.NewTicker(nl.ttl / 3)
+	t := time.NewTicker(s.leases.ttl / 3)
 	defer t.Stop()
 	failing := false // the last renewal failed: log only the changes
 	for {
@@ -366,64 +365,74 @@ func (s *Server) renewLeases(stop <-chan struct{}) {
 			return
 		case <-t.C:
 		}
-		nl.renewing.Lock()
-		nl.mu.Lock()
-		if nl.paused {
-			nl.mu.Unlock()
-			nl.renewing.Unlock()
-			continue
+		failing = s.renewOnce(failing)
+	}
+}
+
+// renewOnce renews every lease the node holds, unless renewals are
+// paused or it holds none, and ends the sessions of the keys the store
+// says it lost (dropLost). failing says the last renewal failed; it
+// returns whether this one did, and logs only the changes.
+func (s *Server) renewOnce(failing bool) bool {
+	nl := s.leases
+	nl.renewing.Lock()
+	nl.mu.Lock()
+	if nl.paused || len(nl.held) == 0 {
+		nl.mu.Unlock()
+		nl.renewing.Unlock()
+		return failing
+	}
+	snap := make(map[string]*heldLease, len(nl.held))
+	fps := make([]string, 0, len(nl.held))
+	for fp, h := range nl.held {
+		snap[fp] = h
+		fps = append(fps, fp)
+	}
+	nl.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
+	lost, err := nl.st.Renew(ctx, nl.node, fps, nl.ttl)
+	cancel()
+	nl.renewing.Unlock()
+	if err != nil {
+		if !failing {
+			s.log.Warn("could not renew this node's leases; retrying every third of the TTL (a lease not renewed within the TTL may be claimed by another node, which ends its game here)",
+				"leases", len(fps), "ttl", nl.ttl, "err", err)
 		}
-		snap := make(map[string]*heldLease, len(nl.held))
-		fps := make([]string, 0, len(nl.held))
-		for fp, h := range nl.held {
-			snap[fp] = h
-			fps = append(fps, fp)
+		return true
+	}
+	if failing {
+		s.log.Info("this node's leases are renewed again", "leases", len(fps))
+	}
+	s.dropLost(snap, lost)
+	return false
+}
+
+// dropLost forgets each lease of lost that is still the one renewed (in
+// snap: one released, and maybe claimed anew, since is not lost) and ends
+// its sessions here: their writes are fenced from then on anyway.
+func (s *Server) dropLost(snap map[string]*heldLease, lost []string) {
+	nl := s.leases
+	for _, fp := range lost {
+		h := snap[fp]
+		nl.mu.Lock()
+		current := h != nil && nl.held[fp] == h
+		var users []*sessionLease
+		if current {
+			h.lost = true
+			delete(nl.held, fp)
+			h.let()
+			for u := range h.users {
+				users = append(users, u)
+			}
 		}
 		nl.mu.Unlock()
-		if len(fps) == 0 {
-			nl.renewing.Unlock()
+		if !current {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
-		lost, err := nl.st.Renew(ctx, nl.node, fps, nl.ttl)
-		cancel()
-		nl.renewing.Unlock()
-		if err != nil {
-			if !failing {
-				s.log.Warn("could not renew this node's leases; retrying every third of the TTL (a lease not renewed within the TTL may be claimed by another node, which ends its game here)",
-					"leases", len(fps), "ttl", nl.ttl, "err", err)
-			}
-			failing = true
-			continue
-		}
-		if failing {
-			s.log.Info("this node's leases are renewed again", "leases", len(fps))
-			failing = false
-		}
-		for _, fp := range lost {
-			h := snap[fp]
-			nl.mu.Lock()
-			// Only the lease renewed: one released (and maybe claimed
-			// anew) since is not lost.
-			current := h != nil && nl.held[fp] == h
-			var users []*sessionLease
-			if current {
-				h.lost = true
-				delete(nl.held, fp)
-				h.let()
-				for u := range h.users {
-					users = append(users, u)
-				}
-			}
-			nl.mu.Unlock()
-			if !current {
-				continue
-			}
-			s.log.Warn("this node lost its lease on a key (another node claimed it): its session here ends, its writes are refused",
-				"fp", fp, "epoch", h.epoch, "sessions", len(users))
-			for _, u := range users {
-				u.fencedLost(fmt.Errorf("renew: %w", store.ErrFenced))
-			}
+		s.log.Warn("this node lost its lease on a key (another node claimed it): its session here ends, its writes are refused",
+			"fp", fp, "epoch", h.epoch, "sessions", len(users))
+		for _, u := range users {
+			u.fencedLost(fmt.Errorf("renew: %w", store.ErrFenced))
 		}
 	}
 }
