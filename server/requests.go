@@ -169,7 +169,7 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			f.srv.log.Error("panic filtering session requests", "panic", r, "stack", string(debug.Stack()))
 		}
 	}()
-	envs, pty, started := 0, false, false
+	var st requestState
 	lim := rate.NewLimiter(RequestsPerSec, RequestBurst)
 	resizes := rate.NewLimiter(ResizesPerSec, ResizeBurst)
 	for req := range in {
@@ -183,8 +183,8 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 				return
 			}
 			win, ok := parseWindowChange(req.Payload, windowSize(f.win))
-			req.Reply(ok && pty, nil)
-			if ok && pty {
+			req.Reply(ok && st.pty, nil)
+			if ok && st.pty {
 				f.win.Set(win)
 			}
 			continue // never to the library: see the file comment
@@ -193,36 +193,8 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			req.Reply(false, nil)
 			return
 		}
-		switch req.Type {
-		case "env":
-			// name and value, each after a 4-byte length
-			if envs >= MaxEnvVars || len(req.Payload) > MaxEnvBytes+8 {
-				req.Reply(false, nil)
-				continue
-			}
-			envs++
-		case "pty-req":
-			if p, win, ok := clampPtyReq(req.Payload); ok {
-				req.Payload = p
-				if !pty {
-					f.win.Set(win)
-				}
-				pty = true
-			}
-		case "subsystem":
-			// grotto serves no subsystem (no SFTP): refused here, so that a
-			// refused request never counts as a running session and the
-			// connection's session-open deadline still applies.
-			req.Reply(false, nil)
+		if !f.admit(req, &st) {
 			continue
-		case "shell", "exec":
-			if !started { // the library refuses a second one itself
-				if !f.start() {
-					f.refuseBusy(req)
-					continue
-				}
-				started = true
-			}
 		}
 		select {
 		case out <- req:
@@ -231,6 +203,52 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			return
 		}
 	}
+}
+
+// requestState is what filter has seen of a channel's requests.
+type requestState struct {
+	envs         int  // env requests handed on, at most MaxEnvVars
+	pty, started bool // a pty-req was handed on; a shell or exec started
+}
+
+// admit decides one request other than a window-change: it reports
+// whether to hand it on to the library, having answered and dropped it
+// otherwise (an env beyond MaxEnvVars or MaxEnvBytes, any subsystem, a
+// shell or exec while another session of the connection runs). A pty-req
+// is handed on clamped (clampPtyReq).
+func (f *filteredChannel) admit(req *gossh.Request, st *requestState) bool {
+	switch req.Type {
+	case "env":
+		// name and value, each after a 4-byte length
+		if st.envs >= MaxEnvVars || len(req.Payload) > MaxEnvBytes+8 {
+			req.Reply(false, nil)
+			return false
+		}
+		st.envs++
+	case "pty-req":
+		if p, win, ok := clampPtyReq(req.Payload); ok {
+			req.Payload = p
+			if !st.pty {
+				f.win.Set(win)
+			}
+			st.pty = true
+		}
+	case "subsystem":
+		// grotto serves no subsystem (no SFTP): refused here, so that a
+		// refused request never counts as a running session and the
+		// connection's session-open deadline still applies.
+		req.Reply(false, nil)
+		return false
+	case "shell", "exec":
+		if !st.started { // the library refuses a second one itself
+			if !f.start() {
+				f.refuseBusy(req)
+				return false
+			}
+			st.started = true
+		}
+	}
+	return true
 }
 
 // closingChannel tells its session's connection when the server closes the
