@@ -32,6 +32,7 @@ import (
 	"charm.land/log/v2"
 	"charm.land/ssh"
 	"charm.land/wish/v2"
+	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
@@ -170,9 +171,24 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	lim := cfg.Limits
+	if s.ssh, err = s.newSSH(hostKey); err != nil {
+		return nil, err
+	}
+	if s.web, err = s.newWeb(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// newSSH builds the SSH server with hostKey: the handshake and idle
+// timeouts of the limits, the connection guard before any middleware
+// (conns.go admits connections, requests.go filters session requests),
+// key and keyboard-interactive auth (auth.go) and the middleware chain
+// (chain.go).
+func (s *Server) newSSH(hostKey gossh.Signer) (*ssh.Server, error) {
+	lim := s.cfg.Limits
 	srv, err := wish.NewServer(
-		wish.WithAddress(cfg.Listen),
+		wish.WithAddress(s.cfg.Listen),
 		func(srv *ssh.Server) error {
 			srv.HandshakeTimeout = lim.HandshakeTimeout
 			// Connections that never open a session (ssh -N) get no game
@@ -180,8 +196,6 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 			if lim.IdleTimeout > 0 {
 				srv.IdleTimeout = lim.IdleTimeout + time.Minute
 			}
-			// Connections and session requests are checked before any
-			// middleware: conns.go, requests.go.
 			srv.ConnCallback = s.admit
 			if srv.ChannelHandlers == nil {
 				srv.ChannelHandlers = map[string]ssh.ChannelHandler{}
@@ -190,18 +204,14 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 			return nil
 		},
 		func(srv *ssh.Server) error { srv.AddHostKey(hostKey); return nil },
-		wish.WithPublicKeyAuth(s.publicKeyAuth),          // auth.go
-		wish.WithKeyboardInteractiveAuth(s.keyboardAuth), // auth.go
-		s.middleware(), // chain.go
+		wish.WithPublicKeyAuth(s.publicKeyAuth),
+		wish.WithKeyboardInteractiveAuth(s.keyboardAuth),
+		s.middleware(),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("ssh server: %w", err)
 	}
-	s.ssh = srv
-	if s.web, err = s.newWeb(); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return srv, nil
 }
 
 // Listen binds the configured address, and the metrics address if one is
