@@ -638,41 +638,12 @@ func (q loggedQuarantine) Quarantined(fp string) ([]store.Quarantined, error) {
 // when no slot can be had, and the store's when the key's lease cannot be
 // claimed (a *store.LeaseHeldError when the key plays on another node).
 func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed string, logger *log.Logger) (*tui.Model, *tea.Program, error) {
-	ctx, keys, term := st.keys()
-	// Every seat's keys pass the same sanitizer and rate (input.go).
-	clock := s.metrics.NewKeyClock() // key→frame latency: keys in, frames out (metrics.go)
-	in := newInput(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger)
-	in.clock = clock
-	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), in.option())
-	switch t := st.(type) { // frames written to the player stop its key's clock
-	case sshSeat:
-		opts = append(opts, tea.WithOutput(sessionOutput(t.sess, clock)))
-	case webSeat:
-		opts = append(opts, tea.WithOutput(&frameWriter{w: t.t.Output(), clock: clock}))
-	}
+	opts := s.programOptions(st, logger)
 	conn := st.conn() // for keepalives
 	for {
 		if !player.Conflict {
-			// The key's lease before its game is read (tui.New opens
-			// it). A key playing on another node gets the choice screen
-			// (take over or watch), or, when that node does not answer,
-			// a wait for its lease to lapse (nodes.go).
-			if err := lob.lease.acquire(); err != nil {
-				var held *store.LeaseHeldError
-				if s.nodes == nil || !errors.As(err, &held) {
-					return nil, nil, err
-				}
-				lob.setElsewhere(held.Node)
-				player.Conflict, player.ConflictNode = true, held.Node
-				if held.Node == s.cfg.Node { // an earlier run of this node: it is gone
-					player.Stranded = earlierRunNote(held.Node, s.cfg.LeaseTTL)
-					logger.Info("key's game was held by an earlier run of this node: waiting for its lease to lapse", "until", held.Expires)
-				} else if !s.nodes.nodeAnswers(held.Node) {
-					player.Stranded = strandedNote(held.Node, s.cfg.LeaseTTL)
-					logger.Info("key's game is on a node that does not answer: waiting for its lease to lapse", "node", held.Node, "until", held.Expires)
-				} else {
-					logger.Info("key playing on another node: offering take over or watch", "node", held.Node)
-				}
+			if err := s.acquireLease(lob, &player, logger); err != nil {
+				return nil, nil, err
 			}
 		}
 		model := tui.New(player)
@@ -698,6 +669,52 @@ func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed str
 		lob.setSlot(slot)
 		return model, prog, nil
 	}
+}
+
+// programOptions are the options of a seat's program: its keys through
+// the one sanitizer and rate of every seat (input.go), the frame rate, and
+// its output, whose frames stop its key's clock (key→frame latency,
+// metrics.go).
+func (s *Server) programOptions(st seat, logger *log.Logger) []tea.ProgramOption {
+	ctx, keys, term := st.keys()
+	clock := s.metrics.NewKeyClock()
+	in := newInput(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger)
+	in.clock = clock
+	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), in.option())
+	switch t := st.(type) {
+	case sshSeat:
+		opts = append(opts, tea.WithOutput(sessionOutput(t.sess, clock)))
+	case webSeat:
+		opts = append(opts, tea.WithOutput(&frameWriter{w: t.t.Output(), clock: clock}))
+	}
+	return opts
+}
+
+// acquireLease claims the key's lease before its game is read (tui.New
+// opens it). A key playing on another node (a *store.LeaseHeldError, on a
+// cluster) is no error: player is set to the choice screen (take over or
+// watch), or, when that node does not answer or was an earlier run of
+// this one, to a wait for its lease to lapse (nodes.go). Any other error
+// is returned.
+func (s *Server) acquireLease(lob *sessionLobby, player *tui.Player, logger *log.Logger) error {
+	err := lob.lease.acquire()
+	var held *store.LeaseHeldError
+	if err == nil || s.nodes == nil || !errors.As(err, &held) {
+		return err
+	}
+	lob.setElsewhere(held.Node)
+	player.Conflict, player.ConflictNode = true, held.Node
+	switch {
+	case held.Node == s.cfg.Node: // an earlier run of this node: it is gone
+		player.Stranded = earlierRunNote(held.Node, s.cfg.LeaseTTL)
+		logger.Info("key's game was held by an earlier run of this node: waiting for its lease to lapse", "until", held.Expires)
+	case !s.nodes.nodeAnswers(held.Node):
+		player.Stranded = strandedNote(held.Node, s.cfg.LeaseTTL)
+		logger.Info("key's game is on a node that does not answer: waiting for its lease to lapse", "node", held.Node, "until", held.Expires)
+	default:
+		logger.Info("key playing on another node: offering take over or watch", "node", held.Node)
+	}
+	return nil
 }
 
 // goodbye is the line a player reads once their session has ended and the
