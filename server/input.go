@@ -245,19 +245,7 @@ func (f *feed) Read(p []byte) (int, error) {
 		if f.ctx.Err() != nil {
 			return 0, io.EOF
 		}
-		if in.raw {
-			in.out, in.in = append(in.out, in.in...), in.in[:0]
-		}
-		// Sanitize only as much as fits: a sequence never straddles two
-		// reads, where the decoder could time it out half-way.
-		now := time.Now() // one reading for the bytes that arrived together
-		for len(in.in) > 0 && (len(in.out)+in.san.held()+len(escKey)+1 <= len(p) || len(in.out) == 0) {
-			in.out = in.san.step(in.out, in.in[0], now)
-			in.in = in.in[1:]
-		}
-		if len(in.out) > 0 {
-			n := copy(p, in.out)
-			in.out = in.out[:copy(in.out, in.out[n:])]
+		if n := in.take(p); n > 0 {
 			return n, nil
 		}
 		if len(in.in) > 0 {
@@ -270,28 +258,60 @@ func (f *feed) Read(p []byte) (int, error) {
 			}
 			return 0, io.EOF
 		}
-		var wake <-chan time.Time
-		if d := in.san.deadline(); !d.IsZero() {
-			if timer == nil {
-				timer = time.NewTimer(time.Until(d))
-			} else {
-				timer.Reset(time.Until(d))
-			}
-			wake = timer.C
-		}
-		select {
-		case <-f.ctx.Done():
+		if !f.await(&timer) {
 			return 0, io.EOF
-		case chunk, ok := <-in.chunks:
-			if !ok {
-				in.eof = true
-				continue
-			}
-			in.in = append(in.in, chunk...)
-		case now := <-wake:
-			in.out = in.san.expire(in.out, now)
 		}
 	}
+}
+
+// take sanitizes as much of the bytes read as fits in p (a sequence never
+// straddles two reads, where the decoder could time it out half-way) and
+// copies out what is ready, returning how many bytes. in.mu is held.
+func (in *input) take(p []byte) int {
+	if in.raw {
+		in.out, in.in = append(in.out, in.in...), in.in[:0]
+	}
+	now := time.Now() // one reading for the bytes that arrived together
+	for len(in.in) > 0 && (len(in.out)+in.san.held()+len(escKey)+1 <= len(p) || len(in.out) == 0) {
+		in.out = in.san.step(in.out, in.in[0], now)
+		in.in = in.in[1:]
+	}
+	if len(in.out) == 0 {
+		return 0
+	}
+	n := copy(p, in.out)
+	in.out = in.out[:copy(in.out, in.out[n:])]
+	return n
+}
+
+// await waits, in.mu held, for the next chunk of the client's bytes, the
+// end of them (in.eof), or the sanitizer's deadline for a sequence it
+// holds (which it then expires), on *timer, made once and reset. It
+// returns false when f's context ends.
+func (f *feed) await(timer **time.Timer) bool {
+	in := f.in
+	var wake <-chan time.Time
+	if d := in.san.deadline(); !d.IsZero() {
+		if *timer == nil {
+			*timer = time.NewTimer(time.Until(d))
+		} else {
+			(*timer).Reset(time.Until(d))
+		}
+		wake = (*timer).C
+	}
+	select {
+	case <-f.ctx.Done():
+		return false
+	case chunk, ok := <-in.chunks:
+		if !ok {
+			in.eof = true
+			return true
+		}
+		in.in = append(in.in, chunk...)
+	case now := <-wake:
+		in.out = in.san.expire(in.out, now)
+	}
+	return true
 }
 
 // fromClient reports whether an event decoded from the client's bytes may
