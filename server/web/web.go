@@ -267,11 +267,11 @@ type Server struct {
 	fullSaid rate.Sometimes
 }
 
-// New returns the web server of cfg; it does not listen yet.
-func New(cfg Config) (*Server, error) {
-	if cfg.Scores == nil || cfg.Live == nil {
-		return nil, errors.New("web.New needs the scores and the live games")
-	}
+// withDefaults is cfg with every unset (zero or negative) field given its
+// default: the default tables, 30 frames a second, DefaultMaxWatchers,
+// DefaultMaxReplays, a logger to stderr, time.Now, the timeouts, the join
+// rate and DefaultMaxConns.
+func (cfg Config) withDefaults() Config {
 	if cfg.Data == nil {
 		cfg.Data = content.Default()
 	}
@@ -311,6 +311,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = DefaultMaxConns
 	}
+	return cfg
+}
+
+// New returns the web server of cfg; it does not listen yet.
+func New(cfg Config) (*Server, error) {
+	if cfg.Scores == nil || cfg.Live == nil {
+		return nil, errors.New("web.New needs the scores and the live games")
+	}
+	cfg = cfg.withDefaults()
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
 	base, err := url.Parse(cfg.BaseURL)
 	if err != nil {
