@@ -60,9 +60,30 @@ func NewCredentials(secret []byte, node string) (*Credentials, error) {
 	if node == "" {
 		return nil, errors.New("cluster credentials: an empty node name")
 	}
+	ca, caKey, err := authority(secret)
+	if err != nil {
+		return nil, err
+	}
+	leafDER, leaf, key, err := nodeCertificate(node, ca, caKey)
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(ca)
+	return &Credentials{
+		node: node,
+		pool: pool,
+		ca:   ca,
+		cert: tls.Certificate{Certificate: [][]byte{leafDER}, PrivateKey: key, Leaf: leaf},
+	}, nil
+}
+
+// authority is the cluster's certificate authority derived from secret
+// (see NewCredentials), with its private key.
+func authority(secret []byte) (*x509.Certificate, ed25519.PrivateKey, error) {
 	seed, err := hkdf.Key(sha256.New, secret, nil, caInfo, ed25519.SeedSize)
 	if err != nil {
-		return nil, fmt.Errorf("cluster credentials: %w", err)
+		return nil, nil, fmt.Errorf("cluster credentials: %w", err)
 	}
 	caKey := ed25519.NewKeyFromSeed(seed)
 	caTmpl := &x509.Certificate{
@@ -77,19 +98,26 @@ func NewCredentials(secret []byte, node string) (*Credentials, error) {
 	}
 	caDER, err := x509.CreateCertificate(nil, caTmpl, caTmpl, caKey.Public(), caKey)
 	if err != nil {
-		return nil, fmt.Errorf("cluster credentials: the authority: %w", err)
+		return nil, nil, fmt.Errorf("cluster credentials: the authority: %w", err)
 	}
 	ca, err := x509.ParseCertificate(caDER)
 	if err != nil {
-		return nil, fmt.Errorf("cluster credentials: the authority: %w", err)
+		return nil, nil, fmt.Errorf("cluster credentials: the authority: %w", err)
 	}
+	return ca, caKey, nil
+}
+
+// nodeCertificate makes node's certificate, a fresh Ed25519 key signed by
+// the authority ca (caKey) for both ends of a connection: its DER, parsed,
+// and its private key.
+func nodeCertificate(node string, ca *x509.Certificate, caKey ed25519.PrivateKey) ([]byte, *x509.Certificate, ed25519.PrivateKey, error) {
 	pub, key, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
-		return nil, fmt.Errorf("cluster credentials: %w", err)
+		return nil, nil, nil, fmt.Errorf("cluster credentials: %w", err)
 	}
 	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
 	if err != nil {
-		return nil, fmt.Errorf("cluster credentials: %w", err)
+		return nil, nil, nil, fmt.Errorf("cluster credentials: %w", err)
 	}
 	leafTmpl := &x509.Certificate{
 		SerialNumber: serial.Add(serial, big.NewInt(2)), // never the authority's 1
@@ -101,20 +129,13 @@ func NewCredentials(secret []byte, node string) (*Credentials, error) {
 	}
 	leafDER, err := x509.CreateCertificate(nil, leafTmpl, ca, pub, caKey)
 	if err != nil {
-		return nil, fmt.Errorf("cluster credentials: node %q: %w", node, err)
+		return nil, nil, nil, fmt.Errorf("cluster credentials: node %q: %w", node, err)
 	}
 	leaf, err := x509.ParseCertificate(leafDER)
 	if err != nil {
-		return nil, fmt.Errorf("cluster credentials: node %q: %w", node, err)
+		return nil, nil, nil, fmt.Errorf("cluster credentials: node %q: %w", node, err)
 	}
-	pool := x509.NewCertPool()
-	pool.AddCert(ca)
-	return &Credentials{
-		node: node,
-		pool: pool,
-		ca:   ca,
-		cert: tls.Certificate{Certificate: [][]byte{leafDER}, PrivateKey: key, Leaf: leaf},
-	}, nil
+	return leafDER, leaf, key, nil
 }
 
 // Node returns the node these credentials name.
