@@ -51,11 +51,20 @@ func MeasuredMarkdown(ms []Measured) string {
 			h = m
 		}
 	}
-	byName := map[string]Measured{}
-	for _, m := range ms {
-		byName[m.Policy] = m
+	for _, section := range []func(printf, Measured, []Measured){
+		headlineMD, behavioursMD, deathsMD, presenceMD, itemKindsMD, policiesMD, comparisonsMD,
+	} {
+		section(f, h, ms)
 	}
+	return b.String()
+}
 
+// printf writes one piece of the report.
+type printf func(format string, a ...any)
+
+// headlineMD is the table of the issue's measures for h, the headline
+// policy's figures.
+func headlineMD(f printf, h Measured, _ []Measured) {
 	f("Issue 21's measures (%s bot, %d games; see \"How each number is measured\"):\n\n", h.Policy, h.Games)
 	f("| measure | target | %s |\n|---|---|---|\n", h.Policy)
 	f("| wins | 20–40%% | %.1f%% (%d of %d) |\n", 100*ratio(h.Wins, h.Games), h.Wins, h.Games)
@@ -97,7 +106,11 @@ func MeasuredMarkdown(ms []Measured) string {
 	f("| item kinds seen on d1–%d | differ from seed to seed | %s |\n", EarlyDepths, varietyLine(h.SeenItems))
 	f("| special rooms | differ from seed to seed | %s |\n", varietyLine(h.Rooms))
 	f("| median game | — | %.0f turns, %.0f keys: about %.0f minutes at %d keys a minute |\n", h.TurnsMedian, h.KeysMedian, h.MinutesMedian, KeysPerMinute)
+}
 
+// behavioursMD is h's table of monster behaviours: met, killed, beaten,
+// deaths.
+func behavioursMD(f printf, h Measured, _ []Measured) {
 	f("\nMonster behaviours (%s bot): a meeting is a monster seen alive; beaten = killed, or the player left its level alive.\n\n", h.Policy)
 	f("| behaviour | monsters | met | killed | beaten | deaths | share of deaths |\n|---|---|---:|---:|---:|---:|---:|\n")
 	for _, bh := range h.Behaviours {
@@ -108,7 +121,10 @@ func MeasuredMarkdown(ms []Measured) string {
 		f("| %s | %s | %d | %s | %s | %d | %s |\n", bh.AI, strings.Join(bh.Monsters, ", "), bh.Met,
 			pct(ratio(bh.Killed, bh.Met)), pct(bh.BeatenShare()), bh.Killer, pct(bh.DeathShare))
 	}
+}
 
+// deathsMD is the deaths by behaviour, a row per policy of ms.
+func deathsMD(f printf, h Measured, ms []Measured) {
 	f("\nDeaths by behaviour (share of the policy's deaths):\n\n| policy | deaths |")
 	for _, bh := range h.Behaviours {
 		f(" %s |", bh.AI)
@@ -127,7 +143,10 @@ func MeasuredMarkdown(ms []Measured) string {
 		}
 		f("\n")
 	}
+}
 
+// presenceMD is h's items and level-up choices in wins and losses.
+func presenceMD(f printf, h Measured, _ []Measured) {
 	f("\nItems and level-up choices in wins and losses (%s bot; share of games that had it; ! marks a thing breaking the rule):\n\n", h.Policy)
 	f("| what | wins | losses | losses on d%d |\n|---|---:|---:|---:|\n", mapgen.LastDepth)
 	for _, p := range h.Presence {
@@ -142,7 +161,11 @@ func MeasuredMarkdown(ms []Measured) string {
 		}
 		f("| %s | %s | %s | %s |\n", p.What, pct(p.Wins), mark(p.Losses, p.Decisive), mark(p.DeepLosses, p.DecisiveDeep))
 	}
+}
 
+// itemKindsMD is the item kinds spawned and seen on the early depths, and
+// the special rooms, for h.
+func itemKindsMD(f printf, h Measured, _ []Measured) {
 	f("\nItem kinds on d1–%d: the share of the %d lowest seeds (%s bot) where each was spawned, and seen:\n\n| item | spawned | seen |\n|---|---:|---:|\n", EarlyDepths, h.Items.Seeds, h.Policy)
 	seen := map[string]float64{}
 	for _, c := range h.SeenItems.Share {
@@ -157,7 +180,10 @@ func MeasuredMarkdown(ms []Measured) string {
 			f("| %s | %s |\n", c.Name, pct(c.N))
 		}
 	}
+}
 
+// policiesMD is the policies of ms side by side.
+func policiesMD(f printf, _ Measured, ms []Measured) {
 	f("\nPolicies side by side (minutes at %d keys a minute):\n\n", KeysPerMinute)
 	f("| policy | games | wins | median turns | median keys | minutes | deaths | starved | most deaths by one monster |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, m := range ms {
@@ -168,7 +194,15 @@ func MeasuredMarkdown(ms []Measured) string {
 		f("| %s | %d | %.1f%% | %.0f | %.0f | %.0f | %d | %d | %s |\n", m.Policy, m.Games, 100*ratio(m.Wins, m.Games),
 			m.TurnsMedian, m.KeysMedian, m.MinutesMedian, m.Deaths, m.Starved, top)
 	}
+}
 
+// comparisonsMD is the decisions the report compares, policy against
+// policy, from ms.
+func comparisonsMD(f printf, _ Measured, ms []Measured) {
+	byName := map[string]Measured{}
+	for _, m := range ms {
+		byName[m.Policy] = m
+	}
 	f("\nComparisons (issue 21 B and C):\n\n| decision | policies | wins | median turns | starved |\n|---|---|---|---|---|\n")
 	for _, c := range Comparisons() {
 		a, okA := byName[c.Policy]
@@ -180,7 +214,6 @@ func MeasuredMarkdown(ms []Measured) string {
 		f("| %s | %s vs %s | %.1f%% vs %.1f%% | %.0f vs %.0f | %d vs %d |\n", c.What, c.Policy, c.Against,
 			100*ratio(a.Wins, a.Games), 100*ratio(o.Wins, o.Games), a.TurnsMedian, o.TurnsMedian, a.Starved, o.Starved)
 	}
-	return b.String()
 }
 
 func orNone(xs []string) string {
