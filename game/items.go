@@ -119,45 +119,9 @@ func init() { itemRules = itemTable() }
 
 func itemTable() []itemRule {
 	return []itemRule{
-		{kind: HealthPotion, potion: true,
-			ready: func(g *Game) error {
-				if p := g.player(); p.HP >= p.MaxHP {
-					return &Impossible{"Your health is already full."}
-				}
-				return nil
-			},
-			use: func(g *Game, _ world.Pos) error {
-				healed := g.heal(g.player(), g.data.Balance.HealthPotionHeal)
-				g.logf(MsgHeal, fmt.Sprintf("You recover %d HP!", healed))
-				return nil
-			},
-			splash: func(g *Game, a *Actor) {
-				if g.heal(a, g.data.Balance.HealthPotionHeal) > 0 {
-					g.logf(MsgStatus, fmt.Sprintf("%s %s healthier.", capitalize(the(a)), verb(a, "look", "looks")))
-				} else {
-					g.logf(MsgStatus, fmt.Sprintf("%s %s no different.", capitalize(the(a)), verb(a, "look", "looks")))
-				}
-			}},
-		{kind: PoisonPotion, potion: true,
-			use: func(g *Game, _ world.Pos) error {
-				g.logf(MsgStatus, "You feel sick.")
-				g.addEffect(g.player(), EffectPoison, PoisonTurns)
-				return nil
-			},
-			splash: func(g *Game, a *Actor) {
-				g.logf(MsgStatus, fmt.Sprintf("The %s looks sick.", a.Name))
-				g.addEffect(a, EffectPoison, PoisonTurns)
-			}},
-		{kind: WarriorPotion, potion: true,
-			use: func(g *Game, _ world.Pos) error {
-				g.logf(MsgStatus, "You feel stronger!")
-				g.addEffect(g.player(), EffectWarrior, WarriorTurns)
-				return nil
-			},
-			splash: func(g *Game, a *Actor) {
-				g.logf(MsgStatus, fmt.Sprintf("The %s looks stronger.", a.Name))
-				g.addEffect(a, EffectWarrior, WarriorTurns)
-			}},
+		{kind: HealthPotion, potion: true, ready: readyHealth, use: useHealth, splash: splashHealth},
+		{kind: PoisonPotion, potion: true, use: usePoison, splash: splashPoison},
+		{kind: WarriorPotion, potion: true, use: useWarrior, splash: splashWarrior},
 		{kind: LightningScroll, scroll: true,
 			use: func(g *Game, _ world.Pos) error { return g.lightning() }},
 		{kind: ConfusionScroll, scroll: true, target: TargetSingle,
@@ -189,6 +153,60 @@ func itemTable() []itemRule {
 		{kind: FoodRation,
 			use: func(g *Game, _ world.Pos) error { return g.eat() }},
 	}
+}
+
+// readyHealth refuses a health potion at full health (python-tcod part
+// 8: "Your health is already full.").
+func readyHealth(g *Game) error {
+	if p := g.player(); p.HP >= p.MaxHP {
+		return &Impossible{"Your health is already full."}
+	}
+	return nil
+}
+
+// useHealth heals the player Balance.HealthPotionHeal HP, up to their
+// maximum.
+func useHealth(g *Game, _ world.Pos) error {
+	healed := g.heal(g.player(), g.data.Balance.HealthPotionHeal)
+	g.logf(MsgHeal, fmt.Sprintf("You recover %d HP!", healed))
+	return nil
+}
+
+// splashHealth heals the actor a thrown health potion hits as a drink
+// would.
+func splashHealth(g *Game, a *Actor) {
+	if g.heal(a, g.data.Balance.HealthPotionHeal) > 0 {
+		g.logf(MsgStatus, fmt.Sprintf("%s %s healthier.", capitalize(the(a)), verb(a, "look", "looks")))
+	} else {
+		g.logf(MsgStatus, fmt.Sprintf("%s %s no different.", capitalize(the(a)), verb(a, "look", "looks")))
+	}
+}
+
+// usePoison poisons the player for PoisonTurns turns.
+func usePoison(g *Game, _ world.Pos) error {
+	g.logf(MsgStatus, "You feel sick.")
+	g.addEffect(g.player(), EffectPoison, PoisonTurns)
+	return nil
+}
+
+// splashPoison poisons the actor a thrown poison potion hits.
+func splashPoison(g *Game, a *Actor) {
+	g.logf(MsgStatus, fmt.Sprintf("The %s looks sick.", a.Name))
+	g.addEffect(a, EffectPoison, PoisonTurns)
+}
+
+// useWarrior makes the player strong (WarriorBonus) for WarriorTurns
+// turns.
+func useWarrior(g *Game, _ world.Pos) error {
+	g.logf(MsgStatus, "You feel stronger!")
+	g.addEffect(g.player(), EffectWarrior, WarriorTurns)
+	return nil
+}
+
+// splashWarrior makes the actor a thrown warrior's potion hits strong.
+func splashWarrior(g *Game, a *Actor) {
+	g.logf(MsgStatus, fmt.Sprintf("The %s looks stronger.", a.Name))
+	g.addEffect(a, EffectWarrior, WarriorTurns)
 }
 
 // ruleOf returns k's rule, or false for a kind the game does not know.
