@@ -57,6 +57,13 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		s.note = "Unknown command."
 		return s, nil
 	}
+	return s.do(m, bk)
+}
+
+// do carries out key bk of the play screen: a game command (a move, a
+// wait, a search, a trip, a rest, a pick-up), a note (the stairs up), or
+// another screen (open).
+func (s *playScreen) do(m *Model, bk boundKey) (screen, tea.Cmd) {
 	switch bk.act {
 	case actMove:
 		return s.apply(m, game.Move(bk.dir.X, bk.dir.Y))
@@ -80,34 +87,44 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		} else {
 			s.note = "There are no stairs up here."
 		}
-	case actCheat:
-		if m.game.Daily() != "" { // the core refuses them too
-			s.note = game.ErrDailyCheat.Error()
-			return s, nil
-		}
-		return &cheatScreen{back: s}, nil
-	case actUse:
-		return newInventory(s, verbUse), nil
-	case actQuaff:
-		return newInventory(s, verbQuaff), nil
-	case actDrop:
-		return newInventory(s, verbDrop), nil
-	case actThrow:
-		return newInventory(s, verbThrow), nil
-	case actCall:
-		return newInventory(s, verbCall), nil
-	case actLook:
-		return newTargeting(m, s, targetLook, 0, "Look around.", nil), nil
-	case actHelp:
-		return &helpScreen{back: s}, nil
-	case actLog:
-		return newLogScreen(m, s), nil
-	case actOptions:
-		return newSettings(s), nil
+		return s, nil
 	case actSave:
 		return s, m.saveAndLeave()
 	}
-	return s, nil
+	return s.open(m, bk.act), nil
+}
+
+// open returns the screen key action act opens over the play screen: the
+// cheats, the pack for a verb, look mode, the help, the log, the settings;
+// s itself for none.
+func (s *playScreen) open(m *Model, act action) screen {
+	switch act {
+	case actCheat:
+		if m.game.Daily() != "" { // the core refuses them too
+			s.note = game.ErrDailyCheat.Error()
+			return s
+		}
+		return &cheatScreen{back: s}
+	case actUse:
+		return newInventory(s, verbUse)
+	case actQuaff:
+		return newInventory(s, verbQuaff)
+	case actDrop:
+		return newInventory(s, verbDrop)
+	case actThrow:
+		return newInventory(s, verbThrow)
+	case actCall:
+		return newInventory(s, verbCall)
+	case actLook:
+		return newTargeting(m, s, targetLook, 0, "Look around.", nil)
+	case actHelp:
+		return &helpScreen{back: s}
+	case actLog:
+		return newLogScreen(m, s)
+	case actOptions:
+		return newSettings(s)
+	}
+	return s
 }
 
 // apply sends cmd to the game and shows what came of it: a grey note when it
@@ -239,53 +256,7 @@ func (m *Model) statusLine(g *game.Game) string {
 		dailies = []string{"Daily " + daily, "Daily " + daily[min(5, len(daily)):], "Daily"}
 	}
 	left := fmt.Sprintf("HP: %d/%d%s", p.HP, p.MaxHP, low)
-	// named: the level's name; stats: attack and defense; short: the
-	// figures' labels shortened ("D1  L1 XP0/350  Atk 5 Def 2  T12  K0");
-	// label: the daily's.
-	wide := func(named, stats, short bool, label string) string {
-		rest := fmt.Sprintf("  Depth: %d%s  Turn: %d  Kills: %d", g.Depth(), growthWide(g, stats), g.Turn(), g.Kills())
-		switch name := g.LevelName(); {
-		case short:
-			rest = fmt.Sprintf("  D%d%s  T%d  K%d", g.Depth(), growthShort(g, stats), g.Turn(), g.Kills())
-		case named && name != "" && m.w >= 100:
-			rest = fmt.Sprintf("  Depth: %d (%s)%s  Turn: %d  Kills: %d", g.Depth(), name, growthWide(g, stats), g.Turn(), g.Kills())
-		}
-		for _, e := range p.Effects {
-			rest += fmt.Sprintf("  %s %d", effectLabel(e.Kind), e.TurnsLeft)
-		}
-		if h := g.Hunger().String(); h != "" { // issue 21: "Hungry", "Weak", …
-			rest += "  " + h
-		}
-		if g.Cheated() {
-			rest += "  CHEAT"
-		}
-		if label != "" {
-			rest += "  " + label
-		}
-		if m.p.Play.Behind() {
-			rest += "  NOT SAVED"
-		}
-		if m.watchers > 0 {
-			rest += fmt.Sprintf("  watched by %d", m.watchers)
-		}
-		return rest
-	}
-	rest := wide(true, true, false, dailies[0])
-	for _, label := range dailies {
-		if len(left)+len(rest) <= m.w {
-			break
-		}
-		rest = wide(false, true, false, label)
-	}
-	for _, label := range dailies { // short labels before attack and defense go
-		if len(left)+len(rest) <= m.w {
-			break
-		}
-		rest = wide(false, true, true, label)
-	}
-	if len(left)+len(rest) > m.w {
-		rest = wide(false, false, false, dailies[len(dailies)-1])
-	}
+	rest := m.fitWide(g, len(left), dailies)
 	if len(left)+len(rest) > m.w {
 		left, rest = m.narrowStatus(g, dailies)
 	}
@@ -299,6 +270,63 @@ func (m *Model) statusLine(g *game.Game) string {
 	return hp.Render(left) + m.th.status.Render(fit(rest, m.w-len(left)))
 }
 
+// fitWide is the wide form of the status line after its HP part (used
+// columns of it), giving up what is least needed first until it fits (see
+// statusLine); it may still not fit, and the narrow form is then next.
+func (m *Model) fitWide(g *game.Game, used int, dailies []string) string {
+	rest := m.wideStatus(g, true, true, false, dailies[0])
+	for _, label := range dailies {
+		if used+len(rest) <= m.w {
+			break
+		}
+		rest = m.wideStatus(g, false, true, false, label)
+	}
+	for _, label := range dailies { // short labels before attack and defense go
+		if used+len(rest) <= m.w {
+			break
+		}
+		rest = m.wideStatus(g, false, true, true, label)
+	}
+	if used+len(rest) > m.w {
+		rest = m.wideStatus(g, false, false, false, dailies[len(dailies)-1])
+	}
+	return rest
+}
+
+// wideStatus is the wide form of the status line after its HP part: named,
+// with the level's name (at 100 columns or more); stats, with attack and
+// defense; short, with the figures' labels shortened ("D1  L1 XP0/350  Atk
+// 5 Def 2  T12  K0"); label, the daily's. Effects, hunger, CHEAT, NOT SAVED
+// and the watchers follow.
+func (m *Model) wideStatus(g *game.Game, named, stats, short bool, label string) string {
+	rest := fmt.Sprintf("  Depth: %d%s  Turn: %d  Kills: %d", g.Depth(), growthWide(g, stats), g.Turn(), g.Kills())
+	switch name := g.LevelName(); {
+	case short:
+		rest = fmt.Sprintf("  D%d%s  T%d  K%d", g.Depth(), growthShort(g, stats), g.Turn(), g.Kills())
+	case named && name != "" && m.w >= 100:
+		rest = fmt.Sprintf("  Depth: %d (%s)%s  Turn: %d  Kills: %d", g.Depth(), name, growthWide(g, stats), g.Turn(), g.Kills())
+	}
+	for _, e := range g.Player().Effects {
+		rest += fmt.Sprintf("  %s %d", effectLabel(e.Kind), e.TurnsLeft)
+	}
+	if h := g.Hunger().String(); h != "" { // "Hungry", "Weak", …
+		rest += "  " + h
+	}
+	if g.Cheated() {
+		rest += "  CHEAT"
+	}
+	if label != "" {
+		rest += "  " + label
+	}
+	if m.p.Play.Behind() {
+		rest += "  NOT SAVED"
+	}
+	if m.watchers > 0 {
+		rest += fmt.Sprintf("  watched by %d", m.watchers)
+	}
+	return rest
+}
+
 // narrowStatus is the status line's narrow form (see statusLine) as its
 // HP part and the rest, dropping what is least needed until it fits the
 // width; dailies are the daily's labels, longest first ("" when none).
@@ -308,35 +336,7 @@ func (m *Model) narrowStatus(g *game.Game, dailies []string) (left, rest string)
 	if game.LowHealth(p.HP, p.MaxHP) {
 		lowMark = " LOW"
 	}
-	const ( // what a part is, for the order they are given up in
-		keep = iota
-		kills
-		growth
-		watchers
-		label
-	)
-	type part struct {
-		text string
-		kind int
-	}
-	parts := []part{{fmt.Sprintf(" D%d", g.Depth()), keep}, {growthNarrow(g), growth},
-		{fmt.Sprintf(" T%d", g.Turn()), keep}, {fmt.Sprintf(" K%d", g.Kills()), kills}}
-	for _, e := range p.Effects {
-		parts = append(parts, part{fmt.Sprintf(" %c%d", effectLabel(e.Kind)[0], e.TurnsLeft), keep})
-	}
-	if h := g.Hunger().String(); h != "" { // issue 21: the hunger state, in full
-		parts = append(parts, part{" " + h, keep})
-	}
-	if g.Cheated() {
-		parts = append(parts, part{" CHEAT", keep})
-	}
-	if m.p.Play.Behind() {
-		parts = append(parts, part{" UNSAVED", keep})
-	}
-	if m.watchers > 0 {
-		parts = append(parts, part{fmt.Sprintf(" W%d", m.watchers), watchers})
-	}
-	parts = append(parts, part{"", label})
+	parts := m.narrowParts(g)
 	line := func() (string, string) {
 		var b strings.Builder
 		for _, pt := range parts {
@@ -355,7 +355,7 @@ func (m *Model) narrowStatus(g *game.Game, dailies []string) (left, rest string)
 		}
 	}
 	parts[len(parts)-1].text = ""
-	for _, kind := range []int{kills, growth, -1, watchers} { // -1: the LOW mark
+	for _, kind := range []int{partKills, partGrowth, -1, partWatchers} { // -1: the LOW mark
 		if fits() {
 			break
 		}
@@ -369,6 +369,46 @@ func (m *Model) narrowStatus(g *game.Game, dailies []string) (left, rest string)
 		}
 	}
 	return line()
+}
+
+// What a part of the narrow status line is, for the order they are given
+// up in (narrowStatus).
+const (
+	partKept = iota
+	partKills
+	partGrowth
+	partWatchers
+	partLabel
+)
+
+// statusPart is a part of the narrow status line, " D3", and what it is.
+type statusPart struct {
+	text string
+	kind int
+}
+
+// narrowParts is the narrow status line's parts after HP, in order: depth,
+// level and XP, turn, kills, effects, hunger, CHEAT, UNSAVED, watchers, and
+// last an empty place for the daily's label.
+func (m *Model) narrowParts(g *game.Game) []statusPart {
+	parts := []statusPart{{fmt.Sprintf(" D%d", g.Depth()), partKept}, {growthNarrow(g), partGrowth},
+		{fmt.Sprintf(" T%d", g.Turn()), partKept}, {fmt.Sprintf(" K%d", g.Kills()), partKills}}
+	for _, e := range g.Player().Effects {
+		parts = append(parts, statusPart{fmt.Sprintf(" %c%d", effectLabel(e.Kind)[0], e.TurnsLeft), partKept})
+	}
+	if h := g.Hunger().String(); h != "" { // the hunger state, in full
+		parts = append(parts, statusPart{" " + h, partKept})
+	}
+	if g.Cheated() {
+		parts = append(parts, statusPart{" CHEAT", partKept})
+	}
+	if m.p.Play.Behind() {
+		parts = append(parts, statusPart{" UNSAVED", partKept})
+	}
+	if m.watchers > 0 {
+		parts = append(parts, statusPart{fmt.Sprintf(" W%d", m.watchers), partWatchers})
+	}
+	return append(parts, statusPart{"", partLabel})
 }
 
 // drawMessages writes g's newest rows messages, oldest first, and the note.
