@@ -170,9 +170,26 @@ func legend(data *content.Tables, ascii bool) []legendEntry {
 	}
 	fg, _ := actorFG(data, game.Actor{Corpse: true})
 	out = append(out, legendEntry{glyphs: []mark{{ch: '%', fg: fg}}, name: "remains", description: "what is left of a monster: you can walk over it"})
-	// Issue 21: a potion's colour, a scroll's label and a wand's material
-	// are shuffled each game, so the legend names the classes, each once,
-	// and every other item by its kind.
+	out = append(out, itemLegend(data, ascii)...)
+	if len(data.Items) > 0 { // issue 21 tester: an item hid the altar under it
+		it := data.Items[0]
+		ch := it.Glyph
+		if ascii {
+			ch = asciiMark(data, it.ID, ch)
+		}
+		out = append(out, legendEntry{glyphs: []mark{{ch: ch, fg: it.FG, item: true}}, name: "an item on an altar",
+			description: "black on the altar's gold, underlined: a shrine's offering (take one and the others vanish)"})
+	}
+	out = append(out, legendEntry{glyphs: []mark{{ch: 'X', fg: white}, {ch: '*', fg: white}}, name: "aiming",
+		description: "the cursor and the blast, on terminals without colours"})
+	return out
+}
+
+// itemLegend is the legend's items: a potion's colour, a scroll's label
+// and a wand's material are shuffled each game, so it names the classes,
+// each once, and every other item by its kind.
+func itemLegend(data *content.Tables, ascii bool) []legendEntry {
+	var out []legendEntry
 	classes := []struct {
 		is          func(game.ItemKind) bool
 		name, about string
@@ -203,17 +220,6 @@ func legend(data *content.Tables, ascii bool) []legendEntry {
 		}
 		out = append(out, e)
 	}
-	if len(data.Items) > 0 { // issue 21 tester: an item hid the altar under it
-		it := data.Items[0]
-		ch := it.Glyph
-		if ascii {
-			ch = asciiMark(data, it.ID, ch)
-		}
-		out = append(out, legendEntry{glyphs: []mark{{ch: ch, fg: it.FG, item: true}}, name: "an item on an altar",
-			description: "black on the altar's gold, underlined: a shrine's offering (take one and the others vanish)"})
-	}
-	out = append(out, legendEntry{glyphs: []mark{{ch: 'X', fg: white}, {ch: '*', fg: white}}, name: "aiming",
-		description: "the cursor and the blast, on terminals without colours"})
 	return out
 }
 

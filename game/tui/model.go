@@ -317,21 +317,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			t.refreshLive(m)
 		}
 	case ShutdownMsg:
-		m.saveBeforeQuit()
-		m.exit = ExitShutdown
-		return m, tea.Quit
+		return m.leave(ExitShutdown)
 	case TakenOverMsg:
-		m.saveBeforeQuit()
-		m.exit = ExitTakenOver
-		return m, tea.Quit
+		return m.leave(ExitTakenOver)
 	case KickedMsg:
-		m.saveBeforeQuit()
-		m.exit = ExitKicked
-		return m, tea.Quit
+		return m.leave(ExitKicked)
 	case BannedMsg:
-		m.saveBeforeQuit()
-		m.exit = ExitBanned
-		return m, tea.Quit
+		return m.leave(ExitBanned)
 	case BannerMsg:
 		m.banner = msg.Text
 	case WatchersMsg:
@@ -352,22 +344,39 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 	case tea.KeyPressMsg:
-		m.lastKey = m.p.Now()
-		if msg.String() == "ctrl+c" {
-			return m, m.saveAndLeave()
-		}
-		if m.banner != "" { // the key that dismisses a banner is not played
-			m.banner = ""
-			return m, nil
-		}
-		if m.tooSmallNow() {
-			return m, nil // the screen is hidden: a key would act unseen (issue 12)
-		}
-		var cmd tea.Cmd
-		m.scr, cmd = m.scr.update(m, msg)
-		return m, cmd
+		return m, m.key(msg)
 	}
 	return m, nil
+}
+
+// leave saves the game and quits the program, ending with exit: the
+// server shuts down, the game was taken over, an admin kicked or banned
+// the key. The server saves again once the program has ended, and reports
+// failure.
+func (m *Model) leave(exit Exit) (tea.Model, tea.Cmd) {
+	m.saveBeforeQuit()
+	m.exit = exit
+	return m, tea.Quit
+}
+
+// key hands a key press to the screen, unless it is Ctrl+C (save and
+// leave), it dismisses a banner (and is not played), or the screen is
+// hidden for being too small (a key would act unseen).
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	m.lastKey = m.p.Now()
+	if msg.String() == "ctrl+c" {
+		return m.saveAndLeave()
+	}
+	if m.banner != "" {
+		m.banner = ""
+		return nil
+	}
+	if m.tooSmallNow() {
+		return nil
+	}
+	var cmd tea.Cmd
+	m.scr, cmd = m.scr.update(m, msg)
+	return cmd
 }
 
 // settle brings the screen's camera and scroll positions up to date with the

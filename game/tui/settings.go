@@ -309,6 +309,33 @@ var legendTiles = []struct {
 	{world.DownStairs, "stairs"},
 }
 
+// mapLegend is the settings' "Map:" lines of the tiles' symbols in the
+// symbols chosen, wrapped between entries (never inside one) at the
+// screen's width less the margins, at most 72 columns.
+func mapLegend(m *Model) []string {
+	var legend []string
+	for _, l := range legendTiles {
+		g := string(lookOf(l.t, false).ch)
+		if c := lookOf(l.t, true).ch; c != lookOf(l.t, false).ch {
+			g += " " + string(c)
+		}
+		if m.ascii() {
+			g = string(l.t.ASCII())
+		}
+		legend = append(legend, g+" "+l.name)
+	}
+	var lines []string
+	line, width := "Map:", min(m.w-4, 72)
+	for _, l := range legend {
+		if ansi.StringWidth(line)+3+ansi.StringWidth(l) > width {
+			lines = append(lines, line)
+			line = "    "
+		}
+		line += "   " + l
+	}
+	return append(lines, line)
+}
+
 func (s *settingsScreen) view(m *Model) string {
 	th := m.th
 	var b strings.Builder
@@ -339,26 +366,9 @@ func (s *settingsScreen) view(m *Model) string {
 	row(0, "Symbols", syms, slices.Index(allSymbols, m.set.Symbols))
 	row(1, "Colour", cols, slices.Index(allColours, m.set.Colour))
 	b.WriteString("\n")
-	var legend []string
-	for _, l := range legendTiles {
-		g := string(lookOf(l.t, false).ch)
-		if c := lookOf(l.t, true).ch; c != lookOf(l.t, false).ch {
-			g += " " + string(c)
-		}
-		if m.ascii() {
-			g = string(l.t.ASCII())
-		}
-		legend = append(legend, g+" "+l.name)
+	for _, line := range mapLegend(m) {
+		b.WriteString(th.text.Render(line) + "\n")
 	}
-	line, width := "Map:", min(m.w-4, 72)
-	for _, l := range legend { // wrapped between entries, never inside one
-		if ansi.StringWidth(line)+3+ansi.StringWidth(l) > width {
-			b.WriteString(th.text.Render(line) + "\n")
-			line = "    "
-		}
-		line += "   " + l
-	}
-	b.WriteString(th.text.Render(line) + "\n")
 	detected := "Drawing in " + profileName(m.profile())
 	if m.set.Colour == ColourAuto {
 		detected += ", as this terminal reports"
