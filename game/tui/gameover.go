@@ -86,9 +86,43 @@ const gameOverWidth = 78
 
 func (s *gameOverScreen) view(m *Model) string {
 	th := m.th
-	g := m.game
 	w := min(m.w, gameOverWidth)
 	compact := m.h < 20 // no blank lines or heading: room for messages
+	top := s.summary(m, w, compact)
+	foot := "Enter: title screen · v: the whole message log"
+	if compact {
+		foot = "Enter: title · v: message log"
+	}
+	// The last messages fill the rows left: a blank line and a heading
+	// above them, a blank line and the footer below (only the footer when
+	// compact).
+	rows := m.h - len(top) - 4
+	if compact {
+		rows = m.h - len(top) - 1
+	}
+	var b strings.Builder
+	b.WriteString(strings.Join(top, "\n") + "\n")
+	if rows >= 1 {
+		if !compact {
+			b.WriteString("\n" + th.heading.Render("Last messages") + "\n")
+		}
+		for _, l := range lastMessages(m, w, rows) {
+			b.WriteString(l + "\n")
+		}
+	}
+	if !compact {
+		b.WriteString("\n")
+	}
+	b.WriteString(th.dim.Render(truncate(foot, w)))
+	return m.center(lipgloss.NewStyle().MaxWidth(m.w).MaxHeight(m.h).Render(b.String()))
+}
+
+// summary is the top of the game-over screen, each line wrapped to w
+// cells: how the game ended, after how many turns, the score and kills,
+// and where it stands (the rank, the daily's place, or why it is not on
+// the table); compact leaves out the blank line.
+func (s *gameOverScreen) summary(m *Model, w int, compact bool) []string {
+	th, g := m.th, m.game
 	var top []string
 	add := func(st lipgloss.Style, text string) {
 		for _, l := range strings.Split(ansi.Wordwrap(text, w, ""), "\n") {
@@ -121,32 +155,7 @@ func (s *gameOverScreen) view(m *Model) string {
 	default:
 		add(th.heading, fmt.Sprintf("Rank #%d on the high-score table", s.rank))
 	}
-	foot := "Enter: title screen · v: the whole message log"
-	if compact {
-		foot = "Enter: title · v: message log"
-	}
-	// The last messages fill the rows left: a blank line and a heading
-	// above them, a blank line and the footer below (only the footer when
-	// compact).
-	rows := m.h - len(top) - 4
-	if compact {
-		rows = m.h - len(top) - 1
-	}
-	var b strings.Builder
-	b.WriteString(strings.Join(top, "\n") + "\n")
-	if rows >= 1 {
-		if !compact {
-			b.WriteString("\n" + th.heading.Render("Last messages") + "\n")
-		}
-		for _, l := range lastMessages(m, w, rows) {
-			b.WriteString(l + "\n")
-		}
-	}
-	if !compact {
-		b.WriteString("\n")
-	}
-	b.WriteString(th.dim.Render(truncate(foot, w)))
-	return m.center(lipgloss.NewStyle().MaxWidth(m.w).MaxHeight(m.h).Render(b.String()))
+	return top
 }
 
 // lastMessages returns the game's newest messages, each word-wrapped to w
