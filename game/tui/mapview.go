@@ -79,18 +79,7 @@ func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows
 				if ov != nil && m.th.bare {
 					l = bareOverlay(l, p, ov, hl[p.Y*mw+p.X], occ[p.Y*mw+p.X] >= 0)
 				} else if ov != nil {
-					switch {
-					case p == ov.cursor:
-						l.bg = bgCursor
-						if !l.set {
-							l = cellLook{ch: 'X', fg: content.RGB{R: 255, G: 255, B: 255}, basic: ansi.BrightWhite, set: true, bg: bgCursor}
-						}
-					case hl[p.Y*mw+p.X]:
-						l.bg = bgArea
-						if !l.set {
-							l = cellLook{ch: ' ', set: true, bg: bgArea}
-						}
-					}
+					l = colourOverlay(l, p == ov.cursor, hl[p.Y*mw+p.X])
 				}
 			}
 			if !l.set {
@@ -116,6 +105,25 @@ func (s *playScreen) drawMap(m *Model, g *game.Game, b *strings.Builder, mapRows
 	for _, i := range touched {
 		occ[i] = -1
 	}
+}
+
+// colourOverlay is cell l under the targeting overlay in colour: the
+// cursor's background on the cursor (an X where nothing else is drawn),
+// the area's on a tile of the blast area (highlighted).
+func colourOverlay(l cellLook, cursor, highlighted bool) cellLook {
+	switch {
+	case cursor:
+		l.bg = bgCursor
+		if !l.set {
+			l = cellLook{ch: 'X', fg: content.RGB{R: 255, G: 255, B: 255}, basic: ansi.BrightWhite, set: true, bg: bgCursor}
+		}
+	case highlighted:
+		l.bg = bgArea
+		if !l.set {
+			l = cellLook{ch: ' ', set: true, bg: bgArea}
+		}
+	}
+	return l
 }
 
 // noMarks returns an occupancy buffer of n tiles with nothing on them.
