@@ -163,20 +163,7 @@ func placeRoom(rng *rand.Rand, b *BuildData, k RoomKind) bool {
 		if overlapsRooms(b, r) || inside(r, b.Start) || (b.HasExit && inside(r, b.Exit)) {
 			continue
 		}
-		var floor, walk []world.Pos
-		in := r.Inner()
-		for y := in.Y; y < in.Y+in.H; y++ {
-			for x := in.X; x < in.X+in.W; x++ {
-				p := world.Pos{X: x, Y: y}
-				switch t := m.At(p); {
-				case t == world.Floor:
-					floor = append(floor, p)
-					walk = append(walk, p)
-				case t.Walkable():
-					walk = append(walk, p)
-				}
-			}
-		}
+		floor, walk := floorIn(m, r)
 		if len(floor) < 12 || len(walk) < 15 {
 			continue
 		}
@@ -210,6 +197,25 @@ func placeRoom(rng *rand.Rand, b *BuildData, k RoomKind) bool {
 		return true
 	}
 	return false
+}
+
+// floorIn returns the tiles inside r's walls that are plain floor, and
+// those that are walkable (floor among them), row-major.
+func floorIn(m *world.Map, r Rect) (floor, walk []world.Pos) {
+	in := r.Inner()
+	for y := in.Y; y < in.Y+in.H; y++ {
+		for x := in.X; x < in.X+in.W; x++ {
+			p := world.Pos{X: x, Y: y}
+			switch t := m.At(p); {
+			case t == world.Floor:
+				floor = append(floor, p)
+				walk = append(walk, p)
+			case t.Walkable():
+				walk = append(walk, p)
+			}
+		}
+	}
+	return floor, walk
 }
 
 // hiddenTraps are the kinds of hidden trap, drawn evenly.
