@@ -107,13 +107,28 @@ func Summarize(policy, doc string, outs []Outcome) Summary {
 			s.TurnsPerDepth[d] /= float64(reached[d])
 		}
 	}
-	for c, k := range causes {
-		s.DeathsByCause = append(s.DeathsByCause, Count{c, float64(k)})
+	s.DeathsByCause = byCount(causes)
+	s.addItems(used, left, n)
+	s.MillisPerGame = elapsed / n
+	return s
+}
+
+// byCount is counts as Counts, most first, then by name.
+func byCount(counts map[string]int) []Count {
+	var out []Count
+	for c, k := range counts {
+		out = append(out, Count{c, float64(k)})
 	}
-	sort.Slice(s.DeathsByCause, func(i, j int) bool {
-		a, b := s.DeathsByCause[i], s.DeathsByCause[j]
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
 		return a.N > b.N || a.N == b.N && a.Name < b.Name
 	})
+	return out
+}
+
+// addItems sets the items used and left per game, of n games, by kind and
+// potions against scrolls.
+func (s *Summary) addItems(used, left map[game.ItemKind]int, n float64) {
 	for _, k := range game.ItemKinds() {
 		u, l := float64(used[k])/n, float64(left[k])/n
 		s.Used = append(s.Used, Count{string(k), u})
@@ -126,8 +141,6 @@ func Summarize(policy, doc string, outs []Outcome) Summary {
 			s.ScrollsLeft += l
 		}
 	}
-	s.MillisPerGame = elapsed / n
-	return s
 }
 
 func mean(xs []float64) float64 {

@@ -93,35 +93,9 @@ func Play(seed uint64, data *content.Tables, policy Policy, opt Options) (out Ou
 	w.applied(g, v, game.Command{})
 	out.check(g)
 	for tries := 0; !g.Over() && g.Turn() < opt.TurnCap && tries < 4*opt.TurnCap; tries++ {
-		c := policy.Decide(v)
-		var used game.ItemKind
-		if c.Action == game.ActUse || c.Action == game.ActThrow {
-			if pack := v.Pack(); c.Item >= 0 && c.Item < len(pack) {
-				used = pack[c.Item].Kind
-			}
-		}
-		w.command(v, c)
-		depth, turn := g.Depth(), g.Turn()
-		_, err := g.Apply(c)
-		var imp *game.Impossible
-		switch {
-		case errors.As(err, &imp):
-			out.Refused++
-			c, used = game.Wait(), ""
-			_, err = g.Apply(c)
-		}
-		if err != nil {
-			out.Violations = append(out.Violations, fmt.Sprintf("seed %d turn %d: %+v: %v", seed, g.Turn(), c, err))
+		if !out.step(seed, g, v, w, policy) {
 			break
 		}
-		out.Journal = append(out.Journal, c)
-		if used != "" {
-			out.Used[used]++
-		}
-		out.DepthTurns[depth] += g.Turn() - turn
-		v.Refresh()
-		w.applied(g, v, c)
-		out.check(g)
 	}
 	p := g.Player()
 	out.Won, out.Died = g.Won(), p.HP <= 0
@@ -138,6 +112,44 @@ func Play(seed uint64, data *content.Tables, policy Policy, opt Options) (out Ou
 		out.replay(g, data)
 	}
 	return out
+}
+
+// step plays one command policy decides on view v of game g (an
+// impossible one is journaled as a wait instead), counts the item it used
+// and the turns on its depth, and checks the invariants after it; w
+// watches. It returns false when the game refused even the wait, a broken
+// invariant (Violations names it).
+func (o *Outcome) step(seed uint64, g *game.Game, v *View, w *watcher, policy Policy) bool {
+	c := policy.Decide(v)
+	var used game.ItemKind
+	if c.Action == game.ActUse || c.Action == game.ActThrow {
+		if pack := v.Pack(); c.Item >= 0 && c.Item < len(pack) {
+			used = pack[c.Item].Kind
+		}
+	}
+	w.command(v, c)
+	depth, turn := g.Depth(), g.Turn()
+	_, err := g.Apply(c)
+	var imp *game.Impossible
+	switch {
+	case errors.As(err, &imp):
+		o.Refused++
+		c, used = game.Wait(), ""
+		_, err = g.Apply(c)
+	}
+	if err != nil {
+		o.Violations = append(o.Violations, fmt.Sprintf("seed %d turn %d: %+v: %v", seed, g.Turn(), c, err))
+		return false
+	}
+	o.Journal = append(o.Journal, c)
+	if used != "" {
+		o.Used[used]++
+	}
+	o.DepthTurns[depth] += g.Turn() - turn
+	v.Refresh()
+	w.applied(g, v, c)
+	o.check(g)
+	return true
 }
 
 // check records the invariants g breaks now.

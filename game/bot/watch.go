@@ -123,21 +123,7 @@ func (w *watcher) applied(g *game.Game, v *View, c game.Command) {
 		w.m.LevelUps[c.Stat]++
 	}
 	if d := g.Depth(); d != w.depth {
-		if w.depth != 0 {
-			w.leave(true)
-		}
-		w.depth, w.level = d, append(w.level[:0], meeting{kind: "player", done: true})
-		if d <= EarlyDepths {
-			for _, it := range g.Items() {
-				w.spawned[string(it.Kind)] = true
-			}
-		}
-		if rs, ok := w.roomsOf(g); ok {
-			w.m.RoomsKnown = true
-			for _, r := range rs {
-				w.rooms[fmt.Sprintf("%s on d%d", r, d)] = true
-			}
-		}
+		w.arrive(g, d)
 	}
 	if c.Action == game.ActPickUp || c.Action == 0 { // the pack grows only by picking up
 		for _, it := range v.Pack() {
@@ -156,7 +142,33 @@ func (w *watcher) applied(g *game.Game, v *View, c game.Command) {
 		w.inSight = append(w.inSight, m.Pos.Y*v.w+m.Pos.X)
 	}
 	w.quiet = len(w.inSight) == 0
-	alive := g.Player().HP > 0
+	w.meet(v, g.Player().HP > 0)
+}
+
+// arrive starts depth d: the last level's meetings end (left alive), the
+// early depths' items spawned and the level's special rooms are counted.
+func (w *watcher) arrive(g *game.Game, d int) {
+	if w.depth != 0 {
+		w.leave(true)
+	}
+	w.depth, w.level = d, append(w.level[:0], meeting{kind: "player", done: true})
+	if d <= EarlyDepths {
+		for _, it := range g.Items() {
+			w.spawned[string(it.Kind)] = true
+		}
+	}
+	if rs, ok := w.roomsOf(g); ok {
+		w.m.RoomsKnown = true
+		for _, r := range rs {
+			w.rooms[fmt.Sprintf("%s on d%d", r, d)] = true
+		}
+	}
+}
+
+// meet updates the level's meetings from the monsters in v: seen when in
+// sight, closed when dead (killed by the player, alive says, or not), done
+// when gone from the game's list.
+func (w *watcher) meet(v *View, alive bool) {
 	for i, a := range v.actors {
 		if i == 0 {
 			continue
