@@ -18,6 +18,7 @@ import (
 
 	"github.com/grotto-game/grotto/game/replay"
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/input"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -71,11 +72,11 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 		return
 	}
 	// The same screen options and key sanitizer as a game session (seat.go,
-	// input.go).
+	// server/input).
 	seat := sshSeat{sess: sess, next: next, s: s}
 	ctx, keys, term := seat.keys()
 	opts := append(seat.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
-		newInput(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger).option())
+		input.New(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger, nil).Option())
 	prog := tea.NewProgram(tui.NewReplayer(rg, s.data), opts...)
 	if !s.replays.add(prog) {
 		wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")

@@ -29,7 +29,7 @@ type seat interface {
 	// play's, the same for every seat.
 	programOptions() []tea.ProgramOption
 	// keys returns what the player types, raw (play sanitizes it:
-	// input.go), the terminal's TERM, and a context that ends with the
+	// server/input), the terminal's TERM, and a context that ends with the
 	// seat.
 	keys() (ctx context.Context, r io.Reader, term string)
 	// conn is the connection keepalives go on; nil for none.

@@ -6,12 +6,13 @@
 // Files by concern: config.go (Config and its Validate), chain.go (the
 // middleware, in order), auth.go (keys and identity), pty.go (the terminal
 // check), limits.go (abuse limits and their middleware), conns.go
-// (connections per address), requests.go (session requests), input*.go (a
-// session's keys), commands.go (scores, who, quarantine), lobby.go (each
+// (connections per address), requests.go (session requests), commands.go
+// (the table of `ssh host CMD`, server/sshcmd), lobby.go (each
 // session's window on server/lobby), seat.go (an SSH session or a browser
 // as the terminal of a session), web.go (the web pages, browsers that
 // play), metrics.go (Prometheus metrics on --metrics, server/metrics),
-// server.go (New, serving, the session, shutdown).
+// server.go (New, serving, the session, shutdown). A session's keys pass
+// through server/input, the input defence.
 package server
 
 import (
@@ -37,6 +38,7 @@ import (
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/input"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/metrics"
 	"github.com/grotto-game/grotto/server/session"
@@ -672,15 +674,14 @@ func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed str
 }
 
 // programOptions are the options of a seat's program: its keys through
-// the one sanitizer and rate of every seat (input.go), the frame rate, and
+// the one sanitizer and rate of every seat (server/input), the frame rate, and
 // its output, whose frames stop its key's clock (key→frame latency,
 // metrics.go).
 func (s *Server) programOptions(st seat, logger *log.Logger) []tea.ProgramOption {
 	ctx, keys, term := st.keys()
 	clock := s.metrics.NewKeyClock()
-	in := newInput(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger)
-	in.clock = clock
-	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), in.option())
+	in := input.New(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger, clock)
+	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), in.Option())
 	switch t := st.(type) {
 	case sshSeat:
 		opts = append(opts, tea.WithOutput(sessionOutput(t.sess, clock)))

@@ -347,7 +347,7 @@ func TestABrowsersKeysPassTheSanitizerAndItsIdlePlayerIsSaved(t *testing.T) {
 	p.waitFor(t, "New game")
 	p.send(t, "n")
 	p.waitFor(t, "Turn: 0")
-	// The CSI that panicked x/ansi's parser (33 parameters; input.go), then a move.
+	// The CSI that panicked x/ansi's parser (33 parameters; server/input), then a move.
 	p.send(t, "\x1b["+strings.Repeat("1;", 40)+"1m")
 	screen := walkPage(t, p, 0)
 	if code, why := p.closed(t); code != websocket.StatusNormalClosure || !strings.Contains(why, "idle for 2s; your game is saved") {

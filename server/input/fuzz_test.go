@@ -1,4 +1,4 @@
-package server
+package input
 
 import (
 	"bytes"
@@ -38,13 +38,13 @@ func FuzzSessionInput(f *testing.F) {
 	st := openTestStore(f)
 	raw := os.Getenv("GROTTO_FUZZ_RAW") != ""
 	f.Fuzz(func(t *testing.T, data []byte) {
-		in := newInput(context.Background(), bytes.NewReader(data), "xterm-256color", 0, nil)
+		in := New(context.Background(), bytes.NewReader(data), "xterm-256color", 0, nil, nil)
 		in.raw = raw
 		p, _ := program(st, in)
 		ran := make(chan error, 1)
 		go func() { _, err := p.Run(); ran <- err }()
 		select {
-		case <-in.consumed():
+		case <-in.Consumed():
 			p.Quit()
 			<-ran
 		case <-ran: // the bytes quit the program
@@ -52,7 +52,7 @@ func FuzzSessionInput(f *testing.F) {
 			p.Kill()
 			t.Fatalf("the program had not read %q after %v", data, waitLong)
 		}
-		if n := in.panics(); n > 0 {
+		if n := in.Panics(); n > 0 {
 			t.Fatalf("the decoder panicked %d times on %q behind the sanitizer", n, data)
 		}
 	})

@@ -1,4 +1,4 @@
-package server
+package input
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ func FuzzInputDecoder(f *testing.F) {
 		if skipC1 && bytes.IndexByte(data, 0x9b) >= 0 {
 			return
 		}
-		in := newInput(context.Background(), bytes.NewReader(data), "xterm-256color", 0, nil)
+		in := New(context.Background(), bytes.NewReader(data), "xterm-256color", 0, nil, nil)
 		in.raw = raw
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
@@ -69,7 +69,7 @@ func FuzzInputDecoder(f *testing.F) {
 // decodeEvents runs the part of a session's input path before the
 // program: the pump, the sanitizer and ultraviolet's TerminalReader over in,
 // until ctx ends or the input does (finished is then closed).
-func decodeEvents(ctx context.Context, in *input) (events <-chan uv.Event, finished <-chan struct{}) {
+func decodeEvents(ctx context.Context, in *Keyboard) (events <-chan uv.Event, finished <-chan struct{}) {
 	in.pumpOnce.Do(func() { go in.pump() })
 	evs := make(chan uv.Event)
 	done := make(chan struct{})

@@ -1,4 +1,4 @@
-package server
+package input
 
 // This file is a session's keyboard: the bytes a client types, checked and
 // decoded by grotto before they reach the session's Bubble Tea program.
@@ -72,9 +72,9 @@ const (
 // KeyPressEvent as a lone ESC.
 const escKey = "\x1b[27u"
 
-// input is one session's keyboard: a pump reading the client, shared by the
-// programs the session makes (only one of which runs).
-type input struct {
+// Keyboard is one session's keyboard: a pump reading the client, shared by
+// the programs the session makes (only one of which runs).
+type Keyboard struct {
 	ctx    context.Context
 	src    io.Reader
 	term   string // the client's TERM, for ultraviolet's key tables
@@ -99,20 +99,28 @@ type input struct {
 	clock *metrics.KeyClock
 }
 
-func newInput(ctx context.Context, src io.Reader, term string, perSec int, logger *log.Logger) *input {
-	return &input{ctx: ctx, src: src, term: term, perSec: perSec, log: logger,
+// New returns the keyboard of a session whose client sends src, with
+// TERM term (for ultraviolet's key tables), read at most perSec bytes a
+// second (0 for no limit; a flood waits, as for typed input), logging
+// decoder panics to logger (nil logs nothing) and timing each key to its
+// frame on clock (nil measures nothing). It reads src once the first
+// program made with Option starts, until src or ctx ends.
+func New(ctx context.Context, src io.Reader, term string, perSec int, logger *log.Logger, clock *metrics.KeyClock) *Keyboard {
+	return &Keyboard{ctx: ctx, src: src, term: term, perSec: perSec, log: logger, clock: clock,
 		chunks: make(chan []byte), done: make(chan struct{})}
 }
 
-// panics returns how many decoder panics were caught.
-func (in *input) panics() int64 { return in.recovered.Load() }
+// Panics returns how many decoder panics were caught: each is an upstream
+// bug the sanitizer let through.
+func (in *Keyboard) Panics() int64 { return in.recovered.Load() }
 
-// consumed is closed once the client's input has ended and every event in
+// Consumed is closed once the client's input has ended and every event in
 // it has been handed to the program.
-func (in *input) consumed() <-chan struct{} { return in.done }
+func (in *Keyboard) Consumed() <-chan struct{} { return in.done }
 
-// option installs, in each program made with it, a gate as its input.
-func (in *input) option() tea.ProgramOption {
+// Option installs, in each program made with it, a gate as its input:
+// the program's keys then come from this keyboard only.
+func (in *Keyboard) Option() tea.ProgramOption {
 	return func(p *tea.Program) {
 		tea.WithInput(&gate{in: in, p: p, ended: make(chan struct{})})(p)
 	}
@@ -123,7 +131,7 @@ func (in *input) option() tea.ProgramOption {
 // starts decoding for that program; it returns io.EOF once the program has
 // ended, so Bubble Tea's goroutine ends too.
 type gate struct {
-	in    *input
+	in    *Keyboard
 	p     *tea.Program
 	once  sync.Once
 	ended chan struct{}
@@ -149,7 +157,7 @@ func (g *gate) Read([]byte) (int, error) {
 
 // serve decodes the client's input into events for p until p ends (ctx) or
 // the input does.
-func (in *input) serve(ctx context.Context, p *tea.Program) {
+func (in *Keyboard) serve(ctx context.Context, p *tea.Program) {
 	in.pumpOnce.Do(func() { go in.pump() })
 	for {
 		r, ended := in.decode(ctx, p)
@@ -170,7 +178,7 @@ func (in *input) serve(ctx context.Context, p *tea.Program) {
 // sends its events to p. It returns what a panic in the decoder recovered
 // (the reader is then abandoned and another takes over), or nil and whether
 // the input has ended.
-func (in *input) decode(ctx context.Context, p *tea.Program) (recovered any, ended bool) {
+func (in *Keyboard) decode(ctx context.Context, p *tea.Program) (recovered any, ended bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	events := make(chan uv.Event)
@@ -204,7 +212,7 @@ func (in *input) decode(ctx context.Context, p *tea.Program) (recovered any, end
 }
 
 // pump reads the client into chunks until it ends.
-func (in *input) pump() {
+func (in *Keyboard) pump() {
 	defer close(in.chunks)
 	r := newLimitedReader(in.ctx, in.src, in.perSec)
 	for {
@@ -227,7 +235,7 @@ func (in *input) pump() {
 // feed is the sanitized input as one TerminalReader reads it; it ends with
 // io.EOF when ctx does.
 type feed struct {
-	in  *input
+	in  *Keyboard
 	ctx context.Context
 }
 
@@ -267,7 +275,7 @@ func (f *feed) Read(p []byte) (int, error) {
 // take sanitizes as much of the bytes read as fits in p (a sequence never
 // straddles two reads, where the decoder could time it out half-way) and
 // copies out what is ready, returning how many bytes. in.mu is held.
-func (in *input) take(p []byte) int {
+func (in *Keyboard) take(p []byte) int {
 	if in.raw {
 		in.out, in.in = append(in.out, in.in...), in.in[:0]
 	}

@@ -1,4 +1,4 @@
-package server
+package input
 
 import (
 	"strings"

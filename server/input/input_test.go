@@ -1,4 +1,4 @@
-package server
+package input
 
 import (
 	"context"
@@ -16,6 +16,9 @@ import (
 
 // crasher is the 35 bytes that, in one write, killed the whole server:
 // x/ansi's DecodeSequence indexes its 32 parameters with the 33rd.
+// waitLong bounds every wait on a program.
+const waitLong = 10 * time.Second
+
 const crasher = "\x1b[;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;0"
 
 func openTestStore(tb testing.TB) *store.Bolt {
@@ -30,12 +33,12 @@ func openTestStore(tb testing.TB) *store.Bolt {
 
 // program is grotto's real model in a real Bubble Tea program whose keys
 // come through a session's input path from r.
-func program(st store.Store, in *input) (*tea.Program, *tui.Model) {
+func program(st store.Store, in *Keyboard) (*tea.Program, *tui.Model) {
 	play := session.New(session.Config{Fingerprint: "SHA256:input", Saves: st, Scores: st, Profiles: st,
 		Quarantine: st, NewSeed: func() uint64 { return 3 }})
-	m := tui.New(tui.Player{Name: "typist", Play: play, Board: scoreBoard{st}})
+	m := tui.New(tui.Player{Name: "typist", Play: play})
 	p := tea.NewProgram(m, tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30), tea.WithoutSignalHandler(),
-		tea.WithEnvironment([]string{"TERM=xterm-256color"}), in.option())
+		tea.WithEnvironment([]string{"TERM=xterm-256color"}), in.Option())
 	return p, m
 }
 
@@ -45,7 +48,7 @@ func TestThe35BytesThatKilledTheServerAreReadAsNothing(t *testing.T) {
 	}
 	r, w := io.Pipe()
 	defer w.Close()
-	in := newInput(context.Background(), r, "xterm-256color", 0, nil)
+	in := New(context.Background(), r, "xterm-256color", 0, nil, nil)
 	p, m := program(openTestStore(t), in)
 	ran := make(chan error, 1)
 	go func() { _, err := p.Run(); ran <- err }()
@@ -66,7 +69,7 @@ func TestThe35BytesThatKilledTheServerAreReadAsNothing(t *testing.T) {
 	if m.Exit() != tui.ExitQuit {
 		t.Errorf("exit %v, want the player's quit", m.Exit())
 	}
-	if n := in.panics(); n != 0 {
+	if n := in.Panics(); n != 0 {
 		t.Errorf("the decoder panicked %d times behind the sanitizer", n)
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package input
 
 import (
 	"context"
@@ -46,9 +46,9 @@ func TestAClientsBytesNeverResizeTheScreen(t *testing.T) {
 	var sizes []tea.WindowSizeMsg
 	r, w := io.Pipe()
 	defer w.Close()
-	in := newInput(context.Background(), r, "xterm-256color", 0, nil)
+	in := New(context.Background(), r, "xterm-256color", 0, nil, nil)
 	p := tea.NewProgram(sizeRecorder{mu: &mu, sizes: &sizes}, tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30),
-		tea.WithoutSignalHandler(), tea.WithEnvironment([]string{"TERM=xterm-256color"}), in.option())
+		tea.WithoutSignalHandler(), tea.WithEnvironment([]string{"TERM=xterm-256color"}), in.Option())
 	ran := make(chan error, 1)
 	go func() { _, err := p.Run(); ran <- err }()
 	w.Write([]byte("\x1b[8;1000;1024t\x1b[48;300;2000;0;0t\x1b[4;9000;9000t"))

@@ -1,4 +1,4 @@
-package server
+package input
 
 // This file is the sanitizer: an ECMA-48 state machine over what a client
 // types that passes on only whole, bounded units (a key, a UTF-8 character,
