@@ -1,13 +1,12 @@
 package tui
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // What the player reads when the session cannot keep a turn durable. The
@@ -15,46 +14,18 @@ import (
 // never losing a game, an end that cannot be recorded never undone) is
 // tested in server/session.
 
-// flakyStore is a store whose writes fail while full is set, as on a full
-// disk or past a file-size limit.
-type flakyStore struct {
-	store.Store
-	full bool
-}
-
-var errDiskFull = errors.New("no space left on device")
-
-func (f *flakyStore) PutSave(fp string, blob []byte) error {
-	if f.full {
-		return errDiskFull
-	}
-	return f.Store.PutSave(fp, blob)
-}
-
-func (f *flakyStore) AppendJournal(fp string, seq uint64, entry []byte) error {
-	if f.full {
-		return errDiskFull
-	}
-	return f.Store.AppendJournal(fp, seq, entry)
-}
-
-func (f *flakyStore) FinishGame(fp string, s store.Score) (int, error) {
-	if f.full {
-		return 0, errDiskFull
-	}
-	return f.Store.FinishGame(fp, s)
-}
+var errDiskFull = storetest.ErrDiskFull
 
 // TestTheStatusLineSaysNotSavedUntilASaveSucceeds: every unsaved turn says
 // so under the map, the warning stays on the status line through keys that
 // cost no turn, and goes when a save succeeds.
 func TestTheStatusLineSaysNotSavedUntilASaveSucceeds(t *testing.T) {
-	fs := &flakyStore{Store: openStore(t)}
+	fs := storetest.NewFlaky(openStore(t))
 	m := New(newPlayer(t, fs, "SHA256:test", "tester", 7))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	press(m, "enter")
 	press(m, towardStairs(m))
-	fs.full = true
+	fs.SetFull(true)
 	for range 2 {
 		press(m, towardStairs(m))
 		if s := plain(m); !strings.Contains(s, "Not saved: the server could not write its database") || !strings.Contains(s, "NOT SAVED") {
@@ -69,7 +40,7 @@ func TestTheStatusLineSaysNotSavedUntilASaveSucceeds(t *testing.T) {
 	if s := plain(m); m.Exit() == ExitSaved || !strings.Contains(s, "press S to try again") {
 		t.Errorf("S with a full disk left, or said nothing:\n%s", s)
 	}
-	fs.full = false
+	fs.SetFull(false)
 	press(m, towardStairs(m))
 	if s := plain(m); strings.Contains(s, "NOT SAVED") {
 		t.Errorf("the game is saved again but the status line says otherwise:\n%s", s)
@@ -78,12 +49,12 @@ func TestTheStatusLineSaysNotSavedUntilASaveSucceeds(t *testing.T) {
 
 // TestAnEndThatCannotBeRecordedSaysSoAndTheTitleRecordsItLater.
 func TestAnEndThatCannotBeRecordedSaysSoAndTheTitleRecordsItLater(t *testing.T) {
-	fs := &flakyStore{Store: openStore(t)}
+	fs := storetest.NewFlaky(openStore(t))
 	m := newModel(t, fs, 3)
 	press(m, "enter")
 	for i := 0; i < 20000 && m.InProgress(); i++ {
 		if i == 30 {
-			fs.full = true
+			fs.SetFull(true)
 		}
 		press(m, towardStairs(m))
 	}
@@ -93,7 +64,7 @@ func TestAnEndThatCannotBeRecordedSaysSoAndTheTitleRecordsItLater(t *testing.T) 
 	if s := plain(m); !strings.Contains(s, "Your score could not be recorded") {
 		t.Errorf("game over with the end unrecorded:\n%s", s)
 	}
-	fs.full = false
+	fs.SetFull(false)
 	press(m, "enter")
 	if s := plain(m); !strings.Contains(s, "Your last game ended") || strings.Contains(s, "Continue") {
 		// Nothing was written since turn 30: the title can only record the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // unsavedServer plays the part of the server around the sessions of one
@@ -13,14 +14,14 @@ import (
 // session that ends with its last save failing marks the key unsaved, as
 // server.play does.
 type unsavedServer struct {
-	st      *finishFails // over a flakyStore: st.Store.(*flakyStore).full fails every game write
-	flaky   *flakyStore
+	st      *finishFails // over a flakyStore: st.Store.(*storetest.Flaky).full fails every game write
+	flaky   *storetest.Flaky
 	unsaved *Unsaved
 	pending *PendingEnds
 }
 
 func newUnsavedServer(t *testing.T) *unsavedServer {
-	flaky := &flakyStore{Store: openStore(t)}
+	flaky := storetest.NewFlaky(openStore(t))
 	return &unsavedServer{st: &finishFails{Store: flaky}, flaky: flaky, unsaved: NewUnsaved(), pending: NewPendingEnds()}
 }
 
@@ -38,7 +39,7 @@ func (u *unsavedServer) end(s *Session) {
 }
 
 // down makes every write of a game fail (disk full), or work again.
-func (u *unsavedServer) down(d bool) { u.flaky.full, u.st.fail, u.st.journal = d, d, d }
+func (u *unsavedServer) down(d bool) { u.flaky.SetFull(d); u.st.fail, u.st.journal = d, d }
 
 func (u *unsavedServer) marked() bool { return slices.Contains(u.unsaved.Keys(), fp) }
 

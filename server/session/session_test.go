@@ -12,6 +12,7 @@ import (
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 const fp = "SHA256:test"
@@ -35,28 +36,7 @@ func open(st store.Store, seed uint64) *Session {
 		NewSeed: func() uint64 { return seed }, Now: func() time.Time { return now }})
 }
 
-// flakyStore is a store whose writes of games fail while full is set, as
-// on a full disk or past a file-size limit.
-type flakyStore struct {
-	store.Store
-	full bool
-}
-
-var errDiskFull = errors.New("no space left on device")
-
-func (f *flakyStore) PutSave(fp string, blob []byte) error {
-	if f.full {
-		return errDiskFull
-	}
-	return f.Store.PutSave(fp, blob)
-}
-
-func (f *flakyStore) AppendJournal(fp string, seq uint64, entry []byte) error {
-	if f.full {
-		return errDiskFull
-	}
-	return f.Store.AppendJournal(fp, seq, entry)
-}
+var errDiskFull = storetest.ErrDiskFull
 
 // dive returns the command that walks the player one step down the
 // shortest path to the stairs (attacking whatever stands in the way), or
@@ -164,7 +144,7 @@ func TestAFailedWriteNeverLosesTheGame(t *testing.T) {
 		{name: "the disk is full when a new game starts over an old save", failFrom: -1, failTo: 3, oldSave: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := &flakyStore{Store: openStore(t)}
+			fs := storetest.NewFlaky(openStore(t))
 			if tc.oldSave {
 				old := open(fs, 3)
 				old.Start()
@@ -176,28 +156,28 @@ func TestAFailedWriteNeverLosesTheGame(t *testing.T) {
 				}
 			}
 			s := open(fs, 7)
-			fs.full = tc.failFrom < 0
+			fs.SetFull(tc.failFrom < 0)
 			err := s.Start()
-			if fs.full && err == nil {
+			if fs.Full() && err == nil {
 				t.Fatal("a new game that could not be saved said nothing")
 			}
 			descents := 0
 			for i := 0; i < 400 && s.InProgress(); i++ {
 				c := dive(s.Game())
 				if tc.atDescent && c == game.Descend() && descents == 0 {
-					fs.full = true // the descent's save fails
+					fs.SetFull(true) // the descent's save fails
 				}
 				if i == tc.failFrom {
-					fs.full = true
+					fs.SetFull(true)
 				}
 				if i == tc.failTo && tc.failTo > 0 {
-					fs.full = false
+					fs.SetFull(false)
 				}
 				res, err := s.Do(c)
 				if res.Descended {
 					descents++
 				}
-				if fs.full {
+				if fs.Full() {
 					var se *Error
 					if !errors.As(err, &se) || !strings.Contains(se.Player, "Not saved") || !errors.Is(err, errDiskFull) {
 						t.Fatalf("turn %d was not saved and Do said %v", s.Game().Turn(), err)
@@ -206,8 +186,8 @@ func TestAFailedWriteNeverLosesTheGame(t *testing.T) {
 						t.Fatalf("turn %d was not saved and Behind is false", s.Game().Turn())
 					}
 				}
-				if tc.atDescent && descents == 1 && fs.full {
-					fs.full = false // the next two turns write again
+				if tc.atDescent && descents == 1 && fs.Full() {
+					fs.SetFull(false) // the next two turns write again
 					s.Do(dive(s.Game()))
 					s.Do(dive(s.Game()))
 					break
@@ -235,20 +215,20 @@ func TestAFailedWriteNeverLosesTheGame(t *testing.T) {
 // failing, a crash loses the turns since the last good write, each of which
 // returned an error, and resumes at the last turn that was saved.
 func TestACrashWhileWritesFailLosesOnlyTheWarnedTurns(t *testing.T) {
-	fs := &flakyStore{Store: openStore(t)}
+	fs := storetest.NewFlaky(openStore(t))
 	s := open(fs, 7)
 	s.Start()
 	for range 6 {
 		s.Do(dive(s.Game()))
 	}
 	saved := encode(t, s.Game())
-	fs.full = true
+	fs.SetFull(true)
 	for range 4 {
 		if _, err := s.Do(dive(s.Game())); err == nil {
 			t.Fatal("a turn that was not saved returned no error")
 		}
 	}
-	fs.full = false
+	fs.SetFull(false)
 	g := resume(t, fs)
 	if g == nil || !bytes.Equal(saved, encode(t, g)) {
 		t.Errorf("resumed at %v, want the last saved turn", g)
@@ -257,16 +237,16 @@ func TestACrashWhileWritesFailLosesOnlyTheWarnedTurns(t *testing.T) {
 
 // TestTheHostHearsOfTroubleOnceWhenItStartsAndOnceWhenItEnds.
 func TestTheHostHearsOfTroubleOnceWhenItStartsAndOnceWhenItEnds(t *testing.T) {
-	fs := &flakyStore{Store: openStore(t)}
+	fs := storetest.NewFlaky(openStore(t))
 	var heard []error
 	s := New(Config{Fingerprint: fp, Saves: fs, Scores: fs, Profiles: fs, Quarantine: fs,
 		NewSeed: func() uint64 { return 7 }, Trouble: func(err error) { heard = append(heard, err) }})
 	s.Start()
 	s.Do(dive(s.Game()))
-	fs.full = true
+	fs.SetFull(true)
 	s.Do(dive(s.Game()))
 	s.Do(dive(s.Game()))
-	fs.full = false
+	fs.SetFull(false)
 	s.Do(dive(s.Game()))
 	if s.Behind() {
 		t.Error("a save succeeded and Behind is still true")
@@ -456,7 +436,7 @@ func TestASnapshotEverySnapshotEveryTurns(t *testing.T) {
 // store takes writes again the death is recorded (found by a hostile tester
 // of issue 11: Continue offered the game alive, one turn before it died).
 func TestADeathThatCannotBeRecordedNorSavedIsNeverUndoneWhileTheServerRuns(t *testing.T) {
-	flaky := &flakyStore{Store: openStore(t)}
+	flaky := storetest.NewFlaky(openStore(t))
 	fs := &finishFails{Store: flaky}
 	pending := NewPendingEnds()
 	login := func(seed uint64) *Session {
@@ -468,7 +448,8 @@ func TestADeathThatCannotBeRecordedNorSavedIsNeverUndoneWhileTheServerRuns(t *te
 	for range 20000 {
 		c := dive(s.Game())
 		if r, _ := clone(t, s.Game()).Apply(c); r.Died || r.Won {
-			fs.fail, fs.journal, flaky.full = true, true, true // the last turn's writes all fail
+			fs.fail, fs.journal = true, true
+			flaky.SetFull(true) // the last turn's writes all fail
 		}
 		if res, _ := s.Do(c); res.Died || res.Won {
 			break
@@ -485,7 +466,8 @@ func TestADeathThatCannotBeRecordedNorSavedIsNeverUndoneWhileTheServerRuns(t *te
 	if g, news, _ := login(99).Open(); g != nil || !strings.Contains(news, "cannot record") {
 		t.Fatalf("the next login, writes still failing, found a game: %v (news %q) for a game that ended on turn %d", g != nil, news, turn)
 	}
-	fs.fail, fs.journal, flaky.full = false, false, false
+	fs.fail, fs.journal = false, false
+	flaky.SetFull(false)
 	g, news, err := login(99).Open()
 	scores, _ := fs.TopScores(10)
 	if g != nil || err != nil || len(scores) != 1 || scores[0].Turns != turn || !strings.Contains(news, "Your last game ended") {
