@@ -471,7 +471,7 @@ func (s *Server) play(st seat) {
 	lob.lease = &sessionLease{nl: s.leases, st: s.store, fp: id.fp, n: lob}
 	defer lob.lease.release()
 	play := s.newPlay(id.fp, lob.lease, logger)
-	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.metrics.TimedScores(s.store)}, Data: s.data,
+	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.metrics.Timed(metrics.Roles{Scores: s.store}).Scores}, Data: s.data,
 		Replays: titleReplays{s}, Daily: &dailyStarter{s: s, fp: id.fp, play: play, log: logger},
 		IdleTimeout: s.cfg.Limits.IdleTimeout, Now: s.clock,
 		Admin: func() bool { return s.admins.Load().Contains(id.fp) },
@@ -591,8 +591,9 @@ func cause(err error) error {
 // key's store lease.
 func (s *Server) newPlay(fp string, lease *sessionLease, logger *log.Logger) *session.Session {
 	m := s.metrics // every store call of the session timed by operation
-	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: m.TimedSaves(lease), Scores: m.TimedScores(lease),
-		Profiles: m.TimedProfiles(s.store), Quarantine: m.TimedQuarantine(loggedQuarantine{lease, logger}),
+	t := m.Timed(metrics.Roles{Saves: lease, Scores: lease, Profiles: s.store, Quarantine: loggedQuarantine{lease, logger}})
+	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: t.Saves, Scores: t.Scores,
+		Profiles: t.Profiles, Quarantine: t.Quarantine,
 		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.pending, Unsaved: s.unsaved, Played: m.Played,
 		Trouble: func(err error) {
 			if errors.Is(err, store.ErrFenced) {

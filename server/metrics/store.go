@@ -62,148 +62,102 @@ func (m *Metrics) JournalCommitted(entries int) {
 
 var _ store.Observer = (*Metrics)(nil)
 
-// TimedSaves returns s timed; each PutSave that succeeds counts a save.
-func (m *Metrics) TimedSaves(s store.Saves) store.Saves {
-	if m == nil {
-		return s
-	}
-	return timedSaves{s, m}
+// Roles are the store roles a session uses, each from wherever the server
+// takes it (the key's lease for saves and scores, the store for profiles,
+// a logging quarantine). A role a caller does not use may be nil.
+type Roles struct {
+	store.Saves
+	store.Scores
+	store.Profiles
+	store.Quarantine
 }
 
-// TimedScores returns s timed.
-func (m *Metrics) TimedScores(s store.Scores) store.Scores {
+// Timed returns r with every operation of its roles timed
+// (grotto_store_operation_seconds, errors counted but store.ErrNotFound),
+// and each PutSave that succeeds counting a save; on a nil Metrics, r as
+// it is. The one decorator of the four roles.
+func (m *Metrics) Timed(r Roles) Roles {
 	if m == nil {
-		return s
+		return r
 	}
-	return timedScores{s, m}
+	t := timed{r, m}
+	return Roles{t, t, t, t}
 }
 
-// TimedProfiles returns s timed.
-func (m *Metrics) TimedProfiles(s store.Profiles) store.Profiles {
-	if m == nil {
-		return s
-	}
-	return timedProfiles{s, m}
-}
-
-// TimedQuarantine returns s timed.
-func (m *Metrics) TimedQuarantine(s store.Quarantine) store.Quarantine {
-	if m == nil {
-		return s
-	}
-	return timedQuarantine{s, m}
-}
-
-type timedSaves struct {
-	s store.Saves
+// timed is Roles timed by m.
+type timed struct {
+	r Roles
 	m *Metrics
 }
 
-func (t timedSaves) Save(fp string) ([]byte, error) {
+// timeErr runs one store operation op that returns only an error, timed.
+func (t timed) timeErr(op int, call func() error) error {
 	began := time.Now()
-	b, err := t.s.Save(fp)
-	t.m.done(OpSave, began, err)
-	return b, err
+	err := call()
+	t.m.done(op, began, err)
+	return err
 }
 
-func (t timedSaves) PutSave(fp string, blob []byte) error {
+// timeValue runs one store operation op that returns a value, timed.
+func timeValue[V any](t timed, op int, call func() (V, error)) (V, error) {
 	began := time.Now()
-	err := t.s.PutSave(fp, blob)
-	t.m.done(OpPutSave, began, err)
+	v, err := call()
+	t.m.done(op, began, err)
+	return v, err
+}
+
+func (t timed) Save(fp string) ([]byte, error) {
+	return timeValue(t, OpSave, func() ([]byte, error) { return t.r.Saves.Save(fp) })
+}
+
+func (t timed) PutSave(fp string, blob []byte) error {
+	err := t.timeErr(OpPutSave, func() error { return t.r.Saves.PutSave(fp, blob) })
 	if err == nil {
 		t.m.Saves.Inc()
 	}
 	return err
 }
 
-func (t timedSaves) DeleteSave(fp string) error {
-	began := time.Now()
-	err := t.s.DeleteSave(fp)
-	t.m.done(OpDeleteSave, began, err)
-	return err
+func (t timed) DeleteSave(fp string) error {
+	return t.timeErr(OpDeleteSave, func() error { return t.r.Saves.DeleteSave(fp) })
 }
 
-func (t timedSaves) AppendJournal(fp string, seq uint64, entry []byte) error {
-	began := time.Now()
-	err := t.s.AppendJournal(fp, seq, entry)
-	t.m.done(OpAppendJournal, began, err)
-	return err
+func (t timed) AppendJournal(fp string, seq uint64, entry []byte) error {
+	return t.timeErr(OpAppendJournal, func() error { return t.r.Saves.AppendJournal(fp, seq, entry) })
 }
 
-func (t timedSaves) Journal(fp string) ([][]byte, error) {
-	began := time.Now()
-	j, err := t.s.Journal(fp)
-	t.m.done(OpJournal, began, err)
-	return j, err
+func (t timed) Journal(fp string) ([][]byte, error) {
+	return timeValue(t, OpJournal, func() ([][]byte, error) { return t.r.Saves.Journal(fp) })
 }
 
-type timedScores struct {
-	s store.Scores
-	m *Metrics
+func (t timed) FinishGame(fp string, s store.Score) (int, error) {
+	return timeValue(t, OpFinishGame, func() (int, error) { return t.r.Scores.FinishGame(fp, s) })
 }
 
-func (t timedScores) FinishGame(fp string, s store.Score) (int, error) {
-	began := time.Now()
-	rank, err := t.s.FinishGame(fp, s)
-	t.m.done(OpFinishGame, began, err)
-	return rank, err
+func (t timed) TopScores(n int) ([]store.Score, error) {
+	return timeValue(t, OpTopScores, func() ([]store.Score, error) { return t.r.Scores.TopScores(n) })
 }
 
-func (t timedScores) TopScores(n int) ([]store.Score, error) {
-	began := time.Now()
-	s, err := t.s.TopScores(n)
-	t.m.done(OpTopScores, began, err)
-	return s, err
+func (t timed) Profile(fp string) (store.Profile, error) {
+	return timeValue(t, OpProfile, func() (store.Profile, error) { return t.r.Profiles.Profile(fp) })
 }
 
-type timedProfiles struct {
-	s store.Profiles
-	m *Metrics
+func (t timed) PutProfile(p store.Profile) error {
+	return t.timeErr(OpPutProfile, func() error { return t.r.Profiles.PutProfile(p) })
 }
 
-func (t timedProfiles) Profile(fp string) (store.Profile, error) {
-	began := time.Now()
-	p, err := t.s.Profile(fp)
-	t.m.done(OpProfile, began, err)
-	return p, err
+func (t timed) ClaimName(fp, name string, now time.Time) error {
+	return t.timeErr(OpClaimName, func() error { return t.r.Profiles.ClaimName(fp, name, now) })
 }
 
-func (t timedProfiles) PutProfile(p store.Profile) error {
-	began := time.Now()
-	err := t.s.PutProfile(p)
-	t.m.done(OpPutProfile, began, err)
-	return err
+func (t timed) NameHolder(name string) (string, error) {
+	return timeValue(t, OpNameHolder, func() (string, error) { return t.r.Profiles.NameHolder(name) })
 }
 
-func (t timedProfiles) ClaimName(fp, name string, now time.Time) error {
-	began := time.Now()
-	err := t.s.ClaimName(fp, name, now)
-	t.m.done(OpClaimName, began, err)
-	return err
+func (t timed) Quarantine(fp, reason string, now time.Time) (string, error) {
+	return timeValue(t, OpQuarantine, func() (string, error) { return t.r.Quarantine.Quarantine(fp, reason, now) })
 }
 
-func (t timedProfiles) NameHolder(name string) (string, error) {
-	began := time.Now()
-	fp, err := t.s.NameHolder(name)
-	t.m.done(OpNameHolder, began, err)
-	return fp, err
-}
-
-type timedQuarantine struct {
-	s store.Quarantine
-	m *Metrics
-}
-
-func (t timedQuarantine) Quarantine(fp, reason string, now time.Time) (string, error) {
-	began := time.Now()
-	key, err := t.s.Quarantine(fp, reason, now)
-	t.m.done(OpQuarantine, began, err)
-	return key, err
-}
-
-func (t timedQuarantine) Quarantined(fp string) ([]store.Quarantined, error) {
-	began := time.Now()
-	q, err := t.s.Quarantined(fp)
-	t.m.done(OpQuarantined, began, err)
-	return q, err
+func (t timed) Quarantined(fp string) ([]store.Quarantined, error) {
+	return timeValue(t, OpQuarantined, func() ([]store.Quarantined, error) { return t.r.Quarantine.Quarantined(fp) })
 }
