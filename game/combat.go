@@ -192,21 +192,27 @@ func (g *Game) strike(a, b *Actor, w blow) bool {
 	if a.Kind == "player" {
 		kind = MsgPlayerHit
 	}
+	from := "" // a shot at the player says where it came from (the tester's arrows from off the screen)
+	if b.Kind == "player" && a.Pos.Chebyshev(b.Pos) > 1 {
+		from = " from the " + Compass(b.Pos, a.Pos)
+	}
 	if g.rng.IntN(100) >= o.Chance {
 		if a.Kind == "player" {
 			g.logf(kind, "You miss "+the(b)+".")
 		} else {
-			g.logf(kind, capitalize(the(a))+" "+w.verb+" "+the(b)+" but misses.")
+			g.logf(kind, capitalize(the(a))+" "+w.verb+" "+the(b)+from+" but misses.")
 		}
 		return false
 	}
 	dmg := o.Min + g.rng.IntN(o.Max-o.Min+1)
-	desc := capitalize(the(a)) + " " + verb(a, w.verbYou, w.verb) + " " + the(b)
+	desc := capitalize(the(a)) + " " + verb(a, w.verbYou, w.verb) + " " + the(b) + from
 	switch {
 	case dmg > 0 && g.unharmed(b):
 		g.logf(kind, desc+" but you are unharmed (god mode).")
 	case dmg > 0:
 		g.logf(kind, fmt.Sprintf("%s for %d %s.", desc, dmg, plural(dmg, "hit point", "hit points")))
+	case w.poison > 0 && !g.unharmed(b):
+		g.logf(kind, desc+".") // "You are poisoned!" follows: not "no damage" before it (the tester's cobra)
 	default:
 		g.logf(kind, desc+" but "+verb(a, "do", "does")+" no damage.")
 	}
@@ -221,6 +227,39 @@ func (g *Game) strike(a, b *Actor, w blow) bool {
 		g.steal(a)
 	}
 	return true
+}
+
+// Compass names the nearest of the eight points of the compass from p to
+// q: "north", "south-east"; "" for q == p. A component counts when it is
+// at least 0.4 of the other (tan 22.5° ≈ 0.414), so one west and five
+// north is north. North is up the screen (y decreasing).
+func Compass(p, q world.Pos) string {
+	dx, dy := q.X-p.X, q.Y-p.Y
+	ax, ay := max(dx, -dx), max(dy, -dy)
+	if 5*ax < 2*ay {
+		dx = 0
+	}
+	if 5*ay < 2*ax {
+		dy = 0
+	}
+	dir := ""
+	switch {
+	case dy < 0:
+		dir = "north"
+	case dy > 0:
+		dir = "south"
+	}
+	switch {
+	case dx < 0 && dir != "":
+		dir += "-west"
+	case dx < 0:
+		dir = "west"
+	case dx > 0 && dir != "":
+		dir += "-east"
+	case dx > 0:
+		dir = "east"
+	}
+	return dir
 }
 
 // hurt takes dmg HP from b; if that kills b, cause says what did it ("an

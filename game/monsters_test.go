@@ -540,3 +540,35 @@ func TestAThiefNamesWhatItStealsAsThePlayerKnowsIt(t *testing.T) {
 		t.Errorf("the dead thief's loot is told as:\n%s", log)
 	}
 }
+
+// TestAShotSaysWhereItCameFrom: the tester took three or four arrows and
+// bolts from monsters they could not find on the screen, with no way to
+// tell where from (issue 21, stop 28). A shot says the compass point it
+// came from, hit or miss.
+func TestAShotSaysWhereItCameFrom(t *testing.T) {
+	g := lit(t, at(5, 5), 1000, placed{"kobold archer", at(10, 4)})
+	from := g.LogLen()
+	waits(t, g, 30)
+	log := lastMessages(g, from)
+	for _, want := range []string{"The kobold archer shoots an arrow at you from the east for ", "The kobold archer shoots an arrow at you from the east but misses."} {
+		if !strings.Contains(log, want) {
+			t.Errorf("no %q in:\n%s", want, log)
+		}
+	}
+}
+
+// TestAPoisoningSpitThatDoesNoDamageDoesNotSayNoDamage: "The cobra spits
+// venom at you but does no damage." and then "You are poisoned!" (the
+// tester's). A blow that poisons says only that it poisons.
+func TestAPoisoningSpitThatDoesNoDamageDoesNotSayNoDamage(t *testing.T) {
+	g := lit(t, at(5, 5), 5000, placed{"cobra", at(8, 5)})
+	from := g.LogLen()
+	waits(t, g, 400)
+	log := lastMessages(g, from)
+	if strings.Contains(log, "venom at you but does no damage.") {
+		t.Errorf("a spit says it did no damage:\n%.600s", log[strings.Index(log, "venom at you but does no damage.")-30:])
+	}
+	if !strings.Contains(log, "The cobra spits venom at you from the east.\nYou are poisoned!") {
+		t.Errorf("no spit that only poisons in 400 turns")
+	}
+}

@@ -436,39 +436,11 @@ func poisoned(p game.Actor) bool {
 // where says where to tiles q lies from p, for a player whose screen may
 // not show it (a glowing monster far off in the dark): "12 tiles south-east".
 func where(p, q world.Pos) string {
-	dx, dy := q.X-p.X, q.Y-p.Y
-	// The nearest of the eight compass points: a component counts when it
-	// is at least 0.4 of the other (tan 22.5° ≈ 0.414), so (-1,-5) is
-	// north, not north-west (the tester's, issue 21).
-	ax, ay := abs(dx), abs(dy)
-	if 5*ax < 2*ay {
-		dx = 0
-	}
-	if 5*ay < 2*ax {
-		dy = 0
-	}
-	dir := ""
-	switch {
-	case dy < 0:
-		dir = "north"
-	case dy > 0:
-		dir = "south"
-	}
-	switch {
-	case dx < 0 && dir != "":
-		dir += "-west"
-	case dx < 0:
-		dir = "west"
-	case dx > 0 && dir != "":
-		dir += "-east"
-	case dx > 0:
-		dir = "east"
-	}
-	n := max(ax, ay)
+	n := max(abs(q.X-p.X), abs(q.Y-p.Y))
 	if n == 1 {
-		return "1 tile " + dir
+		return "1 tile " + game.Compass(p, q)
 	}
-	return fmt.Sprintf("%d tiles %s", n, dir)
+	return fmt.Sprintf("%d tiles %s", n, game.Compass(p, q))
 }
 
 func abs(n int) int {
