@@ -165,3 +165,26 @@ func TestAFleeingMonsterInViewIsNamedOnceThenRestGoesOn(t *testing.T) {
 		t.Errorf("R with a hunting %s in view: %d turns, note %q", a.Name, m.game.Turn()-turn, note(m))
 	}
 }
+
+// TestExploreGoesOnWhileStarving: starving took 1 HP a turn and every x
+// stopped after one step, "You stop: you are hurt." (the tester's last
+// depth, issue 21, stop 28). Like poison, hunger's own damage stops a trip
+// only once HP is low.
+func TestExploreGoesOnWhileStarving(t *testing.T) {
+	m := newModel(t, openStore(t), 7)
+	press(m, "enter")
+	adopt(t, m, editSave(t, withoutMonsters(t, m.game), func(state map[string]any) {
+		a := state["Actors"].([]any)[0].(map[string]any)
+		a["HP"], a["MaxHP"] = float64(90), float64(90)
+		state["Hunger"] = game.StartNutrition // all spent: starving
+	}))
+	if m.game.Hunger() != game.HungerStarving {
+		t.Fatalf("hunger %v, want Starving", m.game.Hunger())
+	}
+	turn := m.game.Turn()
+	press(m, "x")
+	drive(t, m)
+	if m.game.Turn()-turn < 5 || note(m) == "You stop: you are hurt." {
+		t.Errorf("x while starving walked %d turns, note %q", m.game.Turn()-turn, note(m))
+	}
+}

@@ -410,7 +410,9 @@ func (t *trip) interrupted(g *game.Game, fresh []game.Item) (string, bool) {
 func (t *trip) changed(g *game.Game, fresh []game.Item) (string, bool) {
 	before := *t
 	t.observe(g)
-	if p := g.Player(); t.hp < before.hp && (!poisoned(p) || game.LowHealth(p.HP, p.MaxHP)) {
+	// Poison's and starvation's own damage stop a trip only once HP is low
+	// (the tester's starving x stopped after every step).
+	if p := g.Player(); t.hp < before.hp && (!poisoned(p) && g.Hunger() != game.HungerStarving || game.LowHealth(p.HP, p.MaxHP)) {
 		return "You stop: you are hurt.", true
 	}
 	if t.logs != before.logs || t.last != before.last {
