@@ -133,6 +133,12 @@ func TestTheLastStairsWinTheGame(t *testing.T) {
 			g.s.Actors[0].Pos = world.Pos{X: i % g.s.Map.W, Y: i / g.s.Map.W}
 		}
 	}
+	// Drawn as stairs down (>), the last stairs do not say "up" (the
+	// tester's "These stairs lead up and out").
+	g.describeFloor()
+	if got := lastMsg(g); got != "These are the last stairs: they lead out of the grotto. Press > to escape." {
+		t.Errorf("on the last stairs: %q", got)
+	}
 	res, err := g.Apply(Descend())
 	if err != nil || !res.Won || !g.Over() || !g.Won() {
 		t.Fatalf("res %+v err %v over %v won %v", res, err, g.Over(), g.Won())

@@ -152,7 +152,7 @@ func (g *Game) describeFloor() {
 	switch {
 	case g.s.Map.At(p) != world.DownStairs:
 	case g.s.Depth >= mapgen.LastDepth:
-		g.logf(MsgInfo, "These stairs lead up and out of the grotto. Press > to escape.")
+		g.logf(MsgInfo, "These are the last stairs: they lead out of the grotto. Press > to escape.")
 	default:
 		g.logf(MsgInfo, "There are stairs down here.")
 	}
