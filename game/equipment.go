@@ -8,6 +8,7 @@ package game
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/grotto-game/grotto/game/content"
 )
@@ -42,6 +43,39 @@ func (g *Game) EquipOf(k ItemKind) (slot Slot, power, defense int, ok bool) {
 		return "", 0, 0, false
 	}
 	return Slot(e.Slot), e.Power, e.Defense, true
+}
+
+// GearStats says in a few words what wearing it gives, enchantment
+// included: "atk +6, hit -20%", "def +5, dodge -10%, noise +3" (attack or
+// defense, then the trade-offs: the chance to hit in %, the chance to be
+// missed in %, how much further monsters notice the wearer in tiles); ""
+// for an item that is not worn.
+func (g *Game) GearStats(it Item) string {
+	e := g.equipOf(it.Kind)
+	if e == nil {
+		return ""
+	}
+	var parts []string
+	if Slot(e.Slot) == SlotWeapon {
+		parts = append(parts, fmt.Sprintf("atk %+d", e.Power+it.Enchant))
+		if e.Defense != 0 {
+			parts = append(parts, fmt.Sprintf("def %+d", e.Defense))
+		}
+	} else {
+		if e.Power != 0 {
+			parts = append(parts, fmt.Sprintf("atk %+d", e.Power))
+		}
+		parts = append(parts, fmt.Sprintf("def %+d", e.Defense+it.Enchant))
+	}
+	for _, o := range []struct {
+		n      int
+		format string
+	}{{e.Accuracy, "hit %+d%%"}, {e.Evasion, "dodge %+d%%"}, {e.Noise, "noise %+d"}} {
+		if o.n != 0 {
+			parts = append(parts, fmt.Sprintf(o.format, o.n))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // wornIn returns the pack slot of the item worn in slot s, or -1.

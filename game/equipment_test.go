@@ -163,3 +163,24 @@ func TestCheatsCanMakeEveryPieceOfEquipment(t *testing.T) {
 		t.Errorf("pack %+v", inv)
 	}
 }
+
+// TestGearStatsSayWhatWearingGives: the tester could compare a rapier with
+// a sword, or chain mail with +3 leather, only by putting each on and
+// reading the status line (issue 21, stop 28). The pack says it.
+func TestGearStatsSayWhatWearingGives(t *testing.T) {
+	g := New(1, testData)
+	for _, c := range []struct {
+		it   Item
+		want string
+	}{
+		{Item{Kind: WarAxe}, "atk +6, hit -20%"},
+		{Item{Kind: Rapier}, "atk +2, dodge +10%"},
+		{Item{Kind: PlateMail}, "def +5, dodge -10%, noise +3"},
+		{Item{Kind: LeatherArmour, Enchant: 2}, "def +3"},
+		{Item{Kind: HealthPotion}, ""},
+	} {
+		if got := g.GearStats(c.it); got != c.want {
+			t.Errorf("%s%+d: %q, want %q", c.it.Kind, c.it.Enchant, got, c.want)
+		}
+	}
+}

@@ -129,7 +129,7 @@ func (s *inventoryScreen) view(m *Model) string {
 			if it.Kind.Potion() {
 				st = th.potion
 			}
-			listed = append(listed, th.heading.Render(fmt.Sprintf("(%c) ", it.Letter))+st.Render(truncate(stackLabel(m.game, it), width-4)))
+			listed = append(listed, th.heading.Render(fmt.Sprintf("(%c) ", it.Letter))+st.Render(truncate(packLabel(m.game, it, width-4), width-4)))
 		}
 	}
 	rows, top := s.rows(m), s.firstShown(m, len(listed))
@@ -174,6 +174,21 @@ func stackLabel(g *game.Game, st game.Stack) string {
 		return itemLabel(g, g.Inventory()[st.Slot()])
 	}
 	return stackName(g, st)
+}
+
+// packLabel is stackLabel with, for one piece of equipment, what wearing it
+// gives ("rapier [atk +2, dodge +10%]", game.GearStats), where that fits
+// in width columns: gear can be compared before it is put on (the
+// tester's rapier and sword).
+func packLabel(g *game.Game, st game.Stack, width int) string {
+	label := stackLabel(g, st)
+	if st.Count() != 1 {
+		return label
+	}
+	if stats := g.GearStats(g.Inventory()[st.Slot()]); stats != "" && ansi.StringWidth(label)+len(stats)+3 <= width {
+		return label + " [" + stats + "]"
+	}
+	return label
 }
 
 // stackName is how the pack names a stack as the player knows it

@@ -69,7 +69,7 @@ func TestAFullPackOfStacksFitsTheSmallestTerminal(t *testing.T) {
 	// 26 items of every kind in turn: each stack is listed under its letter.
 	var wants []string
 	for _, st := range m.game.Stacks() {
-		wants = append(wants, fmt.Sprintf("(%c) %s", st.Letter, stackLabel(m.game, st)))
+		wants = append(wants, fmt.Sprintf("(%c) %s", st.Letter, packLabel(m.game, st, 40-4-4)))
 	}
 	if len(wants) != min(len(game.ItemKinds()), game.InventorySize) {
 		t.Fatalf("a pack of every kind makes %d stacks", len(wants))
@@ -81,5 +81,21 @@ func TestAFullPackOfStacksFitsTheSmallestTerminal(t *testing.T) {
 	}
 	if s := plain(m); !strings.Contains(s, "26/26 items") {
 		t.Errorf("the footer does not say the pack is full:\n%s", s)
+	}
+}
+
+// TestThePackSaysWhatGearGives: equipment in the pack names its attack or
+// defense and its trade-offs, so two weapons can be compared before either
+// is put on (the tester's rapier and sword).
+func TestThePackSaysWhatGearGives(t *testing.T) {
+	m := newModel(t, openStore(t), 247)
+	press(m, "enter")
+	adopt(t, m, withPack(t, m.game, []game.ItemKind{game.Rapier, game.WarAxe}))
+	press(m, "i")
+	s := plain(m)
+	for _, want := range []string{"(a) rapier [atk +2, dodge +10%]", "(b) war axe [atk +6, hit -20%]"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the pack does not show %q:\n%s", want, s)
+		}
 	}
 }
