@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // commandsOn serves identify and the commands of a server on db alone
@@ -32,19 +32,8 @@ func commandsOn(t *testing.T, db Database, admin gossh.Signer) string {
 	return unit(t, identify, s.commands)
 }
 
-// tempDB opens a bbolt store in a temp dir, closed at cleanup.
-func tempDB(t *testing.T) *store.Bolt {
-	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), DBFile), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
 func TestCommandsAnswerAsBefore(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	admin := newKey(t)
 	addr := commandsOn(t, db, admin)
 	if _, err := db.FinishGame("fp-of-ada", store.Score{Name: "ada", Points: 1234, Depth: 3, Turns: 456, Cause: "an orc",
@@ -94,7 +83,7 @@ func (refusingDB) Quarantined(string) ([]store.Quarantined, error) {
 
 func TestACommandWhoseReadFailsSaysSoAndExitsOne(t *testing.T) {
 	admin := newKey(t)
-	addr := commandsOn(t, refusingDB{tempDB(t)}, admin)
+	addr := commandsOn(t, refusingDB{storetest.TempBolt(t)}, admin)
 	for cmd, want := range map[string]string{
 		"scores":     "grotto: the scores cannot be read right now",
 		"quarantine": "grotto: the quarantine cannot be read right now",
@@ -111,7 +100,7 @@ func TestACommandWhoseReadFailsSaysSoAndExitsOne(t *testing.T) {
 // usage line with status 2 (a player's and an admin's alike), and help
 // names it.
 func TestEveryCommandGivenTooManyArgumentsAnswersItsUsageLine(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	admin := newKey(t)
 	addr := commandsOn(t, db, admin)
 	s := &Server{log: log.New(io.Discard), store: db, live: lobby.NewMemory(nil)}

@@ -13,6 +13,7 @@ import (
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // mapRows returns the rows of a 24-row play screen that draw the map.
@@ -91,7 +92,7 @@ func TestTwoKeysPlayTheSameDailyOnceEach(t *testing.T) {
 // daily scores and `scores` does not; `scores daily DATE` lists that day's;
 // a malformed date is one line and status 1.
 func TestTheDailyBoardIsApartFromTheMainOne(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	addr := commandsOn(t, db, nil)
 	now := time.Now().UTC()
 	today := now.Format(store.DailyLayout)
@@ -129,7 +130,7 @@ func TestTheDailyBoardIsApartFromTheMainOne(t *testing.T) {
 // kept as a finished game marked daily, and its replay reaches the
 // recorded end.
 func TestAFinishedDailyIsOnItsBoardAndReplaysExactly(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	s := &Server{log: log.New(io.Discard), store: db, data: content.Default()}
 	const day = "2024-05-01" // a day over: its replay is open
 	finishDaily(t, db, "ann", day)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"charm.land/log/v2"
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/bot"
@@ -19,11 +19,13 @@ import (
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // finishDaily plays name's daily of day to its end through a session on
 // db, from the store's secret, as the server starts it.
-func finishDaily(t *testing.T, db *store.Bolt, name, day string) *game.Game {
+func finishDaily(t *testing.T, db *bolt.Store, name, day string) *game.Game {
 	t.Helper()
 	fp := "SHA256:" + name
 	if err := db.ClaimName(fp, name, time.Now()); err != nil {
@@ -68,7 +70,7 @@ func clockedServer(db Database, now *atomic.Pointer[time.Time]) *Server {
 func TestTodaysDailyReplayOpensAfterMidnight(t *testing.T) {
 	const day = "2026-11-30"
 	const line = "This is today's daily challenge: its replay opens after 00:00 UTC."
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	finishDaily(t, db, "ann", day)
 	var now atomic.Pointer[time.Time]
 	noon := time.Date(2026, 11, 30, 23, 59, 0, 0, time.UTC)
@@ -125,7 +127,7 @@ func TestTodaysDailyReplayOpensAfterMidnight(t *testing.T) {
 // before the host's secret (the public formula) still replays.
 func TestADamagedSeedOrDailyDateIsSetAsideBeforeAnyFrame(t *testing.T) {
 	const day = "2024-05-01"
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	ends := finishGames(t, db, "bob")       // game 1: a game of its own
 	daily := finishDaily(t, db, "ann", day) // game 2: a daily
 	after := time.Date(2026, 12, 1, 0, 0, 1, 0, time.UTC)
@@ -192,23 +194,23 @@ func TestADamagedSeedOrDailyDateIsSetAsideBeforeAnyFrame(t *testing.T) {
 // is quarantined (the host's `quarantine` lists it) and the rest listed.
 func TestAnUnreadableFinishedRecordIsSetAsideAndTheRestListed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), DBFile)
-	db, err := store.Open(path, time.Second)
+	db, err := bolt.Open(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	finishGames(t, db, "ann", "bob", "cat")
 	db.Close()
-	raw, err := bolt.Open(path, 0o600, nil)
+	raw, err := bbolt.Open(path, 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := raw.Update(func(tx *bolt.Tx) error {
+	if err := raw.Update(func(tx *bbolt.Tx) error {
 		return tx.Bucket([]byte("finished")).Put(binary.BigEndian.AppendUint64(nil, 2), []byte{1, '{', 'x'})
 	}); err != nil {
 		t.Fatal(err)
 	}
 	raw.Close()
-	if db, err = store.Open(path, time.Second); err != nil {
+	if db, err = bolt.Open(path, time.Second); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
@@ -228,7 +230,7 @@ func TestAnUnreadableFinishedRecordIsSetAsideAndTheRestListed(t *testing.T) {
 // terminal answers an unknown or malformed id with the one-line error (no
 // ssh -t hint echoing what was typed), and a kept game's with the hint.
 func TestReplayWithoutATerminalChecksTheIDFirst(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	finishGames(t, db, "ann")
 	addr := commandsOn(t, db, nil)
 	for _, id := range []string{"'$(id)'", "99", "0"} {

@@ -12,7 +12,7 @@ import (
 	"charm.land/log/v2"
 
 	"github.com/grotto-game/grotto/internal/sshtest"
-	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 )
 
 // BenchmarkDurability measures, side by side in one run, what making every
@@ -53,7 +53,7 @@ func BenchmarkDurability(b *testing.B) {
 				clients[i] = c
 			}
 			for b.Loop() {
-				commits0, began := srv.store.(*store.Bolt).JournalCommits(), time.Now()
+				commits0, began := srv.store.(*bolt.Store).JournalCommits(), time.Now()
 				var mu sync.Mutex
 				var lat []time.Duration
 				var wg sync.WaitGroup
@@ -79,7 +79,7 @@ func BenchmarkDurability(b *testing.B) {
 				slices.Sort(lat)
 				b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 				b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-				b.ReportMetric(float64(srv.store.(*store.Bolt).JournalCommits()-commits0)/elapsed.Seconds(), "fsyncs/s")
+				b.ReportMetric(float64(srv.store.(*bolt.Store).JournalCommits()-commits0)/elapsed.Seconds(), "fsyncs/s")
 				b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "turns/s")
 			}
 		})

@@ -21,7 +21,7 @@ import (
 	"github.com/grotto-game/grotto/game/world"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/keys"
-	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 )
 
 const waitLong = 10 * time.Second
@@ -38,7 +38,7 @@ func newServer(tb testing.TB, cfg Config) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		tb.Fatal(err)
 	}
-	db, err := store.Open(filepath.Join(cfg.DataDir, DBFile), time.Second)
+	db, err := bolt.Open(filepath.Join(cfg.DataDir, DBFile), time.Second)
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +340,7 @@ func TestShutdownSavesEveryGameAndTellsEachPlayer(t *testing.T) {
 		}
 	}
 	// The store is closed; reopen the file and check every game is there.
-	st, err := store.Open(srv.cfg.DataDir+"/"+DBFile, time.Second)
+	st, err := bolt.Open(srv.cfg.DataDir+"/"+DBFile, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

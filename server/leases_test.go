@@ -13,6 +13,7 @@ import (
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // TestTheSessionsOfAKeyOnANodeShareItsLeaseAndTheLastReleasesIt: many
@@ -20,7 +21,7 @@ import (
 // runs (run with -race); once all have let go, the node holds nothing and
 // another node claims every key at once, at a later epoch.
 func TestTheSessionsOfAKeyOnANodeShareItsLeaseAndTheLastReleasesIt(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	s := &Server{log: log.New(io.Discard), store: db, leases: newNodeLeases(db, "node-a", MinLeaseTTL)}
 	s.leases.ttl = 30 * time.Millisecond // the loop renews every 10 ms: often, to race the sessions
 	stop := make(chan struct{})
@@ -63,7 +64,7 @@ func TestTheSessionsOfAKeyOnANodeShareItsLeaseAndTheLastReleasesIt(t *testing.T)
 // a session writes only under a lease, and once a write was fenced it
 // stops writing for good (no retry reaches the store) and is told once.
 func TestAWriteWithoutALeaseIsFencedAndAfterALostLeaseNeverReachesTheStore(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	nl := newNodeLeases(db, "node-a", time.Minute)
 	told := 0
 	l := &sessionLease{nl: nl, st: db, fp: "SHA256:a", n: lobby.NotifierFunc(func(lobby.Event) { told++ })}
@@ -102,7 +103,7 @@ func TestAWriteWithoutALeaseIsFencedAndAfterALostLeaseNeverReachesTheStore(t *te
 // setting it aside would delete B's game, so it is refused (fenced), the
 // save stays where it is and the session is told its lease moved on.
 func TestANodeThatLostTheLeaseCannotQuarantineTheNewOwnersSave(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	s := &Server{log: log.New(io.Discard), store: db, data: content.Default(), leases: newNodeLeases(db, "node-a", time.Minute)}
 	const fp = "SHA256:a"
 	told := 0

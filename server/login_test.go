@@ -15,6 +15,8 @@ import (
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // serveOn runs a real grotto server on db (which it closes at cleanup with
@@ -45,7 +47,7 @@ func serveOn(t *testing.T, db Database, logs *lockedBuffer) string {
 
 // profileFaults is a bbolt store whose profile role misbehaves as told.
 type profileFaults struct {
-	*store.Bolt
+	*bolt.Store
 	putErr  error  // PutProfile fails with it
 	readErr error  // Profile fails with it
 	fpText  string // Profile returns this as the record's fingerprint text
@@ -55,14 +57,14 @@ func (db profileFaults) PutProfile(p store.Profile) error {
 	if db.putErr != nil {
 		return db.putErr
 	}
-	return db.Bolt.PutProfile(p)
+	return db.Store.PutProfile(p)
 }
 
 func (db profileFaults) Profile(fp string) (store.Profile, error) {
 	if db.readErr != nil {
 		return store.Profile{}, db.readErr
 	}
-	p, err := db.Bolt.Profile(fp)
+	p, err := db.Store.Profile(fp)
 	if err == nil && db.fpText != "" {
 		p.Fingerprint = db.fpText
 	}
@@ -72,7 +74,7 @@ func (db profileFaults) Profile(fp string) (store.Profile, error) {
 // returningPlayer stores the profile of a player named ada in db, last
 // seen an hour ago, and returns her fingerprint and how to connect with her
 // key.
-func returningPlayer(t *testing.T, db *store.Bolt) (fp string, connect func(addr string) *sshtest.Client) {
+func returningPlayer(t *testing.T, db *bolt.Store) (fp string, connect func(addr string) *sshtest.Client) {
 	t.Helper()
 	key := newKey(t)
 	fp = keys.Fingerprint(key.PublicKey())
@@ -103,10 +105,10 @@ func TestAPlayerWhoseVisitCannotBeRecordedStillPlays(t *testing.T) {
 	// A full disk: the LastSeen write at login fails. It is not essential,
 	// so the player gets in (the game tells them about saving trouble) and
 	// the host's log has a warning.
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	fp, connect := returningPlayer(t, db)
 	var logs lockedBuffer
-	addr := serveOn(t, profileFaults{Bolt: db, putErr: fmt.Errorf("put profile: %w", store.ErrNoRoom)}, &logs)
+	addr := serveOn(t, profileFaults{Store: db, putErr: fmt.Errorf("put profile: %w", store.ErrNoRoom)}, &logs)
 	screen := firstScreen(t, connect(addr))
 	if !strings.Contains(screen, "New game") || strings.Contains(screen, "cannot read") {
 		t.Errorf("a returning player on a full disk sees:\n%s", screen)
@@ -117,10 +119,10 @@ func TestAPlayerWhoseVisitCannotBeRecordedStillPlays(t *testing.T) {
 }
 
 func TestADamagedProfileIsExplainedToThePlayerAndLoggedForTheHost(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	fp, connect := returningPlayer(t, db)
 	var logs lockedBuffer
-	addr := serveOn(t, profileFaults{Bolt: db, readErr: fmt.Errorf("players %s: %w", fp, store.ErrCorrupt)}, &logs)
+	addr := serveOn(t, profileFaults{Store: db, readErr: fmt.Errorf("players %s: %w", fp, store.ErrCorrupt)}, &logs)
 	c := connect(addr)
 	<-c.Done()
 	want := "Your player record on this server is damaged; the host has been told. Please contact them."
@@ -137,7 +139,7 @@ func TestADamagedProfileIsExplainedToThePlayerAndLoggedForTheHost(t *testing.T) 
 }
 
 func TestLoginRecordsTheVisitUnderTheSessionsKeyNotTheRecordsText(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	fp, connect := returningPlayer(t, db)
 	before, err := db.Profile(fp)
 	if err != nil {
@@ -145,7 +147,7 @@ func TestLoginRecordsTheVisitUnderTheSessionsKeyNotTheRecordsText(t *testing.T) 
 	}
 	const damaged = "SHA256:damaged"
 	var logs lockedBuffer
-	addr := serveOn(t, profileFaults{Bolt: db, fpText: damaged}, &logs)
+	addr := serveOn(t, profileFaults{Store: db, fpText: damaged}, &logs)
 	if screen := firstScreen(t, connect(addr)); !strings.Contains(screen, "New game") {
 		t.Fatalf("the returning player sees:\n%s", screen)
 	}
@@ -159,10 +161,10 @@ func TestLoginRecordsTheVisitUnderTheSessionsKeyNotTheRecordsText(t *testing.T) 
 }
 
 func TestSettingsAreSavedUnderTheSessionsKeyNotTheRecordsText(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	fp, _ := returningPlayer(t, db)
 	const damaged = "SHA256:damaged"
-	s := &Server{log: log.New(&lockedBuffer{}), store: profileFaults{Bolt: db, fpText: damaged}}
+	s := &Server{log: log.New(&lockedBuffer{}), store: profileFaults{Store: db, fpText: damaged}}
 	if err := s.saveSettings(fp, s.log)(tui.Settings{Symbols: "ascii"}); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +177,7 @@ func TestSettingsAreSavedUnderTheSessionsKeyNotTheRecordsText(t *testing.T) {
 }
 
 func TestAQuarantinedSaveIsLoggedForTheHost(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	fp, connect := returningPlayer(t, db)
 	if err := db.PutSave(fp, []byte("not a grotto save")); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 )
 
 // replayTurn reads "turn T/N" off a replay's status; -1 when absent.
@@ -69,7 +70,7 @@ func statusRow(screen string) int {
 // status 0.
 func TestAReplayOverSSHPlaysPausesStepsJumpsAndLeaves(t *testing.T) {
 	srv, addr := startServer(t)
-	end := finishGames(t, srv.store.(*store.Bolt), "ann")[0]
+	end := finishGames(t, srv.store.(*bolt.Store), "ann")[0]
 	if end.Depth() < 2 {
 		t.Fatalf("the game ended on depth %d; the test needs one that went deeper", end.Depth())
 	}
@@ -151,7 +152,7 @@ func TestAReplayOverSSHPlaysPausesStepsJumpsAndLeaves(t *testing.T) {
 // a terminal the viewer is told to use ssh -t.
 func TestAReplayThatCannotBePlayedShowsItsDump(t *testing.T) {
 	srv, addr := startServer(t)
-	db := srv.store.(*store.Bolt)
+	db := srv.store.(*bolt.Store)
 	end := finishGames(t, db, "ann")[0]
 	hist, _ := end.HistoryBlob()
 	for i, rec := range []store.GameRecord{
@@ -198,7 +199,7 @@ func dial2(t *testing.T, addr, cmd string) *sshtest.Client {
 // back to the pick, Esc from there to the menu.
 func TestPickingAScoreRowOnTheTitleOpensItsReplay(t *testing.T) {
 	srv, addr := startServer(t)
-	finishGames(t, srv.store.(*store.Bolt), "ann", "bob")
+	finishGames(t, srv.store.(*bolt.Store), "ann", "bob")
 	c := dial(t, addr, newKey(t), 100, 40)
 	s := title(t, c)
 	if !strings.Contains(s, "Replays") {
@@ -228,7 +229,7 @@ func TestPickingAScoreRowOnTheTitleOpensItsReplay(t *testing.T) {
 // the table read again (title, web front page) links it to none.
 func TestADamagedGameOnTheTitleIsRefusedOnceThenNoLongerOffered(t *testing.T) {
 	srv, addr := startServer(t)
-	db := srv.store.(*store.Bolt)
+	db := srv.store.(*bolt.Store)
 	g := finishGames(t, db, "ann")[0]
 	hist, _ := g.HistoryBlob()
 	hist[len(hist)/2] ^= 0x04
@@ -263,7 +264,7 @@ func TestADamagedGameOnTheTitleIsRefusedOnceThenNoLongerOffered(t *testing.T) {
 // telling the viewer why.
 func TestShutdownEndsAReplay(t *testing.T) {
 	srv, addr := startServer(t)
-	finishGames(t, srv.store.(*store.Bolt), "ann")
+	finishGames(t, srv.store.(*bolt.Store), "ann")
 	c := dial2(t, addr, "replay 1")
 	waitText(t, c, "Replay of ann")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -288,7 +289,7 @@ func TestShutdownEndsAReplay(t *testing.T) {
 func TestShutdownSaysGoodbyeToEveryReplayEvenOneStillReadingItsGame(t *testing.T) {
 	for round := range 6 {
 		srv, addr := startServer(t)
-		finishGames(t, srv.store.(*store.Bolt), "ann")
+		finishGames(t, srv.store.(*bolt.Store), "ann")
 		const n = 8
 		var cs []*sshtest.Client
 		for range n {

@@ -16,13 +16,15 @@ import (
 	"github.com/grotto-game/grotto/game/replay"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // finishGames plays a game to its end for each of names (through a
 // session on db, as the server does: the game is recorded whole), the
 // game of a name starting with '!' with a cheat first. It returns the
 // games at their end.
-func finishGames(t *testing.T, db *store.Bolt, names ...string) []*game.Game {
+func finishGames(t *testing.T, db *bolt.Store, names ...string) []*game.Game {
 	t.Helper()
 	var ends []*game.Game
 	for i, name := range names {
@@ -65,7 +67,7 @@ func finishGames(t *testing.T, db *store.Bolt, names ...string) []*game.Game {
 // `replays NAME` one player's, and `dump ID` the game's account; an
 // unknown id is one line and status 1.
 func TestReplaysListsFinishedGamesAndDumpTellsOne(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	addr := commandsOn(t, db, nil)
 	ends := finishGames(t, db, "ann", "!bob", "ann")
 	key := newKey(t)
@@ -132,7 +134,7 @@ func TestReplaysListsFinishedGamesAndDumpTellsOne(t *testing.T) {
 // damaged or truncated is refused by `dump` with one line, quarantined
 // (the host's `quarantine` lists it) and no longer listed.
 func TestADamagedHistoryIsSetAsideNeverShown(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	admin := newKey(t)
 	addr := commandsOn(t, db, admin)
 	g := finishGames(t, db, "ann")[0]
@@ -172,7 +174,7 @@ func TestADamagedHistoryIsSetAsideNeverShown(t *testing.T) {
 // game of other rules comes back with its dump and ErrOtherRules, not
 // played.
 func TestOpenReplayStepsAKeptGameOrSaysWhyNot(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	s := &Server{log: log.New(io.Discard), store: db, data: content.Default()}
 	end := finishGames(t, db, "ann")[0]
 	f, r, err := s.OpenReplay("1")
@@ -201,7 +203,7 @@ func TestOpenReplayStepsAKeptGameOrSaysWhyNot(t *testing.T) {
 // not "unknown command"; `replays` with a name of 5,000 characters echoes
 // at most 40 of them (tester).
 func TestReplayAndDumpWithoutAnIDSayHowToAsk(t *testing.T) {
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	addr := commandsOn(t, db, nil)
 	key := newKey(t)
 	for cmd, want := range map[string]string{

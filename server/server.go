@@ -116,7 +116,7 @@ const FileCheckEvery = 2 * time.Second
 
 // Database is what a server needs of its store: every role, Close (at
 // Shutdown), and CheckFile, which returns store.ErrFileGone once the file
-// the store opened is no longer at its path. *store.Bolt implements it;
+// the store opened is no longer at its path. *bolt.Store implements it;
 // *postgres.Store (store/postgres), a store without a file of its own,
 // returns nil. Its leases (store.Leases) keep each key's game on one node
 // (leases.go); its web tokens (store.WebTokens) tie browsers to keys

@@ -8,6 +8,8 @@ import (
 
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 func TestAFullServerOfOneSaysOneSession(t *testing.T) {
@@ -41,7 +43,7 @@ func TestAnIdleGoodbyeClaimsASaveOnlyWhenThereWasAGame(t *testing.T) {
 }
 
 // saveFaults is a bbolt store whose writes of saves and journal fail.
-type saveFaults struct{ *store.Bolt }
+type saveFaults struct{ *bolt.Store }
 
 var errDiskOnFire = errors.New("disk on fire")
 
@@ -59,7 +61,7 @@ func TestTheHostsLogSaysWhyAGameWasNotSavedAtTheEnd(t *testing.T) {
 	// The player reads "saving is retried every turn" during the game;
 	// once the session has ended nothing retries, and the host needs the
 	// cause.
-	db := tempDB(t)
+	db := storetest.TempBolt(t)
 	var logs lockedBuffer
 	addr := serveOn(t, saveFaults{db}, &logs)
 	// 100 columns: at 80 the status line, with NOT SAVED, shortens "Turn: 0"

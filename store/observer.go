@@ -14,14 +14,10 @@ type Observer interface {
 	JournalCommitted(entries int)
 }
 
-// Observable is a store that reports to an Observer: [Bolt] and
+// Observable is a store that reports to an Observer: bolt.Store and
 // store/postgres's Store.
 type Observable interface {
 	// SetObserver makes o hear of the store's work from now on; nil
 	// stops it. It is safe to call while the store is in use.
 	SetObserver(o Observer)
 }
-
-// observerBox holds an Observer in an atomic.Pointer (an interface value
-// cannot be stored atomically on its own).
-type observerBox struct{ o Observer }

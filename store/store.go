@@ -1,5 +1,9 @@
-// Package store persists grotto's players, saved games and high scores behind
-// the small [Store] interface; [Bolt] implements it on a bbolt file.
+// Package store is what grotto persists and the roles that persist it:
+// players, saved games and their journals, high scores, finished games,
+// leases and the cluster, as small interfaces ([Store] and its roles), the
+// records they hand out, and the errors every implementation returns.
+// store/bolt implements it in one bbolt file, store/postgres on
+// PostgreSQL for many nodes; store/storetest is the contract both pass.
 //
 // The store knows nothing of a game beyond an opaque, versioned blob.
 package store
@@ -19,14 +23,6 @@ var ErrNotFound = errors.New("not found")
 // record cannot be decoded: an unknown record version, or a body that does
 // not parse. The record is left in place.
 var ErrCorrupt = errors.New("corrupt record")
-
-// ErrLocked is returned (wrapped, with the file name) by [Open] when the
-// database file stays locked by another process for the whole lock timeout.
-var ErrLocked = errors.New("database is locked")
-
-// ErrNotDatabase is returned (wrapped, with the file name) by [Open] when the
-// file exists but is not a grotto database.
-var ErrNotDatabase = errors.New("not a grotto database")
 
 // ErrUnavailable is returned (wrapped, with the call and the cause) by a
 // store call that could not reach its database: the connection was
@@ -308,3 +304,19 @@ func KeyOwner(key string) string {
 	}
 	return key
 }
+
+// ErrNameTaken is returned by ClaimName when another key holds the name.
+var ErrNameTaken = errors.New("name taken")
+
+// ErrFileGone is returned (wrapped, with the path) by every write when the
+// database file the store opened is no longer at its path: deleted, moved
+// or replaced while the server runs. The write reached only the orphaned
+// file and will be lost when the store closes, so it must not count as
+// saved. A host restores the file (or its data directory) from a backup.
+var ErrFileGone = errors.New("database file was deleted or replaced while in use")
+
+// ErrNoRoom is returned (wrapped, with the system's error) by a write that
+// found no room: the disk is full (ENOSPC) or the process's file-size limit
+// was reached (EFBIG, as under `prlimit --fsize`). Nothing was written; a
+// later write may succeed once there is room.
+var ErrNoRoom = errors.New("no room to write the database")

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/server"
-	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 )
 
 // compactLockTimeout is how long `grotto compact` waits for the database's
@@ -28,7 +28,7 @@ const postgresCompactLine = "grotto compact: the store is PostgreSQL, and compac
 // compact runs `grotto compact [--data DIR] [--store FILE]` with args
 // after "compact": it rewrites the bbolt database (--store's file, else
 // grotto.db in the data dir) without the pages freed by finished games
-// (see store.Compact), keeping the old file as grotto.db.bak (or .bak.N
+// (see bolt.Compact), keeping the old file as grotto.db.bak (or .bak.N
 // beside older ones), and says what it did on stdout. It returns the exit
 // status: 0 done, 1 refused or failed (the server is running, the file is
 // damaged or missing), 2 bad usage (a --store that is no bbolt file: a
@@ -71,12 +71,12 @@ func compact(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "grotto compact: %s: %v\n", path, err)
 		return 2
 	}
-	res, err := store.Compact(path, compactLockTimeout)
+	res, err := bolt.Compact(path, compactLockTimeout)
 	switch {
-	case errors.Is(err, store.ErrLocked):
+	case errors.Is(err, bolt.ErrLocked):
 		fmt.Fprintf(stderr, "grotto compact: %s is in use by a running server: stop it first (%v)\n", path, err)
 		return 1
-	case errors.Is(err, store.ErrDamaged):
+	case errors.Is(err, bolt.ErrDamaged):
 		fmt.Fprintf(stderr, "grotto compact: %v; compacting cannot repair damage: restore the file from a backup\n", err)
 		return 1
 	case err != nil:

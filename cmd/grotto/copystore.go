@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/server"
-	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 	"github.com/grotto-game/grotto/store/postgres"
 )
 
@@ -67,9 +67,9 @@ func copyStore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "grotto copy-store: --from: %v\n", err)
 		return 1
 	}
-	src, err := store.Open(*from, compactLockTimeout)
+	src, err := bolt.Open(*from, compactLockTimeout)
 	if err != nil {
-		if errors.Is(err, store.ErrLocked) {
+		if errors.Is(err, bolt.ErrLocked) {
 			fmt.Fprintf(stderr, "grotto copy-store: %s is in use by a running server: stop it first (%v)\n", *from, err)
 		} else {
 			fmt.Fprintf(stderr, "grotto copy-store: %v\n", err)

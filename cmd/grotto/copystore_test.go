@@ -17,6 +17,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 	"github.com/grotto-game/grotto/store/postgres"
 )
 
@@ -24,7 +25,7 @@ import (
 // everything: players with names and settings, saves with journals,
 // scores with ties, and a quarantined game.
 func fillBolt(t *testing.T, path string) {
-	b, err := store.Open(path, time.Second)
+	b, err := bolt.Open(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 	first := tables(t, url)
 
 	// What a player or host sees is the same on both stores.
-	b, err := store.Open(from, time.Second)
+	b, err := bolt.Open(from, time.Second)
 	must(t, err)
 	pg, err := postgres.Open(context.Background(), url)
 	must(t, err)
@@ -295,7 +296,7 @@ func TestCopyStoreRefusesBadUsageAndALockedFile(t *testing.T) {
 	if code := copyStore([]string{"--from", from, "--to", "mysql://x/y"}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "--to") {
 		t.Errorf("a --to that is no postgres URL: exit %d, %q", code, errs.String())
 	}
-	b, err := store.Open(from, time.Second)
+	b, err := bolt.Open(from, time.Second)
 	must(t, err)
 	defer b.Close()
 	errs.Reset()
@@ -319,7 +320,7 @@ func TestCopyStoreOntoADatabaseInUseChangesNothing(t *testing.T) {
 	raw, err := os.ReadFile(from)
 	must(t, err)
 	must(t, os.WriteFile(newer, raw, 0o600))
-	b, err := store.Open(newer, time.Second)
+	b, err := bolt.Open(newer, time.Second)
 	must(t, err)
 	must(t, b.PutSave("SHA256:p1", []byte("p1 eight turns later")))
 	must(t, b.AppendJournal("SHA256:p1", 0, []byte("a later cmd")))

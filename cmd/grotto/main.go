@@ -36,7 +36,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/server"
-	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 	"github.com/grotto-game/grotto/store/postgres"
 )
 
@@ -187,9 +187,9 @@ const connectTimeout = 30 * time.Second
 // open loads the game data and opens the store cfg.Store names: by default
 // the bbolt file in cfg.DataDir (made if missing), waiting up to wait for
 // its lock; PostgreSQL for a postgres:// URL. Errors name what is at fault:
-// a database locked by another process (store.ErrLocked), a file that is
-// not a grotto database (store.ErrNotDatabase), a damaged one
-// (store.ErrDamaged), a PostgreSQL server that cannot be reached
+// a database locked by another process (bolt.ErrLocked), a file that is
+// not a grotto database (bolt.ErrNotDatabase), a damaged one
+// (bolt.ErrDamaged), a PostgreSQL server that cannot be reached
 // (postgres.ErrUnreachable, naming host and reason).
 func open(cfg server.Config, wait time.Duration) (server.Database, *content.Tables, error) {
 	data, err := game.LoadData()
@@ -212,7 +212,7 @@ func open(cfg server.Config, wait time.Duration) (server.Database, *content.Tabl
 	if path == "" {
 		path = filepath.Join(cfg.DataDir, server.DBFile)
 	}
-	db, err := store.Open(path, wait)
+	db, err := bolt.Open(path, wait)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -286,7 +286,7 @@ func runOn(args []string, inherited func() (sockets, error)) int {
 	}
 	srv, err := start(cfg)
 	if err != nil {
-		if errors.Is(err, store.ErrDamaged) {
+		if errors.Is(err, bolt.ErrDamaged) {
 			logger.Error("cannot start: the database file is damaged; restore it from a backup (`bbolt check FILE` lists the damage; grotto compact cannot repair it)", "err", err)
 		} else {
 			logger.Error("cannot start", "err", err)

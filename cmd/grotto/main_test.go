@@ -17,7 +17,7 @@ import (
 
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/server"
-	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 )
 
 func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
@@ -143,7 +143,7 @@ func TestSIGTERMSavesTellsThePlayerAndExitsZero(t *testing.T) {
 // starts, then stops at once with every game saved, exit 0.
 func TestASIGTERMWhileTheStoreOpensStopsTheServerCleanly(t *testing.T) {
 	dir := t.TempDir()
-	held, err := store.Open(filepath.Join(dir, server.DBFile), time.Second)
+	held, err := bolt.Open(filepath.Join(dir, server.DBFile), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestCompactOfAPostgreSQLStoreSaysInOneLineWhatToDoInstead(t *testing.T) {
 func TestCompactCompactsTheBboltFileThatStoreNames(t *testing.T) {
 	t.Setenv("GROTTO_STORE", "")
 	path := filepath.Join(t.TempDir(), "elsewhere.db")
-	db, err := store.Open(path, time.Second)
+	db, err := bolt.Open(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestASecondServerOnTheSameDataDirStopsNamingTheFile(t *testing.T) {
 	}
 	defer db.Close()
 	_, _, err = open(cfg, 200*time.Millisecond)
-	if !errors.Is(err, store.ErrLocked) || !strings.Contains(err.Error(), filepath.Join(cfg.DataDir, server.DBFile)) {
+	if !errors.Is(err, bolt.ErrLocked) || !strings.Contains(err.Error(), filepath.Join(cfg.DataDir, server.DBFile)) {
 		t.Fatalf("err = %v, want ErrLocked naming %s", err, server.DBFile)
 	}
 }

@@ -3,10 +3,12 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 func TestABannerShowsOnEveryScreenUntilAKeyAndThatKeyIsNotPlayed(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
+	m := newModel(t, storetest.TempBolt(t), 7)
 	m.Update(BannerMsg{Text: "restart at noon"})
 	if s := plain(m); !strings.HasPrefix(s, bannerPrefix+"restart at noon") {
 		t.Fatalf("the title screen does not start with the banner:\n%s", s)
@@ -35,7 +37,7 @@ func TestKickAndBanSaveTheGameAndQuitWithTheirOwnExit(t *testing.T) {
 		msg  any
 		want Exit
 	}{{KickedMsg{}, ExitKicked}, {BannedMsg{}, ExitBanned}} {
-		st := openStore(t)
+		st := storetest.TempBolt(t)
 		m := newModel(t, st, 7)
 		press(m, "enter")
 		press(m, "l")

@@ -8,13 +8,14 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // titleOverDaily returns the title of a player whose saved game is the
 // daily of date, at w x h.
 func titleOverDaily(t *testing.T, date string, w, h int) *Model {
 	t.Helper()
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	p := newPlayer(t, st, "SHA256:daily", "daily", 8)
 	m := New(p)
 	blob, err := game.NewDaily(247, date, m.p.Data).Encode()
@@ -145,7 +146,7 @@ func choose(t *testing.T, m *Model, label string) {
 // the title then offers to continue either, and each resumes to itself
 // (issue 21: a key holds one of each).
 func TestTheDailyKeepsTheGameOfYourOwn(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	press(m, ".")
@@ -196,7 +197,7 @@ func (l playingLobby) Mine() (LiveGame, bool) { return LiveGame{ID: 3, Daily: l.
 // own and today's daily both kept, taking over the other session resumes
 // the one it played, not always the game of its own (issue 21).
 func TestATakeOverCarriesOnTheGameTheOtherSessionPlayed(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	press(m, ".")

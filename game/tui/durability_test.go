@@ -20,7 +20,7 @@ var errDiskFull = storetest.ErrDiskFull
 // so under the map, the warning stays on the status line through keys that
 // cost no turn, and goes when a save succeeds.
 func TestTheStatusLineSaysNotSavedUntilASaveSucceeds(t *testing.T) {
-	fs := storetest.NewFlaky(openStore(t))
+	fs := storetest.NewFlaky(storetest.TempBolt(t))
 	m := New(newPlayer(t, fs, "SHA256:test", "tester", 7))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	press(m, "enter")
@@ -49,7 +49,7 @@ func TestTheStatusLineSaysNotSavedUntilASaveSucceeds(t *testing.T) {
 
 // TestAnEndThatCannotBeRecordedSaysSoAndTheTitleRecordsItLater.
 func TestAnEndThatCannotBeRecordedSaysSoAndTheTitleRecordsItLater(t *testing.T) {
-	fs := storetest.NewFlaky(openStore(t))
+	fs := storetest.NewFlaky(storetest.TempBolt(t))
 	m := newModel(t, fs, 3)
 	press(m, "enter")
 	for i := 0; i < 20000 && m.InProgress(); i++ {

@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // The tester's bug (issue 21): Escape pressed once the help (or the pack,
@@ -10,7 +12,7 @@ import (
 // nothing to close says nothing and costs no turn.
 func TestEscapeWithNothingToCloseIsSilent(t *testing.T) {
 	for _, open := range []string{"?", "i", "/", ""} {
-		m := newModel(t, openStore(t), 7)
+		m := newModel(t, storetest.TempBolt(t), 7)
 		press(m, "enter")
 		if open != "" {
 			press(m, open)

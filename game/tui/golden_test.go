@@ -11,6 +11,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // update rewrites the golden screens: go test ./game/tui -run Golden -update
@@ -22,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt from the 
 // in order (named as press names them).
 func goldenModel(t *testing.T, w, h int, keys ...string) *Model {
 	t.Helper()
-	m := New(newPlayer(t, openStore(t), "SHA256:golden", "golden", fireballSeed))
+	m := New(newPlayer(t, storetest.TempBolt(t), "SHA256:golden", "golden", fireballSeed))
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	for _, k := range keys {
 		press(m, k)

@@ -7,13 +7,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // restModel is a game of seed 1 alone on its level, the player at hp HP
 // having spent spent nutrition (game.StartNutrition - spent left).
 func restModel(t *testing.T, hp, spent int) *Model {
 	t.Helper()
-	m := newModel(t, openStore(t), 1)
+	m := newModel(t, storetest.TempBolt(t), 1)
 	press(m, "enter")
 	adopt(t, m, editSave(t, withoutMonsters(t, m.game), func(state map[string]any) {
 		state["Actors"].([]any)[0].(map[string]any)["HP"] = hp
@@ -100,7 +101,7 @@ func TestTheStatusLineShowsHunger(t *testing.T) {
 }
 
 func TestTheHelpStatesRegenerationAndHungerWithTheirNumbers(t *testing.T) {
-	m := newModel(t, openStore(t), 1)
+	m := newModel(t, storetest.TempBolt(t), 1)
 	press(m, "enter")
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 120})
 	press(m, "?")
@@ -171,7 +172,7 @@ func TestAFleeingMonsterInViewIsNamedOnceThenRestGoesOn(t *testing.T) {
 // depth, issue 21, stop 28). Like poison, hunger's own damage stops a trip
 // only once HP is low.
 func TestExploreGoesOnWhileStarving(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
+	m := newModel(t, storetest.TempBolt(t), 7)
 	press(m, "enter")
 	adopt(t, m, editSave(t, withoutMonsters(t, m.game), func(state map[string]any) {
 		a := state["Actors"].([]any)[0].(map[string]any)

@@ -8,10 +8,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 func TestIdenticalItemsShareALetterAndUsingOneTakesOne(t *testing.T) {
-	m := newModel(t, openStore(t), 247)
+	m := newModel(t, storetest.TempBolt(t), 247)
 	press(m, "enter")
 	adopt(t, m, withPack(t, m.game, []game.ItemKind{game.HealthPotion, game.FireballScroll,
 		game.HealthPotion, game.ConfusionScroll, game.HealthPotion}))
@@ -52,7 +53,7 @@ func TestIdenticalItemsShareALetterAndUsingOneTakesOne(t *testing.T) {
 }
 
 func TestAFullPackOfStacksFitsTheSmallestTerminal(t *testing.T) {
-	m := newModel(t, openStore(t), 247)
+	m := newModel(t, storetest.TempBolt(t), 247)
 	press(m, "enter")
 	adopt(t, m, withPack(t, m.game, fullPack()))
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
@@ -88,7 +89,7 @@ func TestAFullPackOfStacksFitsTheSmallestTerminal(t *testing.T) {
 // defense and its trade-offs, so two weapons can be compared before either
 // is put on (the tester's rapier and sword).
 func TestThePackSaysWhatGearGives(t *testing.T) {
-	m := newModel(t, openStore(t), 247)
+	m := newModel(t, storetest.TempBolt(t), 247)
 	press(m, "enter")
 	adopt(t, m, withPack(t, m.game, []game.ItemKind{game.Rapier, game.WarAxe}))
 	press(m, "i")

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // stallStore is a store whose journal appends hang while stalled, as
@@ -25,7 +26,7 @@ type stallStore struct {
 }
 
 func newStallStore(t *testing.T) *stallStore {
-	s := &stallStore{Store: openStore(t), entered: make(chan struct{}, 16), release: make(chan struct{})}
+	s := &stallStore{Store: storetest.TempBolt(t), entered: make(chan struct{}, 16), release: make(chan struct{})}
 	t.Cleanup(s.unstall) // never leave a program's call hanging
 	return s
 }

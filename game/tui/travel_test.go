@@ -10,6 +10,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // drive delivers the steps of the trip under way, as the Bubble Tea
@@ -78,7 +79,7 @@ func stairsOf(t *testing.T, g *game.Game) world.Pos {
 }
 
 func TestTravelWithNoStairsSeenSaysSo(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
+	m := newModel(t, storetest.TempBolt(t), 7)
 	press(m, "enter")
 	if m.game.Explored(stairsOf(t, m.game)) {
 		t.Fatal("seed 7 shows the stairs at once; pick another seed")
@@ -94,7 +95,7 @@ func TestTravelWithNoStairsSeenSaysSo(t *testing.T) {
 }
 
 func TestTravelTakesTheShortestKnownWalkToTheStairsAndEveryStepSurvivesACrash(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	adopt(t, m, withoutMonsters(t, m.game))
@@ -131,7 +132,7 @@ func TestTravelTakesTheShortestKnownWalkToTheStairsAndEveryStepSurvivesACrash(t 
 }
 
 func TestExploringStopsWhenAMonsterComesIntoView(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
+	m := newModel(t, storetest.TempBolt(t), 7)
 	press(m, "enter")
 	if _, seen := monsterInView(m.game); seen {
 		t.Fatal("seed 7 starts with a monster in view; pick another seed")
@@ -165,7 +166,7 @@ func TestExploringStopsWhenAMonsterComesIntoView(t *testing.T) {
 }
 
 func TestExploringSeesTheWholeLevelThenSaysSo(t *testing.T) {
-	m := newModel(t, openStore(t), 247)
+	m := newModel(t, storetest.TempBolt(t), 247)
 	press(m, "enter")
 	adopt(t, m, withoutMonsters(t, m.game))
 	start := m.game.Player().Pos
@@ -197,7 +198,7 @@ func TestExploringSeesTheWholeLevelThenSaysSo(t *testing.T) {
 }
 
 func TestAKeyStopsATripAndDoesNothingElse(t *testing.T) {
-	m := newModel(t, openStore(t), 247)
+	m := newModel(t, storetest.TempBolt(t), 247)
 	press(m, "enter")
 	adopt(t, m, withoutMonsters(t, m.game))
 	press(m, "x")
@@ -227,7 +228,7 @@ func TestAKeyStopsATripAndDoesNothingElse(t *testing.T) {
 // expected; a trip goes on (issue 12 tester: "you are hurt" on every step
 // for 20 turns) until something else stops it or HP runs low.
 func TestPoisonDoesNotStopATripEveryStep(t *testing.T) {
-	m := newModel(t, openStore(t), 247)
+	m := newModel(t, storetest.TempBolt(t), 247)
 	press(m, "enter")
 	adopt(t, m, withPack(t, withoutMonsters(t, m.game), []game.ItemKind{game.PoisonPotion}))
 	press(m, "q")
@@ -269,7 +270,7 @@ func TestABatInViewStopsNothing(t *testing.T) {
 // and left is not fetched again; when done, what is left is named (issue
 // 21 tester: explore only named the items when the level was done).
 func TestExploreFetchesTheItemsItHasSeen(t *testing.T) {
-	m := newModel(t, openStore(t), 247)
+	m := newModel(t, storetest.TempBolt(t), 247)
 	press(m, "enter")
 	adopt(t, m, withoutMonsters(t, m.game))
 	stood := map[world.Pos]int{}
@@ -344,7 +345,7 @@ func TestAFleeingMonsterInViewIsNamedOnceThenBlocksNothing(t *testing.T) {
 // (issue 21 tester: four teleports in 120 turns of x); travel to the trap
 // itself goes there.
 func TestATripNeverStepsOnAKnownTrap(t *testing.T) {
-	m := newModel(t, openStore(t), 247)
+	m := newModel(t, storetest.TempBolt(t), 247)
 	press(m, "enter")
 	g := withoutMonsters(t, m.game)
 	pl := g.Player().Pos
@@ -393,7 +394,7 @@ func TestATripNeverStepsOnAKnownTrap(t *testing.T) {
 // tiles off that keeps its distance blocks no trip once named; one that
 // steps nearer stops it at once.
 func TestAFarMonsterThatComesNearerStopsATrip(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
+	m := newModel(t, storetest.TempBolt(t), 7)
 	press(m, "enter")
 	for range 100 {
 		press(m, "x")
@@ -465,7 +466,7 @@ func sign(n int) int {
 // comes into view in 100 presses.
 func exploreToAMonster(t *testing.T, seed uint64) (*Model, game.Actor) {
 	t.Helper()
-	m := newModel(t, openStore(t), seed)
+	m := newModel(t, storetest.TempBolt(t), seed)
 	press(m, "enter")
 	for range 100 {
 		press(m, "x")
@@ -482,7 +483,7 @@ func exploreToAMonster(t *testing.T, seed uint64) (*Model, game.Actor) {
 // > said "There are no stairs here." and _ "You have not seen any stairs
 // down yet." Both say there is no known way to the stairs seen.
 func TestStairsSeenWithNoKnownWaySaySo(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
+	m := newModel(t, storetest.TempBolt(t), 7)
 	press(m, "enter")
 	st := stairsOf(t, m.game)
 	if m.game.Explored(st) {

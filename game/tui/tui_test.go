@@ -3,7 +3,6 @@ package tui
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,17 +17,8 @@ import (
 	"github.com/grotto-game/grotto/game/world"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
-
-func openStore(t *testing.T) *store.Bolt {
-	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
 
 // testNow is the clock of every test session.
 var testNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -119,7 +109,7 @@ func press(m *Model, key string) tea.Cmd {
 func plain(m *Model) string { return ansi.Strip(m.View().Content) }
 
 func TestStartMoveAndImpossibleMoveCostsNoTurn(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
+	m := newModel(t, storetest.TempBolt(t), 7)
 	press(m, "enter")
 	if s := plain(m); !strings.Contains(s, "Turn: 0") || !strings.Contains(s, "@") {
 		t.Fatalf("not playing:\n%s", s)
@@ -159,7 +149,7 @@ func TestStartMoveAndImpossibleMoveCostsNoTurn(t *testing.T) {
 }
 
 func TestTinyTerminalAsksToEnlarge(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
+	m := newModel(t, storetest.TempBolt(t), 7)
 	press(m, "enter")
 	m.Update(tea.WindowSizeMsg{Width: 39, Height: 20})
 	if s := plain(m); !strings.Contains(s, "enlarge") || strings.Contains(s, "HP") {
@@ -175,7 +165,7 @@ func TestTinyTerminalAsksToEnlarge(t *testing.T) {
 }
 
 func TestSaveThenContinueIsSelectedOnTheTitle(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	press(m, ".")
@@ -195,7 +185,7 @@ func TestSaveThenContinueIsSelectedOnTheTitle(t *testing.T) {
 }
 
 func TestNewGameOverASaveAsksFirst(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	press(m, ".")
@@ -217,7 +207,7 @@ func TestNewGameOverASaveAsksFirst(t *testing.T) {
 }
 
 func TestTheEndOfAGameRecordsTheScoreAndDeletesTheSave(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	m := newModel(t, st, 3)
 	press(m, "enter")
 	for i := 0; i < 20000 && !m.game.Over(); i++ {
@@ -322,11 +312,7 @@ func stepToward(g *game.Game, goal world.Pos) string {
 }
 
 func BenchmarkPlayFrame(b *testing.B) {
-	st, err := store.Open(filepath.Join(b.TempDir(), "grotto.db"), time.Second)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := storetest.TempBolt(b)
 	m := New(newPlayer(b, st, "SHA256:bench", "bench", 5))
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
@@ -337,7 +323,7 @@ func BenchmarkPlayFrame(b *testing.B) {
 
 func TestCtrlCSavesAndLeavesFromAnyScreen(t *testing.T) {
 	for _, via := range []string{"", "v", "?"} {
-		st := openStore(t)
+		st := storetest.TempBolt(t)
 		m := newModel(t, st, 7)
 		press(m, "enter")
 		press(m, ".")
@@ -354,7 +340,7 @@ func TestCtrlCSavesAndLeavesFromAnyScreen(t *testing.T) {
 }
 
 func TestNarrowStatusLineKeepsWholeNumbers(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
+	m := newModel(t, storetest.TempBolt(t), 7)
 	press(m, "enter")
 	adopt(t, m, withoutMonsters(t, m.game)) // alive after 1234 turns of waiting
 	for range 1234 {
@@ -376,7 +362,7 @@ func cells(t *testing.T, m *Model) *vt.Emulator {
 }
 
 func TestInventoryListsWhatTheVerbAcceptsAndRefusesOtherLetters(t *testing.T) {
-	m := newModel(t, openStore(t), fireballSeed)
+	m := newModel(t, storetest.TempBolt(t), fireballSeed)
 	press(m, "enter")
 	walkTo(t, m, game.FireballScroll)
 	press(m, "g")
@@ -396,7 +382,7 @@ func TestInventoryListsWhatTheVerbAcceptsAndRefusesOtherLetters(t *testing.T) {
 }
 
 func TestEscapeFromTargetingCostsNothing(t *testing.T) {
-	m := newModel(t, openStore(t), fireballSeed)
+	m := newModel(t, storetest.TempBolt(t), fireballSeed)
 	press(m, "enter")
 	walkTo(t, m, game.FireballScroll)
 	press(m, "g")
@@ -411,7 +397,7 @@ func TestEscapeFromTargetingCostsNothing(t *testing.T) {
 }
 
 func TestAreaPreviewHighlightsExactlyTheBlast(t *testing.T) {
-	m := newModel(t, openStore(t), fireballSeed)
+	m := newModel(t, storetest.TempBolt(t), fireballSeed)
 	press(m, "enter")
 	walkTo(t, m, game.FireballScroll)
 	press(m, "g")
@@ -502,7 +488,7 @@ func tryWalkTo(t *testing.T, m *Model, kind game.ItemKind) bool {
 }
 
 func TestLookModeNamesWhatIsUnderTheCursorAndCostsNoTurn(t *testing.T) {
-	m := newModel(t, openStore(t), 247)
+	m := newModel(t, storetest.TempBolt(t), 247)
 	press(m, "enter")
 	press(m, "/")
 	ts, ok := m.scr.(*targetScreen)
@@ -531,7 +517,7 @@ func TestLookModeNamesWhatIsUnderTheCursorAndCostsNoTurn(t *testing.T) {
 }
 
 func TestMouseHoverMovesTheCursorAndAClickFires(t *testing.T) {
-	m := newModel(t, openStore(t), fireballSeed)
+	m := newModel(t, storetest.TempBolt(t), fireballSeed)
 	press(m, "enter")
 	walkTo(t, m, game.FireballScroll)
 	press(m, "g")
@@ -562,7 +548,7 @@ func TestMouseHoverMovesTheCursorAndAClickFires(t *testing.T) {
 }
 
 func TestAFullPackFitsEveryTerminalSize(t *testing.T) {
-	m := newModel(t, openStore(t), 247)
+	m := newModel(t, storetest.TempBolt(t), 247)
 	press(m, "enter")
 	var pack []game.ItemKind
 	for i := range game.InventorySize {
@@ -615,7 +601,7 @@ func TestInertTurnsEveryControlByteIntoAReplacementCharacter(t *testing.T) {
 }
 
 func TestTheNameScreenTakesOnlyValidNames(t *testing.T) {
-	p := newPlayer(t, openStore(t), "SHA256:n", "", 1)
+	p := newPlayer(t, storetest.TempBolt(t), "SHA256:n", "", 1)
 	p.Name, p.NeedName = "evil\x1b", true
 	m := New(p)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -632,7 +618,7 @@ func TestTheNameScreenTakesOnlyValidNames(t *testing.T) {
 }
 
 func TestBackslashIsUnknownForPlayersAndACheatMenuForAdmins(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
+	m := newModel(t, storetest.TempBolt(t), 7)
 	press(m, "enter")
 	press(m, `\`)
 	if s := plain(m); !strings.Contains(s, "Unknown command.") || strings.Contains(s, "Cheating") {
@@ -648,7 +634,7 @@ func TestBackslashIsUnknownForPlayersAndACheatMenuForAdmins(t *testing.T) {
 }
 
 func TestEveryTurnShownSurvivesACrash(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	for range 30 {
@@ -669,7 +655,7 @@ func TestEveryTurnShownSurvivesACrash(t *testing.T) {
 }
 
 func TestADamagedSaveIsSetAsideAndTheTitleSaysSo(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	st.PutSave("SHA256:test", []byte("GRTO\x00\x01garbage garbage"))
 	m := newModel(t, st, 7)
 	s := plain(m)
@@ -686,7 +672,7 @@ func TestADamagedSaveIsSetAsideAndTheTitleSaysSo(t *testing.T) {
 }
 
 func TestAnIdleSessionSavesAndSaysGoodbye(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	p := newPlayer(t, st, "SHA256:idle", "idler", 7)
 	p.Now, p.IdleTimeout = func() time.Time { return now }, 30*time.Minute

@@ -10,6 +10,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/frame"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // screenState prints everything a screen holds (and the play screen under
@@ -91,7 +92,7 @@ func TestViewsOnlyDraw(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := newModel(t, openStore(t), fireballSeed)
+			m := newModel(t, storetest.TempBolt(t), fireballSeed)
 			press(m, "enter")
 			c.setup(t, m)
 			own, before := m.game, screenState(m)
@@ -107,7 +108,7 @@ func TestViewsOnlyDraw(t *testing.T) {
 }
 
 func TestLookingAroundClearsTheLastNote(t *testing.T) {
-	m := newModel(t, openStore(t), 7)
+	m := newModel(t, storetest.TempBolt(t), 7)
 	press(m, "enter")
 	press(m, "Z")
 	press(m, "/")

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // downStore is a store whose game writes say the database is out of reach
@@ -42,7 +43,7 @@ func (d *downStore) AppendJournal(fp string, seq uint64, entry []byte) error {
 // keys do nothing, and each retry tick tries again; once the store is back
 // the next tick draws the turn, and the ticks stop.
 func TestATurnWaitingForStorageIsNotDrawnUntilItIsSaved(t *testing.T) {
-	ds := &downStore{Store: openStore(t)}
+	ds := &downStore{Store: storetest.TempBolt(t)}
 	m := newModel(t, ds, 7)
 	press(m, "enter")
 	press(m, ".")
@@ -84,7 +85,7 @@ func TestATurnWaitingForStorageIsNotDrawnUntilItIsSaved(t *testing.T) {
 // program at once (the server's end-of-session save is the last try), and
 // no retry tick outlives it.
 func TestCtrlCWhileWaitingForStorageLeavesAndStopsTheTicks(t *testing.T) {
-	ds := &downStore{Store: openStore(t)}
+	ds := &downStore{Store: storetest.TempBolt(t)}
 	m := newModel(t, ds, 7)
 	press(m, "enter")
 	ds.down = true

@@ -1,16 +1,14 @@
 package tui
 
 import (
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game/frame"
-	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // fanLobby hands the frames its one player publishes to every watcher, as
@@ -62,7 +60,7 @@ func (l *fanLobby) Publish(_, _ int, _ string, f *frame.Frame) {
 // the player's key for 68 s: issue 20, case B2).
 func TestWatchersOfOneGameDrawOneSharedGame(t *testing.T) {
 	l := &fanLobby{}
-	p := newPlayer(t, openStore(t), "SHA256:alice", "alice", 5)
+	p := newPlayer(t, storetest.TempBolt(t), "SHA256:alice", "alice", 5)
 	p.Lobby = l
 	player := New(p)
 	player.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -104,11 +102,7 @@ func TestWatchersOfOneGameDrawOneSharedGame(t *testing.T) {
 // program does): the whole cost of a published frame, per frame. Before
 // issue 20 each watcher decoded the save itself.
 func BenchmarkAFrameFor2000Watchers(b *testing.B) {
-	st, err := store.Open(filepath.Join(b.TempDir(), "grotto.db"), time.Second)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := storetest.TempBolt(b)
 	l := &fanLobby{}
 	p := newPlayer(b, st, "SHA256:alice", "alice", 5)
 	p.Lobby = l
@@ -141,7 +135,7 @@ func BenchmarkAFrameFor2000Watchers(b *testing.B) {
 // the player's next key waiting behind O(n²) work (issue 20, case B2).
 func TestWatchersJoiningCostThePlayerOneFrame(t *testing.T) {
 	l := &fanLobby{}
-	p := newPlayer(t, openStore(t), "SHA256:alice", "alice", 5)
+	p := newPlayer(t, storetest.TempBolt(t), "SHA256:alice", "alice", 5)
 	p.Lobby = l
 	player := New(p)
 	player.Update(tea.WindowSizeMsg{Width: 80, Height: 24})

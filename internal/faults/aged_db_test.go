@@ -19,6 +19,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 )
 
 // scratchDir is a temporary directory on tmpfs when there is one with room
@@ -43,7 +44,7 @@ func scratchDir(t *testing.T) string {
 // every game finishes (FinishGame deletes the save, records the score).
 func ageDB(t *testing.T, path string, n int) {
 	t.Helper()
-	st, err := store.Open(path, time.Second)
+	st, err := bolt.Open(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

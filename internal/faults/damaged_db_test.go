@@ -15,18 +15,19 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 )
 
 // populate writes n players with names, n saves and n finished games into
 // the database at path: enough records that every bucket has branch pages.
 func populate(t *testing.T, path string, n int) {
 	t.Helper()
-	st, err := store.Open(path, time.Second)
+	st, err := bolt.Open(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func populate(t *testing.T, path string, n int) {
 // overflow run), and the page size in bytes.
 func livePages(t *testing.T, path, typ string) ([]int, int) {
 	t.Helper()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, PreLoadFreelist: true, Timeout: time.Second})
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, PreLoadFreelist: true, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func livePages(t *testing.T, path, typ string) ([]int, int) {
 	}
 	ps := db.Info().PageSize
 	var ids []int
-	err = db.View(func(tx *bolt.Tx) error {
+	err = db.View(func(tx *bbolt.Tx) error {
 		for id := 2; ; id++ {
 			info, err := tx.Page(id)
 			if err != nil || info == nil {

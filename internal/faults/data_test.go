@@ -9,7 +9,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
-	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 )
 
 func TestDamagedSavesAreSetAsideAndTheirPlayersStartAfresh(t *testing.T) {
@@ -112,7 +112,7 @@ func TestAFileThatIsNotADatabaseOrIsLockedStopsTheStartNamingIt(t *testing.T) {
 	}
 
 	dir = t.TempDir()
-	st, err := store.Open(filepath.Join(dir, "grotto.db"), time.Second)
+	st, err := bolt.Open(filepath.Join(dir, "grotto.db"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

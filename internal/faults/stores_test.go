@@ -13,6 +13,7 @@ import (
 
 	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 	"github.com/grotto-game/grotto/store/postgres"
 )
 
@@ -64,7 +65,7 @@ func (b backend) open(t *testing.T, dir string) store.Store {
 		err error
 	)
 	if b.url == "" {
-		st, err = store.Open(filepath.Join(dir, "grotto.db"), time.Second)
+		st, err = bolt.Open(filepath.Join(dir, "grotto.db"), time.Second)
 	} else {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // FuzzSessionInput feeds arbitrary bytes, as a client would type them,
@@ -35,7 +37,7 @@ func FuzzSessionInput(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	st := openTestStore(f)
+	st := storetest.TempBolt(f)
 	raw := os.Getenv("GROTTO_FUZZ_RAW") != ""
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := New(context.Background(), bytes.NewReader(data), "xterm-256color", 0, nil, nil)

@@ -3,7 +3,6 @@ package input
 import (
 	"context"
 	"io"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // crasher is the 35 bytes that, in one write, killed the whole server:
@@ -20,16 +20,6 @@ import (
 const waitLong = 10 * time.Second
 
 const crasher = "\x1b[;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;0"
-
-func openTestStore(tb testing.TB) *store.Bolt {
-	tb.Helper()
-	st, err := store.Open(filepath.Join(tb.TempDir(), "grotto.db"), time.Second)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
-	return st
-}
 
 // program is grotto's real model in a real Bubble Tea program whose keys
 // come through a session's input path from r.
@@ -49,7 +39,7 @@ func TestThe35BytesThatKilledTheServerAreReadAsNothing(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	in := New(context.Background(), r, "xterm-256color", 0, nil, nil)
-	p, m := program(openTestStore(t), in)
+	p, m := program(storetest.TempBolt(t), in)
 	ran := make(chan error, 1)
 	go func() { _, err := p.Run(); ran <- err }()
 	w.Write([]byte(crasher)) // one write, as the attacker sent it

@@ -7,6 +7,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/replay"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // TestAFinishedGameIsKeptWholeAcrossResumes: a game played over several
@@ -14,7 +15,7 @@ import (
 // and then lost is kept with its history from turn 0, and replaying it
 // from its seed gives the recorded end.
 func TestAFinishedGameIsKeptWholeAcrossResumes(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	if err := st.ClaimName(fp, "Ann", now); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestAFinishedGameIsKeptWholeAcrossResumes(t *testing.T) {
 // TestACheatedGameIsKeptButNotRanked: cheats keep a game off the table,
 // but it is kept, marked, like any other.
 func TestACheatedGameIsKeptButNotRanked(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	s := open(st, 7)
 	s.Start()
 	if _, err := s.Do(game.Command{Action: game.ActCheat, Cheat: game.CheatReveal}); err != nil {

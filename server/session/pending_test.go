@@ -21,7 +21,7 @@ type unsavedServer struct {
 }
 
 func newUnsavedServer(t *testing.T) *unsavedServer {
-	flaky := storetest.NewFlaky(openStore(t))
+	flaky := storetest.NewFlaky(storetest.TempBolt(t))
 	return &unsavedServer{st: &finishFails{Store: flaky}, flaky: flaky, unsaved: NewUnsaved(), pending: NewPendingEnds()}
 }
 

@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // TestTheServerHearsOfEveryTurnPlayedAndOfTheEnd: Config.Played (the
 // server's turn and finished-game counters) hears each turn the game
 // applied, the last with its end, and never an impossible command.
 func TestTheServerHearsOfEveryTurnPlayedAndOfTheEnd(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	var heard []game.Result
 	s := New(Config{Fingerprint: fp, Saves: st, Scores: st, Profiles: st, Quarantine: st,
 		NewSeed: func() uint64 { return 3 }, Now: func() time.Time { return now },

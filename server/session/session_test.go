@@ -3,7 +3,6 @@ package session
 import (
 	"bytes"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,16 +17,6 @@ import (
 const fp = "SHA256:test"
 
 var now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-
-func openStore(t *testing.T) *store.Bolt {
-	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
 
 // open returns the session of fp over st whose new games have seed, as the
 // server wires it.
@@ -109,7 +98,7 @@ func encode(t *testing.T, g *game.Game) []byte {
 // TestEveryTurnShownSurvivesACrash: each Do is durable when it returns, so
 // a crash after any turn resumes at exactly that turn.
 func TestEveryTurnShownSurvivesACrash(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	s := open(st, 7)
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
@@ -144,7 +133,7 @@ func TestAFailedWriteNeverLosesTheGame(t *testing.T) {
 		{name: "the disk is full when a new game starts over an old save", failFrom: -1, failTo: 3, oldSave: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := storetest.NewFlaky(openStore(t))
+			fs := storetest.NewFlaky(storetest.TempBolt(t))
 			if tc.oldSave {
 				old := open(fs, 3)
 				old.Start()
@@ -215,7 +204,7 @@ func TestAFailedWriteNeverLosesTheGame(t *testing.T) {
 // failing, a crash loses the turns since the last good write, each of which
 // returned an error, and resumes at the last turn that was saved.
 func TestACrashWhileWritesFailLosesOnlyTheWarnedTurns(t *testing.T) {
-	fs := storetest.NewFlaky(openStore(t))
+	fs := storetest.NewFlaky(storetest.TempBolt(t))
 	s := open(fs, 7)
 	s.Start()
 	for range 6 {
@@ -237,7 +226,7 @@ func TestACrashWhileWritesFailLosesOnlyTheWarnedTurns(t *testing.T) {
 
 // TestTheHostHearsOfTroubleOnceWhenItStartsAndOnceWhenItEnds.
 func TestTheHostHearsOfTroubleOnceWhenItStartsAndOnceWhenItEnds(t *testing.T) {
-	fs := storetest.NewFlaky(openStore(t))
+	fs := storetest.NewFlaky(storetest.TempBolt(t))
 	var heard []error
 	s := New(Config{Fingerprint: fp, Saves: fs, Scores: fs, Profiles: fs, Quarantine: fs,
 		NewSeed: func() uint64 { return 7 }, Trouble: func(err error) { heard = append(heard, err) }})
@@ -273,7 +262,7 @@ func playToTheEnd(t *testing.T, s *Session) (game.Result, error) {
 // deleted save are one step, and the score carries the stored profile's
 // name.
 func TestTheEndOfAGameIsRecordedUnderTheClaimedName(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	if err := st.ClaimName(fp, "tester", now); err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +327,7 @@ func TestADeathThatCannotBeRecordedIsNeverUndone(t *testing.T) {
 		{name: "the journal fails too, then the session ends", journalFails: true, saveAtTheEnd: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := &finishFails{Store: openStore(t)}
+			fs := &finishFails{Store: storetest.TempBolt(t)}
 			s := open(fs, 3)
 			s.Start()
 			for range 20000 {
@@ -381,7 +370,7 @@ func TestADeathThatCannotBeRecordedIsNeverUndone(t *testing.T) {
 
 // TestADamagedSaveIsQuarantinedAndThePlayerTold.
 func TestADamagedSaveIsQuarantinedAndThePlayerTold(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	st.PutSave(fp, []byte("GRTO\x00\x01garbage garbage"))
 	s := open(st, 7)
 	g, news, err := s.Open()
@@ -399,7 +388,7 @@ func TestADamagedSaveIsQuarantinedAndThePlayerTold(t *testing.T) {
 // TestAnImpossibleCommandCostsNothing: no turn, no write, the core's
 // error.
 func TestAnImpossibleCommandCostsNothing(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	s := open(st, 7)
 	s.Start()
 	_, err := s.Do(game.Descend()) // not on the stairs
@@ -415,7 +404,7 @@ func TestAnImpossibleCommandCostsNothing(t *testing.T) {
 // TestASnapshotEverySnapshotEveryTurns: resuming never replays more than
 // SnapshotEvery journal entries.
 func TestASnapshotEverySnapshotEveryTurns(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	s := open(st, 7)
 	s.Start()
 	for range SnapshotEvery + 5 {
@@ -436,7 +425,7 @@ func TestASnapshotEverySnapshotEveryTurns(t *testing.T) {
 // store takes writes again the death is recorded (found by a hostile tester
 // of issue 11: Continue offered the game alive, one turn before it died).
 func TestADeathThatCannotBeRecordedNorSavedIsNeverUndoneWhileTheServerRuns(t *testing.T) {
-	flaky := storetest.NewFlaky(openStore(t))
+	flaky := storetest.NewFlaky(storetest.TempBolt(t))
 	fs := &finishFails{Store: flaky}
 	pending := NewPendingEnds()
 	login := func(seed uint64) *Session {
@@ -482,7 +471,7 @@ func TestADeathThatCannotBeRecordedNorSavedIsNeverUndoneWhileTheServerRuns(t *te
 // grotto (read after a downgrade) is not damaged: it stays where it is and
 // the player is told why it cannot be continued.
 func TestASaveOfAnotherVersionIsKeptNotQuarantined(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	blob := encode(t, game.New(1, content.Default()))
 	blob[5] = 0x7f // the format version byte
 	st.PutSave(fp, blob)
@@ -505,7 +494,7 @@ func TestASaveOfAnotherVersionIsKeptNotQuarantined(t *testing.T) {
 // reads that the game continues elsewhere and that the session ends, never
 // "Waiting for storage", and no retry is promised.
 func TestAFencedWriteIsFinalNotAWaitForStorage(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	epoch, err := st.Claim(t.Context(), fp, "node-a", time.Minute)
 	if err != nil {
 		t.Fatal(err)

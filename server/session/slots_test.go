@@ -7,13 +7,14 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // TestTheDailyKeepsTheRegularSave: a key with a game of its own starts the
 // daily, plays it and leaves; both games are kept, and each resumes to
 // itself. Ending the daily ends only the daily (issue 21).
 func TestTheDailyKeepsTheRegularSave(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	s := open(st, 3)
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
@@ -97,7 +98,7 @@ func TestTheDailyKeepsTheRegularSave(t *testing.T) {
 // kept, before a key could hold one of each, resumes from there, and its
 // end deletes it there.
 func TestAnOldDailySaveStillResumes(t *testing.T) {
-	st := openStore(t)
+	st := storetest.TempBolt(t)
 	old := game.NewDaily(1234, "2026-11-29", content.Default())
 	if err := st.PutSave(fp, encode(t, old)); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -26,9 +25,9 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/frame"
+	"github.com/grotto-game/grotto/store/storetest"
 
 	"github.com/grotto-game/grotto/server/lobby"
-	"github.com/grotto-game/grotto/store"
 )
 
 // serveReal serves a web server of cfg on its own listener (port 0), as
@@ -36,11 +35,7 @@ import (
 // The site it returns has no httptest server.
 func serveReal(t *testing.T, cfg Config) (*site, string) {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.TempBolt(t)
 	lob := lobby.NewMemory(nil)
 	cfg.Scores, cfg.Live = db, memLive{lob}
 	if cfg.Logger == nil {
@@ -299,11 +294,7 @@ func TestAWatchPageOutlivesTheTimeoutsOfTheRequestThatOpenedIt(t *testing.T) {
 
 func TestAcceptErrorsAreLoggedOnceInAWhileNotOncePerRetry(t *testing.T) {
 	var out bytes.Buffer
-	db, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.TempBolt(t)
 	srv, err := New(Config{Scores: db, Live: memLive{lobby.NewMemory(nil)}, Logger: log.New(&out)})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +20,8 @@ import (
 	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
+	"github.com/grotto-game/grotto/store/storetest"
 )
 
 const waitLong = 10 * time.Second
@@ -38,17 +39,13 @@ func (l memLive) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 type site struct {
 	srv   *Server
 	http  *httptest.Server
-	db    *store.Bolt
+	db    *bolt.Store
 	lobby *lobby.Memory
 }
 
 func newSite(t testing.TB, cfg Config) *site {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.TempBolt(t)
 	lob := lobby.NewMemory(nil)
 	cfg.Scores, cfg.Live, cfg.Logger = db, memLive{lob}, log.New(io.Discard)
 	srv, err := New(cfg)

@@ -31,7 +31,7 @@ import (
 // a day's board rank as they did. The daily secret is written if the
 // database has none; another one already there is an error wrapping
 // ErrNotACopy (the days already played would get other dungeons). fill is
-// typically (*store.Bolt).Dump, and returns how many records of each kind
+// typically (*bolt.Store).Dump, and returns how many records of each kind
 // it handed.
 //
 // Two more checks keep a copy from putting players' games back in time

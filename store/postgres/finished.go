@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 )
 
 // gameID is id as a column value: NULL for 0.
@@ -154,7 +155,7 @@ func (s *Store) FinishedGames(name string, n int) ([]store.Finished, error) {
 
 // QuarantineFinished moves finished game id aside (see [store.Replays]),
 // in one transaction; the quarantine keeps the record as the bbolt file
-// stores it (store.EncodeFinished), or, for a row that cannot be read
+// stores it (bolt.EncodeFinished), or, for a row that cannot be read
 // (scanFinished), the row as PostgreSQL writes it in JSON (row_to_json).
 func (s *Store) QuarantineFinished(id uint64, reason string, now time.Time) (string, error) {
 	var key string
@@ -173,7 +174,7 @@ func (s *Store) QuarantineFinished(id uint64, reason string, now time.Time) (str
 			err = tx.QueryRow(ctx, `SELECT coalesce(fp, ''), convert_to(row_to_json(f)::text, 'UTF8') FROM finished f WHERE id = $1`,
 				int64(id)).Scan(&f.Score.Fingerprint, &rec)
 		case err == nil:
-			rec, err = store.EncodeFinished(f)
+			rec, err = bolt.EncodeFinished(f)
 		}
 		if err != nil {
 			return err

@@ -1,14 +1,14 @@
 // Guarding every transaction against damaged pages met while the server
 // runs: an error for the caller, not a crash of every session.
 
-package store
+package bolt
 
 import (
 	"errors"
 	"fmt"
 	"sync/atomic"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 )
 
 // guardedDB is the bbolt handle whose View, Update and Batch turn a panic or
@@ -29,12 +29,12 @@ import (
 // with one line (see [Open]). Batch runs its functions in bbolt's
 // goroutine too (db.go, batch.run): they are guarded there, its commit is not.
 type guardedDB struct {
-	*bolt.DB
+	*bbolt.DB
 	path    string
 	damaged *atomic.Pointer[error] // the first damage met, nil while none
 }
 
-func newGuardedDB(db *bolt.DB, path string) guardedDB {
+func newGuardedDB(db *bbolt.DB, path string) guardedDB {
 	return guardedDB{DB: db, path: path, damaged: new(atomic.Pointer[error])}
 }
 
@@ -59,14 +59,14 @@ func (g guardedDB) refused() error {
 	return nil
 }
 
-// View runs fn in a read-only transaction, as bolt.DB.View, guarded.
-func (g guardedDB) View(fn func(*bolt.Tx) error) error {
+// View runs fn in a read-only transaction, as bbolt.DB.View, guarded.
+func (g guardedDB) View(fn func(*bbolt.Tx) error) error {
 	return g.run(func() error { return g.DB.View(fn) })
 }
 
-// Update runs fn in a read-write transaction, as bolt.DB.Update, guarded;
+// Update runs fn in a read-write transaction, as bbolt.DB.Update, guarded;
 // it refuses once damage has been met.
-func (g guardedDB) Update(fn func(*bolt.Tx) error) error {
+func (g guardedDB) Update(fn func(*bbolt.Tx) error) error {
 	if err := g.refused(); err != nil {
 		return err
 	}
@@ -75,21 +75,21 @@ func (g guardedDB) Update(fn func(*bolt.Tx) error) error {
 	// write that is the first to meet damage fails alone instead of
 	// faulting in the physical rollback's walk.
 	return g.run(func() error {
-		return g.DB.Update(func(tx *bolt.Tx) error {
+		return g.DB.Update(func(tx *bbolt.Tx) error {
 			return g.run(func() error { return fn(tx) })
 		})
 	})
 }
 
-// Batch runs fn as part of a group commit, as bolt.DB.Batch, guarded in
+// Batch runs fn as part of a group commit, as bbolt.DB.Batch, guarded in
 // the goroutine that runs it and in the caller's (bbolt retries a failed
 // batch's function alone, there); it refuses once damage has been met.
-func (g guardedDB) Batch(fn func(*bolt.Tx) error) error {
+func (g guardedDB) Batch(fn func(*bbolt.Tx) error) error {
 	if err := g.refused(); err != nil {
 		return err
 	}
 	return g.run(func() error {
-		return g.DB.Batch(func(tx *bolt.Tx) error {
+		return g.DB.Batch(func(tx *bbolt.Tx) error {
 			return g.run(func() error { return fn(tx) })
 		})
 	})

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bytes"
@@ -12,12 +12,14 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // populate gives n players a name and a save, and records n finished
 // games: enough that every bucket has branch pages.
-func populate(t testing.TB, b *Bolt, n int) {
+func populate(t testing.TB, b *Store, n int) {
 	t.Helper()
 	blob := bytes.Repeat([]byte("save"), 1000)
 	for i := range n {
@@ -28,7 +30,7 @@ func populate(t testing.TB, b *Bolt, n int) {
 		if err := b.PutSave(fp, blob); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.FinishGame(fmt.Sprintf("SHA256:d%06d", i), Score{Name: "d", Points: i, Date: time.Unix(2, 0)}); err != nil {
+		if _, err := b.FinishGame(fmt.Sprintf("SHA256:d%06d", i), store.Score{Name: "d", Points: i, Date: time.Unix(2, 0)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -37,7 +39,7 @@ func populate(t testing.TB, b *Bolt, n int) {
 // pagesOf returns the ids of the live pages of type typ ("branch", "leaf")
 // in the open store, as bbolt's Tx.Page reports them, keeping those whose
 // header names them (not the middle of an overflow run).
-func pagesOf(t testing.TB, b *Bolt, path, typ string) []int {
+func pagesOf(t testing.TB, b *Store, path, typ string) []int {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -45,7 +47,7 @@ func pagesOf(t testing.TB, b *Bolt, path, typ string) []int {
 	}
 	ps := b.db.Info().PageSize
 	var ids []int
-	b.db.View(func(tx *bolt.Tx) error {
+	b.db.View(func(tx *bbolt.Tx) error {
 		for id := 2; ; id++ {
 			info, err := tx.Page(id)
 			if err != nil || info == nil {
@@ -102,24 +104,24 @@ func TestOpenRefusesADamagedFileNamingItAndNeverCrashes(t *testing.T) {
 	const ps = 4096
 	damage := []struct {
 		name string
-		do   func(t *testing.T, b *Bolt, path string)
+		do   func(t *testing.T, b *Store, path string)
 	}{
-		{"branch pages naming pages past the end", func(t *testing.T, b *Bolt, path string) {
+		{"branch pages naming pages past the end", func(t *testing.T, b *Store, path string) {
 			for _, id := range pagesOf(t, b, path, "branch") {
 				pointPastTheEnd(t, path, id, ps, rng)
 			}
 		}},
-		{"branch pages of garbage", func(t *testing.T, b *Bolt, path string) {
+		{"branch pages of garbage", func(t *testing.T, b *Store, path string) {
 			for _, id := range pagesOf(t, b, path, "branch") {
 				writeAt(t, path, int64(id*ps+16), garbage(rng, ps-16))
 			}
 		}},
-		{"leaf page headers of garbage", func(t *testing.T, b *Bolt, path string) {
+		{"leaf page headers of garbage", func(t *testing.T, b *Store, path string) {
 			for _, id := range pagesOf(t, b, path, "leaf") {
 				writeAt(t, path, int64(id*ps), garbage(rng, 16))
 			}
 		}},
-		{"one leaf page's keys out of order", func(t *testing.T, b *Bolt, path string) {
+		{"one leaf page's keys out of order", func(t *testing.T, b *Store, path string) {
 			id := pagesOf(t, b, path, "leaf")[3]
 			raw, _ := os.ReadFile(path)
 			el := raw[id*ps+16:] // swap the first two elements' key positions: keys out of order
@@ -135,7 +137,7 @@ func TestOpenRefusesADamagedFileNamingItAndNeverCrashes(t *testing.T) {
 			binary.NativeEndian.PutUint32(el[16+12:], v0)
 			writeAt(t, path, int64(id*ps+16), el[:32])
 		}},
-		{"the file cut short", func(t *testing.T, b *Bolt, path string) {
+		{"the file cut short", func(t *testing.T, b *Store, path string) {
 			fi, _ := os.Stat(path)
 			os.Truncate(path, fi.Size()*2/3)
 		}},
@@ -177,7 +179,7 @@ func TestOpenRefusesADamagedFileNamingItAndNeverCrashes(t *testing.T) {
 // damagedWhileOpen returns an open store of 300 players whose players
 // bucket's root page was then damaged on disk (its children pointing past
 // the end of the file), and the file's path.
-func damagedWhileOpen(t *testing.T) (*Bolt, string) {
+func damagedWhileOpen(t *testing.T) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "grotto.db")
 	b, err := Open(path, time.Second)
@@ -187,7 +189,7 @@ func damagedWhileOpen(t *testing.T) (*Bolt, string) {
 	t.Cleanup(func() { b.Close() })
 	populate(t, b, 300)
 	var root uint64
-	b.db.View(func(tx *bolt.Tx) error { root = uint64(tx.Bucket(playersBucket).Root()); return nil })
+	b.db.View(func(tx *bbolt.Tx) error { root = uint64(tx.Bucket(playersBucket).Root()); return nil })
 	pointPastTheEnd(t, path, int(root), b.db.Info().PageSize, rand.New(rand.NewPCG(1, 2)))
 	return b, path
 }
@@ -197,7 +199,7 @@ func TestAPageDamagedWhileServingGivesErrorsNotACrash(t *testing.T) {
 
 	_, err := b.Profile("SHA256:p000150")
 	t.Log(err)
-	if !errors.Is(err, ErrCorrupt) || !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) {
+	if !errors.Is(err, store.ErrCorrupt) || !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) {
 		t.Errorf("Profile: err = %v, want ErrCorrupt and ErrDamaged naming the file", err)
 	}
 	if _, err := b.TopScores(5); err != nil { // reads of sound pages still serve
@@ -219,7 +221,7 @@ func TestAPageDamagedWhileServingGivesErrorsNotACrash(t *testing.T) {
 func TestAWriteThatIsTheFirstToMeetDamageFailsAlone(t *testing.T) {
 	b, path := damagedWhileOpen(t)
 
-	err := b.PutProfile(Profile{Fingerprint: "SHA256:p000150", Name: "again"})
+	err := b.PutProfile(store.Profile{Fingerprint: "SHA256:p000150", Name: "again"})
 	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) {
 		t.Errorf("PutProfile: err = %v, want ErrDamaged naming the file", err)
 	}

@@ -1,6 +1,6 @@
 // The bbolt implementation: opening the file, profiles and saves.
 
-package store
+package bolt
 
 import (
 	"errors"
@@ -10,8 +10,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // Bucket names. players and saves are keyed by fingerprint; scores by
@@ -26,10 +28,10 @@ var (
 // with other players' entries: the price of sharing one fsync among many.
 const JournalBatchDelay = 2 * time.Millisecond
 
-// Bolt is a [Store] in a single bbolt file. It is safe for concurrent use by
+// Store is a [store.Store] in a single bbolt file. It is safe for concurrent use by
 // many sessions: reads run in parallel and each write is one bbolt
 // transaction, serialised by bbolt.
-type Bolt struct {
+type Store struct {
 	db             guardedDB
 	path           string      // the file's path, as Open was given it
 	opened         os.FileInfo // the file bbolt locked at the path (see CheckFile)
@@ -40,9 +42,9 @@ type Bolt struct {
 	jtx            *journalTx                  // the write transaction journal entries go into now (observeJournalEntry)
 }
 
-var _ Observable = (*Bolt)(nil)
+var _ store.Observable = (*Store)(nil)
 
-var _ Store = (*Bolt)(nil)
+var _ store.Store = (*Store)(nil)
 
 // boltOptions are grotto's options for bbolt. The freelist (the ids of the
 // pages free for reuse) is not written on commit: bbolt v1.5.0 writes it
@@ -53,8 +55,8 @@ var _ Store = (*Bolt)(nil)
 // rebuilds it instead by walking the tree (db.go, DB.freepages): ~12 ms
 // for that file, ~200 ms with the damage check for 10,000 live 28 KB
 // saves. The hashmap freelist allocates without scanning an array.
-func boltOptions(lockTimeout time.Duration) bolt.Options {
-	return bolt.Options{Timeout: lockTimeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType}
+func boltOptions(lockTimeout time.Duration) bbolt.Options {
+	return bbolt.Options{Timeout: lockTimeout, NoFreelistSync: true, FreelistType: bbolt.FreelistMapType}
 }
 
 // Open opens the grotto database at path, creating the file (mode 0600), its
@@ -66,7 +68,7 @@ func boltOptions(lockTimeout time.Duration) bolt.Options {
 // wrapping [ErrNotDatabase]; one whose pages are damaged, an error wrapping
 // [ErrDamaged] that names the first problems (Open reads every page the
 // file's tree reaches, and runs bbolt's Tx.Check). Every error names path.
-func Open(path string, lockTimeout time.Duration) (*Bolt, error) {
+func Open(path string, lockTimeout time.Duration) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
@@ -82,7 +84,7 @@ func Open(path string, lockTimeout time.Duration) (*Bolt, error) {
 	// commit (bbolt's default is 10 ms, too long for a keypress).
 	db.MaxBatchDelay = JournalBatchDelay
 	g := newGuardedDB(db, path)
-	err = g.Update(func(tx *bolt.Tx) error {
+	err = g.Update(func(tx *bbolt.Tx) error {
 		for _, name := range [][]byte{playersBucket, savesBucket, scoresBucket, journalBucket, namesBucket, finishedBucket} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("bucket %s: %w", name, err)
@@ -97,15 +99,15 @@ func Open(path string, lockTimeout time.Duration) (*Bolt, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	return &Bolt{db: g, path: path, opened: opened}, nil
+	return &Store{db: g, path: path, opened: opened}, nil
 }
 
 // openBolt opens path with bbolt, guarded, and makes sure the file it
 // locked is still the one at path: a `grotto compact` that held the lock
 // renames its copy over path before releasing it, and the old file's lock
 // then goes to whoever was waiting on it. It tries again then, up to 3
-// times. It returns the locked file's identity for [Bolt.CheckFile].
-func openBolt(path string, opts bolt.Options) (*bolt.DB, os.FileInfo, error) {
+// times. It returns the locked file's identity for [Store.CheckFile].
+func openBolt(path string, opts bbolt.Options) (*bbolt.DB, os.FileInfo, error) {
 	for try := 0; ; try++ {
 		var f *os.File
 		opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
@@ -113,10 +115,10 @@ func openBolt(path string, opts bolt.Options) (*bolt.DB, os.FileInfo, error) {
 			f, err = os.OpenFile(name, flag, perm)
 			return f, err
 		}
-		var db *bolt.DB
+		var db *bbolt.DB
 		err := guard(func() error {
 			var err error
-			db, err = bolt.Open(path, 0o600, &opts)
+			db, err = bbolt.Open(path, 0o600, &opts)
 			return err
 		})
 		if err != nil {
@@ -138,7 +140,7 @@ func openBolt(path string, opts bolt.Options) (*bolt.DB, os.FileInfo, error) {
 	}
 }
 
-// openError names path in an error of bolt.Open and wraps the sentinel
+// openError names path in an error of bbolt.Open and wraps the sentinel
 // that says what is wrong.
 func openError(path string, err error, lockTimeout time.Duration) error {
 	switch {
@@ -152,16 +154,16 @@ func openError(path string, err error, lockTimeout time.Duration) error {
 
 // Close closes the file, releasing its lock. The store must not be used
 // afterwards.
-func (b *Bolt) Close() error { return b.db.Close() }
+func (b *Store) Close() error { return b.db.Close() }
 
 // Profile returns the profile of fp, ErrNotFound if there is none, or an
 // error wrapping ErrCorrupt if it cannot be decoded.
-func (b *Bolt) Profile(fp string) (Profile, error) {
-	var p Profile
-	err := b.db.View(func(tx *bolt.Tx) error {
+func (b *Store) Profile(fp string) (store.Profile, error) {
+	var p store.Profile
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		rec := tx.Bucket(playersBucket).Get([]byte(fp))
 		if rec == nil {
-			return ErrNotFound
+			return store.ErrNotFound
 		}
 		var err error
 		p, err = decodeProfile([]byte(fp), rec) // copies out of the mmap
@@ -172,7 +174,7 @@ func (b *Bolt) Profile(fp string) (Profile, error) {
 
 // PutProfile creates or replaces the profile keyed by p.Fingerprint, which
 // must not be empty. Times are stored in UTC at nanosecond precision.
-func (b *Bolt) PutProfile(p Profile) error {
+func (b *Store) PutProfile(p store.Profile) error {
 	if p.Fingerprint == "" {
 		return errors.New("put profile: empty fingerprint")
 	}
@@ -180,19 +182,19 @@ func (b *Bolt) PutProfile(p Profile) error {
 	if err != nil {
 		return fmt.Errorf("put profile %s: %w", p.Fingerprint, err)
 	}
-	return b.update(func(tx *bolt.Tx) error {
+	return b.update(func(tx *bbolt.Tx) error {
 		return tx.Bucket(playersBucket).Put([]byte(p.Fingerprint), rec)
 	})
 }
 
 // Save returns a copy of fp's saved game blob, ErrNotFound if there is
 // none, or an error wrapping ErrCorrupt if its record version is unknown.
-func (b *Bolt) Save(fp string) ([]byte, error) {
+func (b *Store) Save(fp string) ([]byte, error) {
 	var blob []byte
-	err := b.db.View(func(tx *bolt.Tx) error {
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		rec := tx.Bucket(savesBucket).Get([]byte(fp))
 		if rec == nil {
-			return ErrNotFound
+			return store.ErrNotFound
 		}
 		body, err := recordBody(savesBucket, []byte(fp), rec, saveV1)
 		if err != nil {
@@ -209,13 +211,13 @@ func (b *Bolt) Save(fp string) ([]byte, error) {
 
 // PutSave creates or replaces fp's saved game with blob and drops fp's
 // journal, in one write transaction: the save is a snapshot. fp must not be empty; blob is copied and may be reused.
-func (b *Bolt) PutSave(fp string, blob []byte) error {
+func (b *Store) PutSave(fp string, blob []byte) error {
 	if fp == "" {
 		return errors.New("put save: empty fingerprint")
 	}
 	rec := make([]byte, 0, 1+len(blob))
 	rec = append(append(rec, saveV1), blob...)
-	return b.update(func(tx *bolt.Tx) error {
+	return b.update(func(tx *bbolt.Tx) error {
 		if err := tx.Bucket(savesBucket).Put([]byte(fp), rec); err != nil {
 			return err
 		}
@@ -224,11 +226,19 @@ func (b *Bolt) PutSave(fp string, blob []byte) error {
 }
 
 // DeleteSave deletes fp's saved game and journal. Deleting an absent save is no error.
-func (b *Bolt) DeleteSave(fp string) error {
-	return b.update(func(tx *bolt.Tx) error {
+func (b *Store) DeleteSave(fp string) error {
+	return b.update(func(tx *bbolt.Tx) error {
 		if err := tx.Bucket(savesBucket).Delete([]byte(fp)); err != nil {
 			return err
 		}
 		return dropJournal(tx, fp)
 	})
 }
+
+// ErrLocked is returned (wrapped, with the file name) by [Open] when the
+// database file stays locked by another process for the whole lock timeout.
+var ErrLocked = errors.New("database is locked")
+
+// ErrNotDatabase is returned (wrapped, with the file name) by [Open] when the
+// file exists but is not a grotto database.
+var ErrNotDatabase = errors.New("not a grotto database")

@@ -1,7 +1,7 @@
 // The daily challenge (issue 15): each key's one attempt a day, and each
 // day's board, apart from the main one.
 
-package store
+package bolt
 
 import (
 	"bytes"
@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // Buckets of the daily challenge.
@@ -31,22 +33,22 @@ var (
 // StartDaily records fp's attempt at the daily of date (see [Dailies]) in
 // one write transaction: bbolt runs one at a time, so of two, one finds
 // the other's.
-func (b *Bolt) StartDaily(fp, date string, now time.Time) error {
-	if fp == "" || !ValidDaily(date) {
+func (b *Store) StartDaily(fp, date string, now time.Time) error {
+	if fp == "" || !store.ValidDaily(date) {
 		return fmt.Errorf("start daily: fingerprint %q, date %q", fp, date)
 	}
-	err := b.update(func(tx *bolt.Tx) error {
+	err := b.update(func(tx *bbolt.Tx) error {
 		ab, err := tx.CreateBucketIfNotExists(dailyAttemptsBucket)
 		if err != nil {
 			return err
 		}
 		key := []byte(date + "/" + fp)
 		if ab.Get(key) != nil {
-			return ErrDailyTaken
+			return store.ErrDailyTaken
 		}
 		return ab.Put(key, []byte(now.UTC().Format(time.RFC3339Nano)))
 	})
-	if err != nil && err != ErrDailyTaken {
+	if err != nil && err != store.ErrDailyTaken {
 		return fmt.Errorf("start daily %s %s: %w", date, fp, err)
 	}
 	return err
@@ -54,12 +56,12 @@ func (b *Bolt) StartDaily(fp, date string, now time.Time) error {
 
 // DailyScores returns up to n scores of the daily of date, best first (see
 // [Dailies]).
-func (b *Bolt) DailyScores(date string, n int) ([]Score, error) {
-	if n <= 0 || !ValidDaily(date) {
+func (b *Store) DailyScores(date string, n int) ([]store.Score, error) {
+	if n <= 0 || !store.ValidDaily(date) {
 		return nil, nil
 	}
-	var top []Score
-	err := b.db.View(func(tx *bolt.Tx) error {
+	var top []store.Score
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		db := tx.Bucket(dailyScoresBucket)
 		if db == nil {
 			return nil
@@ -84,16 +86,16 @@ func (b *Bolt) DailyScores(date string, n int) ([]Score, error) {
 // DailySecret returns the store's secret for the daily seeds (see
 // [Dailies]): made and put in the meta bucket by the first call, in the
 // one write transaction that finds it missing (bbolt runs one at a time).
-func (b *Bolt) DailySecret() ([]byte, error) {
+func (b *Store) DailySecret() ([]byte, error) {
 	var secret []byte
-	err := b.db.View(func(tx *bolt.Tx) error {
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		if mb := tx.Bucket(metaBucket); mb != nil {
 			secret = bytes.Clone(mb.Get(dailySecretKey))
 		}
 		return nil
 	})
 	if err == nil && secret == nil {
-		err = b.update(func(tx *bolt.Tx) error {
+		err = b.update(func(tx *bbolt.Tx) error {
 			mb, err := tx.CreateBucketIfNotExists(metaBucket)
 			if err != nil {
 				return err
@@ -101,7 +103,7 @@ func (b *Bolt) DailySecret() ([]byte, error) {
 			if secret = bytes.Clone(mb.Get(dailySecretKey)); secret != nil {
 				return nil // another call made it meanwhile
 			}
-			secret = make([]byte, DailySecretBytes)
+			secret = make([]byte, store.DailySecretBytes)
 			if _, err := rand.Read(secret); err != nil {
 				return err
 			}
@@ -111,8 +113,8 @@ func (b *Bolt) DailySecret() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("daily secret: %w", err)
 	}
-	if len(secret) != DailySecretBytes {
-		return nil, fmt.Errorf("daily secret: %d bytes kept, want %d: %w", len(secret), DailySecretBytes, ErrCorrupt)
+	if len(secret) != store.DailySecretBytes {
+		return nil, fmt.Errorf("daily secret: %d bytes kept, want %d: %w", len(secret), store.DailySecretBytes, store.ErrCorrupt)
 	}
 	return secret, nil
 }

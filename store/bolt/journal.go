@@ -3,7 +3,7 @@
 // snapshot; replaying its journal onto it gives the game as the player last
 // saw it, even after the server was killed.
 
-package store
+package bolt
 
 import (
 	"bytes"
@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // journalBucket holds one nested bucket per fingerprint; its keys are
@@ -29,13 +31,13 @@ const journalV1 byte = 1
 // by bbolt's Batch, so many players cost one fsync, not one each; a call
 // returns once its entry is durable. Writing the same seq again overwrites
 // it (Batch may retry), so a call is idempotent.
-func (b *Bolt) AppendJournal(fp string, seq uint64, entry []byte) error {
+func (b *Store) AppendJournal(fp string, seq uint64, entry []byte) error {
 	if fp == "" {
 		return errors.New("append journal: empty fingerprint")
 	}
 	key := binary.BigEndian.AppendUint64(nil, seq)
 	rec := append([]byte{journalV1}, entry...)
-	err := b.batch(func(tx *bolt.Tx) error {
+	err := b.batch(func(tx *bbolt.Tx) error {
 		if id := uint64(tx.ID()); b.lastJournalTx.Swap(id) != id {
 			b.journalCommits.Add(1) // the first entry of a new group commit
 		}
@@ -61,7 +63,7 @@ func (b *Bolt) AppendJournal(fp string, seq uint64, entry []byte) error {
 // transaction rolled back, such as a batch bbolt retries without a failing
 // call). It runs inside write transactions only, which bbolt runs one at a
 // time, so b.jtx needs no lock.
-func (b *Bolt) observeJournalEntry(tx *bolt.Tx) {
+func (b *Store) observeJournalEntry(tx *bbolt.Tx) {
 	if b.jtx == nil || b.jtx.tx != tx {
 		b.jtx = nil
 		box := b.observer.Load()
@@ -77,12 +79,12 @@ func (b *Bolt) observeJournalEntry(tx *bolt.Tx) {
 
 // journalTx is a write transaction carrying journal entries, and how many.
 type journalTx struct {
-	tx      *bolt.Tx
+	tx      *bbolt.Tx
 	entries int
 }
 
 // SetObserver implements Observable.
-func (b *Bolt) SetObserver(o Observer) {
+func (b *Store) SetObserver(o store.Observer) {
 	if o == nil {
 		b.observer.Store(nil)
 		return
@@ -93,14 +95,14 @@ func (b *Bolt) SetObserver(o Observer) {
 // JournalCommits returns how many write transactions (each one fsync) have
 // carried journal entries since Open: with many players, far fewer than the
 // entries, thanks to group commit.
-func (b *Bolt) JournalCommits() uint64 { return b.journalCommits.Load() }
+func (b *Store) JournalCommits() uint64 { return b.journalCommits.Load() }
 
 // Journal returns fp's journal entries in order (copies), none when there
 // is no journal. An entry with an unknown version or a gap in the sequence
 // gives an error wrapping ErrCorrupt.
-func (b *Bolt) Journal(fp string) ([][]byte, error) {
+func (b *Store) Journal(fp string) ([][]byte, error) {
 	var out [][]byte
-	err := b.db.View(func(tx *bolt.Tx) error {
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		root := tx.Bucket(journalBucket)
 		if root == nil {
 			return nil
@@ -112,7 +114,7 @@ func (b *Bolt) Journal(fp string) ([][]byte, error) {
 		c := j.Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
 			if len(k) != 8 || binary.BigEndian.Uint64(k) != uint64(len(out)) {
-				return fmt.Errorf("journal %s: %w: entry %x out of sequence", fp, ErrCorrupt, k)
+				return fmt.Errorf("journal %s: %w: entry %x out of sequence", fp, store.ErrCorrupt, k)
 			}
 			body, err := recordBody(journalBucket, k, v, journalV1)
 			if err != nil {
@@ -126,7 +128,7 @@ func (b *Bolt) Journal(fp string) ([][]byte, error) {
 }
 
 // dropJournal deletes fp's journal inside a write transaction.
-func dropJournal(tx *bolt.Tx, fp string) error {
+func dropJournal(tx *bbolt.Tx, fp string) error {
 	root := tx.Bucket(journalBucket)
 	if root == nil || root.Bucket([]byte(fp)) == nil {
 		return nil
@@ -134,34 +136,14 @@ func dropJournal(tx *bolt.Tx, fp string) error {
 	return root.DeleteBucket([]byte(fp))
 }
 
-// QuarantineRecord is a save and journal set aside because they could not
-// be read, with why and when: the bytes as they were stored, each record
-// its version byte then its body (Save is nil when there was no save). It
-// is also the quarantine bucket's on-disk form (JSON), and what
-// [Bolt.Dump] hands out for copying.
-type QuarantineRecord struct {
-	Fingerprint string    `json:"fp"`
-	Reason      string    `json:"reason"`
-	When        time.Time `json:"when"`
-	Save        []byte    `json:"save"`
-	Journal     [][]byte  `json:"journal"`
-	// FinishedID and Finished are a finished game set aside
-	// (Replays.QuarantineFinished): its id and its record as the bbolt
-	// file stores it (its version byte, then the body; on PostgreSQL, a
-	// row that could not be read is kept as row_to_json's text); absent
-	// for a save.
-	FinishedID uint64 `json:"finished_id,omitempty"`
-	Finished   []byte `json:"finished,omitempty"`
-}
-
 // Quarantine moves fp's save and journal, as they are on disk, into the
 // quarantine bucket with the reason, in one transaction: the player can
 // start afresh and the host still has the bytes to inspect. Nothing is
 // dropped. It returns the quarantine key.
-func (b *Bolt) Quarantine(fp, reason string, now time.Time) (string, error) {
+func (b *Store) Quarantine(fp, reason string, now time.Time) (string, error) {
 	key := fmt.Sprintf("%s@%s", fp, now.UTC().Format(time.RFC3339Nano))
-	err := b.update(func(tx *bolt.Tx) error {
-		q := QuarantineRecord{Fingerprint: fp, Reason: reason, When: now.UTC()}
+	err := b.update(func(tx *bbolt.Tx) error {
+		q := store.QuarantineRecord{Fingerprint: fp, Reason: reason, When: now.UTC()}
 		if v := tx.Bucket(savesBucket).Get([]byte(fp)); v != nil {
 			q.Save = append([]byte(nil), v...)
 		}
@@ -197,9 +179,9 @@ func (b *Bolt) Quarantine(fp, reason string, now time.Time) (string, error) {
 
 // Quarantined returns the quarantined records of fp (of every fingerprint
 // when fp is ""), in key order: by fingerprint, then oldest first.
-func (b *Bolt) Quarantined(fp string) ([]Quarantined, error) {
-	var out []Quarantined
-	err := b.db.View(func(tx *bolt.Tx) error {
+func (b *Store) Quarantined(fp string) ([]store.Quarantined, error) {
+	var out []store.Quarantined
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		qb := tx.Bucket(quarantineBucket)
 		if qb == nil {
 			return nil
@@ -210,14 +192,18 @@ func (b *Bolt) Quarantined(fp string) ([]Quarantined, error) {
 			prefix = []byte(fp + "@")
 		}
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var q QuarantineRecord
+			var q store.QuarantineRecord
 			if err := decodeJSON(quarantineBucket, k, v, quarantineV1, &q); err != nil {
 				return err
 			}
-			out = append(out, Quarantined{Key: string(k), Fingerprint: q.Fingerprint, Reason: q.Reason,
+			out = append(out, store.Quarantined{Key: string(k), Fingerprint: q.Fingerprint, Reason: q.Reason,
 				When: q.When, SaveBytes: len(q.Save), JournalEntries: len(q.Journal), FinishedID: q.FinishedID})
 		}
 		return nil
 	})
 	return out, err
 }
+
+// observerBox holds an Observer in an atomic.Pointer (an interface value
+// cannot be stored atomically on its own).
+type observerBox struct{ o store.Observer }

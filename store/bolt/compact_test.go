@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 func TestCompactShrinksAnAgedFileKeepingEveryRecordAndTheOldFile(t *testing.T) {
@@ -51,7 +53,7 @@ func TestCompactShrinksAnAgedFileKeepingEveryRecordAndTheOldFile(t *testing.T) {
 	// The scores' sequence carried over: a new score ranks after the equal
 	// one recorded before (aged game 5: 5 points at Unix 5). Before it:
 	// 994 + 14 scores of more points, 2 of 5 points, earlier or equal.
-	rank, err := b.FinishGame("SHA256:later", Score{Name: "l", Points: 5, Date: time.Unix(5, 0)})
+	rank, err := b.FinishGame("SHA256:later", store.Score{Name: "l", Points: 5, Date: time.Unix(5, 0)})
 	if err != nil || rank != 1011 {
 		t.Errorf("rank %d, %v; want 1011", rank, err)
 	}
@@ -59,15 +61,15 @@ func TestCompactShrinksAnAgedFileKeepingEveryRecordAndTheOldFile(t *testing.T) {
 
 // records is what a compaction must keep.
 type records struct {
-	Scores      []Score
-	Profile     Profile
+	Scores      []store.Score
+	Profile     store.Profile
 	Save        []byte
 	Journal     [][]byte
-	Quarantined []Quarantined
+	Quarantined []store.Quarantined
 	Name        string
 }
 
-func snapshot(t *testing.T, b *Bolt) records {
+func snapshot(t *testing.T, b *Store) records {
 	t.Helper()
 	var r records
 	var err error

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"encoding/binary"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // saveBytes is the size of a typical save (game.New(1).Encode() is 28 KB).
@@ -17,7 +19,7 @@ const saveBytes = 28 << 10
 // age plays n games to their end as n players at once would: every save
 // is written, then every game finishes (FinishGame deletes the save and
 // records the score), leaving ~7 free pages per game in the file.
-func age(t testing.TB, b *Bolt, n int) {
+func age(t testing.TB, b *Store, n int) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(uint64(n), 1))
 	blob := make([]byte, saveBytes)
@@ -30,7 +32,7 @@ func age(t testing.TB, b *Bolt, n int) {
 		}
 	}
 	for i := range n {
-		s := Score{Name: "aged", Depth: 1, Turns: i, Points: i, Cause: "age", Date: time.Unix(int64(i), 0)}
+		s := store.Score{Name: "aged", Depth: 1, Turns: i, Points: i, Cause: "age", Date: time.Unix(int64(i), 0)}
 		if _, err := b.FinishGame(fmt.Sprintf("SHA256:aged%06d", i), s); err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +62,7 @@ func written(t testing.TB) int64 {
 
 // perTurn returns the bytes written per journal entry, a turn's write,
 // over 50 entries of one player.
-func perTurn(t testing.TB, b *Bolt) int64 {
+func perTurn(t testing.TB, b *Store) int64 {
 	t.Helper()
 	const turns = 50
 	before := written(t)

@@ -1,7 +1,7 @@
 // The bbolt file's web tokens (store.WebTokens): one bucket keyed by the
 // token's hash.
 
-package store
+package bolt
 
 import (
 	"bytes"
@@ -9,7 +9,9 @@ import (
 	"errors"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // webTokensBucket maps a token's hash to its webTokenRecord.
@@ -20,17 +22,17 @@ const webTokenV1 byte = 1
 
 // webTokenRecord is a web token's on-disk form.
 type webTokenRecord struct {
-	Kind        WebTokenKind `json:"kind"`
-	Fingerprint string       `json:"fp"`
-	Expires     time.Time    `json:"expires"`
-	Used        bool         `json:"used,omitempty"`
+	Kind        store.WebTokenKind `json:"kind"`
+	Fingerprint string             `json:"fp"`
+	Expires     time.Time          `json:"expires"`
+	Used        bool               `json:"used,omitempty"`
 }
 
-var _ WebTokens = (*Bolt)(nil)
+var _ store.WebTokens = (*Store)(nil)
 
 // IssueWebToken implements [WebTokens], in one transaction that also
 // walks the bucket for the tokens to purge (a few per player a day).
-func (b *Bolt) IssueWebToken(ctx context.Context, kind WebTokenKind, hash []byte, fp string, expires, now time.Time) error {
+func (b *Store) IssueWebToken(ctx context.Context, kind store.WebTokenKind, hash []byte, fp string, expires, now time.Time) error {
 	if len(hash) == 0 || fp == "" {
 		return errors.New("issue web token: empty hash or fingerprint")
 	}
@@ -38,7 +40,7 @@ func (b *Bolt) IssueWebToken(ctx context.Context, kind WebTokenKind, hash []byte
 	if err != nil {
 		return err
 	}
-	return b.db.Update(func(tx *bolt.Tx) error {
+	return b.db.Update(func(tx *bbolt.Tx) error {
 		bk, err := tx.CreateBucketIfNotExists(webTokensBucket)
 		if err != nil {
 			return err
@@ -47,7 +49,7 @@ func (b *Bolt) IssueWebToken(ctx context.Context, kind WebTokenKind, hash []byte
 			return errors.New("issue web token: the hash is recorded already")
 		}
 		var stale [][]byte
-		purge := now.Add(-WebTokenPurgeAfter)
+		purge := now.Add(-store.WebTokenPurgeAfter)
 		bk.ForEach(func(k, v []byte) error {
 			var r webTokenRecord
 			if decodeJSON(webTokensBucket, k, v, webTokenV1, &r) != nil || r.Expires.Before(purge) {
@@ -66,16 +68,16 @@ func (b *Bolt) IssueWebToken(ctx context.Context, kind WebTokenKind, hash []byte
 
 // RedeemWebToken implements [WebTokens]: the check and the mark are one
 // bbolt transaction, serialised with every other write.
-func (b *Bolt) RedeemWebToken(ctx context.Context, kind WebTokenKind, hash []byte, now time.Time) (string, error) {
+func (b *Store) RedeemWebToken(ctx context.Context, kind store.WebTokenKind, hash []byte, now time.Time) (string, error) {
 	var fp string
-	redeem := func(tx *bolt.Tx) error {
+	redeem := func(tx *bbolt.Tx) error {
 		bk := tx.Bucket(webTokensBucket)
 		if bk == nil {
-			return ErrNotFound
+			return store.ErrNotFound
 		}
 		v := bk.Get(hash)
 		if v == nil {
-			return ErrNotFound
+			return store.ErrNotFound
 		}
 		var r webTokenRecord
 		if err := decodeJSON(webTokensBucket, hash, v, webTokenV1, &r); err != nil {
@@ -83,14 +85,14 @@ func (b *Bolt) RedeemWebToken(ctx context.Context, kind WebTokenKind, hash []byt
 		}
 		switch {
 		case r.Kind != kind:
-			return ErrNotFound
+			return store.ErrNotFound
 		case r.Used:
-			return ErrTokenUsed
+			return store.ErrTokenUsed
 		case !now.Before(r.Expires):
-			return ErrTokenExpired
+			return store.ErrTokenExpired
 		}
 		fp = r.Fingerprint
-		if kind != WebLink {
+		if kind != store.WebLink {
 			return nil
 		}
 		r.Used = true
@@ -101,7 +103,7 @@ func (b *Bolt) RedeemWebToken(ctx context.Context, kind WebTokenKind, hash []byt
 		return bk.Put(bytes.Clone(hash), rec)
 	}
 	var err error
-	if kind == WebLink {
+	if kind == store.WebLink {
 		err = b.db.Update(redeem)
 	} else {
 		err = b.db.View(redeem)

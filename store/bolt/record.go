@@ -1,12 +1,14 @@
 // Record encoding: every stored value is one version byte followed by the
 // body, so the format can change without misreading old files.
 
-package store
+package bolt
 
 import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // Record versions. Bump one when its body format changes, and keep decoding
@@ -80,7 +82,7 @@ func decodeJSON(bucket, key, rec []byte, want byte, v any) error {
 		return err
 	}
 	if err := json.Unmarshal(body, v); err != nil {
-		return fmt.Errorf("%w: %s/%q: %v", ErrCorrupt, bucket, key, err)
+		return fmt.Errorf("%w: %s/%q: %v", store.ErrCorrupt, bucket, key, err)
 	}
 	return nil
 }
@@ -89,40 +91,40 @@ func decodeJSON(bucket, key, rec []byte, want byte, v any) error {
 // ErrCorrupt if rec is empty or its version is not want.
 func recordBody(bucket, key, rec []byte, want byte) ([]byte, error) {
 	if len(rec) == 0 {
-		return nil, fmt.Errorf("%w: %s/%q: empty record", ErrCorrupt, bucket, key)
+		return nil, fmt.Errorf("%w: %s/%q: empty record", store.ErrCorrupt, bucket, key)
 	}
 	if rec[0] != want {
-		return nil, fmt.Errorf("%w: %s/%q: unknown record version %d (want %d)", ErrCorrupt, bucket, key, rec[0], want)
+		return nil, fmt.Errorf("%w: %s/%q: unknown record version %d (want %d)", store.ErrCorrupt, bucket, key, rec[0], want)
 	}
 	return rec[1:], nil
 }
 
-func encodeProfile(p Profile) ([]byte, error) {
+func encodeProfile(p store.Profile) ([]byte, error) {
 	r := profileRecord{
 		Fingerprint: p.Fingerprint,
 		Name:        p.Name,
 		Created:     p.Created.UTC(),
 		LastSeen:    p.LastSeen.UTC(),
 	}
-	if p.Settings != (Settings{}) {
+	if p.Settings != (store.Settings{}) {
 		r.Settings = &settingsRecord{Symbols: p.Settings.Symbols, Colour: p.Settings.Colour}
 	}
 	return encodeJSON(profileV1, r)
 }
 
-func decodeProfile(key, rec []byte) (Profile, error) {
+func decodeProfile(key, rec []byte) (store.Profile, error) {
 	var r profileRecord
 	if err := decodeJSON(playersBucket, key, rec, profileV1, &r); err != nil {
-		return Profile{}, err
+		return store.Profile{}, err
 	}
-	p := Profile{Fingerprint: r.Fingerprint, Name: r.Name, Created: r.Created, LastSeen: r.LastSeen}
+	p := store.Profile{Fingerprint: r.Fingerprint, Name: r.Name, Created: r.Created, LastSeen: r.LastSeen}
 	if r.Settings != nil {
-		p.Settings = Settings{Symbols: r.Settings.Symbols, Colour: r.Settings.Colour}
+		p.Settings = store.Settings{Symbols: r.Settings.Symbols, Colour: r.Settings.Colour}
 	}
 	return p, nil
 }
 
-func encodeScore(s Score) ([]byte, error) {
+func encodeScore(s store.Score) ([]byte, error) {
 	return encodeJSON(scoreV1, scoreRecord{
 		Name:        s.Name,
 		Fingerprint: s.Fingerprint,
@@ -137,12 +139,12 @@ func encodeScore(s Score) ([]byte, error) {
 	})
 }
 
-func decodeScore(key, rec []byte) (Score, error) {
+func decodeScore(key, rec []byte) (store.Score, error) {
 	var r scoreRecord
 	if err := decodeJSON(scoresBucket, key, rec, scoreV1, &r); err != nil {
-		return Score{}, err
+		return store.Score{}, err
 	}
-	return Score{
+	return store.Score{
 		Name:        r.Name,
 		Fingerprint: r.Fingerprint,
 		Depth:       r.Depth,

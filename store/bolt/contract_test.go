@@ -1,4 +1,4 @@
-package store_test
+package bolt_test
 
 import (
 	"path/filepath"
@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/store"
+	"github.com/grotto-game/grotto/store/bolt"
 	"github.com/grotto-game/grotto/store/storetest"
 )
 
 func TestBoltPassesTheStoreContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store {
-		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		b, err := bolt.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -21,13 +22,13 @@ func TestBoltPassesTheStoreContract(t *testing.T) {
 
 func TestBoltPassesTheDamagedFinishedGameContract(t *testing.T) {
 	storetest.RunDamaged(t, func(t *testing.T) store.Store {
-		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		b, err := bolt.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return b
 	}, func(t *testing.T, st store.Store, id uint64) {
-		if err := store.DamageFinished(st.(*store.Bolt), id); err != nil {
+		if err := bolt.DamageFinished(st.(*bolt.Store), id); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -35,7 +36,7 @@ func TestBoltPassesTheDamagedFinishedGameContract(t *testing.T) {
 
 func TestBoltPassesTheLeaseContract(t *testing.T) {
 	storetest.RunLeases(t, func(t *testing.T) storetest.LeasedStore {
-		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		b, err := bolt.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +46,7 @@ func TestBoltPassesTheLeaseContract(t *testing.T) {
 
 func TestBoltPassesTheWebTokenContract(t *testing.T) {
 	storetest.RunWebTokens(t, func(t *testing.T) storetest.WebTokenStore {
-		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		b, err := bolt.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +56,7 @@ func TestBoltPassesTheWebTokenContract(t *testing.T) {
 
 func TestBoltReportsEachJournalCommitToItsObserver(t *testing.T) {
 	storetest.RunObserver(t, func(t *testing.T) storetest.ObservableStore {
-		b, err := store.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		b, err := bolt.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

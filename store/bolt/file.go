@@ -4,7 +4,7 @@
 // vanishes on close, so every write checks that the path still names the
 // file the store opened, and fails with ErrFileGone if not.
 
-package store
+package bolt
 
 import (
 	"errors"
@@ -13,36 +13,25 @@ import (
 	"strings"
 	"syscall"
 
-	bolt "go.etcd.io/bbolt"
-)
+	bbolt "go.etcd.io/bbolt"
 
-// ErrFileGone is returned (wrapped, with the path) by every write when the
-// database file the store opened is no longer at its path: deleted, moved
-// or replaced while the server runs. The write reached only the orphaned
-// file and will be lost when the store closes, so it must not count as
-// saved. A host restores the file (or its data directory) from a backup.
-var ErrFileGone = errors.New("database file was deleted or replaced while in use")
+	"github.com/grotto-game/grotto/store"
+)
 
 // CheckFile returns nil when the store's path still names the file it
 // opened, else an error wrapping ErrFileGone that names the path. It costs
 // one stat(2), and is safe to call at any time, even during or after Close.
-func (b *Bolt) CheckFile() error {
+func (b *Store) CheckFile() error {
 	now, err := os.Stat(b.path)
 	if err != nil || !os.SameFile(b.opened, now) {
-		return fmt.Errorf("database %s: %w; restore it from a backup", b.path, ErrFileGone)
+		return fmt.Errorf("database %s: %w; restore it from a backup", b.path, store.ErrFileGone)
 	}
 	return nil
 }
 
-// ErrNoRoom is returned (wrapped, with the system's error) by a write that
-// found no room: the disk is full (ENOSPC) or the process's file-size limit
-// was reached (EFBIG, as under `prlimit --fsize`). Nothing was written; a
-// later write may succeed once there is room.
-var ErrNoRoom = errors.New("no room to write the database")
-
 // update runs fn in a write transaction and reports the write durable only
 // if it reached the file at the store's path.
-func (b *Bolt) update(fn func(*bolt.Tx) error) error {
+func (b *Store) update(fn func(*bbolt.Tx) error) error {
 	if err := b.db.Update(fn); err != nil {
 		return noRoom(err)
 	}
@@ -51,7 +40,7 @@ func (b *Bolt) update(fn func(*bolt.Tx) error) error {
 
 // batch is update through bbolt's Batch, which group-commits concurrent
 // callers.
-func (b *Bolt) batch(fn func(*bolt.Tx) error) error {
+func (b *Store) batch(fn func(*bbolt.Tx) error) error {
 	if err := b.db.Batch(fn); err != nil {
 		return noRoom(err)
 	}
@@ -66,7 +55,7 @@ func noRoom(err error) error {
 	msg := err.Error()
 	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EFBIG) ||
 		strings.Contains(msg, syscall.ENOSPC.Error()) || strings.Contains(msg, syscall.EFBIG.Error()) {
-		return fmt.Errorf("%w: %w", ErrNoRoom, err)
+		return fmt.Errorf("%w: %w", store.ErrNoRoom, err)
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bytes"
@@ -13,27 +13,23 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // openTest opens the store at path and, at cleanup, checks the file's
 // consistency (bbolt's tx.Check) and closes it.
-func openTest(t testing.TB, path string) *Bolt {
+func openTest(t testing.TB, path string) *Store {
 	t.Helper()
 	b, err := Open(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		err := b.db.View(func(tx *bolt.Tx) error {
-			for err := range tx.Check() {
-				t.Errorf("%s inconsistent: %v", path, err)
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, berrors.ErrDatabaseNotOpen) {
-			t.Error(err)
+		if err := b.Verify(); err != nil && !errors.Is(err, berrors.ErrDatabaseNotOpen) {
+			t.Errorf("%s inconsistent: %v", path, err)
 		}
 		if err := b.Close(); err != nil {
 			t.Error(err)
@@ -43,7 +39,7 @@ func openTest(t testing.TB, path string) *Bolt {
 }
 
 // newTest opens a fresh store in a temporary directory.
-func newTest(t testing.TB) *Bolt {
+func newTest(t testing.TB) *Store {
 	t.Helper()
 	return openTest(t, filepath.Join(t.TempDir(), "grotto.db"))
 }
@@ -52,13 +48,13 @@ func TestProfileRoundTripsAndSurvivesReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "dir", "grotto.db") // parent dirs created
 	b := openTest(t, path)
 	cet := time.FixedZone("CET", 3600)
-	want := Profile{
+	want := store.Profile{
 		Fingerprint: "SHA256:abc",
 		Name:        "Alice",
 		Created:     time.Date(2025, 1, 2, 3, 4, 5, 6, cet),
 		LastSeen:    time.Date(2025, 2, 3, 4, 5, 6, 7, time.UTC),
 	}
-	if _, err := b.Profile(want.Fingerprint); !errors.Is(err, ErrNotFound) {
+	if _, err := b.Profile(want.Fingerprint); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("Profile before put: err = %v, want ErrNotFound", err)
 	}
 	if err := b.PutProfile(want); err != nil {
@@ -76,7 +72,7 @@ func TestProfileRoundTripsAndSurvivesReopen(t *testing.T) {
 		!got.Created.Equal(want.Created) || !got.LastSeen.Equal(want.LastSeen) {
 		t.Errorf("Profile = %+v, want %+v", got, want)
 	}
-	if err := b.PutProfile(Profile{}); err == nil {
+	if err := b.PutProfile(store.Profile{}); err == nil {
 		t.Error("PutProfile with empty fingerprint succeeded")
 	}
 	if fi, err := os.Stat(filepath.Dir(path)); err != nil || fi.Mode().Perm() != 0o700 {
@@ -87,7 +83,7 @@ func TestProfileRoundTripsAndSurvivesReopen(t *testing.T) {
 func TestSavePutGetDelete(t *testing.T) {
 	b := newTest(t)
 	const fp = "SHA256:abc"
-	if _, err := b.Save(fp); !errors.Is(err, ErrNotFound) {
+	if _, err := b.Save(fp); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("Save before put: err = %v, want ErrNotFound", err)
 	}
 	for _, blob := range [][]byte{[]byte("first"), []byte("second, longer"), {}} {
@@ -102,7 +98,7 @@ func TestSavePutGetDelete(t *testing.T) {
 	if err := b.DeleteSave(fp); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Save(fp); !errors.Is(err, ErrNotFound) {
+	if _, err := b.Save(fp); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Save after delete: err = %v, want ErrNotFound", err)
 	}
 	if err := b.DeleteSave(fp); err != nil {
@@ -150,7 +146,7 @@ func TestFinishGameDeletesTheSaveAndRanks(t *testing.T) {
 		{"G", 50, 1, 6}, // same as B: after B
 	}
 	for _, g := range games {
-		rank, err := b.FinishGame(g.fp, Score{Name: "n" + g.fp, Points: g.points, Depth: 3, Cause: "kobold", Date: t0.Add(g.at)})
+		rank, err := b.FinishGame(g.fp, store.Score{Name: "n" + g.fp, Points: g.points, Depth: 3, Cause: "kobold", Date: t0.Add(g.at)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +154,7 @@ func TestFinishGameDeletesTheSaveAndRanks(t *testing.T) {
 			t.Errorf("%s (%d points): rank %d, want %d", g.fp, g.points, rank, g.wantRank)
 		}
 	}
-	if _, err := b.Save("A"); !errors.Is(err, ErrNotFound) {
+	if _, err := b.Save("A"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("A's save after FinishGame: err = %v, want ErrNotFound", err)
 	}
 
@@ -191,7 +187,7 @@ func TestFinishGameRejectsBadScoresAndKeepsTheSave(t *testing.T) {
 	if err := b.PutSave("A", []byte("game")); err != nil {
 		t.Fatal(err)
 	}
-	for name, s := range map[string]Score{
+	for name, s := range map[string]store.Score{
 		"negative points": {Points: -1, Date: time.Now()},
 		"zero date":       {Points: 1},
 	} {
@@ -306,7 +302,7 @@ func TestUnknownRecordVersionIsCorrupt(t *testing.T) {
 	b := newTest(t)
 	const fp = "SHA256:future"
 	future := []byte{99, '{', '}'}
-	err := b.db.Update(func(tx *bolt.Tx) error {
+	err := b.db.Update(func(tx *bbolt.Tx) error {
 		return errors.Join(
 			tx.Bucket(playersBucket).Put([]byte(fp), future),
 			tx.Bucket(savesBucket).Put([]byte(fp), future),
@@ -319,7 +315,7 @@ func TestUnknownRecordVersionIsCorrupt(t *testing.T) {
 	}
 	check := func(what string, err error) {
 		t.Helper()
-		if !errors.Is(err, ErrCorrupt) {
+		if !errors.Is(err, store.ErrCorrupt) {
 			t.Errorf("%s: err = %v, want ErrCorrupt", what, err)
 		}
 	}
@@ -332,7 +328,7 @@ func TestUnknownRecordVersionIsCorrupt(t *testing.T) {
 	_, err = b.TopScores(1)
 	check("TopScores", err)
 	// Still there, untouched, for someone to look at.
-	_ = b.db.View(func(tx *bolt.Tx) error {
+	_ = b.db.View(func(tx *bbolt.Tx) error {
 		if got := tx.Bucket(savesBucket).Get([]byte(fp)); !bytes.Equal(got, future) {
 			t.Errorf("corrupt save is now %q, want it kept", got)
 		}
@@ -357,7 +353,7 @@ func TestNamesAreUniqueCaseInsensitivelyAndCanChange(t *testing.T) {
 	if err := st.ClaimName("SHA256:a", "Alice", now); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.ClaimName("SHA256:b", "alice", now); !errors.Is(err, ErrNameTaken) {
+	if err := st.ClaimName("SHA256:b", "alice", now); !errors.Is(err, store.ErrNameTaken) {
 		t.Errorf("another key took alice: %v", err)
 	}
 	if err := st.ClaimName("SHA256:a", "Alicia", now); err != nil {
@@ -424,7 +420,7 @@ func TestQuarantineKeepsTheBytesAndTheReason(t *testing.T) {
 	if _, err := st.Quarantine("SHA256:a", "checksum mismatch", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Save("SHA256:a"); !errors.Is(err, ErrNotFound) {
+	if _, err := st.Save("SHA256:a"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the save is still in place: %v", err)
 	}
 	if reasons, _ := st.Quarantined("SHA256:a"); len(reasons) != 1 || reasons[0].Reason != "checksum mismatch" {
@@ -470,11 +466,11 @@ func TestAProfileWrittenBeforeSettingsReadsWithTheDefaults(t *testing.T) {
 	const fp = "SHA256:old"
 	// A profile record exactly as grotto wrote it before settings existed.
 	old := []byte("\x01" + `{"fp":"SHA256:old","name":"ann","created":"2026-11-01T10:00:00Z","last_seen":"2026-11-02T10:00:00Z"}`)
-	if err := b.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(playersBucket).Put([]byte(fp), old) }); err != nil {
+	if err := b.db.Update(func(tx *bbolt.Tx) error { return tx.Bucket(playersBucket).Put([]byte(fp), old) }); err != nil {
 		t.Fatal(err)
 	}
 	p, err := b.Profile(fp)
-	if err != nil || p.Name != "ann" || p.Settings != (Settings{}) {
+	if err != nil || p.Name != "ann" || p.Settings != (store.Settings{}) {
 		t.Fatalf("old profile read as %+v (%v), want ann with default settings", p, err)
 	}
 	// Re-encoding a profile with default settings writes the old bytes.

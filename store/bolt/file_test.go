@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // TestNoWriteClaimsSuccessOnceTheFileIsGone deletes (then replaces) the
@@ -34,13 +36,13 @@ func TestNoWriteClaimsSuccessOnceTheFileIsGone(t *testing.T) {
 				"PutSave":       b.PutSave("fp", []byte("after")),
 				"AppendJournal": b.AppendJournal("fp", 0, []byte("cmd")),
 				"DeleteSave":    b.DeleteSave("fp"),
-				"PutProfile":    b.PutProfile(Profile{Fingerprint: "fp", Name: "a"}),
+				"PutProfile":    b.PutProfile(store.Profile{Fingerprint: "fp", Name: "a"}),
 				"ClaimName":     b.ClaimName("fp", "b", time.Now()),
 			}
-			_, writes["FinishGame"] = b.FinishGame("fp", Score{Name: "a", Points: 1, Date: time.Now()})
+			_, writes["FinishGame"] = b.FinishGame("fp", store.Score{Name: "a", Points: 1, Date: time.Now()})
 			_, writes["Quarantine"] = b.Quarantine("fp", "test", time.Now())
 			for name, err := range writes {
-				if !errors.Is(err, ErrFileGone) || !strings.Contains(err.Error(), path) {
+				if !errors.Is(err, store.ErrFileGone) || !strings.Contains(err.Error(), path) {
 					t.Errorf("%s after the file was %s: %v, want ErrFileGone naming %s", name, how, err, path)
 				}
 			}
@@ -52,14 +54,14 @@ func TestNoWriteClaimsSuccessOnceTheFileIsGone(t *testing.T) {
 // ErrNoRoom, so callers can tell the player the disk is full.
 func TestAWriteWithNoRoomSaysSo(t *testing.T) {
 	for _, e := range []error{syscall.ENOSPC, syscall.EFBIG} {
-		if err := noRoom(fmt.Errorf("write grotto.db: %w", e)); !errors.Is(err, ErrNoRoom) || !errors.Is(err, e) {
+		if err := noRoom(fmt.Errorf("write grotto.db: %w", e)); !errors.Is(err, store.ErrNoRoom) || !errors.Is(err, e) {
 			t.Errorf("%v: got %v, want ErrNoRoom wrapping it", e, err)
 		}
 	}
-	if err := noRoom(errors.New("file resize error: truncate grotto.db: file too large")); !errors.Is(err, ErrNoRoom) {
+	if err := noRoom(errors.New("file resize error: truncate grotto.db: file too large")); !errors.Is(err, store.ErrNoRoom) {
 		t.Errorf("bbolt's flattened EFBIG: got %v, want ErrNoRoom", err)
 	}
-	if err := noRoom(os.ErrPermission); errors.Is(err, ErrNoRoom) {
+	if err := noRoom(os.ErrPermission); errors.Is(err, store.ErrNoRoom) {
 		t.Errorf("a permission error is not a full disk: %v", err)
 	}
 }

@@ -1,6 +1,6 @@
 // The high-score table: key layout, FinishGame and TopScores.
 
-package store
+package bolt
 
 import (
 	"bytes"
@@ -10,7 +10,9 @@ import (
 	"math"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // scoreKeyLen is the length of a scores key: three big-endian uint64s.
@@ -26,7 +28,7 @@ var (
 // cursor walk: MaxUint64-points (higher points first), then Unix nanoseconds
 // of the date (earlier first), then seq from NextSequence (recorded first),
 // which also keeps equal scores from overwriting each other.
-func scoreKey(s Score, seq uint64) []byte {
+func scoreKey(s store.Score, seq uint64) []byte {
 	k := make([]byte, scoreKeyLen)
 	binary.BigEndian.PutUint64(k[0:], math.MaxUint64-uint64(s.Points))
 	binary.BigEndian.PutUint64(k[8:], uint64(s.Date.UnixNano()))
@@ -42,7 +44,7 @@ func scoreKey(s Score, seq uint64) []byte {
 // else an error is returned and nothing changes.
 //
 // Computing the rank walks the table up to s, so it costs O(rank).
-func (b *Bolt) FinishGame(fp string, s Score) (rank int, err error) {
+func (b *Store) FinishGame(fp string, s store.Score) (rank int, err error) {
 	if fp == "" {
 		return 0, errors.New("finish game: empty fingerprint")
 	}
@@ -52,11 +54,11 @@ func (b *Bolt) FinishGame(fp string, s Score) (rank int, err error) {
 	if s.Date.Before(minScoreDate) || s.Date.After(maxScoreDate) {
 		return 0, fmt.Errorf("finish game %s: date %v outside 1970–2262", fp, s.Date)
 	}
-	if s.Daily != "" && !ValidDaily(s.Daily) {
+	if s.Daily != "" && !store.ValidDaily(s.Daily) {
 		return 0, fmt.Errorf("finish game %s: daily date %q is not 2006-01-02", fp, s.Daily)
 	}
-	s.Fingerprint = KeyOwner(fp) // fp may be a slot's key (SlotKey)
-	err = b.update(func(tx *bolt.Tx) error {
+	s.Fingerprint = store.KeyOwner(fp) // fp may be a slot's key (SlotKey)
+	err = b.update(func(tx *bbolt.Tx) error {
 		if err := tx.Bucket(savesBucket).Delete([]byte(fp)); err != nil {
 			return err
 		}
@@ -106,7 +108,7 @@ func (b *Bolt) FinishGame(fp string, s Score) (rank int, err error) {
 
 // keptGame returns s with GameID 0 if its finished game is no longer kept
 // (set aside as damaged, QuarantineFinished): no replay is offered then.
-func keptGame(tx *bolt.Tx, s Score) Score {
+func keptGame(tx *bbolt.Tx, s store.Score) store.Score {
 	if s.GameID != 0 {
 		if fb := tx.Bucket(finishedBucket); fb == nil || fb.Get(binary.BigEndian.AppendUint64(nil, s.GameID)) == nil {
 			s.GameID = 0
@@ -119,12 +121,12 @@ func keptGame(tx *bolt.Tx, s Score) Score {
 // Date, then earlier recorded. n ≤ 0 returns none. A record that cannot be
 // decoded makes it return an error wrapping ErrCorrupt. A score whose game
 // was set aside has GameID 0.
-func (b *Bolt) TopScores(n int) ([]Score, error) {
+func (b *Store) TopScores(n int) ([]store.Score, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	var top []Score
-	err := b.db.View(func(tx *bolt.Tx) error {
+	var top []store.Score
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		c := tx.Bucket(scoresBucket).Cursor()
 		for k, v := c.First(); k != nil && len(top) < n; k, v = c.Next() {
 			s, err := decodeScore(k, v)

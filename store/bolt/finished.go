@@ -2,7 +2,7 @@
 // seed, rules, history, final hash and dump, under a short id, for
 // `replays`, `dump` and the replay player.
 
-package store
+package bolt
 
 import (
 	"encoding/binary"
@@ -12,7 +12,9 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // finishedBucket maps a big-endian uint64 id (from the bucket's
@@ -22,7 +24,7 @@ var finishedBucket = []byte("finished")
 
 // putFinished records s.Game under the next id inside a write transaction
 // and returns the id.
-func putFinished(tx *bolt.Tx, s Score) (uint64, error) {
+func putFinished(tx *bbolt.Tx, s store.Score) (uint64, error) {
 	fb, err := tx.CreateBucketIfNotExists(finishedBucket)
 	if err != nil {
 		return 0, err
@@ -32,7 +34,7 @@ func putFinished(tx *bolt.Tx, s Score) (uint64, error) {
 		return 0, err
 	}
 	s.GameID = id
-	rec, err := encodeFinished(Finished{ID: id, Score: s, Record: *s.Game})
+	rec, err := encodeFinished(store.Finished{ID: id, Score: s, Record: *s.Game})
 	if err != nil {
 		return 0, err
 	}
@@ -41,9 +43,9 @@ func putFinished(tx *bolt.Tx, s Score) (uint64, error) {
 
 // EncodeFinished returns f as the bbolt file stores it (a version byte,
 // then JSON): the bytes a quarantined finished game keeps, in every store.
-func EncodeFinished(f Finished) ([]byte, error) { return encodeFinished(f) }
+func EncodeFinished(f store.Finished) ([]byte, error) { return encodeFinished(f) }
 
-func encodeFinished(f Finished) ([]byte, error) {
+func encodeFinished(f store.Finished) ([]byte, error) {
 	s := f.Score
 	return encodeJSON(finishedV1, finishedRecord{
 		Score: scoreRecord{Name: s.Name, Fingerprint: s.Fingerprint, Depth: s.Depth, Turns: s.Turns, Kills: s.Kills,
@@ -53,40 +55,40 @@ func encodeFinished(f Finished) ([]byte, error) {
 	})
 }
 
-func decodeFinished(key, rec []byte) (Finished, error) {
+func decodeFinished(key, rec []byte) (store.Finished, error) {
 	var r finishedRecord
 	if err := decodeJSON(finishedBucket, key, rec, finishedV1, &r); err != nil {
-		return Finished{}, err
+		return store.Finished{}, err
 	}
 	if len(key) != 8 {
-		return Finished{}, fmt.Errorf("%w: %s/%x: key length %d", ErrCorrupt, finishedBucket, key, len(key))
+		return store.Finished{}, fmt.Errorf("%w: %s/%x: key length %d", store.ErrCorrupt, finishedBucket, key, len(key))
 	}
 	return finishedOf(binary.BigEndian.Uint64(key), r), nil
 }
 
 // finishedOf returns the Finished of record r under id.
-func finishedOf(id uint64, r finishedRecord) Finished {
+func finishedOf(id uint64, r finishedRecord) store.Finished {
 	sc := r.Score
-	return Finished{
+	return store.Finished{
 		ID: id,
-		Score: Score{Name: sc.Name, Fingerprint: sc.Fingerprint, Depth: sc.Depth, Turns: sc.Turns, Kills: sc.Kills,
+		Score: store.Score{Name: sc.Name, Fingerprint: sc.Fingerprint, Depth: sc.Depth, Turns: sc.Turns, Kills: sc.Kills,
 			Points: sc.Points, Cause: sc.Cause, Date: sc.Date, Cheated: r.Cheated, GameID: id, Daily: sc.Daily},
-		Record: GameRecord{Won: r.Won, Seed: r.Seed, Rules: r.Rules, Hash: r.Hash, History: r.History, Dump: r.Dump},
+		Record: store.GameRecord{Won: r.Won, Seed: r.Seed, Rules: r.Rules, Hash: r.Hash, History: r.History, Dump: r.Dump},
 	}
 }
 
 // FinishedGame returns finished game id, whole (see [Replays]).
-func (b *Bolt) FinishedGame(id uint64) (Finished, error) {
-	var f Finished
-	err := b.db.View(func(tx *bolt.Tx) error {
+func (b *Store) FinishedGame(id uint64) (store.Finished, error) {
+	var f store.Finished
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		fb := tx.Bucket(finishedBucket)
 		if fb == nil {
-			return ErrNotFound
+			return store.ErrNotFound
 		}
 		key := binary.BigEndian.AppendUint64(nil, id)
 		rec := fb.Get(key)
 		if rec == nil {
-			return ErrNotFound
+			return store.ErrNotFound
 		}
 		var err error
 		f, err = decodeFinished(key, rec) // JSON decoding copies out of the mmap
@@ -98,14 +100,14 @@ func (b *Bolt) FinishedGame(id uint64) (Finished, error) {
 // FinishedGames returns up to n finished games, newest first, of name
 // (see [Replays]). Filtering by name walks the bucket from the newest
 // until n match: fine for the thousands of games of one machine.
-func (b *Bolt) FinishedGames(name string, n int) ([]Finished, error) {
-	n = min(n, MaxFinishedGames)
-	var out []Finished
+func (b *Store) FinishedGames(name string, n int) ([]store.Finished, error) {
+	n = min(n, store.MaxFinishedGames)
+	var out []store.Finished
 	if n <= 0 {
 		return out, nil
 	}
-	var bad *UnreadableFinished
-	err := b.db.View(func(tx *bolt.Tx) error {
+	var bad *store.UnreadableFinished
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		fb := tx.Bucket(finishedBucket)
 		if fb == nil {
 			return nil
@@ -115,7 +117,7 @@ func (b *Bolt) FinishedGames(name string, n int) ([]Finished, error) {
 			f, err := decodeFinished(k, v)
 			if err != nil && len(k) == 8 {
 				if bad == nil {
-					bad = &UnreadableFinished{Cause: err}
+					bad = &store.UnreadableFinished{Cause: err}
 				}
 				bad.IDs = append(bad.IDs, binary.BigEndian.Uint64(k))
 				continue
@@ -139,19 +141,19 @@ func (b *Bolt) FinishedGames(name string, n int) ([]Finished, error) {
 
 // QuarantineFinished moves finished game id aside (see [Replays]), in one
 // transaction.
-func (b *Bolt) QuarantineFinished(id uint64, reason string, now time.Time) (string, error) {
+func (b *Store) QuarantineFinished(id uint64, reason string, now time.Time) (string, error) {
 	var key string
-	err := b.update(func(tx *bolt.Tx) error {
+	err := b.update(func(tx *bbolt.Tx) error {
 		fb := tx.Bucket(finishedBucket)
 		if fb == nil {
-			return ErrNotFound
+			return store.ErrNotFound
 		}
 		k := binary.BigEndian.AppendUint64(nil, id)
 		v := fb.Get(k)
 		if v == nil {
-			return ErrNotFound
+			return store.ErrNotFound
 		}
-		q := QuarantineRecord{Reason: reason, When: now.UTC(), FinishedID: id, Finished: append([]byte(nil), v...)}
+		q := store.QuarantineRecord{Reason: reason, When: now.UTC(), FinishedID: id, Finished: append([]byte(nil), v...)}
 		var r finishedRecord
 		if body, err := recordBody(finishedBucket, k, v, finishedV1); err == nil && json.Unmarshal(body, &r) == nil {
 			q.Fingerprint = r.Score.Fingerprint
@@ -170,7 +172,7 @@ func (b *Bolt) QuarantineFinished(id uint64, reason string, now time.Time) (stri
 		}
 		return fb.Delete(k)
 	})
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return "", err
 	}
 	if err != nil {

@@ -18,7 +18,7 @@
 // reachable page is known to lie inside the file, name itself and hold its
 // elements inside its bounds, bbolt's walks cannot fault.
 
-package store
+package bolt
 
 import (
 	"bytes"
@@ -32,7 +32,9 @@ import (
 	"runtime/debug"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/grotto-game/grotto/store"
 )
 
 // ErrDamaged is returned (wrapped, naming the file and its first problems)
@@ -331,15 +333,15 @@ func walkPages(r io.ReaderAt, size int64, pageSize int) []string {
 // Tx.Check (freelist, key order, pages neither free nor reachable). An
 // absent or empty file is sound. Errors wrap [ErrDamaged], [ErrLocked] or
 // [ErrNotDatabase] and name path.
-func checkDamage(path string, opts bolt.Options) (err error) {
+func checkDamage(path string, opts bbolt.Options) (err error) {
 	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 		return nil // Open creates it or says why it cannot
 	}
 	opts.ReadOnly, opts.PreLoadFreelist = true, false
-	var db *bolt.DB
+	var db *bbolt.DB
 	err = guard(func() error {
 		var err error
-		db, err = bolt.Open(path, 0o600, &opts)
+		db, err = bbolt.Open(path, 0o600, &opts)
 		return err
 	})
 	if err != nil {
@@ -358,7 +360,7 @@ func checkDamage(path string, opts bolt.Options) (err error) {
 	problems := walkPages(f, fi.Size(), db.Info().PageSize)
 	if len(problems) == 0 {
 		err = guard(func() error {
-			return db.View(func(tx *bolt.Tx) error {
+			return db.View(func(tx *bbolt.Tx) error {
 				for err := range tx.Check() { // drain it all: the check holds the transaction
 					if len(problems) < maxProblems { // a panic bbolt recovered reads "panic: ..."
 						problems = append(problems, strings.TrimPrefix(err.Error(), "panic: "))
@@ -389,7 +391,7 @@ func guard(fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if _, fault := r.(interface{ Addr() uintptr }); fault || panickedInBbolt() {
-				err = fmt.Errorf("%w: %w: %v", ErrDamaged, ErrCorrupt, r)
+				err = fmt.Errorf("%w: %w: %v", ErrDamaged, store.ErrCorrupt, r)
 			} else {
 				err = fmt.Errorf("%w: %v", ErrPanic, r)
 			}
@@ -420,4 +422,25 @@ func panickedInBbolt() bool {
 			return false
 		}
 	}
+}
+
+// Verify runs bbolt's consistency check (Tx.Check: every page reachable
+// exactly once, the freelist and the branches in order) over the open file
+// in one read transaction, and returns every inconsistency it found,
+// joined, or nil. It reads the whole file; tests run it as a store closes
+// (storetest.TempBolt). Errors: bbolt's ErrDatabaseNotOpen (from
+// go.etcd.io/bbolt/errors) once the store is closed, ErrPanic when bbolt
+// panicked on a damaged page.
+func (b *Store) Verify() error {
+	var found []error
+	err := b.db.View(func(tx *bbolt.Tx) error {
+		for err := range tx.Check() {
+			found = append(found, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return errors.Join(found...)
 }

@@ -1,7 +1,7 @@
 // Compacting the database file offline: a copy without free pages swapped
 // in for the original, which is kept as a backup.
 
-package store
+package bolt
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 )
 
 // compactTxBytes bounds one transaction of the copy (bytes of keys and
@@ -68,11 +68,11 @@ func Compact(path string, lockTimeout time.Duration) (Compacted, error) {
 	}
 	dstOpts := boltOptions(lockTimeout)
 	dstOpts.NoSync = true // one sync at the end, not one per transaction
-	dst, err := bolt.Open(tmp, 0o600, &dstOpts)
+	dst, err := bbolt.Open(tmp, 0o600, &dstOpts)
 	if err != nil {
 		return res, fmt.Errorf("compact %s: %w", tmp, err)
 	}
-	err = guard(func() error { return bolt.Compact(dst, src, compactTxBytes) })
+	err = guard(func() error { return bbolt.Compact(dst, src, compactTxBytes) })
 	if err == nil {
 		err = dst.Sync()
 	}

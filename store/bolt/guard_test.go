@@ -1,11 +1,11 @@
-package store
+package bolt
 
 import (
 	"errors"
 	"path/filepath"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 )
 
 // TestABugInATransactionIsNotDamage: a panic in grotto's own code inside a
@@ -13,7 +13,7 @@ import (
 // panic inside bbolt marks the file damaged and refuses writes.
 func TestABugInATransactionIsNotDamage(t *testing.T) {
 	b := openTest(t, filepath.Join(t.TempDir(), "grotto.db"))
-	err := b.db.Update(func(tx *bolt.Tx) error {
+	err := b.db.Update(func(tx *bbolt.Tx) error {
 		var m map[string]int
 		m["bug"] = 1 // a nil map write: grotto's bug, not the file's
 		return nil

@@ -1,16 +1,18 @@
 // The bbolt file's leases: one process, one node, so a lease is a number
-// in memory (see Bolt.Claim).
+// in memory (see Store.Claim).
 
-package store
+package bolt
 
 import (
 	"context"
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/grotto-game/grotto/store"
 )
 
-// boltLeases is the lease table of a Bolt: in memory, under mu. Fenced
+// boltLeases is the lease table of a Store: in memory, under mu. Fenced
 // writes hold mu for reading across their write, so a claim that moves a
 // key on (holding mu for writing) waits for them: the check and the write
 // are atomic with respect to claims.
@@ -25,7 +27,7 @@ type boltLease struct {
 	expires time.Time
 }
 
-var _ Leases = (*Bolt)(nil)
+var _ store.Leases = (*Store)(nil)
 
 // Claim grants node the lease on fp (see [Leases.Claim]).
 //
@@ -35,7 +37,7 @@ var _ Leases = (*Bolt)(nil)
 // table is in memory, costs no fsync, and starts empty at each Open (no
 // holder of an older epoch survives a restart). The clock is the
 // process's (monotonic readings of time.Now), the only one there is.
-func (b *Bolt) Claim(ctx context.Context, fp, node string, ttl time.Duration) (uint64, error) {
+func (b *Store) Claim(ctx context.Context, fp, node string, ttl time.Duration) (uint64, error) {
 	if fp == "" || ttl <= 0 {
 		return 0, fmt.Errorf("claim %q: empty fingerprint or ttl %v not positive", fp, ttl)
 	}
@@ -52,7 +54,7 @@ func (b *Bolt) Claim(ctx context.Context, fp, node string, ttl time.Duration) (u
 		cur = &boltLease{epoch: 1}
 		l.m[fp] = cur
 	case now.Before(cur.expires) && cur.node != node:
-		return 0, &LeaseHeldError{Fingerprint: fp, Node: cur.node, Expires: cur.expires}
+		return 0, &store.LeaseHeldError{Fingerprint: fp, Node: cur.node, Expires: cur.expires}
 	case !now.Before(cur.expires):
 		cur.epoch++
 	}
@@ -61,7 +63,7 @@ func (b *Bolt) Claim(ctx context.Context, fp, node string, ttl time.Duration) (u
 }
 
 // Renew extends node's leases of fps (see [Leases.Renew]).
-func (b *Bolt) Renew(ctx context.Context, node string, fps []string, ttl time.Duration) (lost []string, err error) {
+func (b *Store) Renew(ctx context.Context, node string, fps []string, ttl time.Duration) (lost []string, err error) {
 	l := &b.leases
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -77,7 +79,7 @@ func (b *Bolt) Renew(ctx context.Context, node string, fps []string, ttl time.Du
 }
 
 // Release ends node's lease of fp at epoch (see [Leases.Release]).
-func (b *Bolt) Release(ctx context.Context, fp, node string, epoch uint64) error {
+func (b *Store) Release(ctx context.Context, fp, node string, epoch uint64) error {
 	l := &b.leases
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -88,39 +90,39 @@ func (b *Bolt) Release(ctx context.Context, fp, node string, epoch uint64) error
 }
 
 // Fenced returns fp's game under lease epoch (see [Leases.Fenced]).
-func (b *Bolt) Fenced(fp string, epoch uint64) LeasedGame { return Fence(b, fp, epoch) }
+func (b *Store) Fenced(fp string, epoch uint64) store.LeasedGame { return store.Fence(b, fp, epoch) }
 
 // fence runs write while holding the lease table for reading, if epoch is
 // fp's lease epoch (its owner's, for a slot's key: KeyOwner); else it
 // returns an error wrapping ErrFenced.
-func (b *Bolt) fence(call, fp string, epoch uint64, write func() error) error {
+func (b *Store) fence(call, fp string, epoch uint64, write func() error) error {
 	l := &b.leases
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	if cur := l.m[KeyOwner(fp)]; cur == nil || cur.epoch != epoch || epoch == 0 {
-		return fmt.Errorf("%s %s at epoch %d: %w", call, fp, epoch, ErrFenced)
+	if cur := l.m[store.KeyOwner(fp)]; cur == nil || cur.epoch != epoch || epoch == 0 {
+		return fmt.Errorf("%s %s at epoch %d: %w", call, fp, epoch, store.ErrFenced)
 	}
 	return write()
 }
 
 // PutSaveAt is PutSave fenced by epoch (see [FencedWrites]).
-func (b *Bolt) PutSaveAt(fp string, epoch uint64, blob []byte) error {
+func (b *Store) PutSaveAt(fp string, epoch uint64, blob []byte) error {
 	return b.fence("put save", fp, epoch, func() error { return b.PutSave(fp, blob) })
 }
 
 // DeleteSaveAt is DeleteSave fenced by epoch (see [FencedWrites]).
-func (b *Bolt) DeleteSaveAt(fp string, epoch uint64) error {
+func (b *Store) DeleteSaveAt(fp string, epoch uint64) error {
 	return b.fence("delete save", fp, epoch, func() error { return b.DeleteSave(fp) })
 }
 
 // AppendJournalAt is AppendJournal fenced by epoch (see [FencedWrites]);
 // appends still share bbolt's group commit (many readers of the table).
-func (b *Bolt) AppendJournalAt(fp string, epoch, seq uint64, entry []byte) error {
+func (b *Store) AppendJournalAt(fp string, epoch, seq uint64, entry []byte) error {
 	return b.fence("append journal", fp, epoch, func() error { return b.AppendJournal(fp, seq, entry) })
 }
 
 // FinishGameAt is FinishGame fenced by epoch (see [FencedWrites]).
-func (b *Bolt) FinishGameAt(fp string, epoch uint64, s Score) (rank int, err error) {
+func (b *Store) FinishGameAt(fp string, epoch uint64, s store.Score) (rank int, err error) {
 	err = b.fence("finish game", fp, epoch, func() error {
 		rank, err = b.FinishGame(fp, s)
 		return err
@@ -129,7 +131,7 @@ func (b *Bolt) FinishGameAt(fp string, epoch uint64, s Score) (rank int, err err
 }
 
 // QuarantineAt is Quarantine fenced by epoch (see [FencedWrites]).
-func (b *Bolt) QuarantineAt(fp string, epoch uint64, reason string, now time.Time) (key string, err error) {
+func (b *Store) QuarantineAt(fp string, epoch uint64, reason string, now time.Time) (key string, err error) {
 	err = b.fence("quarantine", fp, epoch, func() error {
 		key, err = b.Quarantine(fp, reason, now)
 		return err
