@@ -10,14 +10,13 @@ import (
 
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/guard"
 )
 
 // acceptKey is the server's public-key handler: every key is welcome (it
 // is the player's identity), and the deadline for a session starts.
 func acceptKey(ctx ssh.Context, _ ssh.PublicKey) bool {
-	if cs, ok := ctx.Value(ctxConn).(*connState); ok {
-		cs.authenticated()
-	}
+	guard.Authenticated(ctx)
 	return true
 }
 

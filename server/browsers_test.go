@@ -22,7 +22,7 @@ func TestTheBrowserCountForgetsAKeyWhoseBrowsersHaveLeft(t *testing.T) {
 		}
 		p.ws.Close(websocket.StatusNormalClosure, "")
 	}
-	for deadline := time.Now().Add(waitLong); srv.sessions.open.Load() > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(waitLong); int64(srv.guard.Sessions()) > 0 && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if n := srv.browserKeys(); n != 0 {

@@ -10,11 +10,13 @@ import (
 	"charm.land/wish/v2/bubbletea"
 	"charm.land/wish/v2/logging"
 	rm "charm.land/wish/v2/recover"
+
+	"github.com/grotto-game/grotto/server/guard"
 )
 
 // middleware returns the session middleware, listed outermost first.
-// Before any of it runs, connections are admitted (conns.go), keys are
-// accepted (auth.go) and session requests are filtered (requests.go).
+// Before any of it runs, connections are admitted (server/guard), keys are
+// accepted (auth.go) and session requests are filtered (server/guard).
 func (s *Server) middleware() ssh.Option {
 	outermostFirst := []wish.Middleware{
 		// Logging first, so every session is logged with its duration,
@@ -22,7 +24,7 @@ func (s *Server) middleware() ssh.Option {
 		logging.StructuredMiddlewareWithLogger(s.log, log.InfoLevel),
 		// The per-address session rate before anything costs work.
 		// Browser WebSockets draw on the same buckets (web.go).
-		s.rates.middleware(),
+		s.guard.RateLimit(),
 		// Identity before anything that needs to know who: commands
 		// (quarantine is for admins) and the session.
 		identify,
@@ -37,13 +39,13 @@ func (s *Server) middleware() ssh.Option {
 		requirePTY(func() string { return s.sshCommand(true) }),
 		// The session cap counts games: sessions that passed the rate
 		// limit and have a terminal, and browsers that play (web.go).
-		s.sessions.middleware(),
+		s.guard.SessionCap(),
 		// The player's session: profile, model and program, the lobby slot,
 		// the save when the program ends (server.go).
 		s.sessionMiddleware,
 		// Window sizes clamped and coalesced for the program that
-		// sessionMiddleware built (requests.go).
-		windowSizes,
+		// sessionMiddleware built (server/guard).
+		guard.WindowSizes,
 		// Bubble Tea runs that program, innermost.
 		bubbletea.MiddlewareWithProgramHandler(programOf),
 	}

@@ -13,6 +13,8 @@ import (
 	"unicode"
 
 	"charm.land/log/v2"
+
+	"github.com/grotto-game/grotto/server/guard"
 )
 
 // Config is what a host sets. cmd/grotto fills it from defaults, then the
@@ -41,7 +43,7 @@ type Config struct {
 	// address ("10.0.0.5", "fd00::5"): a connection from one of them must
 	// start with a header, whose source address grotto then uses as the
 	// client's; a connection from anywhere else that starts with a header
-	// is refused. Empty: PROXY protocol off (proxy.go).
+	// is refused. Empty: PROXY protocol off (server/guard).
 	ProxyProtocolFrom []string
 	// Node names this server among the nodes sharing one store: the
 	// holder of a key's lease (store.Leases), shown to a player whose key
@@ -246,7 +248,7 @@ func portProblem(addr, example string, zeroOK bool) string {
 // an empty listen address or one without a port number from 1 to 65535 (0,
 // any free port, is allowed for tests), an empty data dir, a
 // --proxy-protocol-from entry that is not a CIDR range or an address
-// (parseTrusted), a frame rate outside 1 to
+// (parseRanges), a frame rate outside 1 to
 // MaxFPS, a limit out of its range (Limits.validate), an --http or
 // --metrics address without a port number from 1 to 65535 (0 allowed), or
 // an --http-trusted-proxy entry that is not a CIDR range or an address
@@ -317,7 +319,7 @@ func (c *Config) validatePaths() error {
 
 // validateNode checks --proxy-protocol-from and --node's name.
 func (c *Config) validateNode() error {
-	if _, err := parseTrusted(c.ProxyProtocolFrom); err != nil {
+	if _, err := parseRanges("--proxy-protocol-from", c.ProxyProtocolFrom); err != nil {
 		return err
 	}
 	if c.Node == "" {
@@ -430,4 +432,14 @@ func (c *Config) validateCluster() error {
 		return badSetting("--cluster-advertise", "%s", p)
 	}
 	return nil
+}
+
+// parseRanges parses a flag's address ranges (guard.ParseRanges), naming
+// flag in the *SettingError of an entry that is wrong.
+func parseRanges(flag string, list []string) (guard.Ranges, error) {
+	r, err := guard.ParseRanges(list)
+	if err != nil {
+		return nil, badSetting(flag, "%s", err)
+	}
+	return r, nil
 }

@@ -15,6 +15,8 @@ import (
 
 	"charm.land/log/v2"
 
+	"github.com/grotto-game/grotto/server/guard"
+
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -175,13 +177,13 @@ func TestASecondSessionOnOneConnectionIsRefusedWithAReason(t *testing.T) {
 	}
 
 	// No more than a few channels at all.
-	for range MaxSessionChannels {
+	for range guard.MaxSessionChannels {
 		if s, err := c.conn.NewSession(); err == nil {
 			defer s.Close()
 		}
 	}
 	if _, err := c.conn.NewSession(); err == nil || !strings.Contains(err.Error(), "sessions on one connection") {
-		t.Errorf("session channel %d on one connection: %v", MaxSessionChannels+2, err)
+		t.Errorf("session channel %d on one connection: %v", guard.MaxSessionChannels+2, err)
 	}
 
 	// The first one plays on and ends cleanly.

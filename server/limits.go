@@ -1,21 +1,14 @@
-// The abuse limits of a server, their defaults, and the middleware that
-// enforces the session-level ones: the per-address session rate, the
-// session cap, and the typing rate. Connection-level limits are in
-// conns.go, request-level ones in requests.go.
+// The abuse limits of a server and their defaults. The connection guard
+// (server/guard) enforces those per connection and per address, and the
+// session cap; server/input the typing rate.
 package server
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"charm.land/ssh"
-	"charm.land/wish/v2"
-	"charm.land/wish/v2/ratelimiter"
-	"golang.org/x/time/rate"
+	"github.com/grotto-game/grotto/server/guard"
 )
 
 // Limits are the abuse limits of a server. The defaults suit a household
@@ -177,122 +170,14 @@ func (l Limits) validate() error {
 	return nil
 }
 
-// addrRate is the per-address rate of new sessions (Limits.ConnPer10s):
-// SSH sessions (its middleware) and browser WebSockets (webGate, web.go)
-// of one address draw on one bucket of perTenSeconds, refilled evenly over
-// 10 seconds. Addresses are counted as the connection cap counts them
-// (addrKey: an IPv6 /64 is one address). It remembers up to
-// maxRateAddrs addresses, forgetting first those whose bucket is full
-// again (no different from a new one).
-type addrRate struct {
-	perTenSeconds int
-	mu            sync.Mutex
-	buckets       map[string]*rate.Limiter
-}
-
-// maxRateAddrs is how many addresses an addrRate remembers (as wish's
-// ratelimiter, which it replaces, did).
-const maxRateAddrs = 10000
-
-func newAddrRate(perTenSeconds int) *addrRate {
-	return &addrRate{perTenSeconds: max(1, perTenSeconds), buckets: map[string]*rate.Limiter{}}
-}
-
-// allow takes one of key's tokens; false when it has none left.
-func (a *addrRate) allow(key string) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	b, ok := a.buckets[key]
-	if !ok {
-		if len(a.buckets) >= maxRateAddrs {
-			a.forget()
-		}
-		b = rate.NewLimiter(rate.Limit(float64(a.perTenSeconds)/10), a.perTenSeconds)
-		a.buckets[key] = b
-	}
-	return b.Allow()
-}
-
-// forget drops the addresses whose bucket is full, or one at random if
-// none is (a flood from many addresses).
-func (a *addrRate) forget() {
-	now := time.Now()
-	for k, b := range a.buckets {
-		if b.TokensAt(now) >= float64(a.perTenSeconds) {
-			delete(a.buckets, k)
-		}
-	}
-	for k := range a.buckets {
-		if len(a.buckets) < maxRateAddrs {
-			break
-		}
-		delete(a.buckets, k)
-	}
-}
-
-// Allow implements wish's ratelimiter.RateLimiter for SSH sessions:
-// ratelimiter.ErrRateLimitExceeded ("rate limit exceeded, please try
-// again later") beyond the rate.
-func (a *addrRate) Allow(sess ssh.Session) error {
-	if !a.allow(addrKey(sess.RemoteAddr())) {
-		return ratelimiter.ErrRateLimitExceeded
-	}
-	return nil
-}
-
-// middleware refuses an SSH session beyond the rate with wish's "rate
-// limit exceeded" line.
-func (a *addrRate) middleware() wish.Middleware { return ratelimiter.Middleware(a) }
-
-// capSessions refuses sessions beyond limit at once with a one-line reason
-// naming the limit ("grotto is full (1 session)"); limit < 1 means no cap.
-func capSessions(limit int) wish.Middleware { return newSessionCap(limit).middleware() }
-
-// sessionCap counts a server's game sessions, SSH and browser alike
-// (Limits.MaxSessions).
-type sessionCap struct {
-	limit int // < 1: no cap
-	open  atomic.Int64
-}
-
-func newSessionCap(limit int) *sessionCap { return &sessionCap{limit: limit} }
-
-// enter counts one more session in; false (and not counted) when the cap
-// is reached.
-func (c *sessionCap) enter() bool {
-	if n := c.open.Add(1); c.limit > 0 && n > int64(c.limit) {
-		c.open.Add(-1)
-		return false
-	}
-	return true
-}
-
-// leave counts a session out.
-func (c *sessionCap) leave() { c.open.Add(-1) }
-
-// fullLine is what a session refused by the cap reads.
-func (c *sessionCap) fullLine() string {
-	return fmt.Sprintf("grotto is full (%s); please try again later.", sessions(c.limit))
-}
-
-// middleware refuses SSH sessions beyond the cap with fullLine.
-func (c *sessionCap) middleware() wish.Middleware {
-	return func(next ssh.Handler) ssh.Handler {
-		return func(sess ssh.Session) {
-			if !c.enter() {
-				wish.Fatalln(sess, c.fullLine()+"\r")
-				return
-			}
-			defer c.leave()
-			next(sess)
-		}
-	}
-}
-
-// sessions says n sessions in English: "1 session", "3 sessions".
-func sessions(n int) string {
-	if n == 1 {
-		return "1 session"
-	}
-	return fmt.Sprintf("%d sessions", n)
+// newGuard builds the connection guard (server/guard) from the limits and
+// --proxy-protocol-from. The web pages' connections and play sessions draw
+// on its per-address cap and rate and its session cap too (web.Gate,
+// webPlayers): a browser is counted with its address's SSH connections.
+func (s *Server) newGuard() *guard.Guard {
+	lim := s.cfg.Limits
+	proxies, _ := guard.ParseRanges(s.cfg.ProxyProtocolFrom) // Validate checked it
+	return guard.New(guard.Config{MaxConnsPerAddr: lim.MaxConnsPerAddr, HandshakeTimeout: lim.HandshakeTimeout,
+		SessionOpenTimeout: lim.SessionOpenTimeout, ConnPer10s: lim.ConnPer10s, MaxSessions: lim.MaxSessions,
+		Proxies: proxies, Logger: s.log, Metrics: s.metrics})
 }

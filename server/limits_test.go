@@ -8,6 +8,8 @@ import (
 
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/grotto-game/grotto/server/guard"
 )
 
 func TestSettingOneLimitLeavesTheOthersAtTheirDefaults(t *testing.T) {
@@ -65,7 +67,7 @@ func TestTheSessionCapRefusesTheSessionPastItAndAdmitsOneWhenASeatFrees(t *testi
 		sess.Write([]byte(reached))
 		<-release
 	}
-	addr := unitTo(t, hold, capSessions(2))
+	addr := unitTo(t, hold, guard.New(guard.Config{MaxSessions: 2}).SessionCap())
 	var held []*gossh.Session
 	for range 2 {
 		sess := login(t, addr, "x", newKey(t))
@@ -95,7 +97,7 @@ func TestTheSessionCapRefusesTheSessionPastItAndAdmitsOneWhenASeatFrees(t *testi
 }
 
 func TestTheRateLimitRefusesTheSessionPastItsBucket(t *testing.T) {
-	addr := unit(t, newAddrRate(2).middleware())
+	addr := unit(t, guard.New(guard.Config{ConnPer10s: 2}).RateLimit())
 	for i := range 3 {
 		out, errs, status := run(t, login(t, addr, "x", newKey(t)), "")
 		refused := status == 1 && strings.Contains(errs, "rate limit exceeded")

@@ -186,9 +186,9 @@ func TestTheWebPortsRefusalsAreCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	for deadline := time.Now().Add(waitLong); srv.conns.open("127.0.0.1") != 0; {
+	for deadline := time.Now().Add(waitLong); srv.guard.Conns("127.0.0.1") != 0; {
 		if time.Now().After(deadline) {
-			t.Fatalf("the refused request's connection is still counted: %d open", srv.conns.open("127.0.0.1"))
+			t.Fatalf("the refused request's connection is still counted: %d open", srv.guard.Conns("127.0.0.1"))
 		}
 		time.Sleep(time.Millisecond)
 	}

@@ -25,7 +25,7 @@ func TestEverySizeAClientClaimsGetsAReadableScreen(t *testing.T) {
 		{sshtest.Size{Rows: 24}, "New game"},
 		{sshtest.Size{Cols: 80}, "New game"},
 		{sshtest.Size{Cols: 1, Rows: 1}, "grotto needs a terminal of at least 40x12 (this one is 1x1): please enlarge it."},
-		{sshtest.Size{Cols: 1 << 30, Rows: 1 << 30}, ""}, // clamped (requests.go); drawn from the top left
+		{sshtest.Size{Cols: 1 << 30, Rows: 1 << 30}, ""}, // clamped (server/guard); drawn from the top left
 	} {
 		t.Run(fmt.Sprintf("%dx%d", c.claim.Cols, c.claim.Rows), func(t *testing.T) {
 			claim := c.claim

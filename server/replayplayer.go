@@ -85,7 +85,7 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	defer s.replays.remove(prog)
 	logger.Info("replay started", "game", rg.ID, "playable", rg.Replay != nil)
 	sess.Context().SetValue(ctxProgram, prog)
-	next(sess) // windowSizes and the bubbletea middleware run prog
+	next(sess) // guard.WindowSizes and the bubbletea middleware run prog
 	if s.replays.isClosing() {
 		wish.Println(sess, "The server is restarting; the replay has stopped. Please reconnect in a moment.\r")
 	}

@@ -58,7 +58,7 @@ func (t sshSeat) programOptions() []tea.ProgramOption {
 	opts := bubbletea.MakeOptions(t.sess)
 	if pty, _, ok := t.sess.Pty(); ok {
 		// A client may claim any size; Bubble Tea allocates a screen of
-		// it. The request filter (requests.go) already clamped the
+		// it. The request filter (server/guard) already clamped the
 		// pty-req and clamps every window-change; this keeps the first
 		// size safe on its own too.
 		opts = append(opts, tea.WithWindowSize(min(max(pty.Window.Width, 0), tui.MaxWidth), min(max(pty.Window.Height, 0), tui.MaxHeight)))

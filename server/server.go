@@ -1,18 +1,28 @@
-// Package server is grotto's SSH front door: the wish server and its
-// middleware chain, public-key identity, the live sessions (through
-// server/lobby), and graceful shutdown. It knows nothing of the game's rules: each session gets a
-// tui.Model and the server only saves it when the session ends.
+// Package server is grotto's SSH front door: it wires the wish server,
+// its connection guard (server/guard), the middleware chain, public-key
+// identity, the live games (server/lobby), the SSH commands
+// (server/sshcmd), the web pages (server/web) and graceful shutdown. It
+// knows nothing of the game's rules: each session gets a tui.Model on a
+// session (server/session), and a session's keys pass through
+// server/input, the input defence.
 //
-// Files by concern: config.go (Config and its Validate), chain.go (the
-// middleware, in order), auth.go (keys and identity), pty.go (the terminal
-// check), limits.go (abuse limits and their middleware), conns.go
-// (connections per address), requests.go (session requests), commands.go
-// (the table of `ssh host CMD`, server/sshcmd), lobby.go (each
-// session's window on server/lobby), seat.go (an SSH session or a browser
-// as the terminal of a session), web.go (the web pages, browsers that
-// play), metrics.go (Prometheus metrics on --metrics, server/metrics),
-// server.go (New, serving, the session, shutdown). A session's keys pass
-// through server/input, the input defence.
+// Files by concern:
+//   - lifecycle: server.go (New, Listen, Serve, the session's play),
+//     shutdown.go (Shutdown's order), bind.go (listening sockets), config.go
+//     (Config and its Validate), limits.go (the abuse limits and their
+//     defaults), hints.go (the command players are told to type);
+//   - the chain: chain.go (the middleware, in order), auth.go (keys and
+//     identity), bans.go (banned keys), pty.go (the terminal check);
+//   - commands: commands.go (the table of `ssh host CMD`), hosttools.go
+//     and hosttools_cluster.go (the admins' tools), replays.go (finished
+//     games, dumps), replayplayer.go (`ssh -t host replay ID`), daily.go
+//     (the daily's day and board), settings.go (a player's settings);
+//   - placement: lobby.go (each session's window on the lobby), leases.go
+//     (the node's store leases), nodes.go (the node channel and the other
+//     nodes' games), seat.go (an SSH session or a browser as the terminal
+//     of a session);
+//   - adapters: web.go (the web pages, browsers that play), metrics.go
+//     (Prometheus metrics on --metrics, server/metrics).
 package server
 
 import (
@@ -38,6 +48,7 @@ import (
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/guard"
 	"github.com/grotto-game/grotto/server/input"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/metrics"
@@ -64,13 +75,9 @@ type Server struct {
 	banned atomic.Pointer[keys.AdminSet]
 	live   lobby.Lobby // the live games (lobby.go adapts it for each session)
 	ln     net.Listener
-	conns  *addrConns // open connections per address (conns.go)
-	rates  *addrRate  // new sessions per address (limits.go)
-	// sessions counts the game sessions, SSH and browser (limits.go).
-	sessions *sessionCap
-	// proxies are the balancers trusted to send a PROXY header (proxy.go);
-	// empty when PROXY protocol is off.
-	proxies trustedProxies
+	// guard admits connections, filters their requests and caps sessions
+	// per address and in all (server/guard).
+	guard *guard.Guard
 	// unsaved holds the keys whose session ended with a game that could
 	// not be saved and that no write has saved since (server/session);
 	// Shutdown names them and the process exits non-zero.
@@ -148,8 +155,7 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, conns: newAddrConns(),
-		sessions: newSessionCap(cfg.Limits.MaxSessions), rates: newAddrRate(cfg.Limits.ConnPer10s),
+	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data,
 		pending: session.NewPendingEnds(), unsaved: session.NewUnsaved(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
 		stopRenew: make(chan struct{})}
 	mem := lobby.NewMemory(s.clock) // the server's one clock: a daily's day (lobby.HiddenDaily)
@@ -163,7 +169,7 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	if err := s.ReloadBans(); err != nil {
 		return nil, err
 	}
-	s.proxies, _ = parseTrusted(cfg.ProxyProtocolFrom) // Validate checked it
+	s.guard = s.newGuard()
 	nodes, err := newNodes(s, db)
 	if err != nil {
 		return nil, err
@@ -184,7 +190,7 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 
 // newSSH builds the SSH server with hostKey: the handshake and idle
 // timeouts of the limits, the connection guard before any middleware
-// (conns.go admits connections, requests.go filters session requests),
+// (server/guard admits connections and filters session requests),
 // key and keyboard-interactive auth (auth.go) and the middleware chain
 // (chain.go).
 func (s *Server) newSSH(hostKey gossh.Signer) (*ssh.Server, error) {
@@ -198,13 +204,9 @@ func (s *Server) newSSH(hostKey gossh.Signer) (*ssh.Server, error) {
 			if lim.IdleTimeout > 0 {
 				srv.IdleTimeout = lim.IdleTimeout + time.Minute
 			}
-			srv.ConnCallback = s.admit
-			if srv.ChannelHandlers == nil {
-				srv.ChannelHandlers = map[string]ssh.ChannelHandler{}
-			}
-			srv.ChannelHandlers["session"] = s.sessionChannel
 			return nil
 		},
+		s.guard.Install,
 		func(srv *ssh.Server) error { srv.AddHostKey(hostKey); return nil },
 		wish.WithPublicKeyAuth(s.publicKeyAuth),
 		wish.WithKeyboardInteractiveAuth(s.keyboardAuth),
@@ -264,7 +266,7 @@ func (s *Server) Serve() error {
 	}
 	s.log.Info("grotto is listening", "addr", s.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.admins.Load().Len(),
 		"host_key", s.cfg.HostKeyPath(), "node", s.cfg.Node, "lease_ttl", s.cfg.LeaseTTL)
-	if len(s.proxies) > 0 {
+	if s.guard.Proxied() {
 		s.log.Info("PROXY protocol on: connections from these addresses must start with a PROXY header; a header from anywhere else is refused",
 			"proxy_protocol_from", strings.Join(s.cfg.ProxyProtocolFrom, ","))
 	}
@@ -417,8 +419,6 @@ const (
 	ctxIdentity ctxKey = iota
 	ctxProgram
 	ctxExplained
-	ctxWindows // the *windows of the connection's running session (requests.go)
-	ctxConn    // the *connState of a connection (conns.go)
 )
 
 // inputOf is where a session's keys come from: the session itself for the

@@ -18,12 +18,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/wish/v2/ratelimiter"
 
 	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/lobby"
-	"github.com/grotto-game/grotto/server/metrics"
 	"github.com/grotto-game/grotto/server/web"
 	"github.com/grotto-game/grotto/store"
 )
@@ -114,7 +112,7 @@ func (s *Server) newWeb() (*web.Server, error) {
 	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: watchers, MaxReplays: replays, Logger: s.log, MaxConns: maxConns,
 		Counted: func(result string) { s.metrics.WebConnections.WithLabelValues(result).Inc() },
-		Tokens:  s.store, Players: webPlayers{s}, Gate: webGate{s}, BaseURL: s.cfg.HTTPURL,
+		Tokens:  s.store, Players: webPlayers{s}, Gate: s.guard, BaseURL: s.cfg.HTTPURL,
 		SSH: func() string { return s.sshCommand(false) }})
 }
 
@@ -179,34 +177,6 @@ func openFileLimit() uint64 {
 	return lim.Cur
 }
 
-// webGate holds the web pages' connections to the per-address limits of
-// SSH (web.Gate): each TCP connection as it is accepted, or, from a proxy
-// of --http-trusted-proxy, each WebSocket as the browser X-Forwarded-For
-// names (web.Config.TrustedProxies), is one connection of its address
-// under --max-conns-per-addr, counted with the address's SSH connections
-// (conns.go), and one new session under --conn-rate, from the address's
-// SSH bucket (limits.go); refused with the lines SSH uses.
-type webGate struct{ s *Server }
-
-// Enter implements web.Gate.
-func (g webGate) Enter(addr net.Addr) (func(), error) {
-	s, key := g.s, addrKey(addr)
-	max := s.cfg.Limits.MaxConnsPerAddr
-	if !s.conns.acquire(key, max) {
-		s.metrics.Connections.WithLabelValues(metrics.ConnTooMany).Inc()
-		s.conns.refused.Do(func() {
-			s.log.Warn("refused connections beyond the per-address cap", "addr", key, "cap", max, "web", true)
-		})
-		return nil, errors.New(tooManyLine(max))
-	}
-	if !s.rates.allow(key) {
-		s.conns.release(key)
-		return nil, ratelimiter.ErrRateLimitExceeded
-	}
-	var once sync.Once
-	return func() { once.Do(func() { s.conns.release(key) }) }, nil
-}
-
 // webPlayers runs the play pages' sessions (web.Players) on the session
 // path of SSH sessions (play, server.go).
 type webPlayers struct{ s *Server }
@@ -222,12 +192,12 @@ func (p webPlayers) Admit(fp string) error {
 // Play implements web.Players: a browser is a session like any other,
 // counted by --max-sessions.
 func (p webPlayers) Play(seat *web.Seat) {
-	if !p.s.sessions.enter() {
+	if !p.s.guard.EnterSession() {
 		p.s.log.Warn("web: a play page was refused: the server is full", "fp", seat.Fingerprint())
-		seat.End(p.s.sessions.fullLine(), false)
+		seat.End(p.s.guard.FullLine(), false)
 		return
 	}
-	defer p.s.sessions.leave()
+	defer p.s.guard.LeaveSession()
 	start := time.Now()
 	p.s.log.Info("web: a browser plays", "fp", seat.Fingerprint())
 	p.s.play(webSeat{seat})

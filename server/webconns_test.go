@@ -18,9 +18,7 @@ import (
 
 // openConns returns how many connections the server counts for key.
 func openConns(srv *Server, key string) int {
-	srv.conns.mu.Lock()
-	defer srv.conns.mu.Unlock()
-	return srv.conns.n[key]
+	return srv.guard.Conns(key)
 }
 
 // waitConns waits until the server counts n connections of key.
@@ -142,7 +140,7 @@ func TestBrowserSocketsShareTheAddressesConnRate(t *testing.T) {
 	} else {
 		c.Close()
 	}
-	gate := webGate{srv}
+	gate := srv.guard
 	one := &net.TCPAddr{IP: net.ParseIP("2001:db8::1"), Port: 1000}
 	sameSlash64 := &net.TCPAddr{IP: net.ParseIP("2001:db8::ffff:2"), Port: 2000}
 	for i, a := range []net.Addr{one, sameSlash64, one} {

@@ -327,7 +327,7 @@ func (f *feed) await(timer **time.Timer) bool {
 // (CSI 8;rows;cols t, CSI 48;rows;cols;ph;pw t) into a WindowSizeEvent that
 // Bubble Tea hands to its renderer unclamped, so one typed
 // "\x1b[8;1000;1024t" made it allocate 1024x1000 cells (221 MB). The window
-// size comes only from the SSH channel, clamped (requests.go).
+// size comes only from the SSH channel, clamped (server/guard).
 func fromClient(ev uv.Event) bool {
 	switch ev.(type) {
 	case uv.WindowSizeEvent, uv.PixelSizeEvent, uv.CellSizeEvent:

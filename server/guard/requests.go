@@ -15,14 +15,14 @@
 //     (session.go:341) until the shell starts.
 //   - Sizes go on as sent; grotto clamped only the first one.
 //
-// sessionChannel stands in for ssh.DefaultSessionHandler and hands it the
+// SessionChannel stands in for ssh.DefaultSessionHandler and hands it the
 // requests through filter, which caps environment variables, clamps the
 // size in "pty-req", keeps window-changes from the library's loop, and
-// reads a flood no faster than RequestsPerSec. windowSizes then gives Bubble
+// reads a flood no faster than RequestsPerSec. WindowSizes then gives Bubble
 // Tea the newest clamped size, at most one per ResizeInterval, through a
 // channel of its own that nothing blocks on.
 
-package server
+package guard
 
 import (
 	"context"
@@ -32,6 +32,7 @@ import (
 	"sync"
 	"time"
 
+	"charm.land/log/v2"
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
@@ -60,7 +61,7 @@ const ResizeInterval = winsize.Interval
 // RequestsPerSec is how many requests one session channel may send per
 // second, after a burst of RequestBurst. A flood is read no faster: the
 // library's buffer of requests fills and the client's connection waits, as
-// for typed input (Limits.InputBytesPerSec), instead of costing CPU.
+// for typed input (server.Limits.InputBytesPerSec), instead of costing CPU.
 const (
 	RequestsPerSec = 20
 	RequestBurst   = 64
@@ -75,30 +76,13 @@ const (
 	ResizeBurst   = winsize.ReportBurst
 )
 
-// sessionChannel handles a "session" channel: the library's own handler,
-// reading requests through filter. A connection may have MaxSessionChannels
-// open and one running (see connState).
-func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
-	cs, _ := ctx.Value(ctxConn).(*connState)
-	if cs != nil {
-		if !cs.openChannel() {
-			nc.Reject(gossh.ResourceShortage, fmt.Sprintf("grotto allows %d sessions on one connection", MaxSessionChannels))
-			return
-		}
-		defer cs.closeChannel()
-	}
-	f := &filteredChannel{NewChannel: nc, ctx: ctx, win: newWindows(), conn: cs, srv: s}
-	defer f.finish()
-	ssh.DefaultSessionHandler(srv, conn, f, ctx)
-}
-
 // filteredChannel is a NewChannel whose requests pass through filter.
 type filteredChannel struct {
 	gossh.NewChannel
 	ctx  ssh.Context
 	win  *windows
-	conn *connState // nil when the server was built without admit
-	srv  *Server
+	conn *connState // nil when the server was built without Admit
+	log  *log.Logger
 	ch   gossh.Channel
 
 	mu      sync.Mutex
@@ -118,7 +102,7 @@ func (f *filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error)
 }
 
 // start makes this channel's session the connection's running one, if
-// none is, and hands its window sizes to windowSizes (ctxWindows).
+// none is, and hands its window sizes to WindowSizes (ctxWindows).
 func (f *filteredChannel) start() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -166,7 +150,7 @@ func (f *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 	defer f.finish()
 	defer func() {
 		if r := recover(); r != nil {
-			f.srv.log.Error("panic filtering session requests", "panic", r, "stack", string(debug.Stack()))
+			f.log.Error("panic filtering session requests", "panic", r, "stack", string(debug.Stack()))
 		}
 	}()
 	var st requestState
@@ -353,10 +337,10 @@ func deliverWindows(ctx context.Context, w *windows, out chan<- ssh.Window, ever
 	})
 }
 
-// windowSizes hands the program its session's window sizes from windows
+// WindowSizes is the middleware that hands the program its session's window sizes from windows
 // (see deliver) instead of the library's channel, for as long as the
 // handler after it runs.
-func windowSizes(next ssh.Handler) ssh.Handler {
+func WindowSizes(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		w, ok := sess.Context().Value(ctxWindows).(*windows)
 		if !ok {

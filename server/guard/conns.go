@@ -4,23 +4,19 @@
 // charm.land/ssh keeps an authenticated connection for as long as it is not
 // idle for Server.IdleTimeout (server.go, handleConn; conn.go), whether or
 // not it ever opens a session, and counts nothing per address: grotto's
-// session cap and per-address rate (middleware) only see sessions. admit
+// session cap and per-address rate (middleware) only see sessions. Admit
 // runs on every accepted TCP connection before the handshake, after the
 // PROXY header if any (proxy.go): the address it counts is the client's.
 
-package server
+package guard
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"sync"
 	"time"
 
-	"charm.land/ssh"
 	"golang.org/x/time/rate"
-
-	"github.com/grotto-game/grotto/server/metrics"
 )
 
 // addrConns counts the open connections of each address.
@@ -66,9 +62,9 @@ func (a *addrConns) open(addr string) int {
 	return a.n[addr]
 }
 
-// addrKey is what the cap counts by: the IP address, or for IPv6 its /64
+// AddrKey is what the cap counts by: the IP address, or for IPv6 its /64
 // (one household or host gets a whole /64).
-func addrKey(addr net.Addr) string {
+func AddrKey(addr net.Addr) string {
 	tcp, ok := addr.(*net.TCPAddr)
 	if !ok {
 		return addr.String()
@@ -79,81 +75,9 @@ func addrKey(addr net.Addr) string {
 	return tcp.IP.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }
 
-// admit is the server's ConnCallback. With PROXY protocol on (proxy.go) it
-// first reads the header a trusted balancer must send, refusing the
-// connection without one, so that from here on the connection's address is
-// the client's. It refuses a connection beyond the address's cap
-// (Limits.MaxConnsPerAddr) with a one-line reason sent before the SSH
-// version (RFC 4253 section 4.2 lets a server send lines first; OpenSSH
-// shows them with -v). Then, with PROXY protocol on, it refuses a
-// connection from anywhere else that starts with a header; counting it
-// first keeps silent connections under the cap while their first bytes are
-// awaited. Last it arms the session deadline (Limits.SessionOpenTimeout).
-// Each refusal is logged, at most once per 10 s for each kind.
-func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
-	lim := s.cfg.Limits
-	fromBalancer := s.proxies.contains(c.RemoteAddr())
-	if fromBalancer {
-		pc, err := readProxyHeader(c, true, ProxyHeaderTimeout)
-		if err != nil {
-			s.metrics.Connections.WithLabelValues(metrics.ConnBadProxyHeader).Inc()
-			s.conns.badBalancer.Do(func() {
-				s.log.Error("refused a connection from a trusted load balancer (--proxy-protocol-from) without a valid PROXY header",
-					"balancer", c.RemoteAddr().String(), "err", err)
-			})
-			return nil
-		}
-		c = pc
-	}
-	key := addrKey(c.RemoteAddr())
-	if !s.conns.acquire(key, lim.MaxConnsPerAddr) {
-		s.metrics.Connections.WithLabelValues(metrics.ConnTooMany).Inc()
-		c.SetWriteDeadline(time.Now().Add(time.Second))
-		fmt.Fprintf(c, "%s\r\n", tooManyLine(lim.MaxConnsPerAddr))
-		s.conns.refused.Do(func() {
-			s.log.Warn("refused connections beyond the per-address cap", "addr", key, "cap", lim.MaxConnsPerAddr)
-		})
-		return nil // the library closes it
-	}
-	if len(s.proxies) > 0 && !fromBalancer {
-		pc, err := readProxyHeader(c, false, ProxyHeaderTimeout)
-		if err != nil {
-			s.conns.release(key)
-			s.metrics.Connections.WithLabelValues(metrics.ConnBadProxyHeader).Inc()
-			if errors.Is(err, errUntrustedProxyHeader) {
-				s.conns.badHeader.Do(func() {
-					s.log.Warn("refused a connection that sent a PROXY header from an address not in --proxy-protocol-from",
-						"addr", c.RemoteAddr().String())
-				})
-			}
-			return nil
-		}
-		c = pc
-	}
-	tc := &trackedConn{Conn: c}
-	cs := &connState{wait: lim.SessionOpenTimeout}
-	s.metrics.Connections.WithLabelValues(metrics.ConnAccepted).Inc()
-	s.metrics.ConnectionsOpen.Inc()
-	tc.release = func() {
-		cs.stop()
-		s.conns.release(key)
-		s.metrics.ConnectionsOpen.Dec()
-	}
-	if lim.SessionOpenTimeout > 0 {
-		cs.timer = time.AfterFunc(lim.HandshakeTimeout+lim.SessionOpenTimeout, func() {
-			if cs.expire() {
-				s.log.Debug("closed a connection that started no session in time", "addr", key)
-				tc.Close()
-			}
-		})
-	}
-	ctx.SetValue(ctxConn, cs)
-	return tc
-}
-
-// tooManyLine is what a connection (or browser WebSocket) beyond the
+// TooManyLine is what a connection (or browser WebSocket) beyond the
 // per-address cap of max is told.
-func tooManyLine(max int) string {
+func TooManyLine(max int) string {
 	return fmt.Sprintf("grotto: too many connections from your address (at most %d at once); close some and try again.", max)
 }
 
@@ -180,7 +104,7 @@ const MaxSessionChannels = 4
 // subsystem started, its handler not yet ended). One runs at a time: the
 // connection's ssh.Context, where grotto's middleware keeps a session's
 // values, is shared by its channels. While none runs, the deadline runs:
-// Limits.SessionOpenTimeout from the moment the client's key is accepted
+// Config.SessionOpenTimeout from the moment the client's key is accepted
 // (before that the handshake timeout plus it, from the connection's start),
 // then from the end of each session.
 type connState struct {

@@ -15,7 +15,7 @@
 // except that a connection of theirs that starts with a header is refused,
 // since believing it would let any client choose its own address.
 
-package server
+package guard
 
 import (
 	"bufio"
@@ -38,35 +38,29 @@ import (
 // served as one without a header.
 const ProxyHeaderTimeout = 10 * time.Second
 
-// trustedProxies are the parsed --proxy-protocol-from ranges; empty when
-// PROXY protocol is off.
-type trustedProxies []netip.Prefix
+// Ranges are parsed address ranges (--proxy-protocol-from,
+// --http-trusted-proxy): a single address is a range of its full length.
+type Ranges []netip.Prefix
 
-// parseTrusted parses the --proxy-protocol-from entries, each a CIDR range
-// or a single IPv4 or IPv6 address (surrounding spaces are ignored). It
-// returns a *SettingError for an empty entry, one that is neither, or a
-// range with bits set past its prefix length ("10.0.0.5/24": the host
-// probably meant 10.0.0.0/24, or 10.0.0.5 alone).
-func parseTrusted(list []string) (trustedProxies, error) {
-	return parseRanges("--proxy-protocol-from", list)
-}
-
-// parseRanges parses list as parseTrusted does, its errors naming flag
-// (--proxy-protocol-from, --http-trusted-proxy).
-func parseRanges(flag string, list []string) (trustedProxies, error) {
-	var t trustedProxies
+// ParseRanges parses a flag's entries, each a CIDR range or a single IPv4
+// or IPv6 address (surrounding spaces are ignored). Its error says what is
+// wrong, for the caller to name the flag: an empty entry, one that is
+// neither, or a range with bits set past its prefix length ("10.0.0.5/24":
+// the host probably meant 10.0.0.0/24, or 10.0.0.5 alone).
+func ParseRanges(list []string) (Ranges, error) {
+	var t Ranges
 	for _, raw := range list {
 		e := strings.TrimSpace(raw)
 		if e == "" {
-			return nil, badSetting(flag, "has an empty entry; give CIDR ranges or addresses separated by commas, e.g. 10.0.0.0/24,192.168.1.5")
+			return nil, errors.New("has an empty entry; give CIDR ranges or addresses separated by commas, e.g. 10.0.0.0/24,192.168.1.5")
 		}
 		if strings.Contains(e, "/") {
 			p, err := netip.ParsePrefix(e)
 			if err != nil {
-				return nil, badSetting(flag, "%q is not a CIDR range such as 10.0.0.0/24 or fd00::/64", e)
+				return nil, fmt.Errorf("%q is not a CIDR range such as 10.0.0.0/24 or fd00::/64", e)
 			}
 			if p.Masked() != p {
-				return nil, badSetting(flag, "%q has address bits past /%d: write %s for the range, or %s alone for one address",
+				return nil, fmt.Errorf("%q has address bits past /%d: write %s for the range, or %s alone for one address",
 					e, p.Bits(), p.Masked(), p.Addr())
 			}
 			t = append(t, p)
@@ -74,7 +68,7 @@ func parseRanges(flag string, list []string) (trustedProxies, error) {
 		}
 		a, err := netip.ParseAddr(e)
 		if err != nil || a.Zone() != "" {
-			return nil, badSetting(flag, "%q is not an IP address or a CIDR range, e.g. 10.0.0.5 or 10.0.0.0/24", e)
+			return nil, fmt.Errorf("%q is not an IP address or a CIDR range, e.g. 10.0.0.5 or 10.0.0.0/24", e)
 		}
 		t = append(t, netip.PrefixFrom(a, a.BitLen()))
 	}
@@ -84,7 +78,7 @@ func parseRanges(flag string, list []string) (trustedProxies, error) {
 // contains reports whether addr, a connection's socket address, is in one
 // of the trusted ranges (an IPv4 address mapped into IPv6, as a dual-stack
 // listener reports it, counts as IPv4).
-func (t trustedProxies) contains(addr net.Addr) bool {
+func (t Ranges) contains(addr net.Addr) bool {
 	if len(t) == 0 {
 		return false
 	}
