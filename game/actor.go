@@ -11,8 +11,8 @@ import (
 type AI uint8
 
 // The behaviours an actor can have. The values are saved: new ones go at
-// the end (issue 21 added those after AIHerbivore; each has its rule in an
-// ai_*.go file).
+// the end (those after AIHerbivore came when monsters got behaviours; each
+// has its rule in an ai_*.go file).
 const (
 	AINone      AI = iota // the player, corpses: never acts on its own
 	AIHostile             // chases the player while it sees them, attacks when adjacent
@@ -71,8 +71,8 @@ type Actor struct {
 	Corpse  bool
 	Effects []Effect // timed effects in the order they began
 
-	// Behaviour state (issue 21); all zero for the player and for monsters
-	// of saves from before it.
+	// Behaviour state; all zero for the player and for monsters of saves
+	// from before behaviours.
 	Hidden  bool   // a lurker not yet sprung: not drawn, listed or described
 	Asleep  bool   // a sleeper not yet woken
 	Fleeing bool   // a coward running until healed, or a thief running with its loot

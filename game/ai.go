@@ -3,7 +3,7 @@ package game
 // This file is the monsters' turn: who acts and how often, the moves every
 // behaviour shares (chase, flee, stumble) and the slow healing of monsters
 // out of sight. Each behaviour beyond chasing has its rule in its own
-// ai_*.go file (issue 21).
+// ai_*.go file.
 
 import (
 	"slices"

@@ -1,6 +1,6 @@
 package game
 
-// This file is the breeder behaviour (issue 21): a green ooze splits now
+// This file is the breeder behaviour: a green ooze splits now
 // and then while it sees the player, so it must be killed fast (NetHack's
 // lichens and Brogue's pink jellies multiply; the cap keeps a level from
 // filling, as NetHack caps a level's monsters).

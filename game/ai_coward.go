@@ -1,6 +1,6 @@
 package game
 
-// This file is the coward behaviour (issue 21): it fights until badly
+// This file is the coward behaviour: it fights until badly
 // hurt, then runs, and comes back once it has healed out of sight
 // (NetHack's monsters flee at low HP; DCSS's "flees at low health").
 

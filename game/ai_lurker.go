@@ -1,6 +1,6 @@
 package game
 
-// This file is the lurker behaviour (issue 21): a cave lurker waits unseen
+// This file is the lurker behaviour: a cave lurker waits unseen
 // (not drawn, not listed, not described: view.go leaves hidden actors out)
 // until the player comes within LurkerReach tiles or bumps into it, then
 // springs (NetHack's trappers and lurkers above hide until touched; Brogue's

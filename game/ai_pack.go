@@ -1,6 +1,6 @@
 package game
 
-// This file is the pack behaviour (issue 21): jackals and cave wolves hang
+// This file is the pack behaviour: jackals and cave wolves hang
 // back until enough of their pack is near the player, then close in
 // together and take the tiles round them (Brogue's jackals and DCSS's
 // packs of hounds come in groups; the waiting is grotto's, so that a pack

@@ -1,6 +1,6 @@
 package game
 
-// This file is the ranged behaviour (issue 21): archers, slingers, casters
+// This file is the ranged behaviour: archers, slingers, casters
 // and spitters keep their distance and shoot along a clear line, so that
 // corridors, pillars and other monsters in the way matter (Brogue's archers
 // "maintain distance"; DCSS's ranged monsters need a clear bolt path).

@@ -1,6 +1,6 @@
 package game
 
-// This file is the sleeper behaviour (issue 21): an ogre starts asleep and
+// This file is the sleeper behaviour: an ogre starts asleep and
 // wakes on noise, on a blow, or by chance while the player is in its sight
 // (DCSS's sleeping monsters and stealth checks, NetHack's sleeping
 // monsters woken by noise). A sleeping monster is always hit (combat.go).

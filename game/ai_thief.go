@@ -1,6 +1,6 @@
 package game
 
-// This file is the thief behaviour (issue 21): a cave monkey's hit steals a
+// This file is the thief behaviour: a cave monkey's hit steals a
 // random item the player is not wearing, and it runs; out of the player's
 // sight for ThiefEscapeTurns turns running it leaves the level with it;
 // killed, it drops what it took (NetHack's nymphs and leprechauns, Brogue's

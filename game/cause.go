@@ -22,7 +22,7 @@ var thirdPerson = map[string]string{
 // whole word at a time: "killed by an orc on depth 2 (it hit you for 5)"
 // becomes "killed by an orc on depth 2 (it hit them for 5)", and "(your own,
 // for 8)" "(their own, for 8)". Words that merely contain "you" ("young")
-// are kept. Shared tables show this form (issue 21 part E); the player's own
+// are kept. Shared tables, read by every player, show this form; the player's own
 // game-over screen keeps Cause as it is.
 func ThirdPerson(cause string) string {
 	if !strings.Contains(strings.ToLower(cause), "you") {

@@ -3,7 +3,7 @@ package game
 import "testing"
 
 // TestACauseReadsInTheThirdPersonOnSharedTables: score tables wrote "it hit
-// you for 5" of another player's death (issue 21 part E).
+// you for 5" of another player's death.
 func TestACauseReadsInTheThirdPersonOnSharedTables(t *testing.T) {
 	for _, c := range []struct{ name, in, want string }{
 		{"a monster's blow hits them", "killed by an orc on depth 2 (it hit you for 5)", "killed by an orc on depth 2 (it hit them for 5)"},

@@ -1,6 +1,6 @@
 package game
 
-// This file is the clock (issue 21 part C): the player's hunger, which
+// This file is the clock: the player's hunger, which
 // food resets, and their slow regeneration, which hunger and poison stop.
 // Resting heals, but every turn of it costs food: hunger is the pressure
 // that stops a player from resting to full before every fight.

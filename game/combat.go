@@ -8,11 +8,11 @@ import (
 )
 
 // Damage is the typical blow: the attacker's power minus the target's
-// defense, never below zero (python-tcod tutorial part 6). Since issue 21 a
-// blow's damage is rolled (DamageRange) and Damage is the middle of its range.
+// defense, never below zero (python-tcod tutorial part 6). Since rules
+// version 2 a blow's damage is rolled (DamageRange) and Damage is the middle of its range.
 func Damage(power, defense int) int { return max(0, power-defense) }
 
-// To-hit numbers (issue 21), after DCSS and Brogue, where most blows land
+// To-hit numbers, after DCSS and Brogue, where most blows land
 // and a point of accuracy or evasion moves the odds by a few percent: the
 // chance, in %, is BaseHit + HitStep × (accuracy − evasion), kept within
 // MinHit..MaxHit so that nothing is certain.
@@ -43,7 +43,7 @@ func DamageRange(power, defense int) (lo, hi int) {
 // against cave vermin, as DCSS's starting fighters out-hit its early
 // monsters. With them the player's blows land 90% and an even monster's
 // 70%, which keeps the careful bot's odds near what they were before blows
-// rolled (issue 21; the balance pass tunes them with the bot report).
+// rolled (the balance pass tunes them with the bot report).
 const (
 	PlayerAccuracy = 2
 	PlayerEvasion  = 2
@@ -175,7 +175,7 @@ func (g *Game) attack(a, b *Actor) {
 	g.strike(a, b, blow{verb: "attacks", verbYou: "attack", past: "hit", power: g.power(a)})
 }
 
-// strike rolls a's blow at b (issue 21): it lands with the chance of
+// strike rolls a's blow at b: it lands with the chance of
 // HitChance and takes a roll of DamageRange; a miss says so ("The orc
 // attacks you but misses.", "You miss the orc."). Striking a hidden lurker
 // reveals it; any blow is noise that wakes sleepers near (NoiseRadius); a

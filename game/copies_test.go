@@ -7,7 +7,7 @@ import (
 )
 
 // TestPlayerAndActorsAreCopiesEffectsIncluded: the views promise copies;
-// changing a returned actor's effects must not change the game (issue 11).
+// changing a returned actor's effects must not change the game.
 func TestPlayerAndActorsAreCopiesEffectsIncluded(t *testing.T) {
 	g := arena("orc")
 	g.s.Actors = g.s.Actors[:1]
@@ -25,7 +25,7 @@ func TestPlayerAndActorsAreCopiesEffectsIncluded(t *testing.T) {
 }
 
 // TestDyingUnderTheWarriorsPotionLeavesNoBonusInTheState: a player who dies
-// with a timed bonus must not keep it in the saved state (issue 11).
+// with a timed bonus must not keep it in the saved state.
 func TestDyingUnderTheWarriorsPotionLeavesNoBonusInTheState(t *testing.T) {
 	g := arena("orc")
 	g.s.Actors = g.s.Actors[:1]

@@ -1,4 +1,4 @@
-// The daily challenge (issue 15): one dungeon per UTC day, the same levels
+// The daily challenge: one dungeon per UTC day, the same levels
 // and items for everyone on one host, made from a seed derived from the
 // date and the host's secret (store.Dailies.DailySecret), so that nobody
 // without the host's database can compute a day's dungeon ahead.

@@ -31,7 +31,7 @@ func LoadData() (*content.Tables, error) {
 // rule in items.go, a rule without its items.json entry (its look), or
 // equipment without its "equip" (or "equip" on an item that is not worn),
 // a monster that shoots farther than it sees, or a pack kind that spawns in
-// a group smaller than PackNeed (issue 21).
+// a group smaller than PackNeed.
 func CheckData(t *content.Tables) error {
 	for d := 1; d <= mapgen.LastDepth; d++ {
 		for _, table := range []struct {

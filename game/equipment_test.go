@@ -79,7 +79,7 @@ func TestFightsUseTheEquipment(t *testing.T) {
 	mustApply(t, g, Use(0, world.Pos{}))
 	mustApply(t, g, Use(1, world.Pos{}))
 	hp := g.Player().HP
-	for range 10 { // until the player's blow lands (issue 21: blows roll)
+	for range 10 { // until the player's blow lands (blows roll to hit)
 		mustApply(t, g, Move(1, 0))
 		if g.s.Actors[1].HP < 20 {
 			break
@@ -166,7 +166,7 @@ func TestCheatsCanMakeEveryPieceOfEquipment(t *testing.T) {
 
 // TestGearStatsSayWhatWearingGives: the tester could compare a rapier with
 // a sword, or chain mail with +3 leather, only by putting each on and
-// reading the status line (issue 21, stop 28). The pack says it.
+// reading the status line. The pack says it.
 func TestGearStatsSayWhatWearingGives(t *testing.T) {
 	g := New(1, testData)
 	for _, c := range []struct {

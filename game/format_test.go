@@ -19,8 +19,8 @@ import (
 	"github.com/grotto-game/grotto/game/world"
 )
 
-// The save format is pinned two ways: a save file written by the code of
-// issue 10 (testdata/depth2.save) must decode to known values and encode back
+// The save format is pinned two ways: a save file written by the code before the
+// core was restructured (testdata/depth2.save) must decode to known values and encode back
 // to the same bytes, and games played from fixed seeds and commands must
 // encode to the same bytes (by SHA-256) as they did then. A restructuring of
 // the core that changes either changes what players' saves mean.
@@ -29,11 +29,12 @@ var updateSave = flag.Bool("update-save", false, "rewrite testdata/depth2.save f
 
 const fixtureSeed = 17
 
-// fixtureKinds are the item kinds of issue 10, which the fixture makes.
+// fixtureKinds are the six item kinds the game had when the fixture was
+// written, which the fixture makes.
 var fixtureKinds = []ItemKind{HealthPotion, PoisonPotion, WarriorPotion, LightningScroll, ConfusionScroll, FireballScroll}
 
-// playFixture plays the checked-in save's game: every item kind of issue 10
-// made by cheats, the cheat stairs to depth 2, a walk with a poison potion thrown at
+// playFixture plays the checked-in save's game: every item kind of
+// fixtureKinds made by cheats, the cheat stairs to depth 2, a walk with a poison potion thrown at
 // the first monster in sight, then the warrior's potion and a rest, about 50
 // turns in all. Its choices read only the game's public view, so the same
 // code and the same seed always give the same game.
@@ -100,15 +101,15 @@ func sign(n int) int { return min(1, max(-1, n)) }
 
 const fixturePath = "testdata/depth2.save"
 
-// fixtureRolledPath is the fixture game as played since issue 21, whose
-// blows roll to hit and for damage: the same seed and commands no longer
-// give issue 10's game, so they are pinned here, while fixturePath keeps
-// issue 10's save for the tests that it still decodes. issue 21: the lead
+// fixtureRolledPath is the fixture game as played since blows roll to hit
+// and for damage (rules version 2): the same seed and commands no longer
+// give the original game, so they are pinned here, while fixturePath keeps
+// the original save for the tests that it still decodes. The lead
 // regenerates it (-update-save) when the rules change again.
 const fixtureRolledPath = "testdata/depth2-rolled.save"
 
 // withoutMemory returns blob re-encoded without the memory of things (the
-// Seen key, issue 12) nor the history and kills by monster (issue 15), as
+// Seen key) nor the history and kills by monster, as
 // the code before them wrote the same game: the pins below hold for every
 // other byte. Memory has its own tests (memory_test.go), the history its
 // own (history_test.go).
@@ -119,7 +120,7 @@ func withoutMemory(t *testing.T, blob []byte) []byte {
 		t.Fatal(err)
 	}
 	body.State.Seen = nil
-	body.State.Slain, body.History, body.HistoryPart = nil, nil, false // issue 15
+	body.State.Slain, body.History, body.HistoryPart = nil, nil, false // kills by monster, history
 	out, err := json.Marshal(body)
 	if err != nil {
 		t.Fatal(err)
@@ -129,8 +130,8 @@ func withoutMemory(t *testing.T, blob []byte) []byte {
 	return append(head, out...)
 }
 
-// withoutLetters returns blob re-encoded without its pack's letters (issue
-// 21), as the code before them wrote the same game.
+// withoutLetters returns blob re-encoded without its pack's letters, as
+// the code before them wrote the same game.
 func withoutLetters(t *testing.T, blob []byte) []byte {
 	t.Helper()
 	var body saveBody
@@ -150,7 +151,7 @@ func withoutLetters(t *testing.T, blob []byte) []byte {
 }
 
 // beforeTuning returns the embedded data with the monsters, spawn tables
-// and balance numbers as they were before issue 12's tuning
+// and balance numbers as they were before the first balance tuning
 // (testdata/before-tuning: the data the pins below were made with). The
 // tuning changed data only, so the rules played on that data still give
 // the same bytes.
@@ -178,9 +179,9 @@ func beforeTuning(t *testing.T) *content.Tables {
 	return &d
 }
 
-// fixtureData is the data before tuning (beforeTuning) with issue 10's
-// item spawns only (the equipment of issue 12 changes which items a level
-// rolls).
+// fixtureData is the data before tuning (beforeTuning) with the spawns of
+// fixtureKinds only (equipment in the spawn tables changes which items a
+// level rolls).
 func fixtureData(t *testing.T) *content.Tables {
 	d := *beforeTuning(t)
 	d.ItemSpawns = slices.DeleteFunc(slices.Clone(d.ItemSpawns), func(s content.Spawn) bool {
@@ -189,8 +190,8 @@ func fixtureData(t *testing.T) *content.Tables {
 	return &d
 }
 
-// withoutGrowth returns g's save as issue 10's code would have written it:
-// without the experience its kills earned since issue 12 (the growth
+// withoutGrowth returns g's save as the code before growth would have
+// written it: without the experience its kills earned (the growth
 // fields and the "You gain N experience points." lines of the log).
 func withoutGrowth(t *testing.T, g *Game) []byte {
 	t.Helper()
@@ -205,17 +206,17 @@ func withoutGrowth(t *testing.T, g *Game) []byte {
 	return blob
 }
 
-// TestTheFixtureGameEncodesToTheCheckedInSave: since issue 12 kills give
+// TestTheFixtureGameEncodesToTheCheckedInSave: since growth, kills give
 // experience, which the save holds and the log tells, so the fixture game
-// no longer encodes to issue 10's bytes as it is, and equipment in the
-// spawn tables changes the items of depth 2. Played with issue 10's spawns
-// (fixtureData) and without its growth (withoutGrowth) it encoded to
-// them byte for byte until issue 21 rolled every blow; since then it must
-// encode to fixtureRolledPath's bytes.
+// no longer encodes to the original save's bytes as it is, and equipment
+// in the spawn tables changes the items of depth 2. Played with the
+// original spawns (fixtureData) and without its growth (withoutGrowth) it
+// encoded to them byte for byte until every blow rolled (rules version 2);
+// since then it must encode to fixtureRolledPath's bytes.
 func TestTheFixtureGameEncodesToTheCheckedInSave(t *testing.T) {
 	g := New(fixtureSeed, fixtureData(t))
 	playFixture(g)
-	if gr := g.Growth(); gr.XP != 135 || gr.Level != 1 { // issue 21: rolled blows and new levels kill another way (was 45, a rat and an orc)
+	if gr := g.Growth(); gr.XP != 135 || gr.Level != 1 { // rolled blows and new levels kill another way (was 45, a rat and an orc)
 		t.Errorf("the fixture game's growth is %+v, want 135 XP, level 1", gr)
 	}
 	got := withoutGrowth(t, g)
@@ -242,14 +243,15 @@ func TestTheFixtureGameEncodesToTheCheckedInSave(t *testing.T) {
 }
 
 // TestPlaysFromFixedSeedsEncodeToPinnedBytes pins whole games played by
-// randomCommands (re-pinned for issue 21's rules: rolled blows, new items
-// and hunger change every play; before that, hashes computed on the code before issue 11's restructuring,
-// played on the data before issue 12's tuning (beforeTuning).
+// randomCommands (re-pinned for rules version 2: rolled blows, new items
+// and hunger change every play; before that, hashes computed on the code
+// before the core's restructuring, played on the data before the first
+// balance tuning (beforeTuning)).
 func TestPlaysFromFixedSeedsEncodeToPinnedBytes(t *testing.T) {
 	data := beforeTuning(t)
 	for seed, want := range []string{
 		"fbc993ec356926186ec10918ba492b0a8d22498d3ac8968624e1b49e51359abc",
-		"98c3bb6b7b60d6aa8cd5a5c9152aef2c52ba5a205f981d2931fce42dc1c18dcd", // issue 12: this play's kills give XP; issue 21: its blows roll
+		"98c3bb6b7b60d6aa8cd5a5c9152aef2c52ba5a205f981d2931fce42dc1c18dcd", // this play's kills give XP, and its blows roll
 		"75fa7d2e00c96a24e9af6e07a81fa5a53cc8d0df2c0e7330bb6a903b54d637cb",
 		"62900f373779fdbacd8b73065a57711ae58c5e41309be938307ce494b8814f04",
 	} {
@@ -266,7 +268,7 @@ func TestPlaysFromFixedSeedsEncodeToPinnedBytes(t *testing.T) {
 	}
 }
 
-// TestTheCheckedInSaveDecodesToItsGame reads a save of issue 10's format and
+// TestTheCheckedInSaveDecodesToItsGame reads the original checked-in save and
 // checks what a player would see of it, then that encoding it again gives
 // the same bytes.
 func TestTheCheckedInSaveDecodesToItsGame(t *testing.T) {
@@ -312,7 +314,7 @@ func TestTheCheckedInSaveDecodesToItsGame(t *testing.T) {
 	if m := g.Message(g.LogLen() - 1); m.Turn != 50 || m.Text != "The orc attacks you but does no damage." {
 		t.Errorf("last message %+v", m)
 	}
-	// issue 21: a pack saved before letters is lettered on loading, in the
+	// A pack saved before letters is lettered on loading, in the
 	// order its stacks were listed (a health potion, then the next kinds).
 	var letters string
 	for _, it := range inv {

@@ -44,13 +44,13 @@ type state struct {
 	CharLevel int           // the player's level (growth.go); 0, as in saves from before levels, means 1
 	XP        int           // the player's experience toward the next level
 	Seen      []Sighting    // things the player remembers on this level (memory.go)
-	Slain     []Slain       // the player's kills by monster, in the order first killed (issue 15)
+	Slain     []Slain       // the player's kills by monster, in the order first killed
 	Daily     string        // the daily challenge's UTC date, "2006-01-02" (daily.go); "" for a game of its own
 	Known     []ItemKind    // the kinds the player has learned, in the order learned (identify.go)
 	Called    []Called      // the names the player gave unknown kinds, in the order given (identify.go)
-	Rules     int           // the RulesVersion the game began under (history.go, Game.Rules); 0, as in saves from before issue 21, is 1
+	Rules     int           // the RulesVersion the game began under (history.go, Game.Rules); 0, as in saves from before rules versions were kept, is 1
 	Hunger    int           // nutrition spent since the start's StartNutrition (clock.go); 0, as in saves from before hunger, is full; below 0 after eating
-	Rooms     []SpecialRoom // the special rooms of this level as built (special.go; issue 21); none in older saves
+	Rooms     []SpecialRoom // the special rooms of this level as built (special.go); none in older saves
 	Wander    int           // turns until the next monster arrives on this level (wander.go); 0: not drawn yet
 }
 

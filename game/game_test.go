@@ -74,7 +74,7 @@ func arena(kind string) *Game {
 }
 
 // TestBumpAttackDealsARolledBlowAndMonsterStrikesBack: each blow either
-// misses, and says so, or takes a roll of DamageRange (issue 21).
+// misses, and says so, or takes a roll of DamageRange.
 func TestBumpAttackDealsARolledBlowAndMonsterStrikesBack(t *testing.T) {
 	g := arena("troll")
 	from := g.LogLen()

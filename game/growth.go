@@ -13,7 +13,7 @@ import "fmt"
 // with level_up_factor 150, so level n → n+1 needs LevelUpBase + n ×
 // LevelUpFactor XP: 350 for level 2, then 500, 650, … (XP spent on a level
 // is taken off, as in increase_level). The tutorial levels up when XP
-// exceeds the need; grotto when it reaches it (issue 12: "level-up at 350").
+// exceeds the need; grotto when it reaches it, so level 2 comes at exactly 350 XP.
 const (
 	LevelUpBase    = 200 // XP
 	LevelUpFactor  = 150 // XP more for each level already reached

@@ -9,7 +9,7 @@ import (
 )
 
 // killNeighbour kills the last monster (east of the player), left 1 HP so
-// that the first blow that lands kills it (issue 21: blows can miss).
+// that the first blow that lands kills it (blows can miss).
 func killNeighbour(t *testing.T, g *Game) {
 	t.Helper()
 	a := &g.s.Actors[len(g.s.Actors)-1]

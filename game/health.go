@@ -1,8 +1,8 @@
 package game
 
 // This file is what the player is told about health: the low-health
-// warning (issue 12, "deaths you can understand") and the words look mode
-// uses for a monster's wounds.
+// warning (so that every death is one the player can understand) and the
+// words look mode uses for a monster's wounds.
 
 // LowHealth reports whether hp of max is low: below a third of max (9 of
 // 30 HP or less). The status line turns red and says LOW HP, and the turn

@@ -19,7 +19,7 @@ func lastMessages(g *Game, from int) string {
 
 // TestGodModeClaimsNoDamage: with god mode on, a troll's blow and your own
 // fireball leave your HP alone, and no message says you lost hit points
-// (issue 12: it said "attacks you for 2 hit points").
+// (it used to say "attacks you for 2 hit points").
 func TestGodModeClaimsNoDamage(t *testing.T) {
 	g := arena("troll")
 	mustApply(t, g, CheatCommand(CheatGod, ""))
@@ -63,7 +63,7 @@ func TestTheCauseOfDeathSaysHow(t *testing.T) {
 // the warning; the turns spent below it do not repeat it; healing above and
 // falling again warns again.
 func TestLowHealthIsToldOncePerCrossing(t *testing.T) {
-	// Poison takes exactly PoisonDamage a turn (blows roll since issue 21).
+	// Poison takes exactly PoisonDamage a turn (blows roll to hit and for damage).
 	g := arena("rat")
 	g.s.Actors[1].AI = AINone
 	g.addEffect(g.player(), EffectPoison, 100)

@@ -2,7 +2,7 @@ package game
 
 // This file is a game's history: every command Apply accepted since turn
 // 0, kept by the core itself and saved with the game, so that a finished
-// game is its seed and its history (issue 15) however often it was saved,
+// game is its seed and its history however often it was saved,
 // resumed or taken over. It also holds what a replay checks: the rules a
 // game was played under (Rules) and a hash of its state (StateHash).
 
@@ -25,8 +25,8 @@ import (
 // a change makes the same seed and commands give another game (a new
 // rule, a changed formula, another use of the RNG). Rules combines it with
 // a digest of the data tables, which can change without the code.
-// Version 2: issue 21's rolled combat, items, hunger and special rooms;
-// 3: issue 21's monsters that keep arriving (wander.go), stable pack
+// Version 2: rolled combat, items to learn, hunger and special rooms;
+// 3: monsters that keep arriving (wander.go), stable pack
 // letters and throws over deep water.
 const RulesVersion = 3
 
@@ -180,8 +180,8 @@ func decodeRaw(raw []byte, n int) ([]Command, error) {
 // Action's byte; any other command is its Action's byte followed by every
 // field Normalized keeps, as varints (DX, DY, Item, Target.X, Target.Y,
 // Cheat, Stat) and a length-prefixed Kind; an ActCall then has its
-// length-prefixed Name (issue 21; histories from before hold none). A
-// search (issue 21) is its Action's byte alone, like a wait.
+// length-prefixed Name (histories from before ActCall hold none). A
+// search is its Action's byte alone, like a wait.
 const compactMove = 0x80
 
 // maxNameBytes is the longest ActCall name readCommand accepts, in bytes:

@@ -128,13 +128,14 @@ func FuzzDecodeHistory(f *testing.F) {
 	})
 }
 
-// Issue 21 changed the rules (RulesVersion 2). A game saved before it and
+// Rolled combat, items to learn, hunger and special rooms changed the
+// rules (RulesVersion 2). A game saved before them and
 // resumed now plays on under the new rules, so its history from turn 0
 // replays under neither: its Rules names both versions, which a replay
 // refuses in words as recorded under other rules. A game begun now has
 // the rules of now.
 func TestAGameBegunUnderOlderRulesSaysSo(t *testing.T) {
-	blob, err := os.ReadFile(fixturePath) // issue 10's save: no "Rules" key
+	blob, err := os.ReadFile(fixturePath) // the original checked-in save: no "Rules" key
 	if err != nil {
 		t.Fatal(err)
 	}

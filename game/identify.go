@@ -1,6 +1,6 @@
 package game
 
-// This file is what the player knows of items (issue 21, part B: items to
+// This file is what the player knows of items (items to
 // learn, after NetHack's and Brogue's unidentified appearances). Each game
 // shuffles, from its seed, which colour is which potion, which label is
 // which scroll and which material is which wand; the player learns a kind

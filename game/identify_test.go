@@ -10,7 +10,7 @@ import (
 	"github.com/grotto-game/grotto/game/world"
 )
 
-// Issue 21, part B: what the player knows of items.
+// Tests of what the player knows of items (identify.go).
 
 func TestEachSeedShufflesTheAppearancesAndTheSameSeedAlwaysTheSame(t *testing.T) {
 	looks := func(seed uint64) string {
@@ -137,7 +137,7 @@ func TestAnUnknownPotionOrScrollIsNeverRefused(t *testing.T) {
 			t.Errorf("pack %v, last %q", g.Inventory(), lastMsg(g))
 		}
 	})
-	// A deliberate risk of reading to learn (issue 21, the tester asked why
+	// A deliberate risk of reading to learn (a tester asked why
 	// lightning fizzles where fireball burns): an unknown fireball with
 	// nothing in sight bursts round its reader, as NetHack's scroll of fire
 	// and Brogue's potion of incineration do, and says so.
@@ -274,7 +274,7 @@ func TestACallCommandRoundTripsThroughTheHistoryAndTheJournal(t *testing.T) {
 }
 
 func TestAnOldSaveWithoutKnowledgeDecodesWithNothingKnown(t *testing.T) {
-	blob, err := os.ReadFile(fixturePath) // issue 10's save, from before issue 21
+	blob, err := os.ReadFile(fixturePath) // the original checked-in save, from before identification
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func TestEachNewPotionDoesWhatItSays(t *testing.T) {
 		g := arena("orc")
 		give(g, HastePotion)
 		mustApply(t, g, Use(0, world.Pos{}))
-		blows := 0 // the orc's blows, landed or missed (they roll since issue 21)
+		blows := 0 // the orc's blows, landed or missed (blows roll to hit)
 		for range 10 {
 			mustApply(t, g, Wait())
 			for _, m := range g.s.Log {
@@ -493,7 +493,7 @@ func TestAStrikingWandAndDartsHurtByTheirRanges(t *testing.T) {
 	refused(t, g, Use(0, world.Pos{}), "You cannot use that.")
 }
 
-// issue 21 balance: darts were thrown sixty times a game and picked up
+// The balance pass found darts were thrown sixty times a game and picked up
 // again forever; one that hits now breaks one time in DartBreakChance.
 func TestADartThatHitsSometimesBreaks(t *testing.T) {
 	g := arena("troll")

@@ -47,7 +47,7 @@ const (
 	LeatherArmour   ItemKind = "leather armour" // armour (+1 defense)
 	ChainMail       ItemKind = "chain mail"     // armour (+3 defense)
 
-	// Issue 21, part B: items to learn (their numbers are in magic.go).
+	// Items to learn (identify.go; their numbers are in magic.go).
 	HastePotion     ItemKind = "haste potion"     // you act twice for each monster turn, HasteTurns turns
 	SleepingPotion  ItemKind = "sleeping potion"  // you sleep SleepTurns turns; thrown, the monster sleeps
 	TelepathyPotion ItemKind = "telepathy potion" // every monster of the level shown, TelepathyTurns turns
@@ -64,7 +64,7 @@ const (
 	Rapier          ItemKind = "rapier"           // weapon: +3 power, +10% to evade blows
 	PlateMail       ItemKind = "plate mail"       // armour: +5 defense, but noisy and clumsy
 	ElvenCloak      ItemKind = "elven cloak"      // armour: +1 defense, quiet
-	FoodRation      ItemKind = "food ration"      // eaten: RationNutrition more nutrition (clock.go, issue 21)
+	FoodRation      ItemKind = "food ration"      // eaten: RationNutrition more nutrition (clock.go)
 )
 
 // Targeting says what using an item asks of the player first.

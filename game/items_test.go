@@ -13,7 +13,7 @@ import (
 )
 
 // give puts items of the given kinds in the player's inventory.
-// give puts items of kinds in the pack, known to the player (issue 21: the
+// give puts items of kinds in the pack, known to the player (the
 // rules' tests test the rules; identification has its own, with
 // giveUnknown).
 func give(g *Game, kinds ...ItemKind) {
@@ -99,7 +99,7 @@ func TestPoisonHurtsOnePerTurnFor20TurnsAndShowsTurnsLeft(t *testing.T) {
 	for range 30 {
 		mustApply(t, g, Wait())
 	}
-	// issue 21: no regeneration while poisoned; 1 HP back on turn 30 once it ends (RegenEvery(1) = 30)
+	// No regeneration while poisoned; 1 HP back on turn 30 once it ends (RegenEvery(1) = 30)
 	if hp := g.Player().HP; hp != 30-20*PoisonDamage+1 {
 		t.Errorf("HP = %d, want %d after 20 turns of poison and one regenerated", hp, 30-20+1)
 	}

@@ -19,7 +19,7 @@ type commandJSON struct {
 	C  Cheat    `json:"c,omitempty"`
 	K  ItemKind `json:"k,omitempty"`
 	S  Stat     `json:"s,omitempty"`
-	N  string   `json:"n,omitempty"` // ActCall's name (issue 21)
+	N  string   `json:"n,omitempty"` // ActCall's name
 }
 
 // EncodeCommand returns c as a journal entry (a few dozen bytes of JSON),

@@ -1,6 +1,6 @@
 package game
 
-// This file is what the items of issue 21 (part B, items to learn) do: the
+// This file is what the items to learn (identify.go) do: the
 // potions of haste, sleeping, telepathy and vigour, the scrolls of
 // teleport, magic mapping, identify, enchant and summoning, the wands of
 // striking and slowing, darts, and the trade-offs of the new weapons and
@@ -13,7 +13,7 @@ import (
 	"github.com/grotto-game/grotto/game/world"
 )
 
-// The numbers of issue 21's items. Durations count the player's turns.
+// The numbers of the items to learn. Durations count the player's turns.
 const (
 	HasteTurns        = 20 // turns a haste potion lasts: monsters act on every other one (Brogue: haste self)
 	SleepTurns        = 6  // turns the player sleeps after a sleeping potion, monsters acting
@@ -29,10 +29,10 @@ const (
 	DartMax           = 4  // and at most (drawn evenly)
 	DartBundleMin     = 2  // darts lying together where darts spawn, at least
 	DartBundleMax     = 4  // and at most
-	DartBreakChance   = 3  // a dart that hits breaks one time in this many (NetHack: projectiles break); issue 21 balance
+	DartBreakChance   = 3  // a dart that hits breaks one time in this many (NetHack: projectiles break); set by the balance pass
 )
 
-// The timed effects of issue 21's items.
+// The timed effects of the items to learn.
 const (
 	EffectHaste     EffectKind = "hasted"     // the player: monsters act on every other turn
 	EffectSleep     EffectKind = "asleep"     // a monster: skips its turns until hurt or it ends

@@ -2,7 +2,7 @@ package game
 
 // This file is the player's memory of things: the items and remains last
 // seen on each tile of the level, drawn where they were until the tile is
-// seen again (issue 12, "Remembered things"). It is player knowledge, kept
+// seen again. It is player knowledge, kept
 // in the state and saved, and made new on each level (levels are not kept).
 
 import (

@@ -1,6 +1,6 @@
 package game
 
-// Tests of issue 21's monsters: rolled blows and each behaviour, on small
+// Tests of the monsters: rolled blows and each behaviour, on small
 // levels built by hand (hall, sight_test.go), seeded and deterministic.
 
 import (
@@ -418,7 +418,7 @@ func TestFastMonstersActTwiceAndSlowOnesEveryOtherTurn(t *testing.T) {
 func TestBehaviourStateSurvivesSaveAndOldSavesGetTheirKindsBehaviour(t *testing.T) {
 	g := lit(t, at(5, 5), 1000, placed{"cave lurker", at(30, 5)}, placed{"ogre", at(30, 7)}, placed{"cave monkey", at(30, 9)}, placed{"goblin", at(31, 9)})
 	g.s.Actors[3].Loot, g.s.Actors[3].Fleeing, g.s.Actors[3].Unseen = []Item{{Kind: HealthPotion}}, true, 3
-	g.s.Actors[4].AI = AIHostile // as a save from before issue 21 holds it
+	g.s.Actors[4].AI = AIHostile // as a save from before behaviours holds it
 	blob, err := g.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -543,7 +543,7 @@ func TestAThiefNamesWhatItStealsAsThePlayerKnowsIt(t *testing.T) {
 
 // TestAShotSaysWhereItCameFrom: the tester took three or four arrows and
 // bolts from monsters they could not find on the screen, with no way to
-// tell where from (issue 21, stop 28). A shot says the compass point it
+// tell where from. A shot says the compass point it
 // came from, hit or miss.
 func TestAShotSaysWhereItCameFrom(t *testing.T) {
 	g := lit(t, at(5, 5), 1000, placed{"kobold archer", at(10, 4)})

@@ -108,8 +108,8 @@ func Decode(blob []byte, data *content.Tables) (*Game, error) {
 }
 
 // upgradeAIs gives a monster saved with one of the two behaviours saves had
-// before issue 21 (hostile, herbivore) the behaviour its kind has in data
-// now, if that is one of issue 21's (a kind saved as hostile and now still
+// before monsters got behaviours (hostile, herbivore) the behaviour its
+// kind has in data now, if that is one of the newer ones (a kind saved as hostile and now still
 // hostile or a herbivore keeps what it was saved with): a lurker of an old save starts in view, a
 // sleeper awake, since the old game had already shown them.
 func (g *Game) upgradeAIs() {

@@ -13,8 +13,8 @@ type saveBody struct {
 	State saveState `json:"State"`
 	RNG   []byte    `json:"RNG"` // math/rand/v2 PCG state (MarshalBinary), base64 in JSON
 	// History is every command accepted since turn 0 (HistoryBlob's form,
-	// base64 in JSON); absent in saves from before histories were kept
-	// (issue 15), whose games then have an incomplete history, and in
+	// base64 in JSON); absent in saves from before histories were kept,
+	// whose games then have an incomplete history, and in
 	// the encoding StateHash hashes.
 	History []byte `json:"History,omitempty"`
 	// HistoryPart is true in a save whose History starts after turn 0 (a
@@ -43,15 +43,15 @@ type saveState struct {
 	XPEarned  int            `json:"XPEarned"`
 	CharLevel int            `json:"CharLevel,omitempty"` // 0 or absent: level 1 (saves from before levels)
 	XP        int            `json:"PlayerXP,omitempty"`  // absent in saves from before levels
-	Seen      []saveSighting `json:"Seen,omitempty"`      // issue 12; absent in older saves
-	Slain     []saveSlain    `json:"Slain,omitempty"`     // issue 15; absent in older saves
-	Daily     string         `json:"Daily,omitempty"`     // issue 15: the daily's date; absent for other games
-	Known     []string       `json:"Known,omitempty"`     // issue 21: ItemKind values learned; absent: none
-	Called    []saveCalled   `json:"Called,omitempty"`    // issue 21: names given; absent: none
-	Rules     int            `json:"Rules,omitempty"`     // issue 21: the RulesVersion the game began under; absent: 1
-	Hunger    int            `json:"Hunger,omitempty"`    // issue 21: nutrition spent; absent in older saves, whose players are full
-	Rooms     []saveRoom     `json:"Rooms,omitempty"`     // issue 21: the level's special rooms; absent in older saves and on levels without
-	Wander    int            `json:"Wander,omitempty"`    // issue 21: turns until the next arrival (wander.go); absent: not drawn yet
+	Seen      []saveSighting `json:"Seen,omitempty"`      // memory of things seen; absent in older saves
+	Slain     []saveSlain    `json:"Slain,omitempty"`     // kills by monster; absent in older saves
+	Daily     string         `json:"Daily,omitempty"`     // the daily's date; absent for other games
+	Known     []string       `json:"Known,omitempty"`     // ItemKind values learned; absent: none
+	Called    []saveCalled   `json:"Called,omitempty"`    // names given; absent: none
+	Rules     int            `json:"Rules,omitempty"`     // the RulesVersion the game began under; absent: 1
+	Hunger    int            `json:"Hunger,omitempty"`    // nutrition spent; absent in older saves, whose players are full
+	Rooms     []saveRoom     `json:"Rooms,omitempty"`     // the level's special rooms; absent in older saves and on levels without
+	Wander    int            `json:"Wander,omitempty"`    // turns until the next arrival (wander.go); absent: not drawn yet
 }
 
 // saveCalled is a Called as saved.
@@ -105,14 +105,14 @@ type saveActor struct {
 	AI      uint8        `json:"AI"` // an AI value
 	Corpse  bool         `json:"Corpse"`
 	Effects []saveEffect `json:"Effects"`
-	// Behaviour state (issue 21), absent in older saves and when zero.
+	// Behaviour state, absent in older saves and when zero.
 	Hidden  bool       `json:"Hidden,omitempty"`
 	Asleep  bool       `json:"Asleep,omitempty"`
 	Fleeing bool       `json:"Fleeing,omitempty"`
 	Backed  bool       `json:"Backed,omitempty"`
 	Unseen  int        `json:"Unseen,omitempty"`
 	Loot    []saveItem `json:"Loot,omitempty"`
-	Hunting bool       `json:"Hunting,omitempty"` // issue 21 arrivals (wander.go); absent: false
+	Hunting bool       `json:"Hunting,omitempty"` // a monster that arrived (wander.go); absent: false
 }
 
 // saveEffect is an Effect as saved.
@@ -126,10 +126,10 @@ type saveItem struct {
 	Kind string  `json:"Kind"` // an ItemKind value
 	Pos  savePos `json:"Pos"`
 	Worn bool    `json:"Worn,omitempty"` // absent in saves from before equipment
-	// Charges and Enchant are issue 21's per-item state; absent: 0.
+	// Charges and Enchant are an item's own charges and enchantment; absent: 0.
 	Charges int `json:"Charges,omitempty"`
 	Enchant int `json:"Enchant,omitempty"`
-	// Letter is a pack item's letter, "a".."z" (issue 21); absent off the
+	// Letter is a pack item's letter, "a".."z"; absent off the
 	// pack and in older saves, whose packs are lettered on loading.
 	Letter string `json:"Letter,omitempty"`
 }

@@ -1,8 +1,8 @@
 package game
 
-// This file is issue 21 part D in the core: filling the special rooms the
-// builders placed (mapgen/special.go), the level feeling on arrival, traps
-// and what they do when stepped on, the search command that finds hidden
+// This file is the core's side of special rooms and traps: filling the
+// special rooms the builders placed (mapgen/special.go), the level feeling
+// on arrival, traps and what they do when stepped on, the search command that finds hidden
 // traps and secret doors, and the shrine's choice.
 
 import (

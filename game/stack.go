@@ -56,7 +56,7 @@ func (g *Game) Stack(letter rune) (Stack, bool) {
 }
 
 // sameStack reports whether items a and b stack: the same kind, both worn
-// or both carried, with the same charges and enchantment (issue 21: two
+// or both carried, with the same charges and enchantment (two
 // wands of different charges are two lines). It is the one place that says
 // so.
 func sameStack(a, b Item) bool {

@@ -2,8 +2,8 @@ package game
 
 // This file names the map's tiles for the player: each tile kind's id in
 // tiles.json (game/content), where its name and one-line description are
-// data, and what look mode says of a tile (issue 12, "nothing
-// unexplained").
+// data, and what look mode says of a tile (nothing on the
+// map goes unexplained).
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ var tileIDs = [...]string{
 	world.Stalactite:   "stalactite",
 	world.Stalagmite:   "stalagmite",
 	world.UpStairs:     "up stairs",
-	// issue 21 part D; hidden tiles are named as what they look like
+	// doors, altars and traps; hidden tiles are named as what they look like
 	world.SecretDoor:         "wall",
 	world.Door:               "door",
 	world.Altar:              "altar",

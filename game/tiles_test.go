@@ -9,7 +9,7 @@ import (
 
 // TestLookNamesEveryTileAndEveryMonsterWithItsWounds: every tile kind has
 // a name and a description a player can read in look mode; a monster is
-// named with how hurt it looks and explained (issue 12).
+// named with how hurt it looks and explained.
 func TestLookNamesEveryTileAndEveryMonsterWithItsWounds(t *testing.T) {
 	g := arena("orc")
 	g.s.Actors = g.s.Actors[:1]

@@ -117,8 +117,8 @@ func (g *Game) TravelStep(dest Destination) (step world.Pos, steps int, ok bool)
 }
 
 // RouteTo is Route from the player over what they know to the nearest of
-// goals, with every known trap a wall unless it is one of goals (issue 21:
-// the tester's explore walked over a known teleport trap four times in 120
+// goals, with every known trap a wall unless it is one of goals (a
+// tester's explore walked over a known teleport trap four times in 120
 // turns). ok is false when no goal can be reached that way; TrapInTheWay
 // then tells whether a walk over a trap would.
 func (g *Game) RouteTo(goals []world.Pos) (step world.Pos, steps int, ok bool) {
@@ -127,7 +127,7 @@ func (g *Game) RouteTo(goals []world.Pos) (step world.Pos, steps int, ok bool) {
 
 // safeMap is KnownMap with each known trap not among goals a wall, except
 // the one the player stands on: a walk may always start from underfoot
-// (the tester's x on a trap said "Explored everything", issue 21).
+// (a tester's x on a trap said "Explored everything").
 func (g *Game) safeMap(goals []world.Pos) *world.Map {
 	known := g.KnownMap()
 	pl := g.player().Pos

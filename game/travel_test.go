@@ -151,7 +151,7 @@ func onSketch(t *testing.T, rows ...string) *Game {
 }
 
 // TestTravelNeverCrossesAKnownTrapUnlessItIsTheGoal: the tester's x walked
-// over a known teleport trap four times in 120 turns (issue 21). With the
+// over a known teleport trap four times in 120 turns. With the
 // only way on over the trap, travel and explore refuse and name the trap;
 // travel to the trap's own tile goes there.
 func TestTravelNeverCrossesAKnownTrapUnlessItIsTheGoal(t *testing.T) {
@@ -194,7 +194,7 @@ func TestTravelNeverCrossesAKnownTrapUnlessItIsTheGoal(t *testing.T) {
 }
 
 // TestTravelStartsFromAKnownTrapUnderfoot: the tester stood on a known trap
-// (issue 21, stop 28) and x said "Explored everything you can reach." until
+// and x said "Explored everything you can reach." until
 // they stepped off it by hand. Where the player stands is never a wall to
 // their own walk: travel and explore go on from it.
 func TestTravelStartsFromAKnownTrapUnderfoot(t *testing.T) {

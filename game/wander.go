@@ -1,6 +1,6 @@
 package game
 
-// This file is the monsters that keep arriving (issue 21 part C, beside
+// This file is the monsters that keep arriving (beside
 // hunger in clock.go): every WanderMinTurns..WanderMaxTurns turns on a
 // level, a monster of the depth's spawn table arrives out of the player's
 // sight and walks toward them. Hunger makes resting cost food; arrivals

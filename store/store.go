@@ -83,7 +83,7 @@ type Score struct {
 	Cheated bool
 	// Game, when not nil, is the finished game kept whole for replays and
 	// dumps, which FinishGame records in the same transaction as the
-	// score (issue 15). Not set on what TopScores returns.
+	// score. Not set on what TopScores returns.
 	Game *GameRecord
 	// GameID is the id of the game kept whole (Finished.ID) for a score
 	// that TopScores or DailyScores returns, 0 when none is kept: a score
@@ -164,7 +164,7 @@ type Replays interface {
 // already started that day's daily challenge.
 var ErrDailyTaken = errors.New("the daily challenge was already attempted")
 
-// Dailies keeps the daily challenge (issue 15): each key's one attempt a
+// Dailies keeps the daily challenge: each key's one attempt a
 // day, and each day's board. The scores themselves are recorded by
 // FinishGame (Score.Daily).
 type Dailies interface {
@@ -281,8 +281,8 @@ type Store interface {
 
 // A key's saves are kept in slots: its game of its own under its
 // fingerprint, and the daily challenge beside it under SlotKey(fp,
-// DailySlot), so that starting the daily never throws away the other
-// (issue 21). Saves, journals and FinishGame take a slot's key where they
+// DailySlot), so that starting the daily never throws away the other.
+// Saves, journals and FinishGame take a slot's key where they
 // take fp; the lease, the score's Fingerprint and the profile stay the
 // key's own (KeyOwner): a key plays one game at a time, either one.
 const DailySlot = "daily"

@@ -1,7 +1,7 @@
 // Command grotto-bots plays grotto headless with the bots of game/bot and
-// prints the balance report (issue 12): per policy the win rate, deaths by
+// prints the balance report (docs/balance.md): per policy the win rate, deaths by
 // depth and by cause, depth reached, turns per depth, items used and left,
-// score, and time per game; then issue 21's "Measured" section (the share
+// score, and time per game; then the "Measured" section (the share
 // of deaths of the worst monster, deaths and meetings by monster behaviour,
 // items and level-up choices in wins and losses, the variety of the first
 // levels between seeds, a game's median length in turns and in a person's

@@ -3,7 +3,7 @@ package main
 // This file: web watchers (--watchers): WebSocket clients of one SSH
 // player's /watch/{id}/ws, from several loopback source addresses, as
 // anonymous browsers would be, so that a run measures what watchers cost
-// the player they watch and everyone else (issue 20, case B2).
+// the player they watch and everyone else.
 
 import (
 	"context"

@@ -51,7 +51,7 @@ func fillBolt(t *testing.T, path string) {
 		date := when.Add(time.Duration(i%2) * time.Nanosecond)
 		sc := store.Score{Name: fmt.Sprintf("s%d", i), Points: pts,
 			Depth: i + 1, Turns: 10 * i, Kills: i, Cause: "killed by a test", Date: date}
-		if i%2 == 0 { // a game kept whole (issue 15); the others as before games were kept
+		if i%2 == 0 { // a game kept whole; the others as before games were kept
 			sc.Game = &store.GameRecord{Seed: uint64(i), Rules: "1.0123456789ab", Hash: "hash", History: []byte{1, byte(i)}, Dump: "dump"}
 		}
 		_, err := b.FinishGame(fmt.Sprintf("SHA256:s%d", i), sc)

@@ -509,7 +509,7 @@ func TestAHostKeyFileThatIsNotAPrivateKeyStopsTheStartNamingIt(t *testing.T) {
 // TestTheNodeChannelIsCheckedBeforeAnythingIsOpened: a --cluster-listen
 // without a PostgreSQL store, an address every node would dial as
 // 0.0.0.0, or a node name with "/" is one line naming the flag (found by
-// the tester of issue 13: a bbolt file was created before the refusal).
+// a tester: a bbolt file was created before the refusal).
 func TestTheNodeChannelIsCheckedBeforeAnythingIsOpened(t *testing.T) {
 	pg := "postgres://grotto@db.example.org/grotto"
 	for _, c := range []struct {

@@ -9,7 +9,7 @@ import (
 )
 
 // TestEveryPolicyPlaysWholeGamesWithoutBreakingAnInvariant is the CI check
-// of issue 12: a few seeds per policy, failing only on a crash or a broken
+// of the bots: a few seeds per policy, failing only on a crash or a broken
 // invariant, never on balance numbers.
 func TestEveryPolicyPlaysWholeGamesWithoutBreakingAnInvariant(t *testing.T) {
 	data, err := game.LoadData()

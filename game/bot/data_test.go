@@ -9,7 +9,7 @@ import (
 )
 
 // TestEveryMonsterOnTheSpawnTablesCanHurtAFreshCharacter is a data
-// invariant of issue 12 (not a balance number, so it may fail CI): every
+// invariant (not a balance number, so it may fail CI): every
 // monster that can spawn on some depth and attacks (ai "hostile") hits a
 // new character, of game.PlayerDefense and nothing worn, for at least 1 HP.
 // Before the tuning, rats (power 2 against defense 2) never could.

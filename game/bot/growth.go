@@ -1,6 +1,6 @@
 package bot
 
-// This file is how bots grow (issue 12, python-tcod parts 11 and 13): they
+// This file is how bots grow (python-tcod parts 11 and 13): they
 // spend every level-up at once, and wear the best weapon and armour they
 // carry.
 

@@ -31,7 +31,7 @@ var ItemUses = []ItemUse{
 	{game.Dagger, wearIfBetter},
 	{game.ChainMail, wearIfBetter},
 	{game.LeatherArmour, wearIfBetter},
-	// issue 21's items
+	// the items to learn, the newer gear and food
 	{game.VigourPotion, drinkAtOnce},
 	{game.StrikingWand, zapStrong},
 	{game.SlowingWand, zapSlowing},
@@ -53,7 +53,7 @@ var ItemUses = []ItemUse{
 
 // UseItems returns the rule that tries ItemUses in order for the kinds in
 // uses, each with the first pack slot holding that kind. Only kinds the
-// player knows are matched (issue 21): the bot reads an unknown item as
+// player knows are matched: the bot reads an unknown item as
 // the player sees it, by its appearance; LearnByUse is what tries those.
 func UseItems(uses []game.ItemKind) Rule {
 	return func(v *View) (game.Command, bool) {

@@ -1,6 +1,6 @@
 package bot
 
-// This file is how bots meet unidentified items (issue 21, part B): the
+// This file is how bots meet unidentified items: the
 // potions, scrolls and wands whose appearance is all the player knows. A
 // bot sees what the player sees: it asks the game only whether a kind is
 // unidentified (which the player can tell from the name it shows), never

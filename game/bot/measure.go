@@ -1,6 +1,6 @@
 package bot
 
-// This file turns outcomes into issue 21's "Measured" section: per policy
+// This file turns outcomes into the report's "Measured" section: per policy
 // the deaths by monster and by behaviour, how often each behaviour is
 // beaten, which items and level-up choices go with winning, how the first
 // levels' items (and special rooms) vary between seeds, and how long a game
@@ -19,7 +19,7 @@ import (
 	"github.com/grotto-game/grotto/game/mapgen"
 )
 
-// The thresholds of issue 21's rule "no level-up choice and no single item
+// The thresholds of the balance rule "no level-up choice and no single item
 // present in more than 60% of wins more than in losses", read as: a thing
 // is decisive when it is present in more than DecisiveShare of the wins
 // and its share in the wins is more than DecisiveRatio times its share in
@@ -38,7 +38,7 @@ const (
 const KeysPerMinute = 40
 
 // VarietySeeds is how many games (the lowest seeds) the variety measure
-// compares (issue 21: "over 100 seeds").
+// compares (the balance target says "over 100 seeds").
 const VarietySeeds = 100
 
 // NotAMonster is the behaviour row of deaths no monster dealt (poison, a
@@ -102,7 +102,7 @@ type Presence struct {
 }
 
 // Decisive reports whether a thing present in a share wins of the won games
-// and losses of the lost ones breaks issue 21's rule (DecisiveShare,
+// and losses of the lost ones breaks the balance rule on decisive things (DecisiveShare,
 // DecisiveRatio).
 func Decisive(wins, losses float64) bool {
 	return wins > DecisiveShare && wins > DecisiveRatio*losses
@@ -212,7 +212,7 @@ func Measure(data *content.Tables, policy string, outs []Outcome) Measured {
 	m.MinutesMedian = m.KeysMedian / KeysPerMinute
 	for c, n := range causes {
 		if monsterNamed(data, c).ID == "" {
-			continue // issue 21: "no monster causes more than 25% of deaths"
+			continue // the balance rule: "no monster causes more than 25% of deaths"
 		}
 		if n > m.TopCauseN || n == m.TopCauseN && c < m.TopCause {
 			m.TopCause, m.TopCauseN = c, n

@@ -1,7 +1,7 @@
 package bot
 
 // This file prints the "Measured" section as Markdown: the headline table
-// of issue 21's targets for the careful bot, then the tables behind each
+// of the balance targets for the careful bot, then the tables behind each
 // line, the policies side by side, and the comparisons of Comparisons.
 
 import (
@@ -21,10 +21,10 @@ type Comparison struct {
 	Against string // the policy that does not
 }
 
-// Comparisons are issue 21's two measured decisions: identification
-// (section B: "a bot that drinks unknown potions at full health does
-// measurably better or worse than one that never does") and the clock
-// (section C: "resting to full before every fight costs something").
+// Comparisons are the two design decisions the report measures:
+// identification ("a bot that drinks unknown potions at full health does
+// measurably better or worse than one that never does") and the hunger
+// clock ("resting to full before every fight costs something").
 func Comparisons() []Comparison {
 	return []Comparison{
 		{"drinks unknown potions at full health, or never", "careful", "careful-no-drink"},
@@ -33,7 +33,7 @@ func Comparisons() []Comparison {
 }
 
 // HeadlinePolicy is the policy whose figures the headline table gives
-// (issue 21: "careful bot"); the first one run when it did not run.
+// (the balance targets are the careful bot's); the first one run when it did not run.
 const HeadlinePolicy = "careful"
 
 func pct(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }
@@ -62,7 +62,7 @@ func MeasuredMarkdown(ms []Measured) string {
 // printf writes one piece of the report.
 type printf func(format string, a ...any)
 
-// headlineMD is the table of the issue's measures for h, the headline
+// headlineMD is the table of the balance measures for h, the headline
 // policy's figures.
 func headlineMD(f printf, h Measured, _ []Measured) {
 	f("Issue 21's measures (%s bot, %d games; see \"How each number is measured\"):\n\n", h.Policy, h.Games)

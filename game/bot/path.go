@@ -19,7 +19,7 @@ func (v *View) walkable(p world.Pos) bool {
 // within limit steps. Monsters do not block the search (stepping into one is
 // an attack); the player's own tile counts (length 0, step 0, 0).
 //
-// Known traps are walked round when a walk without them exists (issue 21),
+// Known traps are walked round when a walk without them exists,
 // as the game's own travel does.
 func (v *View) Route(goal func(world.Pos) bool, limit int) (dx, dy, steps int, ok bool) {
 	if dx, dy, steps, ok := v.route(goal, limit, false); ok {

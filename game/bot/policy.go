@@ -2,7 +2,7 @@ package bot
 
 // This file is how a bot decides: a policy is an ordered list of rules, the
 // first that applies gives the command (a priority list, as in a
-// subsumption architecture). The five policies of issue 12's table are built
+// subsumption architecture). The five policies of the balance table (docs/balance.md) are built
 // here from the same rules, so they differ only where the table says.
 
 import (
@@ -84,8 +84,8 @@ func learn(uses []game.ItemKind, drink bool) Rule {
 	return LearnByUse(drink)
 }
 
-// CarefulNoDrink is Careful that never drinks an unknown potion (issue
-// 21): it reads unknown scrolls and zaps unknown wands as Careful does,
+// CarefulNoDrink is Careful that never drinks an unknown potion (one
+// side of the identification comparison): it reads unknown scrolls and zaps unknown wands as Careful does,
 // and drinks a potion only once an identify scroll has named it.
 func CarefulNoDrink(name string, uses []game.ItemKind) Policy {
 	p := Careful(name, uses)
@@ -93,8 +93,8 @@ func CarefulNoDrink(name string, uses []game.ItemKind) Policy {
 	return p
 }
 
-// Policies returns the policies of issue 12's table, in its order, then
-// issue 21's.
+// Policies returns the five policies of the balance table, in its order,
+// then the two the report's comparisons measure (careful-no-drink, rester).
 func Policies() []Policy {
 	ps := []Policy{
 		Careful("careful", AllItems()),

@@ -45,7 +45,7 @@ type Summary struct {
 	MillisPerGame float64 `json:"ms_per_game"` // mean Outcome.ElapsedMS, 0 when not measured
 	Violations    int     `json:"violations"`  // broken invariants, over all games
 	FirstBroken   string  `json:"first_violation,omitempty"`
-	// Measured is issue 21's figures (Measure), when the caller adds them.
+	// Measured is the "Measured" section's figures (Measure), when the caller adds them.
 	Measured *Measured `json:"measured,omitempty"`
 }
 

@@ -1,5 +1,5 @@
 // Package bot plays grotto's core headless, as a player would, to measure
-// balance (issue 12, "balance as a tested number") and to check the rules'
+// balance (so that balance is a tested number, not a guess) and to check the rules'
 // invariants over many whole games.
 //
 // A bot sees only what a player sees: a View over a game (explored tiles,
@@ -62,7 +62,7 @@ type Outcome struct {
 	Journal    []game.Command        // every command the game took, in order
 	Violations []string              // broken invariants, empty in a sound game
 	ElapsedMS  float64               // wall time of the game in ms, filled by a caller that measures it (this package reads no clock)
-	Measures                         // what issue 21's "Measured" section counts (watch.go)
+	Measures                         // what the report's "Measured" section counts (watch.go)
 }
 
 // Play runs policy on a new game of seed with data until the player dies,

@@ -1,7 +1,7 @@
 package bot
 
 // This file is what the runner records of a game, beyond its result, for
-// issue 21's "Measured" section (measure.go): the monsters the player met and
+// the report's "Measured" section (measure.go): the monsters the player met and
 // how each meeting ended, what the pack ever held, the level-up choices, the
 // item kinds on the first levels, the special rooms, and the keys a person
 // would have pressed. The runner may read the whole game (it measures, it
@@ -16,7 +16,7 @@ import (
 )
 
 // EarlyDepths is how deep the variety measure looks: the item kinds found on
-// depths 1..EarlyDepths (issue 21: "the item kinds found on depths 1–3").
+// depths 1..EarlyDepths (the balance target: "the item kinds found on depths 1–3").
 const EarlyDepths = 3
 
 // Measures is what Play records of a game for the "Measured" section; it is

@@ -31,7 +31,7 @@ type Light struct {
 type AI string
 
 // The behaviours monsters can have; package game's ai*.go files hold each
-// one's rule (issue 21).
+// one's rule.
 const (
 	AIHostile   AI = "hostile"   // chases the player it sees and attacks
 	AIHerbivore AI = "herbivore" // flees the player it sees, never attacks
@@ -122,7 +122,7 @@ type Equip struct {
 	Slot    string // SlotWeapon or SlotArmour
 	Power   int    // added to the wearer's power
 	Defense int    // added to the wearer's defense
-	// The trade-offs of issue 21 (part B), each may be negative: Accuracy
+	// The trade-offs beyond power and defense, each may be negative: Accuracy
 	// is added to the wearer's chance to hit, in % (-50..50); Evasion is
 	// taken from the chance of blows at the wearer, in % (-50..50); Noise
 	// is added to how far monsters notice the wearer, in tiles (-5..5).
@@ -288,7 +288,7 @@ type monsterJSON struct {
 	AI          string      `json:"ai"`
 	XP          int         `json:"xp"`
 	Light       *lightJSON  `json:"light"`
-	Accuracy    int         `json:"accuracy"` // issue 21: optional, 0 by default
+	Accuracy    int         `json:"accuracy"` // optional, 0 by default
 	Evasion     int         `json:"evasion"`
 	Speed       string      `json:"speed"` // "", "fast" or "slow"
 	Ranged      *rangedJSON `json:"ranged"`

@@ -66,9 +66,9 @@ func TestEquipmentIsDataAndComesDeeper(t *testing.T) {
 	for id, want := range map[string]Equip{
 		"dagger": {Slot: SlotWeapon, Power: 2}, "sword": {Slot: SlotWeapon, Power: 4},
 		"leather armour": {Slot: SlotArmour, Defense: 1}, "chain mail": {Slot: SlotArmour, Defense: 3},
-		// issue 21: trade-offs, not only bigger numbers
+		// trade-offs, not only bigger numbers
 		"war axe":     {Slot: SlotWeapon, Power: 6, Accuracy: -20},
-		"rapier":      {Slot: SlotWeapon, Power: 2, Evasion: 10}, // issue 21 balance: power 3 won 70% of wins
+		"rapier":      {Slot: SlotWeapon, Power: 2, Evasion: 10}, // the balance pass: power 3 won 70% of wins
 		"plate mail":  {Slot: SlotArmour, Defense: 5, Evasion: -10, Noise: 3},
 		"elven cloak": {Slot: SlotArmour, Defense: 1, Evasion: 5, Noise: -3},
 	} {
@@ -126,7 +126,7 @@ func TestBadDataNamesTheFileAndTheEntry(t *testing.T) {
 }
 
 // TestEveryMonsterAndTileMustBeExplained: a monster or a tile without a
-// description is refused, naming the file and the entry (issue 12).
+// description is refused, naming the file and the entry.
 func TestEveryMonsterAndTileMustBeExplained(t *testing.T) {
 	good := func(name string) []byte { b, _ := files.ReadFile("data/" + name); return b }
 	monsters := strings.Replace(string(good("monsters.json")), `"description": "A brutish orc, tougher than it looks.", `, "", 1)

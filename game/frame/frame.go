@@ -3,7 +3,7 @@
 // watcher of that game on a node. Its save blob (game.Encode) is what goes
 // node to node; the game drawn from it is decoded once, by the first
 // watcher that draws it, and every other watcher draws that same game
-// (issue 20, case B2: 2,000 watchers each decoding the whole save every
+// (in a load test, 2,000 watchers each decoding the whole save every
 // frame held the player's key for 68 s).
 //
 // It is pure, as the core is: no I/O, no clock, no goroutines; it only

@@ -64,7 +64,7 @@ type Level struct {
 	Regions  [][]world.Pos
 	Name     string
 	Outdoors bool
-	Rooms    []Room // the special rooms placed, in the order placed (issue 21 part D)
+	Rooms    []Room // the special rooms placed, in the order placed
 }
 
 // Build runs the chain on a w x h map of rock. Whatever the builders left

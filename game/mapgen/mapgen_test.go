@@ -191,7 +191,7 @@ func BenchmarkLevel(b *testing.B) {
 	}
 }
 
-// inVault reports whether p lies in one of lvl's vaults (issue 21).
+// inVault reports whether p lies in one of lvl's vaults.
 func inVault(lvl Level, p world.Pos) bool {
 	for _, r := range lvl.Rooms {
 		if r.Kind == Vault && inside(r.Rect, p) {

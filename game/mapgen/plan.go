@@ -16,7 +16,7 @@ const LastDepth = 6
 //   - 6 (LastDepth): decorated caves in the dark, whose exit is the way out.
 //
 // Every level below the first gets up stairs where the player arrives, and
-// every level ends with SpecialRooms and ScatterTraps (issue 21 part D).
+// every level ends with SpecialRooms and ScatterTraps.
 func ForDepth(depth int, rng *rand.Rand) *Chain {
 	var c *Chain
 	switch {

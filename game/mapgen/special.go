@@ -1,6 +1,6 @@
 package mapgen
 
-// This file is the special rooms (issue 21 part D): a vault behind a secret
+// This file is the special rooms: a vault behind a secret
 // door, a trapped treasure room, a monster den and a shrine, placed by the
 // SpecialRooms meta builder on some levels (rooms and corridors and caves
 // alike), and the loose hidden traps of ScatterTraps. The builders only

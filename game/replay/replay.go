@@ -1,6 +1,6 @@
 // Package replay plays a finished game again from its seed and history,
-// turn by turn, and checks that it ends exactly as it was recorded (issue
-// 15, "exact or honest"): a record from other rules, or one whose history
+// turn by turn, and checks that it ends exactly as it was recorded (the
+// rule "exact or honest"): a record from other rules, or one whose history
 // is damaged or does not lead to the recorded end, is refused with an
 // error saying which, never shown as a different game.
 //

@@ -79,7 +79,7 @@ func record(g *game.Game, data *content.Tables) replay.Record {
 	return replay.Record{Seed: g.Seed(), Rules: game.Rules(data), History: hist, Hash: g.StateHash(), Points: g.Score(), Cause: g.Cause()}
 }
 
-// TestEveryFinishedGameReplaysToItsRecordedEnd is issue 15's test: 200
+// TestEveryFinishedGameReplaysToItsRecordedEnd is the test that a finished game is its seed and history: 200
 // seeds of random play to the end; replaying each from its seed and
 // history gives the recorded final state hash, score and cause. It also
 // logs what a history costs per 1,000 turns.
@@ -243,7 +243,7 @@ func TestTheDumpTellsTheGame(t *testing.T) {
 // TestAMismatchSaysWhatDiffersInOneSentence: the text players and hosts
 // read (replay, dump, the web's replay page, quarantine) is one plain
 // sentence naming the turn and what differs, recorded against found; it
-// never prints a Go struct (found by the tester of issue 15).
+// never prints a Go struct (found by a tester).
 func TestAMismatchSaysWhatDiffersInOneSentence(t *testing.T) {
 	data := content.Default()
 	g, rec := finishedGame(t, data)

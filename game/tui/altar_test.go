@@ -41,7 +41,7 @@ func withAltarOffering(t *testing.T, g *game.Game) (*game.Game, world.Pos, world
 	return g, altar, floor
 }
 
-// The tester's bug (issue 21): an item on a shrine's altar hid the altar;
+// A tester's bug: an item on a shrine's altar hid the altar;
 // the map drew it as the same item on the floor. It keeps the altar's
 // look under it: its gold background in colour, and an underline (the
 // altar is '_') that a terminal without colours still shows.

@@ -18,7 +18,7 @@ type camera struct {
 
 // follow keeps p inside a viewW x viewH viewport of a mapW x mapH level,
 // and as many of also (the monsters in view) as fit with it, nearest to p
-// first: a monster the game says is in view is drawn (issue 21 part E: an
+// first: a monster the game says is in view is drawn (a tester's
 // orc "in view (7 tiles south-east)" was off an 80x24 screen). A level
 // narrower than the view is centred in it.
 func (c *camera) follow(p world.Pos, also []world.Pos, viewW, viewH, mapW, mapH int) {

@@ -11,8 +11,8 @@ import (
 )
 
 // TestEveryMonsterInViewIsDrawnAt80x24: a tester at 80x24 was told an orc
-// was "in view (7 tiles south-east)" and the map did not show it (issue 21
-// part E). Seeded games walk about at 80x24; after every step each living
+// was "in view (7 tiles south-east)" and the map did not show it.
+// Seeded games walk about at 80x24; after every step each living
 // monster in view is drawn where it stands, and so is the player.
 func TestEveryMonsterInViewIsDrawnAt80x24(t *testing.T) {
 	keys := []string{"j", "j", "l", "l", "n", "n", "j", "b", "j", "j", "l", "n", "h", "y", "j", "j", "n", "l"}

@@ -11,7 +11,7 @@ import (
 
 // TestTheTitlesScoreTableWritesCausesInTheThirdPerson: the table is read by
 // everyone, so another player's death reads "it hit them for 5", not "it
-// hit you for 5" (issue 21 part E); the record itself keeps the cause as
+// hit you for 5"; the record itself keeps the cause as
 // its player read it, so old rows convert too.
 func TestTheTitlesScoreTableWritesCausesInTheThirdPerson(t *testing.T) {
 	p := newPlayer(t, storetest.TempBolt(t), "SHA256:test", "tester", 1)

@@ -85,7 +85,7 @@ var profiles = []struct {
 	p    colorprofile.Profile
 }{{"16 colours", colorprofile.ANSI}, {"256 colours", colorprofile.ANSI256}, {"true colour", colorprofile.TrueColor}}
 
-// Issue 12: remembered tiles were drawn in 235-237 and deep water in 18/19
+// Remembered tiles were once drawn in 235-237 and deep water in 18/19
 // on black. Every glyph keeps WCAG 2.x's 3:1 as the terminal shows it: 16
 // colours by xterm's default palette, 256 by the xterm cube and greys the
 // renderer downsamples to, true colour as written.

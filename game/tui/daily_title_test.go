@@ -144,7 +144,7 @@ func choose(t *testing.T, m *Model, label string) {
 // TestTheDailyKeepsTheGameOfYourOwn: a player with a game of their own
 // starts the daily without being asked to give it up, plays and leaves;
 // the title then offers to continue either, and each resumes to itself
-// (issue 21: a key holds one of each).
+// (a key holds one of each).
 func TestTheDailyKeepsTheGameOfYourOwn(t *testing.T) {
 	st := storetest.TempBolt(t)
 	m := newModel(t, st, 7)
@@ -195,7 +195,7 @@ func (l playingLobby) Mine() (LiveGame, bool) { return LiveGame{ID: 3, Daily: l.
 
 // TestATakeOverCarriesOnTheGameTheOtherSessionPlayed: with a game of its
 // own and today's daily both kept, taking over the other session resumes
-// the one it played, not always the game of its own (issue 21).
+// the one it played, not always the game of its own.
 func TestATakeOverCarriesOnTheGameTheOtherSessionPlayed(t *testing.T) {
 	st := storetest.TempBolt(t)
 	m := newModel(t, st, 7)

@@ -7,7 +7,7 @@ import (
 	"github.com/grotto-game/grotto/store/storetest"
 )
 
-// The tester's bug (issue 21): Escape pressed once the help (or the pack,
+// A tester's bug: Escape pressed once the help (or the pack,
 // or look mode) had closed said `Unknown command "esc"`. Escape with
 // nothing to close says nothing and costs no turn.
 func TestEscapeWithNothingToCloseIsSilent(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 )
 
 // TestKeysDoNothingWhileTheTerminalIsTooSmall: with the map hidden behind
-// "please enlarge", keys play no turn (issue 12); Ctrl+C still saves and
+// "please enlarge", keys play no turn; Ctrl+C still saves and
 // leaves.
 func TestKeysDoNothingWhileTheTerminalIsTooSmall(t *testing.T) {
 	m := newModel(t, storetest.TempBolt(t), 7)
@@ -91,7 +91,7 @@ func editSave(t *testing.T, g *game.Game, edit func(state map[string]any)) *game
 
 // TestAFireballThatWouldBurnYouAsksTwice: with no monster in view the
 // cursor starts on you; Enter warns and burns nothing, a second Enter
-// fires; a blast clear of you fires at once (issue 12).
+// fires; a blast clear of you fires at once.
 func TestAFireballThatWouldBurnYouAsksTwice(t *testing.T) {
 	m := newModel(t, storetest.TempBolt(t), fireballSeed)
 	press(m, "enter")
@@ -122,7 +122,7 @@ func TestAFireballThatWouldBurnYouAsksTwice(t *testing.T) {
 // TestTheCursorShowsWithoutColours: on a terminal without colours or
 // attributes (TERM=dumb: colour profile NoTTY, which drops even reverse
 // video) the look cursor is an X on the map, and the terminal's own
-// cursor stands on it on every terminal (issue 12).
+// cursor stands on it on every terminal.
 func TestTheCursorShowsWithoutColours(t *testing.T) {
 	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.Ascii} {
 		m := newModel(t, storetest.TempBolt(t), 247)
@@ -156,8 +156,7 @@ func (l changingLobby) Games() []LiveGame { return *l.games }
 
 // TestTheTitleListOfGamesHasHeadingsAndRefreshes: the "Playing now" list
 // names its columns, shows a session on the title screen as such (it was
-// "- -"), and follows the lobby on the periodic check the server sends
-// (issue 12).
+// "- -"), and follows the lobby on the periodic check the server sends.
 func TestTheTitleListOfGamesHasHeadingsAndRefreshes(t *testing.T) {
 	games := []LiveGame{{ID: 1, Name: "bob", Depth: 2, Turn: 40, LastInput: testNow}, {ID: 2, Name: "ann", LastInput: testNow}}
 	p := newPlayer(t, storetest.TempBolt(t), "SHA256:test", "tester", 1)

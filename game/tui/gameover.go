@@ -1,7 +1,7 @@
 package tui
 
-// This file is the game-over screen (issue 12, "deaths you can
-// understand"): what ended the game and how, the score and its rank, and
+// This file is the game-over screen (so that every death is one
+// the player can understand): what ended the game and how, the score and its rank, and
 // the last messages, as many as fit; v opens the whole log.
 
 import (
@@ -40,7 +40,7 @@ func newGameOver(m *Model, err error) *gameOverScreen {
 }
 
 // dailyPlace says where a daily's score stands on its day's board: "Your
-// score is on today's daily board, 2026-12-02: 3rd of 14" (issue 21 part E).
+// score is on today's daily board, 2026-12-02: 3rd of 14".
 func (s *gameOverScreen) dailyPlace(date string) string {
 	board := "the daily board of " + date
 	if s.today {
@@ -175,7 +175,7 @@ func lastMessages(m *Model, w, rows int) []string {
 
 // youDied says the cause of the player's death as a sentence's start: "You
 // were killed by an orc on depth 2", but "You starved to death on depth 3"
-// (issue 21's hunger: the tester read "You were starved to death").
+// (a tester read "You were starved to death").
 func youDied(cause string) string {
 	if strings.HasPrefix(cause, "killed ") {
 		return "You were " + cause

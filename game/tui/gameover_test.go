@@ -23,9 +23,9 @@ func dive(t *testing.T, m *Model) {
 
 // TestTheGameOverScreenShowsHowYouDiedAndTheLog: the cause says what hit
 // you and for how much, the last messages are on the screen, v opens the
-// whole log and leaving it comes back (issue 12).
+// whole log and leaving it comes back.
 func TestTheGameOverScreenShowsHowYouDiedAndTheLog(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 248) // dies to a blow (issue 21 balance: seed 247 now dies to an arrow)
+	m := newModel(t, storetest.TempBolt(t), 248) // dies to a blow (since the balance pass seed 247 dies to an arrow)
 	press(m, "enter")
 	dive(t, m)
 	if m.game.Won() {
@@ -93,7 +93,7 @@ func (d countingDaily) DailyEntries(string) (int, error) { return d.n, nil }
 
 // TestTheDailysGameOverNamesTheDailyBoard: a daily's score goes on the
 // day's board, not the main table, and its game-over screen says so, with
-// the place and the board's size (issue 21 part E).
+// the place and the board's size.
 func TestTheDailysGameOverNamesTheDailyBoard(t *testing.T) {
 	today := testNow.Format("2006-01-02")
 	m := titleOverDaily(t, today, 80, 24)

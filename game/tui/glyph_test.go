@@ -20,7 +20,7 @@ func withFloorItems(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Gam
 		for i, k := range kinds {
 			d := world.Directions8[i%8]
 			p := me.Add(d.X*(1+i/8), d.Y*(1+i/8))
-			if i >= 24 { // issue 21: 26 kinds; the last two a knight's move away, not four tiles
+			if i >= 24 { // 26 kinds; the last two a knight's move away, not four tiles
 				p = me.Add(2*d.X+d.Y, 2*d.Y-d.X)
 			}
 			items = append(items, map[string]any{"Kind": string(k), "Pos": map[string]any{"X": p.X, "Y": p.Y}})
@@ -29,7 +29,7 @@ func withFloorItems(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Gam
 	})
 }
 
-// Issue 11: an item's glyph in items.json was checked but never drawn (the
+// An item's glyph in items.json was once checked but never drawn (the
 // map drew a hard-coded '!' or '?'). The shipped data agrees with those, so
 // the test draws with a copy of the data whose glyphs all differ.
 func TestTheMapDrawsEachItemWithItsGlyphFromTheData(t *testing.T) {

@@ -15,11 +15,11 @@ import (
 )
 
 // update rewrites the golden screens: go test ./game/tui -run Golden -update
-// (issue 21 regenerated them: 26 item kinds, items named by appearance)
+// (last regenerated for 26 item kinds, items named by appearance)
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt from the screens drawn now")
 
 // goldenModel is the one place golden screens get a model: a fixed player,
-// seed (fireballSeed: issue 21, 247 lost its fireball scroll) and clock, an empty store, a w x h terminal, then keys pressed
+// seed (fireballSeed: 247 lost its fireball scroll to food rations) and clock, an empty store, a w x h terminal, then keys pressed
 // in order (named as press names them).
 func goldenModel(t *testing.T, w, h int, keys ...string) *Model {
 	t.Helper()

@@ -10,8 +10,7 @@ import (
 )
 
 // TestEnterInLookModeTravelsToTheCursor: look at a known tile, press Enter
-// (or _), and the player walks there along a known path, a turn a step
-// (issue 21 part E: "travel to a chosen spot").
+// (or _), and the player walks there along a known path, a turn a step.
 func TestEnterInLookModeTravelsToTheCursor(t *testing.T) {
 	for _, key := range []string{"enter", "_"} {
 		t.Run("with "+key, func(t *testing.T) {
@@ -77,7 +76,7 @@ func TestExploringWhenDoneSaysWhichItemsAreLeft(t *testing.T) {
 // TestAFarMonsterStandingStillDoesNotBlockExploreForever: in the dark
 // caverns a glowing monster is seen up to 20 tiles off; with one in view
 // more than farMonster tiles away, x names it once (or the stop as it came
-// into view did) and explores on (issue 21 part E). Seeded games are teleported (the admins' cheat)
+// into view did) and explores on. Seeded games are teleported (the admins' cheat)
 // down to the first dark level.
 func TestAFarMonsterStandingStillDoesNotBlockExploreForever(t *testing.T) {
 	for seed := uint64(1); seed <= 40; seed++ {

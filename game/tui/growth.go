@@ -21,7 +21,7 @@ import (
 // levelUpScreen asks which attribute the new level raises. A letter only
 // marks a choice and Enter takes it: a player who types ahead with vi keys
 // (b is down-left) must see the screen before a stat is spent (found by a
-// tester of issue 12: five b's answered a screen that never showed).
+// tester: five b's answered a screen that never showed).
 type levelUpScreen struct {
 	back *playScreen
 	note string
@@ -132,7 +132,7 @@ func growthNarrow(g *game.Game) string {
 // itemLabel is how the inventory names a carried item: its kind, and for
 // worn equipment where it is worn (python-tcod part 13 marks it "(E)").
 func itemLabel(g *game.Game, it game.Item) string {
-	name := g.ItemName(it) // as the player knows it (issue 21)
+	name := g.ItemName(it) // as the player knows it
 	if !it.Worn {
 		return name
 	}

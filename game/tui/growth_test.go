@@ -94,7 +94,7 @@ func TestAKillThatReachesALevelOpensAScreenOnlyAChoiceLeaves(t *testing.T) {
 		t.Errorf("a wrong key says nothing:\n%s", plain(m))
 	}
 	// A letter only marks the choice: vi keys typed ahead (b is down-left)
-	// never spend a level the player has not seen (issue 12 tester).
+	// never spend a level the player has not seen (a tester typed ahead).
 	for range 3 {
 		press(m, "b")
 	}
@@ -189,7 +189,7 @@ func waitingLevelUp(t *testing.T, m *Model) {
 
 // TestTheLevelUpScreenCountsFromThePlayersOwnStats: the tester, strong from
 // a warrior's potion and armed, read "Strength (+1 attack, from 12)" and
-// took the 12 for what a level had made them (issue 21, stop 28). The
+// took the 12 for what a level had made them. The
 // choice raises what is the player's own, so the screen counts from that,
 // and says that gear, potions and hunger count on top.
 func TestTheLevelUpScreenCountsFromThePlayersOwnStats(t *testing.T) {

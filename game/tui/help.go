@@ -171,7 +171,7 @@ func legend(data *content.Tables, ascii bool) []legendEntry {
 	fg, _ := actorFG(data, game.Actor{Corpse: true})
 	out = append(out, legendEntry{glyphs: []mark{{ch: '%', fg: fg}}, name: "remains", description: "what is left of a monster: you can walk over it"})
 	out = append(out, itemLegend(data, ascii)...)
-	if len(data.Items) > 0 { // issue 21 tester: an item hid the altar under it
+	if len(data.Items) > 0 { // a tester found an item hid the altar under it
 		it := data.Items[0]
 		ch := it.Glyph
 		if ascii {

@@ -14,7 +14,7 @@ import (
 // TestHelpScrollsToShowEverythingAt40x12: on the smallest terminal every
 // key and every legend entry (each tile, monster, item, remains and you)
 // can be reached by scrolling, every frame fits, and a key that does not
-// scroll goes back to the game (issue 12).
+// scroll goes back to the game.
 func TestHelpScrollsToShowEverythingAt40x12(t *testing.T) {
 	m := newModel(t, storetest.TempBolt(t), 7)
 	press(m, "enter")
@@ -44,7 +44,7 @@ func TestHelpScrollsToShowEverythingAt40x12(t *testing.T) {
 		want = append(want, string(mon.Glyph)+" "+mon.Name+":")
 	}
 	for _, it := range m.p.Data.Items {
-		switch k := game.ItemKind(it.ID); { // issue 21: their looks are shuffled, so one line per class
+		switch k := game.ItemKind(it.ID); { // their looks are shuffled per game, so one line per class
 		case k.Potion():
 			want = append(want, string(it.Glyph)+" potion:")
 		case k.Scroll():

@@ -23,7 +23,7 @@ func unknownPack(t *testing.T, m *Model, kinds ...game.ItemKind) {
 	}))
 }
 
-// Issue 21: C, a letter, a name and Enter call an unknown kind; the pack
+// C, a letter, a name and Enter call an unknown kind; the pack
 // then lists it by its look and that name, and it costs no turn.
 func TestCallingAnUnknownPotionNamesItInThePack(t *testing.T) {
 	m := newModel(t, storetest.TempBolt(t), 247)
@@ -49,7 +49,7 @@ func TestCallingAnUnknownPotionNamesItInThePack(t *testing.T) {
 	}
 }
 
-// Issue 21, part E: with no colour, two unknown potions are still told
+// With no colour, two unknown potions are still told
 // apart, by their looks' names in the pack.
 func TestUnknownPotionsDifferByNameWithoutColour(t *testing.T) {
 	m := newModel(t, storetest.TempBolt(t), 247)

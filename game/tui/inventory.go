@@ -21,7 +21,7 @@ const (
 	verbQuaff
 	verbDrop
 	verbThrow
-	verbCall // name an unknown kind (issue 21)
+	verbCall // name an unknown kind
 )
 
 func (v verb) title() string {

@@ -37,10 +37,10 @@ const (
 	actCancel                    // aiming: leave at no cost
 	actTravel                    // walk to the down stairs seen (travel.go)
 	actExplore                   // walk to what is not explored yet (travel.go)
-	actCall                      // the inventory, to call an unknown kind by a name (issue 21)
-	actRest                      // wait until healed (rest.go, issue 21)
+	actCall                      // the inventory, to call an unknown kind by a name
+	actRest                      // wait until healed (rest.go)
 	actGoto                      // look mode: travel to the cursor (travel.go)
-	actSearch                    // search round the player for hidden traps and doors (issue 21)
+	actSearch                    // search round the player for hidden traps and doors
 )
 
 // boundKey is one key and what it does.

@@ -115,7 +115,7 @@ func TestEveryPlayKeyDoesWhatItsHelpLineSays(t *testing.T) {
 				ok = g.Player().Pos == before.Add(k.dir.X, k.dir.Y) && g.Turn() == 1
 			case actWait:
 				ok = g.Player().Pos == before && g.Turn() == 1
-			case actSearch: // issue 21: a turn spent searching where the player stands
+			case actSearch: // a turn spent searching where the player stands
 				ok = g.Player().Pos == before && g.Turn() == 1
 			case actDescend: // no stairs seen from the start: the game's refusal, the key asked it to descend
 				ok = note == "There are no stairs here."
@@ -151,7 +151,7 @@ func TestEveryPlayKeyDoesWhatItsHelpLineSays(t *testing.T) {
 				_, ok = m.scr.(*cheatScreen)
 			case actOptions:
 				_, ok = m.scr.(*settingsScreen)
-			case actRest: // issue 21: a fresh game is at full health
+			case actRest: // a fresh game is at full health
 				ok = note == "You are already at full health." && g.Turn() == 0
 			default:
 				t.Errorf("%q: no check for action %d; add one", k.name, k.act)

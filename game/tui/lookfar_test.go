@@ -11,7 +11,7 @@ import (
 	"github.com/grotto-game/grotto/store/storetest"
 )
 
-// The tester's bug (issue 21): look mode on a tile seen before and out of
+// A tester's bug: look mode on a tile seen before and out of
 // view now named the floor but not the item the map still draws there.
 // It names what the player remembers there, as the map shows it.
 func TestLookingAtARememberedTileNamesTheItemsSeenThere(t *testing.T) {

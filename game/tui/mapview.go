@@ -29,7 +29,7 @@ type cellLook struct {
 const (
 	bgArea   = 1 // a tile the area effect would hit
 	bgCursor = 2 // the targeting cursor (reverse video)
-	// bgAltar is an item lying on an altar (issue 21 tester: the item hid
+	// bgAltar is an item lying on an altar (a tester found the item hid
 	// the altar): the item's glyph in black on the altar's gold, and
 	// underlined (the altar is '_'), which stays without colours.
 	bgAltar    = 3
@@ -166,7 +166,7 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16, ascii bool) (ma
 			set(p, kind, mk)
 		}
 	}
-	for _, a := range g.Sensed() { // telepathy (issue 21): drawn as remembered, out of sight
+	for _, a := range g.Sensed() { // telepathy: drawn as remembered, out of sight
 		fg, basic := actorFG(data, a)
 		set(a.Pos, a.Kind, mark{ch: a.Glyph, fg: fg, basic: basic, remembered: true})
 	}
@@ -196,7 +196,7 @@ func placeMarks(g *game.Game, data *content.Tables, occ []int16, ascii bool) (ma
 // cell returns the look of map tile p: what stands there if in view (or is
 // remembered there), else the tile, lit (in view) or remembered, or blank
 // (never seen). Without colours (t.bare) what is remembered is faint, so it
-// still differs from what is in view (issue 21 part E). Colours come from tileColour and thingColour; in ascii the
+// still differs from what is in view. Colours come from tileColour and thingColour; in ascii the
 // tile's glyph is the ASCII symbol set's.
 func (t *theme) cell(g *game.Game, p world.Pos, occ []int16, marks []mark, cave, ascii bool) cellLook {
 	mw, _ := g.Size()

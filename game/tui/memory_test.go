@@ -34,7 +34,7 @@ func sameColour(c color.Color, want content.RGB) bool {
 	return uint8(r>>8) == want.R && uint8(g>>8) == want.G && uint8(b>>8) == want.B
 }
 
-// Issue 12: items and remains seen stay drawn, dim, where they were last
+// Items and remains seen stay drawn, dim, where they were last
 // seen. The player walks to a mapping scroll, seeing things on the way;
 // then the player picks the scroll up and walks back.
 func TestThingsSeenStayDrawnDimUntilTheirTileIsSeenAgain(t *testing.T) {
@@ -56,7 +56,7 @@ func TestThingsSeenStayDrawnDimUntilTheirTileIsSeenAgain(t *testing.T) {
 			continue
 		}
 		if !tryWalkTo(t, m, game.MappingScroll) {
-			continue // issue 21 balance: a seed whose scroll is out of reach
+			continue // a seed whose scroll is out of reach
 		}
 		scroll = m.game.Player().Pos
 		press(m, "g")
@@ -110,8 +110,8 @@ func TestThingsSeenStayDrawnDimUntilTheirTileIsSeenAgain(t *testing.T) {
 
 // memModel is a game of seed 1 begun in an 80x24 terminal. (Seed 247, the
 // golden screens' seed, walked past a potion the camera then left out of
-// the screen once issue 12's tuning changed depth 1's spawns; seed 6 lost
-// its fireball scroll to issue 21's food rations.)
+// the screen once the first balance tuning changed depth 1's spawns; seed 6 lost
+// its fireball scroll once food rations joined the spawn table.)
 func memModel(t *testing.T) *Model { return memModelSeed(t, 1) }
 
 // memModelSeed is a game of seed begun in an 80x24 terminal.

@@ -28,7 +28,7 @@ import (
 // SSH pty-req or window-change, a web page's size) is clamped to it, since
 // Bubble Tea's renderer keeps two screen buffers of about 120 bytes a
 // cell: 35 MB for a client claiming 500x300, 1.5 MB at the maximum
-// (issue 20; docs/performance.md).
+// (docs/performance.md).
 const (
 	MinWidth  = 40
 	MinHeight = 12
@@ -102,7 +102,7 @@ type Play interface {
 	// Continue makes the game Open found the one in progress.
 	Continue() error
 	// SavedDaily is the daily Open found kept beside the game of the
-	// player's own (a key keeps one of each, issue 21), nil for none.
+	// player's own (a key keeps one of each), nil for none.
 	SavedDaily() *game.Game
 	// ContinueDaily makes SavedDaily the game in progress.
 	ContinueDaily() error
@@ -151,7 +151,7 @@ type ScoreRow struct {
 	GameID uint64 // the finished game kept whole, for its replay (Replays); 0 for none
 }
 
-// Daily is the daily challenge (issue 15) as the title offers it; the
+// Daily is the daily challenge as the title offers it; the
 // server implements it.
 type Daily interface {
 	// StartDaily takes this key's one attempt at today's daily and makes

@@ -48,8 +48,8 @@ func cellAttrs(frame string) [][]string {
 }
 
 // TestWithoutColourRememberedTilesDifferFromSeenOnes: with the no-colour
-// setting, a remembered floor looked exactly like a floor in view (issue
-// 21 part E): it is drawn faint, an attribute that needs no colour.
+// setting, a remembered floor looked exactly like a floor in view: it
+// is drawn faint, an attribute that needs no colour.
 func TestWithoutColourRememberedTilesDifferFromSeenOnes(t *testing.T) {
 	m := newModel(t, storetest.TempBolt(t), 7)
 	m.set.Colour = ColourNone
@@ -102,7 +102,7 @@ func TestWithoutColourRememberedTilesDifferFromSeenOnes(t *testing.T) {
 }
 
 // TestWithoutColourPotionsInThePackReadApart: with no colour the pack's
-// potion lines still differ, by name (issue 21 part E; the items' own
+// potion lines still differ, by name (the items' own
 // appearance names are the items helper's). A guard: it passed when
 // written, as the pack names each stack.
 func TestWithoutColourPotionsInThePackReadApart(t *testing.T) {

@@ -48,7 +48,7 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	key := k.String()
 	b, bk, ok := m.keys.play.find(key)
 	switch {
-	case !ok && key == "esc": // nothing to close: Escape says nothing (issue 21 tester)
+	case !ok && key == "esc": // nothing to close: Escape says nothing (a tester saw Unknown command "esc")
 		return s, nil
 	case !ok:
 		s.note = fmt.Sprintf("Unknown command %q. Press ? for help.", keyName(key))
@@ -233,12 +233,12 @@ func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) st
 
 // statusLine is g's "HP: cur/max  Depth: n  Lv: n  XP: n/next  Atk: n
 // Def: n  Turn: n  Kills: n", the effects with their turns left, the
-// hunger state ("Hungry", "Weak": nothing when fed, issue 21), CHEAT,
+// hunger state ("Hungry", "Weak": nothing when fed), CHEAT,
 // "Daily 2006-01-02" for the daily challenge, NOT SAVED, the watchers, and
 // a help hint. Where room runs out it gives up the least needed first, and
 // never cuts a figure: the level's name, then the daily's label shrinks
 // ("Daily 01-02", "Daily"), then the labels of the figures shorten ("D1
-// L1 XP0/350  Atk 5 Def 2  T12  K0"; issue 21 tester: with two effects 80
+// L1 XP0/350  Atk 5 Def 2  T12  K0"; a tester found that with two effects 80
 // columns lost attack and defense), then attack and defense go; then the narrow
 // form ("HP 6/30 D1 L1 XP0/350 T12 K0 P16 …"), which gives up the daily's
 // label, kills, level and XP, the LOW mark (the colour still says it) and

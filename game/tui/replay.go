@@ -1,6 +1,6 @@
 package tui
 
-// This file: the replay player (issue 15). A finished game plays back at
+// This file: the replay player. A finished game plays back at
 // the viewer's terminal size, drawn as the play screen draws a game, at 1×
 // to 32×, paused, stepped one command at a time (a turn, or a level-up,
 // which takes none: the counter shows the game's turn), jumped to the next depth or

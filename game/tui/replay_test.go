@@ -49,8 +49,8 @@ func finishedReplay(t *testing.T, seed uint64) ReplayGame {
 
 // TestTheEndOfAReplayIsReadWholeAt40x12: at the smallest size, the
 // replay's end keeps its first line (whose replay, the turn, the end,
-// checked); the key hint, last, is what gives way (found by the tester
-// of issue 15).
+// checked); the key hint, last, is what gives way (found by a
+// tester).
 func TestTheEndOfAReplayIsReadWholeAt40x12(t *testing.T) {
 	rg := finishedReplay(t, 247)
 	m := NewReplayer(rg, nil)
@@ -79,7 +79,7 @@ func (noReplays) OpenReplay(uint64) (ReplayGame, error) { return ReplayGame{}, n
 
 // TestTheTitlesReplaysPickShowsRowsAt40x12: at the smallest size, Replays
 // on the title shows the score rows, the chosen one marked and kept in
-// view as ↓ moves down the table (found by the tester of issue 15).
+// view as ↓ moves down the table (found by a tester).
 func TestTheTitlesReplaysPickShowsRowsAt40x12(t *testing.T) {
 	p := newPlayer(t, storetest.TempBolt(t), "SHA256:golden", "golden", 247)
 	var rows replayBoard
@@ -182,7 +182,7 @@ func (o oneReplay) OpenReplay(uint64) (ReplayGame, error) { return o.rg, nil }
 // TestLeavingAReplayGoesBackToThePickAndEscNeverQuitsTheTitle: q out of a
 // replay picked on the title comes back to the pick on the same row, and
 // Esc there goes back to the menu, where a second Esc does not end the
-// session (tester of issue 15: two Escapes after a replay closed it).
+// session (a tester found two Escapes after a replay closed it).
 func TestLeavingAReplayGoesBackToThePickAndEscNeverQuitsTheTitle(t *testing.T) {
 	p := newPlayer(t, storetest.TempBolt(t), "SHA256:golden", "golden", 247)
 	var rows replayBoard

@@ -1,6 +1,6 @@
 package tui
 
-// This file is resting (`R`, issue 21): waiting turn after turn until the
+// This file is resting (`R`): waiting turn after turn until the
 // player's HP is full, as a trip (travel.go) that sends game.Wait instead of
 // steps, so that each turn is journaled and drawn and any key stops it. It
 // stops as a trip does (a monster in view, a blow, a new message: the
@@ -28,8 +28,8 @@ const anyDistance = 1 << 30
 // startRest begins resting, or says why the player cannot: a monster in
 // view hunting the player or next to them, full health, or waiting that
 // would not heal. A monster in view that is fleeing or asleep is named once
-// ("R again to rest") and then lets the rest go on, as explore does (the
-// tester's coward five tiles off refused every R, issue 21); the rest stops
+// ("R again to rest") and then lets the rest go on, as explore does (a
+// tester's coward five tiles off refused every R); the rest stops
 // when it wakes, stops fleeing or comes nearer.
 func (s *playScreen) startRest(m *Model) (screen, tea.Cmd) {
 	s.trip = nil

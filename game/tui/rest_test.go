@@ -121,7 +121,7 @@ func TestTheHelpStatesRegenerationAndHungerWithTheirNumbers(t *testing.T) {
 
 // TestAFleeingMonsterInViewIsNamedOnceThenRestGoesOn: the tester's R was
 // refused again and again by a coward fleeing five tiles off ("You cannot
-// rest with the goblin in view", issue 21, stop 28), while x already let it
+// rest with the goblin in view"), while x already let it
 // be. Resting treats it as explore does: named once, then R rests; a
 // monster hunting the player, however far, still refuses R.
 func TestAFleeingMonsterInViewIsNamedOnceThenRestGoesOn(t *testing.T) {
@@ -169,7 +169,7 @@ func TestAFleeingMonsterInViewIsNamedOnceThenRestGoesOn(t *testing.T) {
 
 // TestExploreGoesOnWhileStarving: starving took 1 HP a turn and every x
 // stopped after one step, "You stop: you are hurt." (the tester's last
-// depth, issue 21, stop 28). Like poison, hunger's own damage stops a trip
+// depth). Like poison, hunger's own damage stops a trip
 // only once HP is low.
 func TestExploreGoesOnWhileStarving(t *testing.T) {
 	m := newModel(t, storetest.TempBolt(t), 7)

@@ -13,7 +13,7 @@ import (
 	"github.com/grotto-game/grotto/game/world"
 )
 
-// This file holds the options a player keeps (issue 12, item 9): the
+// This file holds the options a player keeps: the
 // symbol set (Unicode or ASCII, as NetHack's DECgraphics and default symbol
 // sets) and the colour depth, the settings screen that changes them, and how
 // they reach the drawing: ASCII glyphs per tile kind, a last pass that

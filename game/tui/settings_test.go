@@ -121,7 +121,7 @@ func TestEveryTileKindHasItsOwnASCIIGlyph(t *testing.T) {
 	seen := map[rune]world.Tile{}
 	for tile := world.Tile(0); tile.Valid(); tile++ {
 		if tile.Hidden() {
-			continue // drawn as what it looks like (issue 21)
+			continue // drawn as what it looks like
 		}
 		ch := tile.ASCII()
 		if ch <= ' ' || ch >= 0x7f || ch == '?' {

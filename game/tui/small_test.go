@@ -25,7 +25,7 @@ type listLobby struct {
 func (l listLobby) Games() []LiveGame { return l.games }
 
 // TestTheWatchListReadsTheInjectedClock: idle times in the watch list come
-// from Player.Now, as everywhere else, not the wall clock (issue 11).
+// from Player.Now, as everywhere else, not the wall clock.
 func TestTheWatchListReadsTheInjectedClock(t *testing.T) {
 	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
 	lobby := listLobby{games: []LiveGame{{ID: 7, Name: "bob", Depth: 2, Turn: 40, LastInput: now.Add(-5 * time.Minute)}}}
@@ -40,7 +40,7 @@ func TestTheWatchListReadsTheInjectedClock(t *testing.T) {
 }
 
 // TestEveryMessageKindHasItsOwnStyle: heal and status messages were drawn
-// in the default white (issue 11).
+// in the default white.
 func TestEveryMessageKindHasItsOwnStyle(t *testing.T) {
 	th := newTheme(colorprofile.TrueColor)
 	for k := game.MsgInfo; k <= game.MsgStatus; k++ {
@@ -64,7 +64,7 @@ func (mineLobby) Watch(uint64) (<-chan *frame.Frame, func(), bool) {
 // TestWatchingYourOwnSessionUntilItEndsLeadsBackToPlaying: the unnamed
 // other session is named in words, and once it has ended, q does not go
 // back to "this key is already playing" as if it still did (found by a
-// hostile tester of issue 11).
+// hostile tester).
 func TestWatchingYourOwnSessionUntilItEndsLeadsBackToPlaying(t *testing.T) {
 	p := newPlayer(t, storetest.TempBolt(t), "SHA256:test", "tester", 1)
 	p.Lobby, p.Conflict = mineLobby{}, true
@@ -83,7 +83,7 @@ func TestWatchingYourOwnSessionUntilItEndsLeadsBackToPlaying(t *testing.T) {
 
 // TestTheChosenMenuRowIsMarkedWithoutColours: with TERM=dumb or colour
 // "none" reverse video and colours are gone, so the title's and the
-// settings' chosen rows carry a mark (issue 12 tester).
+// settings' chosen rows carry a mark (a tester's finding).
 func TestTheChosenMenuRowIsMarkedWithoutColours(t *testing.T) {
 	m := newModel(t, storetest.TempBolt(t), 1)
 	m.Update(tea.ColorProfileMsg{Profile: colorprofile.NoTTY})
@@ -167,7 +167,7 @@ func runCmd(m *Model, cmd tea.Cmd) {
 
 // TestTheDailyIsLabelledWhilePlaying: the status line says the game is
 // the daily challenge, at every size down to 40x12, without cutting a
-// figure (found by the tester of issue 15).
+// figure (found by a tester).
 func TestTheDailyIsLabelledWhilePlaying(t *testing.T) {
 	m := goldenModel(t, 80, 24, "enter")
 	playDaily(t, m)
@@ -206,8 +206,8 @@ func statusOf(m *Model) string {
 // TestTheStatusLineGivesUpLabelsBeforeFigures: at every width from 40 to
 // 120 columns the status line keeps HP, depth, turn, every effect with
 // its turns left and CHEAT whole; the daily's label shrinks before attack
-// and defense go (issue 15 tester: at 80x24 a daily lost Atk/Def to its
-// date; at 40x12 "Strong 19" was cut to "S" and CHEAT lost).
+// and defense go (a tester found that at 80x24 a daily lost Atk/Def to
+// its date; at 40x12 "Strong 19" was cut to "S" and CHEAT lost).
 func TestTheStatusLineGivesUpLabelsBeforeFigures(t *testing.T) {
 	m := goldenModel(t, 80, 24, "enter")
 	playDaily(t, m)
@@ -233,7 +233,7 @@ func TestTheStatusLineGivesUpLabelsBeforeFigures(t *testing.T) {
 	}
 }
 
-// The tester's bug (issue 21): hasted and poisoned, the status line at 80
+// A tester's bug: hasted and poisoned, the status line at 80
 // and 100 columns lost attack and defense. The labels shorten first; HP,
 // depth, turn and the effects with their turns stay.
 func TestTheStatusLineKeepsAttackAndDefenseWithTwoEffects(t *testing.T) {

@@ -87,7 +87,7 @@ type conflictScreen struct {
 	waiting  bool
 	stranded bool // the game's node does not answer: it resumes here by itself
 	// daily is the date of the daily the other session plays, "" for a
-	// game of the key's own: the game a take-over carries on (issue 21).
+	// game of the key's own: the game a take-over carries on.
 	daily string
 }
 

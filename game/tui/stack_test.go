@@ -59,7 +59,7 @@ func TestAFullPackOfStacksFitsTheSmallestTerminal(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
 	press(m, "i")
 	seen := map[string]bool{}
-	for range 8 { // every page (issue 21: 26 kinds, four to a page at 40x12)
+	for range 8 { // every page (26 kinds, four to a page at 40x12)
 		for _, l := range strings.Split(plain(m), "\n") {
 			if i := strings.Index(l, "("); i >= 0 && strings.Contains(l, ")") {
 				seen[strings.TrimRight(strings.Trim(l[i:], " │"), " ")] = true

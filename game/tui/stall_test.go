@@ -104,8 +104,8 @@ func pressAnswered(t *testing.T, m *Model, key string) {
 // call has gone StallNotice without an answer the player reads "Waiting
 // for storage", while the call goes on, not the move (it is not durable);
 // keys meanwhile are not played and the screen says so. When the call
-// returns the move shows, saved, and keys play again (issue 20, D8: the
-// screen stayed frozen with no word for the 15 s of one store call).
+// returns the move shows, saved, and keys play again (a store call
+// that hung once left the screen frozen with no word for its 15 s).
 func TestATurnWhoseStoreCallStallsShowsTheWaitWhileTheCallGoesOn(t *testing.T) {
 	st := newStallStore(t)
 	m := stallModel(t, st, time.Millisecond)

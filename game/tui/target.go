@@ -130,7 +130,7 @@ func (t *targetScreen) moveTo(m *Model, p world.Pos) {
 }
 
 func (t *targetScreen) confirm(m *Model) (screen, tea.Cmd) {
-	if t.mode == targetLook { // Enter travels to the cursor (issue 21 part E); a click only looks
+	if t.mode == targetLook { // Enter travels to the cursor; a click only looks
 		return t.back.travelTo(m, t.cursor)
 	}
 	if t.hitsPlayer(m) && (t.warned == nil || *t.warned != t.cursor) {

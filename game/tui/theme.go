@@ -124,7 +124,7 @@ func lookOf(t world.Tile, cave bool) tileLook {
 		return tileLook{'╨', grey(0.5), ansi.White, false}
 	case world.Stalagmite:
 		return tileLook{'╥', grey(0.5), ansi.White, false}
-	case world.Door: // issue 21 part D: doors, altars and traps (NetHack's + _ ^)
+	case world.Door: // doors, altars and traps (NetHack's + _ ^)
 		return tileLook{'+', content.RGB{R: 190, G: 120, B: 60}, ansi.Yellow, false}
 	case world.Altar:
 		return tileLook{'_', content.RGB{R: 255, G: 215, B: 90}, ansi.BrightYellow, true}
@@ -253,7 +253,7 @@ var (
 
 // itemMark is how the map draws an item of kind k: its glyph and colour
 // from the data (items.json); a potion in its appearance's colour in g
-// (issue 21: the colour tells the look, not the kind); a scroll or wand
+// (the colour tells the look, not the kind); a scroll or wand
 // not yet identified in its class's one colour (unknownScrollFG,
 // unknownWandFG); or a yellow '*' for a kind the data lacks.
 func itemMark(g *game.Game, data *content.Tables, k game.ItemKind) mark {

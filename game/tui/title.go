@@ -31,7 +31,7 @@ type titleScreen struct {
 
 const (
 	itemContinue = "Continue"
-	// itemContinueOwn is Continue when a daily is kept too (issue 21).
+	// itemContinueOwn is Continue when a daily is kept too.
 	itemContinueOwn = "Continue your game"
 	// itemContinueToday and itemContinueDaily continue the daily kept
 	// beside the game of the player's own: today's, or an earlier day's.
@@ -186,8 +186,8 @@ func (t *titleScreen) choose(m *Model, item string) (screen, tea.Cmd) {
 			t.note = "Your saved game is today's daily: choose Continue to play it on."
 			return t, nil
 		}
-		// The daily is kept beside the game of the player's own (issue
-		// 21): starting it replaces only an earlier daily, New game only
+		// The daily is kept beside the game of the player's own:
+		// starting it replaces only an earlier daily, New game only
 		// the player's own game.
 		replaced := t.save
 		if item == itemDaily {
@@ -338,7 +338,7 @@ func (t *titleScreen) menu(m *Model, items []string) string {
 	for i, it := range items {
 		if i == t.sel {
 			// The mark shows the choice where colours and reverse video do
-			// not (TERM=dumb, colour "none"; issue 12 tester).
+			// not (TERM=dumb, colour "none"; a tester's finding).
 			b.WriteString(th.selected.Render("> " + it + "  "))
 		} else {
 			b.WriteString(th.text.Render(fmt.Sprintf("  %s  ", it)))

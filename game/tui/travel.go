@@ -12,7 +12,7 @@ package tui
 // drops, a new message appears (something picked up, seen underfoot, a
 // blow), an item comes into view, the destination is reached, or any key is
 // pressed. A monster far off that keeps away (a coward fleeing, a glowing
-// one standing still) is named once and then blocks nothing (issue 21).
+// one standing still) is named once and then blocks nothing.
 
 import (
 	"fmt"
@@ -63,7 +63,7 @@ type tripStep struct{ id int }
 
 // farMonster is how near, in tiles, a monster hunting the player (awake,
 // not fleeing) must be to refuse a trip or stop one; farther off, one that
-// does not come nearer is named once and then blocks nothing (issue 21: a
+// does not come nearer is named once and then blocks nothing (a
 // coward running away, a ranged monster keeping off or a lit one standing
 // still far away blocked explore for ever).
 const farMonster = 5
@@ -77,7 +77,7 @@ type spotted struct {
 }
 
 // itemSpot is where an item lay that the player stood on and left: explore
-// fetches it no more (issue 21). Kept by the screen, never saved.
+// fetches it no more. Kept by the screen, never saved.
 type itemSpot struct {
 	depth int
 	pos   world.Pos
@@ -478,8 +478,7 @@ func tripKey(t *trip) string {
 // itemsLeft says which items the player has seen on the level and left
 // lying, nearest first, at most three, each by the name the player knows
 // (an unknown potion by its appearance) and a pile counted: " Items left:
-// a murky potion 12 tiles north, 2 darts 3 tiles west." ("" for none;
-// issue 21 part E).
+// a murky potion 12 tiles north, 2 darts 3 tiles west." ("" for none).
 func itemsLeft(g *game.Game) string {
 	type left struct {
 		kind game.ItemKind
@@ -533,7 +532,7 @@ func itemsLeft(g *game.Game) string {
 
 // monsterInView returns the nearest living monster the player sees that
 // would fight: herbivores (bats) flee and never attack, so they stop
-// nothing (issue 12 tester: bats kept explore from starting). The nearest,
+// nothing (a tester found bats kept explore from starting). The nearest,
 // because the camera always draws it (camera.follow).
 func monsterInView(g *game.Game) (game.Actor, bool) {
 	var best game.Actor

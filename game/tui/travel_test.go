@@ -225,7 +225,7 @@ func TestAKeyStopsATripAndDoesNothingElse(t *testing.T) {
 }
 
 // TestPoisonDoesNotStopATripEveryStep: the HP poison takes each turn is
-// expected; a trip goes on (issue 12 tester: "you are hurt" on every step
+// expected; a trip goes on (a tester saw "you are hurt" on every step
 // for 20 turns) until something else stops it or HP runs low.
 func TestPoisonDoesNotStopATripEveryStep(t *testing.T) {
 	m := newModel(t, storetest.TempBolt(t), 247)
@@ -242,7 +242,7 @@ func TestPoisonDoesNotStopATripEveryStep(t *testing.T) {
 }
 
 // TestABatInViewStopsNothing: bats flee and never attack, so one in view
-// neither refuses explore nor stops a trip (issue 12 tester: "You cannot
+// neither refuses explore nor stops a trip (a tester saw "You cannot
 // explore with the bat in view" again and again on depth 3).
 func TestABatInViewStopsNothing(t *testing.T) {
 	m, _ := exploreToAMonster(t, 7)
@@ -267,8 +267,8 @@ func TestABatInViewStopsNothing(t *testing.T) {
 
 // TestExploreFetchesTheItemsItHasSeen: x walks to each item seen (the game
 // says "You see … here." and the player may pick it up), and one stood on
-// and left is not fetched again; when done, what is left is named (issue
-// 21 tester: explore only named the items when the level was done).
+// and left is not fetched again; when done, what is left is named (a
+// tester found explore only named the items when the level was done).
 func TestExploreFetchesTheItemsItHasSeen(t *testing.T) {
 	m := newModel(t, storetest.TempBolt(t), 247)
 	press(m, "enter")
@@ -311,7 +311,7 @@ func TestExploreFetchesTheItemsItHasSeen(t *testing.T) {
 
 // TestAFleeingMonsterInViewIsNamedOnceThenBlocksNothing: a coward running
 // away in view stopped every x ("You cannot explore with the goblin in
-// view", issue 21 tester); it is named once, then x explores.
+// view"); it is named once, then x explores.
 func TestAFleeingMonsterInViewIsNamedOnceThenBlocksNothing(t *testing.T) {
 	m, foe := exploreToAMonster(t, 7)
 	// The same game, with every monster a hurt coward, fleeing.
@@ -342,7 +342,7 @@ func TestAFleeingMonsterInViewIsNamedOnceThenBlocksNothing(t *testing.T) {
 
 // TestATripNeverStepsOnAKnownTrap: walled in by known teleport traps, x and
 // travel to the look cursor refuse and say which trap is in the way
-// (issue 21 tester: four teleports in 120 turns of x); travel to the trap
+// (a tester had four teleports in 120 turns of x); travel to the trap
 // itself goes there.
 func TestATripNeverStepsOnAKnownTrap(t *testing.T) {
 	m := newModel(t, storetest.TempBolt(t), 247)
@@ -504,7 +504,7 @@ func TestStairsSeenWithNoKnownWaySaySo(t *testing.T) {
 
 // TestWhereNamesTheNearestOfEightCompassPoints: "5 tiles north-west" for a
 // monster one column west and five rows north sent the tester's eyes the
-// wrong way (issue 21, stop 28). The direction is the nearest of the eight
+// wrong way. The direction is the nearest of the eight
 // points of the compass; the distance is in steps (diagonals count one).
 func TestWhereNamesTheNearestOfEightCompassPoints(t *testing.T) {
 	at := world.Pos{X: 10, Y: 10}

@@ -131,8 +131,8 @@ func TestStartMoveAndImpossibleMoveCostsNoTurn(t *testing.T) {
 	if !strings.Contains(plain(m), `Unknown command "Z". Press ? for help.`) || m.game.Turn() != before {
 		t.Error("an unknown key should say so and take no turn")
 	}
-	// A named key is named as the help and the key caps name it (the
-	// tester's 'Unknown command "enter"', issue 21).
+	// A named key is named as the help and the key caps name it (a
+	// tester saw 'Unknown command "enter"').
 	for _, c := range []struct {
 		key  tea.KeyPressMsg
 		want string
@@ -441,7 +441,7 @@ func TestAreaPreviewHighlightsExactlyTheBlast(t *testing.T) {
 
 // walkTo walks the player to the nearest item of kind on the level.
 // walkTo walks the player onto an item of kind on the level. The player
-// knows the kind (issue 21: these tests are about what using it asks);
+// knows the kind (these tests are about what using it asks, not identification);
 // with none on the level, one is put under the player.
 func walkTo(t *testing.T, m *Model, kind game.ItemKind) {
 	t.Helper()
@@ -581,7 +581,7 @@ func withPack(t *testing.T, g *game.Game, kinds []game.ItemKind) *game.Game {
 	t.Helper()
 	return editSave(t, g, func(state map[string]any) {
 		var inv []map[string]any
-		var known []string // issue 21: the player knows what they carry here
+		var known []string // the player knows what they carry here
 		for _, k := range kinds {
 			inv = append(inv, map[string]any{"Kind": string(k)})
 			if !slices.Contains(known, string(k)) {
@@ -695,6 +695,6 @@ func TestAnIdleSessionSavesAndSaysGoodbye(t *testing.T) {
 }
 
 // fireballSeed is the seed of the tests that walk to a fireball scroll
-// lying on depth 1. (Issue 21: seed 247's depth 1 lost its fireball scroll
+// lying on depth 1. (Seed 247's depth 1 lost its fireball scroll
 // once food rations joined the spawn table.)
 const fireballSeed = 1

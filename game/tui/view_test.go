@@ -66,7 +66,7 @@ func TestViewsOnlyDraw(t *testing.T) {
 		}},
 		{"the message log after a resize", func(t *testing.T, m *Model) {
 			adopt(t, m, withPack(t, m.game, fullPack()))
-			for i := range 20 { // a message each: twenty stacks in turn (letters stay: issue 21), so that no two in a row fold
+			for i := range 20 { // a message each: twenty stacks in turn (pack letters stay), so that no two in a row fold
 				press(m, "d")
 				press(m, string(rune('a'+i)))
 			}

@@ -57,7 +57,7 @@ func (l *fanLobby) Publish(_, _ int, _ string, f *frame.Frame) {
 // TestWatchersOfOneGameDrawOneSharedGame: every watcher of a game draws the
 // one game decoded from each frame the player publishes, never a decode of
 // its own (2,000 watchers each decoding the whole save every frame held
-// the player's key for 68 s: issue 20, case B2).
+// the player's key for 68 s in a load test).
 func TestWatchersOfOneGameDrawOneSharedGame(t *testing.T) {
 	l := &fanLobby{}
 	p := newPlayer(t, storetest.TempBolt(t), "SHA256:alice", "alice", 5)
@@ -100,7 +100,7 @@ func TestWatchersOfOneGameDrawOneSharedGame(t *testing.T) {
 // BenchmarkAFrameFor2000Watchers: one frame the player publishes, drawn by
 // 2,000 watchers (each handles the frame and builds its view, as its
 // program does): the whole cost of a published frame, per frame. Before
-// issue 20 each watcher decoded the save itself.
+// frames were shared each watcher decoded the save itself.
 func BenchmarkAFrameFor2000Watchers(b *testing.B) {
 	st := storetest.TempBolt(b)
 	l := &fanLobby{}
@@ -132,7 +132,7 @@ func BenchmarkAFrameFor2000Watchers(b *testing.B) {
 // count, but publishes a frame only when it had none out: a new watcher
 // starts from the frame the lobby holds. Re-publishing for each of 2,000
 // joins (an encode, and a redraw by every watcher already there) kept
-// the player's next key waiting behind O(n²) work (issue 20, case B2).
+// the player's next key waiting behind O(n²) work in a load test.
 func TestWatchersJoiningCostThePlayerOneFrame(t *testing.T) {
 	l := &fanLobby{}
 	p := newPlayer(t, storetest.TempBolt(t), "SHA256:alice", "alice", 5)

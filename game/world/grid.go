@@ -38,7 +38,7 @@ const (
 	Stalactite               // blocks walking and sight
 	Stalagmite               // blocks walking and sight
 	UpStairs                 // walkable, transparent; where the player came down
-	// Issue 21 part D: doors, altars and traps. A hidden tile (SecretDoor,
+	// Doors, altars and traps. A hidden tile (SecretDoor,
 	// Hidden*Trap) looks like its Apparent tile until searching finds it
 	// or, for a trap, until it is stepped on; then it becomes its found
 	// twin (Door, *Trap), so the map itself saves what the player found.

@@ -1,6 +1,6 @@
 package faults
 
-// A database aged by many finished games (issue 10 D): a turn must cost the
+// A database aged by many finished games: a turn must cost the
 // same bytes on it as on a fresh one, and `grotto compact` shrinks it
 // offline, refusing while a server holds it.
 

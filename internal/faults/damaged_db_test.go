@@ -1,6 +1,6 @@
 package faults
 
-// A damaged database file (issue 10 C): pages damaged as after a power loss
+// A damaged database file: pages damaged as after a power loss
 // on a disk that lies about fsync, or a file cut short. The server must
 // refuse to start with exit 1 and one line naming the file, never crash.
 

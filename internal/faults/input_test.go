@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Issue 10 A1: 35 bytes in one write killed the server, every player with
+// 35 bytes in one write once killed the server, every player with
 // it: x/ansi's escape sequence decoder indexed its 32 parameters with the
 // 33rd, in Bubble Tea's input goroutine, outside every recover.
 func TestTheThirtyFiveBytesThatKilledTheServerHurtNoOne(t *testing.T) {

@@ -1,6 +1,6 @@
 package faults
 
-// Many nodes on one PostgreSQL behind HAProxy (issue 13), broken on
+// Many nodes on one PostgreSQL behind HAProxy, broken on
 // purpose with real processes (cluster_test.go): a node killed with
 // kill -9, a node paused past its lease, two nodes racing for one name,
 // and PostgreSQL restarted under play. Players come and go over real SSH

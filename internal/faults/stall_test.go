@@ -1,6 +1,6 @@
 package faults
 
-// A store call that hangs (issue 20, D8): with the journal table locked on
+// A store call that hangs: with the journal table locked on
 // PostgreSQL, a move's journal entry waits for the lock, for as long as
 // the store's own timeout (15 s) allows. The player must read "Waiting for
 // storage" while the call goes on, not a frozen screen, and see the move,

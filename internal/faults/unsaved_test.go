@@ -1,7 +1,7 @@
 package faults
 
-// What SIGTERM says of the games a database outage left unsaved (issue 20,
-// D7): the exit status and the last log line tell what is true at exit. A
+// What SIGTERM says of the games a database outage left unsaved:
+// the exit status and the last log line tell what is true at exit. A
 // game whose session ended while PostgreSQL was down, and that was saved
 // once it came back, is no longer unsaved; one still unsaved is counted
 // and named by its key's fingerprint.

@@ -1,6 +1,6 @@
 package faults
 
-// The web port under a flood (issue 20, case A1): many connections that
+// The web port under a flood: many connections that
 // send complete headers promising a body and then nothing, or nothing at
 // all, from a few addresses, against a grotto with a low open-file limit.
 // The SSH port must keep letting players in, the pages and /metrics must

@@ -40,7 +40,7 @@ func (p *player) stepUntil(t *testing.T, key, want string) string {
 
 // TestAFailedWriteThenKill9ResumesTheTurnOnScreen is bbolt only: the file
 // size limit fails the grotto process's own writes to its file; on
-// PostgreSQL the writes are the database server's. It is issue 10's case B1 on
+// PostgreSQL the writes are the database server's. It is a failed write on
 // the real binary: some moves; the file-size limit makes the next write
 // fail (the player is told the turn is not saved); the limit is restored;
 // two more keys; kill -9. The game must resume at the turn last shown.
@@ -80,7 +80,7 @@ func TestAFailedWriteThenKill9ResumesTheTurnOnScreen(t *testing.T) {
 }
 
 // TestADeletedDataDirIsNeverCalledSaved is bbolt only: on PostgreSQL the
-// data dir holds no games (only the host key). It is issue 10's case B2: the data
+// data dir holds no games (only the host key). Here the data
 // directory is deleted while two players play, then SIGTERM. Nobody may be
 // told their game is saved, the log must not say so, and the exit status
 // must be non-zero.

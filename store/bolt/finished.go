@@ -1,4 +1,4 @@
-// Finished games kept whole (issue 15): every game that ended, with its
+// Finished games kept whole: every game that ended, with its
 // seed, rules, history, final hash and dump, under a short id, for
 // `replays`, `dump` and the replay player.
 

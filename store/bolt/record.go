@@ -49,8 +49,8 @@ type scoreRecord struct {
 	Points      int       `json:"points"`
 	Cause       string    `json:"cause"`
 	Date        time.Time `json:"date"`
-	GameID      uint64    `json:"game_id,omitempty"` // absent before games were kept (issue 15)
-	Daily       string    `json:"daily,omitempty"`   // the daily's date; absent for other games (issue 15)
+	GameID      uint64    `json:"game_id,omitempty"` // absent before games were kept
+	Daily       string    `json:"daily,omitempty"`   // the daily's date; absent for other games
 }
 
 // finishedRecord is a Finished's on-disk form; its key is the id.

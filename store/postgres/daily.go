@@ -1,4 +1,4 @@
-// The daily challenge (issue 15): each key's one attempt a day, and each
+// The daily challenge: each key's one attempt a day, and each
 // day's board apart from the main one (migration 0006).
 
 package postgres

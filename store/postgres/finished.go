@@ -1,4 +1,4 @@
-// Finished games kept whole (issue 15): recorded by FinishGame in the
+// Finished games kept whole: recorded by FinishGame in the
 // score's transaction, listed, read by id, and set aside when damaged.
 
 package postgres

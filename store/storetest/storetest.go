@@ -192,8 +192,8 @@ func finish(t *testing.T, st store.Store) {
 	}
 }
 
-// slots: a key's daily is kept beside its game of its own (store.SlotKey,
-// issue 21): each slot has its save and journal, and finishing one ends
+// slots: a key's daily is kept beside its game of its own (store.SlotKey):
+// each slot has its save and journal, and finishing one ends
 // that one only, its score under the key's fingerprint.
 func slots(t *testing.T, st store.Store) {
 	fp := "SHA256:a"
