@@ -76,5 +76,5 @@ func identify(next ssh.Handler) ssh.Handler {
 // isAdmin reports whether the session's key is an admin's now.
 func (s *Server) isAdmin(sess ssh.Session) bool {
 	id, ok := sess.Context().Value(ctxIdentity).(identity)
-	return ok && s.admins.Load().Contains(id.fp)
+	return ok && s.policy.admins.Load().Contains(id.fp)
 }

@@ -34,7 +34,7 @@ func (s *Server) ReloadBans() error {
 	}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		s.banned.Store(&keys.AdminSet{})
+		s.policy.banned.Store(&keys.AdminSet{})
 		s.log.Warn("the banned-keys file does not exist: nobody is banned", "file", path)
 		return nil
 	}
@@ -45,8 +45,8 @@ func (s *Server) ReloadBans() error {
 	if err != nil {
 		return fmt.Errorf("banned keys %s: %w", path, err)
 	}
-	s.banned.Store(&set)
-	ended := s.live.Ban(set.Contains)
+	s.policy.banned.Store(&set)
+	ended := s.place.live.Ban(set.Contains)
 	s.log.Info("banned keys loaded", "file", path, "banned", set.Len(), "sessions_ended", ended)
 	return nil
 }
@@ -59,7 +59,7 @@ func (s *Server) ReloadBans() error {
 func (s *Server) refuseBanned(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		id, _ := sess.Context().Value(ctxIdentity).(identity)
-		if b := s.banned.Load(); b != nil && b.Contains(id.fp) {
+		if b := s.policy.banned.Load(); b != nil && b.Contains(id.fp) {
 			s.log.Info("banned key refused", "fp", id.fp, "addr", sess.RemoteAddr().String())
 			wish.Fatalln(sess, bannedLine)
 			return

@@ -22,7 +22,7 @@ func TestTheBrowserCountForgetsAKeyWhoseBrowsersHaveLeft(t *testing.T) {
 		}
 		p.ws.Close(websocket.StatusNormalClosure, "")
 	}
-	for deadline := time.Now().Add(waitLong); int64(srv.guard.Sessions()) > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(waitLong); int64(srv.front.guard.Sessions()) > 0 && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if n := srv.browserKeys(); n != 0 {
@@ -32,16 +32,16 @@ func TestTheBrowserCountForgetsAKeyWhoseBrowsersHaveLeft(t *testing.T) {
 
 // browserKeys is how many keys the server keeps a browser count for.
 func (s *Server) browserKeys() int {
-	s.browsers.mu.Lock()
-	defer s.browsers.mu.Unlock()
-	return len(s.browsers.n)
+	s.web.browsers.mu.Lock()
+	defer s.web.browsers.mu.Unlock()
+	return len(s.web.browsers.n)
 }
 
 // browserPlaying says whether the server counts a browser playing.
 func (s *Server) browserPlaying() bool {
-	s.browsers.mu.Lock()
-	defer s.browsers.mu.Unlock()
-	for _, n := range s.browsers.n {
+	s.web.browsers.mu.Lock()
+	defer s.web.browsers.mu.Unlock()
+	for _, n := range s.web.browsers.n {
 		if n > 0 {
 			return true
 		}

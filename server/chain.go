@@ -24,7 +24,7 @@ func (s *Server) middleware() ssh.Option {
 		logging.StructuredMiddlewareWithLogger(s.log, log.InfoLevel),
 		// The per-address session rate before anything costs work.
 		// Browser WebSockets draw on the same buckets (web.go).
-		s.guard.RateLimit(),
+		s.front.guard.RateLimit(),
 		// Identity before anything that needs to know who: commands
 		// (quarantine is for admins) and the session.
 		identify,
@@ -39,7 +39,7 @@ func (s *Server) middleware() ssh.Option {
 		requirePTY(func() string { return s.sshCommand(true) }),
 		// The session cap counts games: sessions that passed the rate
 		// limit and have a terminal, and browsers that play (web.go).
-		s.guard.SessionCap(),
+		s.front.guard.SessionCap(),
 		// The player's session: profile, model and program, the lobby slot,
 		// the save when the program ends (server.go).
 		s.sessionMiddleware,

@@ -240,7 +240,7 @@ func writeQuarantine(w io.Writer, qs []store.Quarantined) {
 // (a claimed name); it returns the exit status. The link begins with
 // --http-url, else the --http address, and the text says which.
 func (s *Server) webLink(sess ssh.Session, out, errOut io.Writer) int {
-	if s.web == nil {
+	if s.web.srv == nil {
 		fmt.Fprintln(errOut, "grotto: this server has no web pages (--http is off), so no browser can play here.")
 		return 1
 	}
@@ -255,7 +255,7 @@ func (s *Server) webLink(sess ssh.Session, out, errOut io.Writer) int {
 		fmt.Fprintln(errOut, "grotto: the database cannot be read right now; please try again later.")
 		return 1
 	}
-	path, err := s.web.IssueLink(sess.Context(), id.fp)
+	path, err := s.web.srv.IssueLink(sess.Context(), id.fp)
 	if err != nil {
 		s.log.Error("web link", "fp", id.fp, "err", err)
 		fmt.Fprintln(errOut, "grotto: no link can be made right now (the database cannot be written); please try again later.")

@@ -20,7 +20,7 @@ import (
 // (wish's testsession), with admin, if not nil, as its only admin.
 func commandsOn(t *testing.T, db Database, admin gossh.Signer) string {
 	t.Helper()
-	s := &Server{log: log.New(io.Discard), store: db, live: lobby.NewMemory(nil)}
+	s := &Server{log: log.New(io.Discard), store: db, place: placement{live: lobby.NewMemory(nil)}}
 	admins := keys.AdminSet{}
 	if admin != nil {
 		var err error
@@ -28,7 +28,7 @@ func commandsOn(t *testing.T, db Database, admin gossh.Signer) string {
 			t.Fatal(err)
 		}
 	}
-	s.admins.Store(&admins)
+	s.policy.admins.Store(&admins)
 	return unit(t, identify, s.commands)
 }
 
@@ -103,7 +103,7 @@ func TestEveryCommandGivenTooManyArgumentsAnswersItsUsageLine(t *testing.T) {
 	db := storetest.TempBolt(t)
 	admin := newKey(t)
 	addr := commandsOn(t, db, admin)
-	s := &Server{log: log.New(io.Discard), store: db, live: lobby.NewMemory(nil)}
+	s := &Server{log: log.New(io.Discard), store: db, place: placement{live: lobby.NewMemory(nil)}}
 	help, _, _ := run(t, login(t, addr, "x", admin), "help")
 	for _, c := range s.commandTable() {
 		if !strings.Contains(help, "  "+c.Usage()+" ") {

@@ -29,6 +29,10 @@ type Config struct {
 	// ("" for none), re-read by ReloadBans (SIGHUP); a missing file bans
 	// nobody. Validate makes it absolute.
 	BannedKeys string
+	// Clock is the server's one clock, which says the daily's day (the
+	// UTC date) to the lobby, the daily and the replays; nil means
+	// time.Now. Tests set it to cross midnight.
+	Clock func() time.Time
 	// Store is where games are kept: "" for the bbolt file grotto.db in
 	// DataDir; another path for a bbolt file there (Validate makes it
 	// absolute); a postgres:// or postgresql:// URL for PostgreSQL

@@ -220,9 +220,9 @@ func TestTheSSHListenerGoesOnAcceptingAfterTooManyOpenFiles(t *testing.T) {
 	if err := srv.Listen(); err != nil {
 		t.Fatal(err)
 	}
-	ln := &emfileListener{Listener: srv.ln}
+	ln := &emfileListener{Listener: srv.front.ln}
 	ln.fails.Store(5)
-	srv.ln = ln
+	srv.front.ln = ln
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve() }()
 	t.Cleanup(func() {

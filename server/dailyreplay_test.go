@@ -57,9 +57,9 @@ func finishDaily(t *testing.T, db *bolt.Store, name, day string) *game.Game {
 
 // clockedServer is a server on db whose clock reads *now.
 func clockedServer(db Database, now *atomic.Pointer[time.Time]) *Server {
-	s := &Server{log: log.New(io.Discard), store: db, live: lobby.NewMemory(nil), data: content.Default(),
-		now: func() time.Time { return *now.Load() }}
-	s.admins.Store(&keys.AdminSet{})
+	s := &Server{log: log.New(io.Discard), store: db, place: placement{live: lobby.NewMemory(nil)}, data: content.Default(),
+		cfg: Config{Clock: func() time.Time { return *now.Load() }}}
+	s.policy.admins.Store(&keys.AdminSet{})
 	return s
 }
 

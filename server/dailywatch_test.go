@@ -33,7 +33,7 @@ func serveClocked(t *testing.T, cfg Config, now *atomic.Pointer[time.Time]) (*Se
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.now = func() time.Time { return *now.Load() }
+	srv.cfg.Clock = func() time.Time { return *now.Load() }
 	if err := srv.Listen(); err != nil {
 		t.Fatal(err)
 	}
@@ -100,15 +100,15 @@ func TestTodaysDailyIsHiddenFromWatchers(t *testing.T) {
 		t.Errorf("who does not say why the daily is hidden:\n%s", out)
 	}
 	var id uint64
-	for _, g := range srv.live.Games() {
+	for _, g := range srv.place.live.Games() {
 		if g.Name == name {
 			id = g.ID
 		}
 	}
 	if id == 0 {
-		t.Fatalf("%s is not in the lobby: %+v", name, srv.live.Games())
+		t.Fatalf("%s is not in the lobby: %+v", name, srv.place.live.Games())
 	}
-	if _, stop, ok := srv.live.Watch(id); ok {
+	if _, stop, ok := srv.place.live.Watch(id); ok {
 		stop()
 		t.Error("the lobby lets anyone watch today's daily")
 	}
@@ -194,7 +194,7 @@ func TestAWatcherIsLetGoWhenTheGameBecomesTodaysDaily(t *testing.T) {
 	ann.Send("\x15" + name + "\r")
 	waitText(t, ann, "New game")
 	var id uint64
-	for _, g := range srv.live.Games() {
+	for _, g := range srv.place.live.Games() {
 		if g.Name == name {
 			id = g.ID
 		}

@@ -39,8 +39,8 @@ func (c Config) SSHCommand(tty bool, args ...string) string {
 // --public-ssh, the port is the bound one (tests listen on port 0).
 func (s *Server) sshCommand(tty bool, args ...string) string {
 	c := s.cfg
-	if s.ln != nil {
-		c.Listen = s.ln.Addr().String()
+	if s.front.ln != nil {
+		c.Listen = s.front.ln.Addr().String()
 	}
 	return c.SSHCommand(tty, args...)
 }

@@ -44,7 +44,7 @@ func (s *Server) kick(sess ssh.Session, out, errOut io.Writer, typed string) int
 	}
 	s.log.Info("an admin kicked a player", "admin", s.adminOf(sess), "name", name)
 	where := ""
-	if s.nodes != nil {
+	if s.place.nodes != nil {
 		where = " on node " + tui.Inert(s.cfg.Node)
 	}
 	switch err := s.kickHere(context.Background(), fp); {
@@ -63,7 +63,7 @@ func (s *Server) kick(sess ssh.Session, out, errOut io.Writer, typed string) int
 // liveNamed returns the key of the player listed under name on this node,
 // without regard to case.
 func (s *Server) liveNamed(name string) (fp string, ok bool) {
-	for _, g := range s.live.Games() {
+	for _, g := range s.place.live.Games() {
 		if g.Name != "" && strings.EqualFold(g.Name, name) {
 			return g.Key, true
 		}
@@ -78,7 +78,7 @@ func (s *Server) liveNamed(name string) (fp string, ok bool) {
 // within kickWait, cluster.ErrNotHere when the key has no game here, or
 // ctx's error.
 func (s *Server) kickHere(ctx context.Context, fp string) error {
-	released, ok := s.live.KickKey(fp)
+	released, ok := s.place.live.KickKey(fp)
 	if !ok {
 		return cluster.ErrNotHere
 	}
@@ -89,7 +89,7 @@ func (s *Server) kickHere(ctx context.Context, fp string) error {
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
-	if err := s.leases.waitReleased(ctx, fp); err != nil {
+	if err := s.place.leases.waitReleased(ctx, fp); err != nil {
 		return context.Cause(ctx)
 	}
 	return nil
@@ -130,7 +130,7 @@ func (s *Server) broadcast(sess ssh.Session, out, errOut io.Writer, args []strin
 		return 2
 	}
 	n := s.announce(text)
-	if s.nodes != nil {
+	if s.place.nodes != nil {
 		return s.broadcastElsewhere(sess, out, errOut, text, n)
 	}
 	s.log.Info("an admin broadcast a message", "admin", s.adminOf(sess), "sessions", n, "text", text)
@@ -143,9 +143,9 @@ func (s *Server) broadcast(sess ssh.Session, out, errOut io.Writer, args []strin
 // browsers' watch and replay pages (web.Server.Announce); it returns how
 // many it was sent to.
 func (s *Server) announce(text string) int {
-	n := s.live.Broadcast(text)
-	if s.web != nil {
-		n += s.web.Announce(text)
+	n := s.place.live.Broadcast(text)
+	if s.web.srv != nil {
+		n += s.web.srv.Announce(text)
 	}
 	return n
 }

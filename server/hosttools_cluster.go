@@ -62,7 +62,7 @@ func (n *nodes) broadcastOthers(text string) ([]nodeAnswer, error) {
 // and why. It returns 0: the broadcast went out (a node that did not get
 // it is most likely stopped, and its sessions with it).
 func (s *Server) broadcastElsewhere(sess ssh.Session, out, errOut io.Writer, text string, local int) int {
-	answers, err := s.nodes.broadcastOthers(text)
+	answers, err := s.place.nodes.broadcastOthers(text)
 	sessions, reached := local, 1
 	var missed []string
 	for _, a := range answers {
@@ -121,9 +121,9 @@ func (n *nodes) named(name string) (store.NodeGame, bool) {
 // which node, and returns the exit status as kick does.
 func (s *Server) kickElsewhere(sess ssh.Session, out, errOut io.Writer, name string) int {
 	shown := tui.Inert(name)
-	g, ok := s.nodes.named(name) // nil-safe: no listing off a cluster
+	g, ok := s.place.nodes.named(name) // nil-safe: no listing off a cluster
 	if !ok {
-		if s.nodes != nil {
+		if s.place.nodes != nil {
 			fmt.Fprintf(errOut, "grotto: no live game named %s on any node\n", shown)
 		} else {
 			fmt.Fprintf(errOut, "grotto: no live game named %s on this server\n", shown)
@@ -134,7 +134,7 @@ func (s *Server) kickElsewhere(sess ssh.Session, out, errOut io.Writer, name str
 	s.log.Info("an admin kicked a player on another node", "admin", s.adminOf(sess), "name", shown, "node", g.Node)
 	ctx, cancel := context.WithTimeout(context.Background(), kickWait+nodeCallTimeout)
 	defer cancel()
-	switch err := s.nodes.peers.Kick(ctx, g.Node, g.Fingerprint); {
+	switch err := s.place.nodes.peers.Kick(ctx, g.Node, g.Fingerprint); {
 	case err == nil:
 		fmt.Fprintf(out, "kicked %s on node %s: the session has ended.\n", shown, node)
 		return 0

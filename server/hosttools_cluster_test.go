@@ -50,11 +50,11 @@ func listedOn(t *testing.T, srv *Server, name string) {
 	t.Helper()
 	deadline := time.Now().Add(waitLong)
 	for {
-		if _, ok := srv.nodes.named(name); ok {
+		if _, ok := srv.place.nodes.named(name); ok {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("node %s never listed %s's game on another node: %+v", srv.cfg.Node, name, srv.nodes.remote())
+			t.Fatalf("node %s never listed %s's game on another node: %+v", srv.cfg.Node, name, srv.place.nodes.remote())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -65,7 +65,7 @@ func nodesLive(t *testing.T, srv *Server, n int) {
 	t.Helper()
 	deadline := time.Now().Add(waitLong)
 	for {
-		nodes, err := srv.nodes.st.Nodes(context.Background())
+		nodes, err := srv.place.nodes.st.Nodes(context.Background())
 		if err == nil && len(nodes) == n {
 			return
 		}

@@ -18,7 +18,7 @@ import (
 // listedName returns the name the one live player is listed under.
 func listedName(t *testing.T, srv *Server) string {
 	t.Helper()
-	gs := srv.live.Games()
+	gs := srv.place.live.Games()
 	if len(gs) != 1 || gs[0].Name == "" {
 		t.Fatalf("live games %+v, want one named player", gs)
 	}

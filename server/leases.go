@@ -356,7 +356,7 @@ func (l *sessionLease) Quarantined(fp string) ([]store.Quarantined, error) {
 // off, or its renewals failed for longer than the TTL); their writes are
 // fenced from then on anyway.
 func (s *Server) renewLeases(stop <-chan struct{}) {
-	t := time.NewTicker(s.leases.ttl / 3)
+	t := time.NewTicker(s.place.leases.ttl / 3)
 	defer t.Stop()
 	failing := false // the last renewal failed: log only the changes
 	for {
@@ -374,7 +374,7 @@ func (s *Server) renewLeases(stop <-chan struct{}) {
 // says it lost (dropLost). failing says the last renewal failed; it
 // returns whether this one did, and logs only the changes.
 func (s *Server) renewOnce(failing bool) bool {
-	nl := s.leases
+	nl := s.place.leases
 	nl.renewing.Lock()
 	nl.mu.Lock()
 	if nl.paused || len(nl.held) == 0 {
@@ -411,7 +411,7 @@ func (s *Server) renewOnce(failing bool) bool {
 // snap: one released, and maybe claimed anew, since is not lost) and ends
 // its sessions here: their writes are fenced from then on anyway.
 func (s *Server) dropLost(snap map[string]*heldLease, lost []string) {
-	nl := s.leases
+	nl := s.place.leases
 	for _, fp := range lost {
 		h := snap[fp]
 		nl.mu.Lock()
@@ -441,9 +441,9 @@ func (s *Server) dropLost(snap map[string]*heldLease, lost []string) {
 // stopping its goroutine: tests make a lease lapse with it, as a paused
 // node's would.
 func (s *Server) pauseRenewals(paused bool) {
-	s.leases.mu.Lock()
-	defer s.leases.mu.Unlock()
-	s.leases.paused = paused
+	s.place.leases.mu.Lock()
+	defer s.place.leases.mu.Unlock()
+	s.place.leases.paused = paused
 }
 
 // leaseHeldLine is what a player reads when their key plays on another

@@ -22,8 +22,8 @@ import (
 // another node claims every key at once, at a later epoch.
 func TestTheSessionsOfAKeyOnANodeShareItsLeaseAndTheLastReleasesIt(t *testing.T) {
 	db := storetest.TempBolt(t)
-	s := &Server{log: log.New(io.Discard), store: db, leases: newNodeLeases(db, "node-a", MinLeaseTTL)}
-	s.leases.ttl = 30 * time.Millisecond // the loop renews every 10 ms: often, to race the sessions
+	s := &Server{log: log.New(io.Discard), store: db, place: placement{leases: newNodeLeases(db, "node-a", MinLeaseTTL)}}
+	s.place.leases.ttl = 30 * time.Millisecond // the loop renews every 10 ms: often, to race the sessions
 	stop := make(chan struct{})
 	loop := make(chan struct{})
 	go func() { s.renewLeases(stop); close(loop) }()
@@ -34,7 +34,7 @@ func TestTheSessionsOfAKeyOnANodeShareItsLeaseAndTheLastReleasesIt(t *testing.T)
 		go func() {
 			defer wg.Done()
 			fp := keys[i%len(keys)]
-			l := &sessionLease{nl: s.leases, st: db, fp: fp}
+			l := &sessionLease{nl: s.place.leases, st: db, fp: fp}
 			for range 20 {
 				if err := l.acquire(); err != nil {
 					t.Error(err)
@@ -50,7 +50,7 @@ func TestTheSessionsOfAKeyOnANodeShareItsLeaseAndTheLastReleasesIt(t *testing.T)
 	wg.Wait()
 	close(stop)
 	<-loop
-	if n := len(s.leases.held); n != 0 {
+	if n := len(s.place.leases.held); n != 0 {
 		t.Errorf("the node still holds %d leases after every session let go", n)
 	}
 	for _, fp := range keys {
@@ -104,17 +104,17 @@ func TestAWriteWithoutALeaseIsFencedAndAfterALostLeaseNeverReachesTheStore(t *te
 // save stays where it is and the session is told its lease moved on.
 func TestANodeThatLostTheLeaseCannotQuarantineTheNewOwnersSave(t *testing.T) {
 	db := storetest.TempBolt(t)
-	s := &Server{log: log.New(io.Discard), store: db, data: content.Default(), leases: newNodeLeases(db, "node-a", time.Minute)}
+	s := &Server{log: log.New(io.Discard), store: db, data: content.Default(), place: placement{leases: newNodeLeases(db, "node-a", time.Minute)}}
 	const fp = "SHA256:a"
 	told := 0
-	l := &sessionLease{nl: s.leases, st: db, fp: fp, n: lobby.NotifierFunc(func(lobby.Event) { told++ })}
+	l := &sessionLease{nl: s.place.leases, st: db, fp: fp, n: lobby.NotifierFunc(func(lobby.Event) { told++ })}
 	if err := l.acquire(); err != nil {
 		t.Fatal(err)
 	}
 	defer l.release()
 	// Node A pauses; its lease lapses; node B claims the key and saves a
 	// game that node A cannot read (B's own business).
-	db.Release(context.Background(), fp, s.leases.node, 1)
+	db.Release(context.Background(), fp, s.place.leases.node, 1)
 	epoch, err := db.Claim(context.Background(), fp, "node-b", time.Minute)
 	if err != nil {
 		t.Fatal(err)

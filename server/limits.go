@@ -179,5 +179,5 @@ func (s *Server) newGuard() *guard.Guard {
 	proxies, _ := guard.ParseRanges(s.cfg.ProxyProtocolFrom) // Validate checked it
 	return guard.New(guard.Config{MaxConnsPerAddr: lim.MaxConnsPerAddr, HandshakeTimeout: lim.HandshakeTimeout,
 		SessionOpenTimeout: lim.SessionOpenTimeout, ConnPer10s: lim.ConnPer10s, MaxSessions: lim.MaxSessions,
-		Proxies: proxies, Logger: s.log, Metrics: s.metrics})
+		Proxies: proxies, Logger: s.log, Metrics: s.metrics.Metrics})
 }

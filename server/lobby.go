@@ -153,13 +153,13 @@ func (l *sessionLobby) Games() []tui.LiveGame {
 // Mine implements tui.Lobby: the key's game on this node, or on the node
 // that holds it.
 func (l *sessionLobby) Mine() (tui.LiveGame, bool) {
-	if g, ok := l.srv.live.OfKey(l.fp); ok {
+	if g, ok := l.srv.place.live.OfKey(l.fp); ok {
 		return l.srv.hide(liveGame(g)), true
 	}
-	if l.srv.nodes == nil {
+	if l.srv.place.nodes == nil {
 		return tui.LiveGame{}, false
 	}
-	if g, ok := l.srv.nodes.ofKey(l.fp); ok {
+	if g, ok := l.srv.place.nodes.ofKey(l.fp); ok {
 		return l.srv.hide(remoteGame(g)), true
 	}
 	l.mu.Lock()
@@ -178,8 +178,8 @@ func (l *sessionLobby) Mine() (tui.LiveGame, bool) {
 // on another node it is watched as anyone's, so not while hidden (the
 // node channel does not carry who watches).
 func (l *sessionLobby) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
-	if g, ok := l.srv.live.OfKey(l.fp); ok && g.ID == id {
-		return l.srv.live.WatchOwn(l.fp)
+	if g, ok := l.srv.place.live.OfKey(l.fp); ok && g.ID == id {
+		return l.srv.place.live.WatchOwn(l.fp)
 	}
 	if frames, stop, ok := l.srv.watchGame(id); ok {
 		return frames, stop, true
@@ -187,12 +187,12 @@ func (l *sessionLobby) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 	l.mu.Lock()
 	node := l.elsewhere
 	l.mu.Unlock()
-	if l.srv.nodes == nil || node == "" || remoteID(node, l.fp) != id {
+	if l.srv.place.nodes == nil || node == "" || remoteID(node, l.fp) != id {
 		return nil, nil, false
 	}
 	// The key's own game on the node that held it when this session began,
 	// not listed yet.
-	frames, stop := l.srv.nodes.watchRemote(node, l.fp)
+	frames, stop := l.srv.place.nodes.watchRemote(node, l.fp)
 	return frames, stop, true
 }
 
@@ -229,7 +229,7 @@ func (l *sessionLobby) TakeOver() error {
 			l.log.Error("could not claim the key's lease for a take-over", "err", err)
 			return errors.New("the server cannot reach its database")
 		}
-		if l.srv.nodes == nil {
+		if l.srv.place.nodes == nil {
 			return fmt.Errorf("your key is playing on node %s", held.Node)
 		}
 		if err := l.takeOverRemote(held); err != nil {

@@ -80,15 +80,15 @@ func (e *httpErrorLog) Write(p []byte) (int, error) {
 // lobby's dropped frames at scrape time, and has db report its journal
 // commits when it can (store.Observable).
 func (s *Server) newMetrics(mem *lobby.Memory, db Database) {
-	s.metrics = metrics.New(metrics.Sources{Sessions: s.sessionCounts, DroppedWatchFrames: mem.DroppedFrames})
+	s.metrics.Metrics = metrics.New(metrics.Sources{Sessions: s.sessionCounts, DroppedWatchFrames: mem.DroppedFrames})
 	if o, ok := db.(store.Observable); ok {
-		o.SetObserver(s.metrics)
+		o.SetObserver(s.metrics.Metrics)
 	}
 }
 
 // Metrics returns the server's metrics (tests read them with
 // prometheus/testutil).
-func (s *Server) Metrics() *metrics.Metrics { return s.metrics }
+func (s *Server) Metrics() *metrics.Metrics { return s.metrics.Metrics }
 
 // sessionCounts counts the live sessions by kind: a key's slot played in
 // a browser is browser, another player slot at a depth is playing, each
@@ -96,9 +96,9 @@ func (s *Server) Metrics() *metrics.Metrics { return s.metrics }
 // name or take-over screen) is on the title.
 func (s *Server) sessionCounts() metrics.Sessions {
 	var n metrics.Sessions
-	total := s.live.Len()
-	for _, g := range s.live.Games() {
-		if s.browsers.playing(g.Key) {
+	total := s.place.live.Len()
+	for _, g := range s.place.live.Games() {
+		if s.web.browsers.playing(g.Key) {
 			n.Browser++
 		} else if g.Depth > 0 {
 			n.Playing++
@@ -120,29 +120,29 @@ func (s *Server) listenMetrics() error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.metrics.Handler())
-	s.metricsLn = netutil.LimitListener(ln, metricsMaxConns)
-	s.metricsHTTP = &http.Server{Handler: mux, ReadHeaderTimeout: metricsReadTimeout, ReadTimeout: metricsReadTimeout,
+	s.metrics.ln = netutil.LimitListener(ln, metricsMaxConns)
+	s.metrics.http = &http.Server{Handler: mux, ReadHeaderTimeout: metricsReadTimeout, ReadTimeout: metricsReadTimeout,
 		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 16 << 10,
-		ConnState: s.metricsConns.track, ErrorLog: stdlog.New(&httpErrorLog{s: s, what: "metrics", accept: rate.Sometimes{Interval: 10 * time.Second}}, "", 0)}
+		ConnState: s.metrics.conns.track, ErrorLog: stdlog.New(&httpErrorLog{s: s, what: "metrics", accept: rate.Sometimes{Interval: 10 * time.Second}}, "", 0)}
 	return nil
 }
 
 // MetricsAddr returns the address the metrics are served on, nil without
 // --metrics (or before Listen).
 func (s *Server) MetricsAddr() net.Addr {
-	if s.metricsLn == nil {
+	if s.metrics.ln == nil {
 		return nil
 	}
-	return s.metricsLn.Addr()
+	return s.metrics.ln.Addr()
 }
 
 // serveMetrics serves the metrics until stopMetrics.
 func (s *Server) serveMetrics() {
-	if s.metricsHTTP == nil {
+	if s.metrics.http == nil {
 		return
 	}
-	s.log.Info("serving Prometheus metrics", "addr", "http://"+s.metricsLn.Addr().String()+"/metrics")
-	if err := s.metricsHTTP.Serve(s.metricsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	s.log.Info("serving Prometheus metrics", "addr", "http://"+s.metrics.ln.Addr().String()+"/metrics")
+	if err := s.metrics.http.Serve(s.metrics.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		s.log.Error("the metrics server stopped", "err", err)
 	}
 }
@@ -150,14 +150,14 @@ func (s *Server) serveMetrics() {
 // stopMetrics stops serving the metrics, letting a scrape in flight finish
 // until ctx ends.
 func (s *Server) stopMetrics(ctx context.Context) {
-	if s.metricsHTTP != nil {
-		if s.metricsHTTP.Shutdown(ctx) != nil {
-			s.metricsHTTP.Close()
+	if s.metrics.http != nil {
+		if s.metrics.http.Shutdown(ctx) != nil {
+			s.metrics.http.Close()
 		}
 		return
 	}
-	if s.metricsLn != nil {
-		s.metricsLn.Close()
+	if s.metrics.ln != nil {
+		s.metrics.ln.Close()
 	}
 }
 

@@ -143,9 +143,9 @@ func TestTheMetricsPortHoldsAFewConnectionsAtOnce(t *testing.T) {
 	}
 	waitHeld := func(n int64) {
 		t.Helper()
-		for deadline := time.Now().Add(waitLong); srv.metricsConns.now.Load() != n; {
+		for deadline := time.Now().Add(waitLong); srv.metrics.conns.now.Load() != n; {
 			if time.Now().After(deadline) {
-				t.Fatalf("the metrics port holds %d connections, want %d", srv.metricsConns.now.Load(), n)
+				t.Fatalf("the metrics port holds %d connections, want %d", srv.metrics.conns.now.Load(), n)
 			}
 			time.Sleep(time.Millisecond)
 		}
@@ -155,7 +155,7 @@ func TestTheMetricsPortHoldsAFewConnectionsAtOnce(t *testing.T) {
 		c.Close()
 	}
 	waitHeld(metricsMaxConns)
-	if most := srv.metricsConns.most.Load(); most > metricsMaxConns {
+	if most := srv.metrics.conns.most.Load(); most > metricsMaxConns {
 		t.Errorf("the metrics port held %d connections at once, want at most %d", most, metricsMaxConns)
 	}
 	for _, c := range conns {
@@ -186,9 +186,9 @@ func TestTheWebPortsRefusalsAreCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	for deadline := time.Now().Add(waitLong); srv.guard.Conns("127.0.0.1") != 0; {
+	for deadline := time.Now().Add(waitLong); srv.front.guard.Conns("127.0.0.1") != 0; {
 		if time.Now().After(deadline) {
-			t.Fatalf("the refused request's connection is still counted: %d open", srv.guard.Conns("127.0.0.1"))
+			t.Fatalf("the refused request's connection is still counted: %d open", srv.front.guard.Conns("127.0.0.1"))
 		}
 		time.Sleep(time.Millisecond)
 	}

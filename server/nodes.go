@@ -77,7 +77,7 @@ func newNodes(s *Server, db Database) (*nodes, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &nodes{st: st, self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, creds: creds, local: s.live.Games, data: s.data}
+	n := &nodes{st: st, self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, creds: creds, local: s.place.live.Games, data: s.data}
 	n.peers = cluster.NewClient(creds, st.NodeAddr)
 	if s.cfg.ClusterListen != "" {
 		n.srv = cluster.NewServer(creds, nodeLocal{s}, s.log)
@@ -246,19 +246,19 @@ func (n *nodes) ofKey(fp string) (store.NodeGame, bool) {
 // the lobby's games with no node. Each game of today's daily is marked
 // Hidden (hide).
 func (s *Server) allGames() []tui.LiveGame {
-	local := liveGames(s.live.Games())
+	local := liveGames(s.place.live.Games())
 	defer func() {
 		for i := range local {
 			local[i] = s.hide(local[i])
 		}
 	}()
-	if s.nodes == nil {
+	if s.place.nodes == nil {
 		return local
 	}
 	for i := range local {
 		local[i].Node = s.cfg.Node
 	}
-	for _, g := range s.nodes.remote() {
+	for _, g := range s.place.nodes.remote() {
 		local = append(local, remoteGame(g))
 	}
 	slices.SortStableFunc(local, func(a, b tui.LiveGame) int {
@@ -283,14 +283,14 @@ func (s *Server) hide(g tui.LiveGame) tui.LiveGame {
 // over the node channel. ok is false when no such game is live or
 // listed, or when it is hidden (today's daily: hide), here or there.
 func (s *Server) watchGame(id uint64) (<-chan *frame.Frame, func(), bool) {
-	if id&remoteBit == 0 || s.nodes == nil {
-		return s.live.Watch(id)
+	if id&remoteBit == 0 || s.place.nodes == nil {
+		return s.place.live.Watch(id)
 	}
-	g, ok := s.nodes.find(id)
+	g, ok := s.place.nodes.find(id)
 	if !ok || lobby.HiddenDaily(g.Daily, s.clock()) {
 		return nil, nil, false
 	}
-	frames, stop := s.nodes.watchRemote(g.Node, g.Fingerprint)
+	frames, stop := s.place.nodes.watchRemote(g.Node, g.Fingerprint)
 	return frames, stop, true
 }
 
@@ -387,7 +387,7 @@ func silent(err error) bool {
 // through note. It returns nil once this node holds the lease, or an
 // error for the player.
 func (l *sessionLobby) takeOverRemote(held *store.LeaseHeldError) error {
-	n, ttl := l.srv.nodes, l.srv.cfg.LeaseTTL
+	n, ttl := l.srv.place.nodes, l.srv.cfg.LeaseTTL
 	// A stopped node's lease lapses within one TTL of its last renewal.
 	deadline := time.Now().Add(ttl + takeOverDeadline)
 	asked := ""
@@ -453,13 +453,13 @@ var _ cluster.Local = nodeLocal{}
 // once this node released the key's lease in the store.
 func (l nodeLocal) Evict(ctx context.Context, fp string) error {
 	s := l.s
-	if _, ok := s.live.OfKey(fp); !ok {
-		if !s.leases.holds(fp) {
+	if _, ok := s.place.live.OfKey(fp); !ok {
+		if !s.place.leases.holds(fp) {
 			return cluster.ErrNotHere
 		}
-		return s.leases.waitReleased(ctx, fp) // its session is ending
+		return s.place.leases.waitReleased(ctx, fp) // its session is ending
 	}
-	sp, err := s.live.Spectate(lobby.Holder{Key: fp})
+	sp, err := s.place.live.Spectate(lobby.Holder{Key: fp})
 	if err != nil {
 		return err
 	}
@@ -467,17 +467,17 @@ func (l nodeLocal) Evict(ctx context.Context, fp string) error {
 	if err := sp.TakeOver(ctx, func() string { return "" }); err != nil {
 		return err
 	}
-	return s.leases.waitReleased(ctx, fp)
+	return s.place.leases.waitReleased(ctx, fp)
 }
 
 // Watch implements cluster.Local: the game's frames as their save blobs,
 // the format that goes node to node.
 func (l nodeLocal) Watch(fp string) (<-chan []byte, func(), bool) {
-	g, ok := l.s.live.OfKey(fp)
+	g, ok := l.s.place.live.OfKey(fp)
 	if !ok {
 		return nil, nil, false
 	}
-	frames, stop, ok := l.s.live.Watch(g.ID)
+	frames, stop, ok := l.s.place.live.Watch(g.ID)
 	if !ok {
 		return nil, nil, false
 	}
@@ -493,7 +493,7 @@ func (l nodeLocal) Watch(fp string) (<-chan []byte, func(), bool) {
 
 // nodeName is the node's name in listings: "" off a cluster.
 func (s *Server) nodeName() string {
-	if s.nodes == nil {
+	if s.place.nodes == nil {
 		return ""
 	}
 	return s.cfg.Node

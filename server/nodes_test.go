@@ -89,8 +89,8 @@ func noSessions(t *testing.T, srv *Server) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
 	defer cancel()
-	if err := srv.live.Wait(ctx); err != nil {
-		t.Fatalf("sessions still open: %d", srv.live.Len())
+	if err := srv.place.live.Wait(ctx); err != nil {
+		t.Fatalf("sessions still open: %d", srv.place.live.Len())
 	}
 }
 
@@ -314,7 +314,7 @@ func TestATakeOverWithinANodeKeepsTheLeaseAndTheGameWritesOn(t *testing.T) {
 // leases and its node channel stops answering.
 func pauseNode(srv *Server) {
 	srv.pauseRenewals(true)
-	srv.nodes.srv.Close()
+	srv.place.nodes.srv.Close()
 }
 
 // rest presses "." (wait: always one turn) until the screen shows turn n,

@@ -298,7 +298,7 @@ func TestShutdownSaysGoodbyeToEveryReplayEvenOneStillReadingItsGame(t *testing.T
 		// Every session has passed the session cap: it is in the replay
 		// player, reading its game or already playing it.
 		deadline := time.Now().Add(waitLong)
-		for int64(srv.guard.Sessions()) < n && time.Now().Before(deadline) {
+		for int64(srv.front.guard.Sessions()) < n && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

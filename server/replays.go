@@ -41,10 +41,10 @@ var ErrHistoryDamaged = errors.New("the game's history is damaged and has been s
 // grotto's other lines); sentence makes it one for the title and the web.
 var ErrDailyNotOver = errors.New("this is today's daily challenge: its replay opens after 00:00 UTC")
 
-// clock returns the time now (Server.now, or time.Now).
+// clock returns the time now (Config.Clock, or time.Now).
 func (s *Server) clock() time.Time {
-	if s.now != nil {
-		return s.now()
+	if s.cfg.Clock != nil {
+		return s.cfg.Clock()
 	}
 	return time.Now()
 }

@@ -65,29 +65,53 @@ const (
 
 // Server is a running grotto: the SSH server, the store, the live sessions.
 type Server struct {
-	cfg    Config
-	log    *log.Logger
-	ssh    *ssh.Server
-	store  Database
-	data   *content.Tables  // the game's tables (monsters, items, spawns), as the host loaded them
-	now    func() time.Time // the clock of the daily's day (replays.go); nil means time.Now
-	admins atomic.Pointer[keys.AdminSet]
-	banned atomic.Pointer[keys.AdminSet]
-	live   lobby.Lobby // the live games (lobby.go adapts it for each session)
-	ln     net.Listener
+	cfg   Config
+	log   *log.Logger
+	store Database
+	data  *content.Tables // the game's tables (monsters, items, spawns), as the host loaded them
+	// front is the SSH side: the server, its listener and its connection
+	// guard.
+	front front
+	// policy is who may do what: the admins' and the banned keys, swapped
+	// whole on reload (auth.go, bans.go).
+	policy policy
+	// place is where each key's game lives: the live games here, this
+	// node's leases and its place among the nodes (lobby.go, leases.go,
+	// nodes.go).
+	place placement
+	// ends are the games whose end could not be written (server/session).
+	ends ends
+	// replays are the replay programs running (replayplayer.go).
+	replays replayPrograms
+	// web serves the web pages with --http (web.go).
+	web webSide
+	// metrics are the server's Prometheus instruments, served on
+	// --metrics (metrics.go).
+	metrics metricsSide
+	// life orders Serve's start and Shutdown (shutdown.go).
+	life life
+}
+
+// front is the server's SSH side.
+type front struct {
+	srv *ssh.Server
+	ln  net.Listener // bound by Listen
 	// guard admits connections, filters their requests and caps sessions
 	// per address and in all (server/guard).
 	guard *guard.Guard
-	// unsaved holds the keys whose session ended with a game that could
-	// not be saved and that no write has saved since (server/session);
-	// Shutdown names them and the process exits non-zero.
-	unsaved *session.Unsaved
-	// browsers counts, by key fingerprint, the sessions playing in a
-	// browser, for grotto_sessions{kind="browser"} (web.go).
-	browsers browserCount
-	// pending keeps the games that ended while the store refused every
-	// write, for the key's next session to record (server/session).
-	pending *session.PendingEnds
+}
+
+// policy holds the keys the host lists, each set replaced whole on a
+// reload (SIGHUP) and read without a lock.
+type policy struct {
+	admins atomic.Pointer[keys.AdminSet] // --admin-keys (auth.go)
+	banned atomic.Pointer[keys.AdminSet] // --banned-keys (bans.go)
+}
+
+// placement is where each key's game lives: in this node's lobby, under
+// this node's lease, or on another node of the cluster.
+type placement struct {
+	live lobby.Lobby // the live games (lobby.go adapts it for each session)
 	// leases are the store leases this node holds, one per key playing
 	// here (leases.go): one live game per key across the nodes.
 	leases *nodeLeases
@@ -99,21 +123,41 @@ type Server struct {
 	// released, stops the renew loop (renewLeases).
 	stopRenew     chan struct{}
 	stopRenewOnce sync.Once
-	// replays are the replay programs running (replayplayer.go).
-	replays replayPrograms
-	// web serves the web pages with --http (web.go); nil without.
-	web   *web.Server
-	webLn net.Listener
-	// metrics are the server's Prometheus instruments (metrics.go),
-	// served on --metrics by metricsHTTP once Listen bound metricsLn.
-	metrics     *metrics.Metrics
-	metricsLn   net.Listener
-	metricsHTTP *http.Server
-	// metricsConns counts metricsHTTP's connections (tests).
-	metricsConns connCount
-	// startMu orders Serve's start and Shutdown (shutdown.go): stopped
-	// once Shutdown has begun, served once Serve has started everything.
-	startMu         sync.Mutex
+}
+
+// ends are the games whose end the store did not take.
+type ends struct {
+	// unsaved holds the keys whose session ended with a game that could
+	// not be saved and that no write has saved since; Shutdown names them
+	// and the process exits non-zero.
+	unsaved *session.Unsaved
+	// pending keeps the games that ended while the store refused every
+	// write, for the key's next session to record.
+	pending *session.PendingEnds
+}
+
+// webSide is the web pages as this server serves them (web.go).
+type webSide struct {
+	srv *web.Server  // nil without --http
+	ln  net.Listener // bound by Listen
+	// browsers counts, by key fingerprint, the sessions playing in a
+	// browser, for grotto_sessions{kind="browser"}.
+	browsers browserCount
+}
+
+// metricsSide is the server's Prometheus instruments and the --metrics
+// port that serves them (metrics.go).
+type metricsSide struct {
+	*metrics.Metrics
+	ln    net.Listener // bound by Listen; nil without --metrics
+	http  *http.Server
+	conns connCount // http's connections (tests)
+}
+
+// life is where Serve and Shutdown meet: stopped once Shutdown has begun,
+// served once Serve has started everything.
+type life struct {
+	mu              sync.Mutex
 	stopped, served bool
 }
 
@@ -156,33 +200,33 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data,
-		pending: session.NewPendingEnds(), unsaved: session.NewUnsaved(), leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL),
-		stopRenew: make(chan struct{})}
+		ends:  ends{pending: session.NewPendingEnds(), unsaved: session.NewUnsaved()},
+		place: placement{leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL), stopRenew: make(chan struct{})}}
 	mem := lobby.NewMemory(s.clock) // the server's one clock: a daily's day (lobby.HiddenDaily)
-	s.live = mem
+	s.place.live = mem
 	s.newMetrics(mem, db) // metrics.go
-	s.admins.Store(&keys.AdminSet{})
+	s.policy.admins.Store(&keys.AdminSet{})
 	if err := s.ReloadAdmins(); err != nil {
 		return nil, err
 	}
-	s.banned.Store(&keys.AdminSet{})
+	s.policy.banned.Store(&keys.AdminSet{})
 	if err := s.ReloadBans(); err != nil {
 		return nil, err
 	}
-	s.guard = s.newGuard()
+	s.front.guard = s.newGuard()
 	nodes, err := newNodes(s, db)
 	if err != nil {
 		return nil, err
 	}
-	s.nodes = nodes
+	s.place.nodes = nodes
 	hostKey, err := keys.LoadOrCreateHostKey(cfg.HostKeyPath())
 	if err != nil {
 		return nil, err
 	}
-	if s.ssh, err = s.newSSH(hostKey); err != nil {
+	if s.front.srv, err = s.newSSH(hostKey); err != nil {
 		return nil, err
 	}
-	if s.web, err = s.newWeb(); err != nil {
+	if s.web.srv, err = s.newWeb(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -206,7 +250,7 @@ func (s *Server) newSSH(hostKey gossh.Signer) (*ssh.Server, error) {
 			}
 			return nil
 		},
-		s.guard.Install,
+		s.front.guard.Install,
 		func(srv *ssh.Server) error { srv.AddHostKey(hostKey); return nil },
 		wish.WithPublicKeyAuth(s.publicKeyAuth),
 		wish.WithKeyboardInteractiveAuth(s.keyboardAuth),
@@ -229,18 +273,18 @@ func (s *Server) Listen() error {
 		ln.Close()
 		return err
 	}
-	s.ln = ln
-	err = s.nodes.listen(s.bind, s.cfg.ClusterListen, s.cfg.ClusterAdvertise)
+	s.front.ln = ln
+	err = s.place.nodes.listen(s.bind, s.cfg.ClusterListen, s.cfg.ClusterAdvertise)
 	if err == nil {
-		if err = s.listenWeb(); err != nil && s.nodes != nil && s.nodes.ln != nil {
-			s.nodes.ln.Close()
+		if err = s.listenWeb(); err != nil && s.place.nodes != nil && s.place.nodes.ln != nil {
+			s.place.nodes.ln.Close()
 		}
 	}
 	if err != nil {
 		ln.Close()
-		s.ln = nil
-		if s.metricsLn != nil {
-			s.metricsLn.Close()
+		s.front.ln = nil
+		if s.metrics.ln != nil {
+			s.metrics.ln.Close()
 		}
 		return err
 	}
@@ -248,48 +292,48 @@ func (s *Server) Listen() error {
 }
 
 // Addr returns the address the server listens on, once Listen has run.
-func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+func (s *Server) Addr() net.Addr { return s.front.ln.Addr() }
 
 // Serve accepts connections until Shutdown; it then returns nil, at once
 // when Shutdown came first.
 func (s *Server) Serve() error {
-	s.startMu.Lock()
-	if s.stopped {
-		s.startMu.Unlock()
+	s.life.mu.Lock()
+	if s.life.stopped {
+		s.life.mu.Unlock()
 		return nil
 	}
-	if s.ln == nil {
+	if s.front.ln == nil {
 		if err := s.Listen(); err != nil {
-			s.startMu.Unlock()
+			s.life.mu.Unlock()
 			return err
 		}
 	}
-	s.log.Info("grotto is listening", "addr", s.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.admins.Load().Len(),
+	s.log.Info("grotto is listening", "addr", s.front.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.policy.admins.Load().Len(),
 		"host_key", s.cfg.HostKeyPath(), "node", s.cfg.Node, "lease_ttl", s.cfg.LeaseTTL)
-	if s.guard.Proxied() {
+	if s.front.guard.Proxied() {
 		s.log.Info("PROXY protocol on: connections from these addresses must start with a PROXY header; a header from anywhere else is refused",
 			"proxy_protocol_from", strings.Join(s.cfg.ProxyProtocolFrom, ","))
 	}
 	stop := make(chan struct{})
 	defer close(stop)
-	go s.live.Sweep(s.cfg.Limits.KeepAlive, s.cfg.Limits.IdleTimeout, stop)
+	go s.place.live.Sweep(s.cfg.Limits.KeepAlive, s.cfg.Limits.IdleTimeout, stop)
 	go s.watchFile(stop)
-	s.nodes.serve(stop)
+	s.place.nodes.serve(stop)
 	// One loop for every key playing on this node, until Shutdown has
 	// seen every session save and release (games still save after Serve
 	// returns).
-	go s.renewLeases(s.stopRenew)
-	if s.web != nil {
+	go s.renewLeases(s.place.stopRenew)
+	if s.web.srv != nil {
 		go func() {
-			if err := s.web.Serve(s.webLn); err != nil {
+			if err := s.web.srv.Serve(s.web.ln); err != nil {
 				s.log.Error("the web pages stopped", "err", err)
 			}
 		}()
 	}
 	go s.serveMetrics() // until Shutdown's stopMetrics
-	s.served = true
-	s.startMu.Unlock()
-	err := s.ssh.Serve(s.ln)
+	s.life.served = true
+	s.life.mu.Unlock()
+	err := s.front.srv.Serve(s.front.ln)
 	if errors.Is(err, ssh.ErrServerClosed) || s.isStopped() { // or its listener closed by Shutdown (shutdown.go)
 		return nil
 	}
@@ -301,29 +345,29 @@ func (s *Server) Serve() error {
 // not ended when ctx expires are cut off; their games are still saved as
 // their handlers unwind. It returns the store's close error, if any.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.log.Info("shutting down", "sessions", s.live.Len())
-	s.stopServing()   // shutdown.go
-	if s.web != nil { // watch pages first: they hold no game
-		if err := s.web.Shutdown(ctx); err != nil {
+	s.log.Info("shutting down", "sessions", s.place.live.Len())
+	s.stopServing()       // shutdown.go
+	if s.web.srv != nil { // watch pages first: they hold no game
+		if err := s.web.srv.Shutdown(ctx); err != nil {
 			s.log.Warn("web pages still open at the deadline; closing them", "err", err)
-			s.web.Close()
+			s.web.srv.Close()
 		}
 	}
 	s.replays.shutdown(ctx) // replays hold no game: they just end
-	s.live.Shutdown()       // every session hears lobby.ShutDown, saves and leaves
+	s.place.live.Shutdown() // every session hears lobby.ShutDown, saves and leaves
 	done := make(chan error, 1)
-	go func() { done <- s.ssh.Shutdown(ctx) }()
-	if err := s.live.Wait(ctx); err != nil {
-		s.log.Warn("sessions still open at the deadline; closing them", "sessions", s.live.Len())
+	go func() { done <- s.front.srv.Shutdown(ctx) }()
+	if err := s.place.live.Wait(ctx); err != nil {
+		s.log.Warn("sessions still open at the deadline; closing them", "sessions", s.place.live.Len())
 	}
-	s.ssh.Close()
+	s.front.srv.Close()
 	<-done
 	// Handlers of cut-off sessions save as they unwind; give them a moment.
 	grace, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	s.live.Wait(grace)
-	s.stopRenewOnce.Do(func() { close(s.stopRenew) })
-	s.nodes.close()
+	s.place.live.Wait(grace)
+	s.place.stopRenewOnce.Do(func() { close(s.place.stopRenew) })
+	s.place.nodes.close()
 	s.stopMetrics(ctx) // the last scrape sees every save
 	fileErr := s.store.CheckFile()
 	if err := s.store.Close(); err != nil {
@@ -333,7 +377,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.log.Error("stopped; NO GAME WAS SAVED since the database file went away", "err", fileErr)
 		return fileErr
 	}
-	if fps := s.unsaved.Keys(); len(fps) > 0 {
+	if fps := s.ends.unsaved.Keys(); len(fps) > 0 {
 		s.log.Error("stopped; some games could not be saved and their last turns are lost; each key's earlier log line says which", "unsaved", len(fps), "fps", strings.Join(fps, " "))
 		return fmt.Errorf("games that could not be saved: %d (%s)", len(fps), strings.Join(fps, " "))
 	}
@@ -346,17 +390,17 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // store, and logs nothing, since no game was played. A serving server
 // stops with Shutdown.
 func (s *Server) Close() error {
-	if s.ln != nil {
-		s.ln.Close()
+	if s.front.ln != nil {
+		s.front.ln.Close()
 	}
-	if s.nodes != nil && s.nodes.ln != nil {
-		s.nodes.ln.Close()
+	if s.place.nodes != nil && s.place.nodes.ln != nil {
+		s.place.nodes.ln.Close()
 	}
-	if s.webLn != nil {
-		s.webLn.Close()
+	if s.web.ln != nil {
+		s.web.ln.Close()
 	}
 	s.stopMetrics(context.Background())
-	s.ssh.Close()
+	s.front.srv.Close()
 	return s.store.Close()
 }
 
@@ -398,10 +442,10 @@ func (s *Server) ReloadAdmins() error {
 	}
 	admins, err := keys.LoadAuthorizedKeys(s.cfg.AdminKeys)
 	if err != nil {
-		s.admins.Store(&keys.AdminSet{})
+		s.policy.admins.Store(&keys.AdminSet{})
 		return err
 	}
-	s.admins.Store(&admins)
+	s.policy.admins.Store(&admins)
 	for _, ig := range admins.IgnoredOptions() {
 		s.log.Warn("admin key options are ignored: this key is an admin from anywhere, with every right",
 			"file", s.cfg.AdminKeys, "line", ig.Line, "fp", ig.Fingerprint, "options", strings.Join(ig.Options, ","))
@@ -458,7 +502,7 @@ func (s *Server) play(st seat) {
 	logger := s.log.With("fp", id.fp, "ssh_user", id.name)
 	if st.browser() {
 		logger = s.log.With("fp", id.fp, "browser", true)
-		defer s.browsers.enter(id.fp)()
+		defer s.web.browsers.enter(id.fp)()
 	}
 	name, isNew, ok := s.profileFor(st, id, logger)
 	if !ok {
@@ -468,13 +512,13 @@ func (s *Server) play(st seat) {
 	// The key's store lease (leases.go): claimed before the game is
 	// read, released after its last write (finish), or here on the way
 	// out of a session that never played.
-	lob.lease = &sessionLease{nl: s.leases, st: s.store, fp: id.fp, n: lob}
+	lob.lease = &sessionLease{nl: s.place.leases, st: s.store, fp: id.fp, n: lob}
 	defer lob.lease.release()
 	play := s.newPlay(id.fp, lob.lease, logger)
 	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.metrics.Timed(metrics.Roles{Scores: s.store}).Scores}, Data: s.data,
 		Replays: titleReplays{s}, Daily: &dailyStarter{s: s, fp: id.fp, play: play, log: logger},
 		IdleTimeout: s.cfg.Limits.IdleTimeout, Now: s.clock,
-		Admin: func() bool { return s.admins.Load().Contains(id.fp) },
+		Admin: func() bool { return s.policy.admins.Load().Contains(id.fp) },
 		Lobby: lob, NeedName: isNew,
 		Settings: s.settingsOf(id.fp), SaveSettings: s.saveSettings(id.fp, logger)}
 	// The slot is listed under the stored profile's name only: a key
@@ -548,7 +592,7 @@ func (s *Server) finish(st seat, fp string, play *session.Session, model *tui.Mo
 		// Another node claimed the key: its writes here were refused
 		// (fenced) and the game goes on there from its last write.
 		lease.release()
-		s.unsaved.Clear(fp) // the game goes on there, from the store: nothing of it is left here to save
+		s.ends.unsaved.Clear(fp) // the game goes on there, from the store: nothing of it is left here to save
 		logger.Warn("session ended: this node lost the key's lease to another node; nothing more was written here", "err", err)
 		st.end("This game was taken over elsewhere: the server lost its claim on your game, which continues on the server that claimed it.", 1)
 		return
@@ -562,7 +606,7 @@ func (s *Server) finish(st seat, fp string, play *session.Session, model *tui.Mo
 		st.end(s.goodbye(model.Exit(), hadGame), 0)
 		return
 	}
-	s.unsaved.Mark(fp)
+	s.ends.unsaved.Mark(fp)
 	// err is the player's text (it promises retries, which end with the
 	// session); the host needs the cause.
 	if play.OnlyLastWaits() { // every turn the screen showed is in the store
@@ -590,11 +634,11 @@ func cause(err error) error {
 // Its game's writes, quarantine included, go through lease, fenced by the
 // key's store lease.
 func (s *Server) newPlay(fp string, lease *sessionLease, logger *log.Logger) *session.Session {
-	m := s.metrics // every store call of the session timed by operation
+	m := s.metrics.Metrics // every store call of the session timed by operation
 	t := m.Timed(metrics.Roles{Saves: lease, Scores: lease, Profiles: s.store, Quarantine: loggedQuarantine{lease, logger}})
 	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: t.Saves, Scores: t.Scores,
 		Profiles: t.Profiles, Quarantine: t.Quarantine,
-		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.pending, Unsaved: s.unsaved, Played: m.Played,
+		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.ends.pending, Unsaved: s.ends.unsaved, Played: m.Played,
 		Trouble: func(err error) {
 			if errors.Is(err, store.ErrFenced) {
 				logger.Warn("a write of this player's game was refused (fenced): another node claimed the key; this session ends without writing again", "err", err)
@@ -656,9 +700,9 @@ func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed str
 		var slot lobby.Slot
 		var err error
 		if player.Conflict {
-			slot, err = s.live.Spectate(h)
+			slot, err = s.place.live.Spectate(h)
 		} else {
-			slot, err = s.live.Claim(h)
+			slot, err = s.place.live.Claim(h)
 		}
 		if errors.Is(err, lobby.ErrAlreadyPlaying) {
 			lob.lease.release() // the session playing here holds it; a take-over acquires it again
@@ -701,7 +745,7 @@ func (s *Server) programOptions(st seat, logger *log.Logger) []tea.ProgramOption
 func (s *Server) acquireLease(lob *sessionLobby, player *tui.Player, logger *log.Logger) error {
 	err := lob.lease.acquire()
 	var held *store.LeaseHeldError
-	if err == nil || s.nodes == nil || !errors.As(err, &held) {
+	if err == nil || s.place.nodes == nil || !errors.As(err, &held) {
 		return err
 	}
 	lob.setElsewhere(held.Node)
@@ -710,7 +754,7 @@ func (s *Server) acquireLease(lob *sessionLobby, player *tui.Player, logger *log
 	case held.Node == s.cfg.Node: // an earlier run of this node: it is gone
 		player.Stranded = earlierRunNote(held.Node, s.cfg.LeaseTTL)
 		logger.Info("key's game was held by an earlier run of this node: waiting for its lease to lapse", "until", held.Expires)
-	case !s.nodes.nodeAnswers(held.Node):
+	case !s.place.nodes.nodeAnswers(held.Node):
 		player.Stranded = strandedNote(held.Node, s.cfg.LeaseTTL)
 		logger.Info("key's game is on a node that does not answer: waiting for its lease to lapse", "node", held.Node, "until", held.Expires)
 	default:

@@ -1,13 +1,13 @@
 package server
 
-// This file: Shutdown before Serve, or racing its start (startMu): Serve
+// This file: Shutdown before Serve, or racing its start (Server.life): Serve
 // then returns at once, and no listener is left open.
 
 // isStopped says whether Shutdown has begun.
 func (s *Server) isStopped() bool {
-	s.startMu.Lock()
-	defer s.startMu.Unlock()
-	return s.stopped
+	s.life.mu.Lock()
+	defer s.life.mu.Unlock()
+	return s.life.stopped
 }
 
 // stopServing marks the server stopped, so that a Serve yet to start
@@ -17,22 +17,22 @@ func (s *Server) isStopped() bool {
 // accepts on; an Accept on the closed one returns, and Serve with it,
 // returning nil since the server is stopped).
 func (s *Server) stopServing() {
-	s.startMu.Lock()
-	defer s.startMu.Unlock()
-	s.stopped = true
-	if s.ln != nil {
-		s.ln.Close()
+	s.life.mu.Lock()
+	defer s.life.mu.Unlock()
+	s.life.stopped = true
+	if s.front.ln != nil {
+		s.front.ln.Close()
 	}
-	if s.served {
+	if s.life.served {
 		return
 	}
-	if s.nodes != nil && s.nodes.ln != nil {
-		s.nodes.ln.Close()
+	if s.place.nodes != nil && s.place.nodes.ln != nil {
+		s.place.nodes.ln.Close()
 	}
-	if s.webLn != nil {
-		s.webLn.Close()
+	if s.web.ln != nil {
+		s.web.ln.Close()
 	}
-	if s.metricsLn != nil {
-		s.metricsLn.Close()
+	if s.metrics.ln != nil {
+		s.metrics.ln.Close()
 	}
 }

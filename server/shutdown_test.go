@@ -43,7 +43,7 @@ func TestShutdownBeforeServeAndServeAfterShutdownReturnPromptly(t *testing.T) {
 				t.Errorf("listening %v: Serve after Shutdown: %v, want nil", listen, err)
 			}
 		case <-time.After(waitLong):
-			srv.ssh.Close()
+			srv.front.srv.Close()
 			t.Fatalf("listening %v: Serve after Shutdown still serves after %v", listen, waitLong)
 		}
 	}
@@ -70,7 +70,7 @@ func TestShutdownRightAfterServeStartsReturnsPromptly(t *testing.T) {
 				t.Errorf("Serve: %v, want nil", err)
 			}
 		case <-time.After(waitLong):
-			srv.ssh.Close()
+			srv.front.srv.Close()
 			t.Fatalf("Serve has not returned %v after Shutdown", waitLong)
 		}
 	}

@@ -112,7 +112,7 @@ func (s *Server) newWeb() (*web.Server, error) {
 	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: watchers, MaxReplays: replays, Logger: s.log, MaxConns: maxConns,
 		Counted: func(result string) { s.metrics.WebConnections.WithLabelValues(result).Inc() },
-		Tokens:  s.store, Players: webPlayers{s}, Gate: s.guard, BaseURL: s.cfg.HTTPURL,
+		Tokens:  s.store, Players: webPlayers{s}, Gate: s.front.guard, BaseURL: s.cfg.HTTPURL,
 		SSH: func() string { return s.sshCommand(false) }})
 }
 
@@ -133,8 +133,8 @@ func (s *Server) webBase() string {
 		return strings.TrimSuffix(s.cfg.HTTPURL, "/")
 	}
 	addr := s.cfg.HTTP
-	if s.webLn != nil {
-		addr = s.webLn.Addr().String()
+	if s.web.ln != nil {
+		addr = s.web.ln.Addr().String()
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -183,7 +183,7 @@ type webPlayers struct{ s *Server }
 
 // Admit implements web.Players: a banned key is refused.
 func (p webPlayers) Admit(fp string) error {
-	if b := p.s.banned.Load(); b != nil && b.Contains(fp) {
+	if b := p.s.policy.banned.Load(); b != nil && b.Contains(fp) {
 		return errors.New(bannedLine)
 	}
 	return nil
@@ -192,12 +192,12 @@ func (p webPlayers) Admit(fp string) error {
 // Play implements web.Players: a browser is a session like any other,
 // counted by --max-sessions.
 func (p webPlayers) Play(seat *web.Seat) {
-	if !p.s.guard.EnterSession() {
+	if !p.s.front.guard.EnterSession() {
 		p.s.log.Warn("web: a play page was refused: the server is full", "fp", seat.Fingerprint())
-		seat.End(p.s.guard.FullLine(), false)
+		seat.End(p.s.front.guard.FullLine(), false)
 		return
 	}
-	defer p.s.guard.LeaveSession()
+	defer p.s.front.guard.LeaveSession()
 	start := time.Now()
 	p.s.log.Info("web: a browser plays", "fp", seat.Fingerprint())
 	p.s.play(webSeat{seat})
@@ -261,22 +261,22 @@ func (w webSeat) end(line string, code int) { w.t.End(line, code == 0) }
 
 // listenWeb binds cfg.HTTP, if set.
 func (s *Server) listenWeb() error {
-	if s.web == nil || s.webLn != nil {
+	if s.web.srv == nil || s.web.ln != nil {
 		return nil
 	}
 	ln, err := s.bind(BindHTTP, s.cfg.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen --http %s: %w", s.cfg.HTTP, err)
 	}
-	s.webLn = ln
+	s.web.ln = ln
 	return nil
 }
 
 // HTTPAddr returns the address the web pages are served on, once Listen has
 // run; nil without --http.
 func (s *Server) HTTPAddr() net.Addr {
-	if s.webLn == nil {
+	if s.web.ln == nil {
 		return nil
 	}
-	return s.webLn.Addr()
+	return s.web.ln.Addr()
 }

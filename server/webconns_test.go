@@ -18,7 +18,7 @@ import (
 
 // openConns returns how many connections the server counts for key.
 func openConns(srv *Server, key string) int {
-	return srv.guard.Conns(key)
+	return srv.front.guard.Conns(key)
 }
 
 // waitConns waits until the server counts n connections of key.
@@ -140,7 +140,7 @@ func TestBrowserSocketsShareTheAddressesConnRate(t *testing.T) {
 	} else {
 		c.Close()
 	}
-	gate := srv.guard
+	gate := srv.front.guard
 	one := &net.TCPAddr{IP: net.ParseIP("2001:db8::1"), Port: 1000}
 	sameSlash64 := &net.TCPAddr{IP: net.ParseIP("2001:db8::ffff:2"), Port: 2000}
 	for i, a := range []net.Addr{one, sameSlash64, one} {

@@ -329,7 +329,7 @@ func TestABrowserCountsAgainstMaxSessions(t *testing.T) {
 	<-player.Done()
 	// The client is gone before the server has counted its session out
 	// (it saves as it unwinds): wait for that, as a player would retry.
-	for deadline := time.Now().Add(waitLong); int64(srv.guard.Sessions()) > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(waitLong); int64(srv.front.guard.Sessions()) > 0 && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	p = openPage(t, b, base, "/play/ws?cols=100&rows=30")
