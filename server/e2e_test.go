@@ -609,3 +609,38 @@ func TestWatchingYourOtherSessionFindsItByKey(t *testing.T) {
 		t.Errorf("watching the key's own session:\n%s", screen)
 	}
 }
+
+// A take-over moves a game between two sessions of one key; the game goes
+// on, so its watchers stay: they see the new session's moves and are never
+// told the player left (they were, before the lobby handed them over).
+func TestAWatcherKeepsWatchingThroughATakeOver(t *testing.T) {
+	_, addr := startServer(t)
+	key := newKey(t)
+	a := dial(t, addr, key, 100, 30)
+	newGame(t, a)
+
+	watcher := dial(t, addr, newKey(t), 100, 30)
+	title(t, watcher)
+	watcher.Send("w")
+	waitText(t, watcher, "Playing now")
+	watcher.Send("\r")
+	waitText(t, watcher, "Watching")
+	waitText(t, a, "watched by 1")
+	before := turn(walk(t, a, 2))
+	waitText(t, watcher, "Turn: "+before)
+
+	b := dial(t, addr, key, 100, 30)
+	waitText(t, b, "already playing")
+	b.Send("t")
+	waitText(t, b, "Turn: "+before)
+	waitText(t, b, "watched by 1")
+	screen := walk(t, b, atoi(before)+1)
+	want := turn(screen)
+	got := waitText(t, watcher, "Turn: "+want)
+	if strings.Contains(string(watcher.Output()), "has left") {
+		t.Errorf("the watcher was told the player left although the game went on:\n%s", got)
+	}
+	if around(t, got) != around(t, screen) {
+		t.Errorf("after the take-over the watcher's view differs:\nplayer:\n%s\nwatcher:\n%s", around(t, screen), around(t, got))
+	}
+}

@@ -226,19 +226,34 @@ func (s *slot) Rename(name string) {
 // Lost implements Slot.
 func (s *slot) Lost() <-chan struct{} { return s.lost }
 
-// Release implements Slot.
+// Release implements Slot. The watchers of a player slot whose key is
+// being taken over follow the game to the taker (handWatchers); any other
+// slot's watchers see their channels close.
 func (s *slot) Release() {
 	m := s.m
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if s.released {
+		m.mu.Unlock()
 		return
 	}
 	s.released = true
 	delete(m.slots, s.id)
+	var taker *slot
 	if m.players[s.key] == s {
 		delete(m.players, s.key)
+		if t := m.taking[s.key]; t != nil && !t.released {
+			taker = t
+		}
 	}
-	s.closeWatchers()
+	tell := false
+	if taker != nil {
+		tell = s.handWatchers(taker)
+	} else {
+		s.closeWatchers()
+	}
 	close(s.done)
+	m.mu.Unlock()
+	if tell {
+		taker.notify(WatchersChanged)
+	}
 }

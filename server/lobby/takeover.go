@@ -19,7 +19,10 @@ import "context"
 //     key has claimed none).
 //
 // So there are never two players of one key at once, and the new player
-// reads a save the old one has finished writing. With no player for the key
+// reads a save the old one has finished writing. The game's watchers
+// follow it: at step 3 the old slot hands them to s (Release,
+// handWatchers) instead of closing their channels, and they see s's frames
+// from its first publish on. With no player for the key
 // (it left meanwhile) step 4 happens at once. If the old holder has not
 // released when ctx ends, TakeOver returns ctx's error and s stays a
 // spectator (the old holder was told and still leaves; the key can then be

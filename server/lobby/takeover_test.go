@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
+
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 // named returns a name function for TakeOver that records its call.
@@ -139,4 +142,58 @@ func TestAReleasedSlotCannotTakeOver(t *testing.T) {
 	if _, ok := m.OfKey("SHA256:a"); ok {
 		t.Error("a released slot became its key's player")
 	}
+}
+
+// A take-over moves the game, not the watchers' window on it: someone
+// watching alice's game keeps watching it when alice's key connects again
+// and takes it over, and sees the new session's frames, where they used to
+// read "alice has left the game" although the game went on.
+func TestWatchersFollowTheGameThroughATakeOver(t *testing.T) {
+	m := NewMemory(nil)
+	told := newEvents()
+	old, _ := m.Claim(Holder{Key: "SHA256:a", Name: "alice", Notifier: told})
+	old.Publish(1, 10, "", frame.New([]byte("turn 10"), nil))
+	frames, stop, ok := m.Watch(old.ID())
+	if !ok {
+		t.Fatal("cannot watch alice's game")
+	}
+	defer stop()
+	if f := <-frames; string(f.Blob()) != "turn 10" {
+		t.Fatalf("first frame %q", f.Blob())
+	}
+	taker, _ := m.Spectate(Holder{Key: "SHA256:a"})
+	done := make(chan error, 1)
+	go func() { done <- taker.TakeOver(context.Background(), func() string { return "alice" }) }()
+	for e := told.next(); e != TakenOver; e = told.next() { // WatchersChanged came first
+		if e != WatchersChanged {
+			t.Fatalf("the old holder was told %v, want TakenOver", e)
+		}
+	}
+	old.Release() // saved
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	taker.Publish(1, 11, "", frame.New([]byte("turn 11"), nil))
+	select {
+	case f, open := <-frames:
+		if !open {
+			t.Fatal("the watcher's channel closed at the take-over: the watcher was told the game ended")
+		}
+		if string(f.Blob()) != "turn 11" {
+			t.Errorf("after the take-over the watcher read %q, want the new session's frame", f.Blob())
+		}
+	case <-time.After(waitLong):
+		t.Fatal("the new session's frame never reached the watcher")
+	}
+	if g, _ := m.OfKey("SHA256:a"); g.Watchers != 1 {
+		t.Errorf("alice's game lists %d watchers after the take-over, want 1", g.Watchers)
+	}
+	if n := taker.Watchers(); n != 1 {
+		t.Errorf("the new session counts %d watchers, want 1", n)
+	}
+	stop()
+	if n := taker.Watchers(); n != 0 {
+		t.Errorf("after the watcher left, the new session counts %d watchers, want 0", n)
+	}
+	taker.Release()
 }

@@ -46,6 +46,9 @@ type watcher struct {
 	ch   chan *frame.Frame // holds at most the newest frame not read yet
 	last *frame.Frame      // the last frame handed to ch
 	own  bool              // a session of the slot's own key (WatchOwn)
+	// at is the slot watched, guarded by m.mu: the one subscribed to,
+	// or the session that took its game over since (handWatchers).
+	at *slot
 }
 
 // Watch implements Lobby.
@@ -92,38 +95,54 @@ func (m *Memory) subscribe(s *slot, own bool) (<-chan *frame.Frame, func(), bool
 		}
 		return nil, nil, false
 	}
+	w := &watcher{ch: ch, last: s.frame, own: own, at: s}
 	if s.watchersClosed { // released since: the channel says the game ended
 		close(ch)
 	} else {
 		if s.frame != nil {
 			ch <- s.frame
 		}
-		s.watchers[wid] = &watcher{ch: ch, last: s.frame, own: own}
+		s.watchers[wid] = w
 	}
 	s.watchMu.Unlock()
 	if tell {
 		s.notify(WatchersChanged)
 	}
-	stop := func() {
+	return ch, func() { m.unsubscribe(wid, w) }, true
+}
+
+// unsubscribe ends watcher w (id wid) on the slot it watches now, which a
+// take-over may have changed since it subscribed; it does nothing when
+// w's channel was closed already (its game ended or became today's daily).
+func (m *Memory) unsubscribe(wid uint64, w *watcher) {
+	for {
+		m.mu.Lock()
+		s := w.at
+		m.mu.Unlock()
 		s.watchMu.Lock()
-		w, ok := s.watchers[wid]
+		ok := s.watchers[wid] == w
 		if ok {
 			delete(s.watchers, wid)
 			close(w.ch)
 		}
 		s.watchMu.Unlock()
-		if !ok {
+		if ok {
+			m.mu.Lock()
+			s.watching--
+			tell := s.noteWatchers()
+			m.mu.Unlock()
+			if tell {
+				s.notify(WatchersChanged)
+			}
 			return
 		}
 		m.mu.Lock()
-		s.watching--
-		tell := s.noteWatchers()
+		moved := w.at != s
 		m.mu.Unlock()
-		if tell {
-			s.notify(WatchersChanged)
+		if !moved {
+			return
 		}
 	}
-	return ch, stop, true
 }
 
 // noteWatchers reports whether s's holder is to be told WatchersChanged:
@@ -249,6 +268,29 @@ func offer(ch chan *frame.Frame, f *frame.Frame) (dropped bool) {
 	default:
 	}
 	return dropped
+}
+
+// handWatchers gives the watchers of s, a player slot being released, to
+// t, the session of the same key taking its game over (takeover.go), so
+// that they see its frames from its first publish on instead of the game
+// ending; it reports whether t's holder is to be told WatchersChanged.
+// m.mu is held; s's watchMu is taken before t's (never the other way).
+func (s *slot) handWatchers(t *slot) (tell bool) {
+	s.watchMu.Lock()
+	t.watchMu.Lock()
+	n := 0
+	for id, w := range s.watchers {
+		w.at = t
+		t.watchers[id] = w
+		n++
+	}
+	clear(s.watchers)
+	s.watchersClosed = true
+	s.frame = nil
+	t.watchMu.Unlock()
+	s.watchMu.Unlock()
+	t.watching += n
+	return n > 0 && t.noteWatchers()
 }
 
 // closeWatchers closes every watcher's channel of a released slot: its
