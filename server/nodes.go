@@ -383,8 +383,8 @@ func silent(err error) bool {
 // takeOverRemote takes key fp's game from node, which holds its lease: it
 // asks that node to save and release (server/cluster), then claims the
 // lease here. When the node does not answer (stopped, cut off), or has no
-// channel, it waits for the node's lease to lapse, telling the player
-// through note. It returns nil once this node holds the lease, or an
+// channel, it waits until the node's lease lapses (its expiry, as the
+// store says: lapseWait), telling the player through note. It returns nil once this node holds the lease, or an
 // error for the player.
 func (l *sessionLobby) takeOverRemote(held *store.LeaseHeldError) error {
 	n, ttl := l.srv.place.nodes, l.srv.cfg.LeaseTTL
@@ -427,8 +427,21 @@ func (l *sessionLobby) takeOverRemote(held *store.LeaseHeldError) error {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("your key is still playing on node %s", held.Node)
 		}
-		time.Sleep(250 * time.Millisecond)
+		time.Sleep(lapseWait(held.Expires, deadline))
 	}
+}
+
+// minLapseWait is the shortest wait before a take-over tries a key's lease
+// again: the store's clock and this node's may differ a little, so a lease
+// the store says has lapsed may not have yet.
+const minLapseWait = 100 * time.Millisecond
+
+// lapseWait is how long a take-over waits before it tries the key's lease
+// again: until the holder's lease lapses, as the store said (expires), at
+// least minLapseWait, and never past deadline. A holder that answered and
+// released is not waited for: its lease was free at once.
+func lapseWait(expires, deadline time.Time) time.Duration {
+	return max(minLapseWait, min(time.Until(expires), time.Until(deadline)))
 }
 
 // note shows the session's choice screen a line about its take-over.

@@ -376,3 +376,20 @@ func TestTwoProcessesOfOneNodeNameNeverPlayOneGameAtOnce(t *testing.T) {
 		t.Errorf("the new process's game is at turn %s after the old one woke", got)
 	}
 }
+
+func TestATakeOverWaitsForTheHoldersLeaseToLapseNotForAFixedPoll(t *testing.T) {
+	now := time.Now()
+	for _, c := range []struct {
+		name              string
+		expires, deadline time.Time
+		least, most       time.Duration
+	}{
+		{"a lease that lapses in 5 s is tried again then", now.Add(5 * time.Second), now.Add(time.Minute), 4 * time.Second, 5 * time.Second},
+		{"never past the take-over's deadline", now.Add(time.Minute), now.Add(2 * time.Second), time.Second, 2 * time.Second},
+		{"a lapsed lease (clocks differ) is tried again soon, not at once", now.Add(-time.Second), now.Add(time.Minute), minLapseWait, minLapseWait},
+	} {
+		if got := lapseWait(c.expires, c.deadline); got < c.least || got > c.most {
+			t.Errorf("%s: waits %v, want %v to %v", c.name, got, c.least, c.most)
+		}
+	}
+}
