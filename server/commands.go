@@ -42,7 +42,7 @@ func (s *Server) commandTable() sshcmd.Table {
 		{Name: "scores daily", Args: "[DATE]", Note: "today's, or a day's as 2006-01-02", Max: 1,
 			About: "the daily challenge's best scores, today's or DATE's (UTC)", Run: s.cmdDailyScores},
 		{Name: "who", About: "the games being played now", Run: func(c *sshcmd.Call) int {
-			writeWho(c.Out, s.allGames(), s.clock())
+			writeWho(c.Out, s.place.games(), s.clock())
 			return 0
 		}},
 		{Name: "replays", Args: "[NAME]", Note: "every player's games, or NAME's", Max: 1,

@@ -20,7 +20,7 @@ import (
 // (wish's testsession), with admin, if not nil, as its only admin.
 func commandsOn(t *testing.T, db Database, admin gossh.Signer) string {
 	t.Helper()
-	s := &Server{log: log.New(io.Discard), store: db, place: placement{live: lobby.NewMemory(nil)}}
+	s := &Server{log: log.New(io.Discard), store: db, place: placement{live: lobby.NewMemory(nil), nodes: &nodes{}, clock: time.Now}}
 	admins := keys.AdminSet{}
 	if admin != nil {
 		var err error
@@ -103,7 +103,7 @@ func TestEveryCommandGivenTooManyArgumentsAnswersItsUsageLine(t *testing.T) {
 	db := storetest.TempBolt(t)
 	admin := newKey(t)
 	addr := commandsOn(t, db, admin)
-	s := &Server{log: log.New(io.Discard), store: db, place: placement{live: lobby.NewMemory(nil)}}
+	s := &Server{log: log.New(io.Discard), store: db, place: placement{live: lobby.NewMemory(nil), nodes: &nodes{}, clock: time.Now}}
 	help, _, _ := run(t, login(t, addr, "x", admin), "help")
 	for _, c := range s.commandTable() {
 		if !strings.Contains(help, "  "+c.Usage()+" ") {

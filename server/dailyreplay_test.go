@@ -57,8 +57,9 @@ func finishDaily(t *testing.T, db *bolt.Store, name, day string) *game.Game {
 
 // clockedServer is a server on db whose clock reads *now.
 func clockedServer(db Database, now *atomic.Pointer[time.Time]) *Server {
-	s := &Server{log: log.New(io.Discard), store: db, place: placement{live: lobby.NewMemory(nil)}, data: content.Default(),
+	s := &Server{log: log.New(io.Discard), store: db, place: placement{live: lobby.NewMemory(nil), nodes: &nodes{}, clock: time.Now}, data: content.Default(),
 		cfg: Config{Clock: func() time.Time { return *now.Load() }}}
+	s.place.clock = s.clock
 	s.policy.admins.Store(&keys.AdminSet{})
 	return s
 }

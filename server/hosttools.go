@@ -44,10 +44,10 @@ func (s *Server) kick(sess ssh.Session, out, errOut io.Writer, typed string) int
 	}
 	s.log.Info("an admin kicked a player", "admin", s.adminOf(sess), "name", name)
 	where := ""
-	if s.place.nodes != nil {
+	if s.place.clustered() {
 		where = " on node " + tui.Inert(s.cfg.Node)
 	}
-	switch err := s.kickHere(context.Background(), fp); {
+	switch err := s.place.kick(context.Background(), fp); {
 	case err == nil:
 		fmt.Fprintf(out, "kicked %s%s: the session has ended.\n", name, where)
 		return 0
@@ -69,30 +69,6 @@ func (s *Server) liveNamed(name string) (fp string, ok bool) {
 		}
 	}
 	return "", false
-}
-
-// kickHere ends the session of key fp's game on this node as an admin's
-// kick: told, it saves and leaves. It returns nil once the session let
-// go and this node released the key's lease (so the player may come back
-// on any node at once), cluster.ErrStillLeaving when that did not happen
-// within kickWait, cluster.ErrNotHere when the key has no game here, or
-// ctx's error.
-func (s *Server) kickHere(ctx context.Context, fp string) error {
-	released, ok := s.place.live.KickKey(fp)
-	if !ok {
-		return cluster.ErrNotHere
-	}
-	ctx, cancel := context.WithTimeoutCause(ctx, kickWait, cluster.ErrStillLeaving)
-	defer cancel()
-	select {
-	case <-released:
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	}
-	if err := s.place.leases.waitReleased(ctx, fp); err != nil {
-		return context.Cause(ctx)
-	}
-	return nil
 }
 
 // broadcastText returns what every session shows for an admin's
@@ -130,7 +106,7 @@ func (s *Server) broadcast(sess ssh.Session, out, errOut io.Writer, args []strin
 		return 2
 	}
 	n := s.announce(text)
-	if s.place.nodes != nil {
+	if s.place.clustered() {
 		return s.broadcastElsewhere(sess, out, errOut, text, n)
 	}
 	s.log.Info("an admin broadcast a message", "admin", s.adminOf(sess), "sessions", n, "text", text)

@@ -121,9 +121,9 @@ func (n *nodes) named(name string) (store.NodeGame, bool) {
 // which node, and returns the exit status as kick does.
 func (s *Server) kickElsewhere(sess ssh.Session, out, errOut io.Writer, name string) int {
 	shown := tui.Inert(name)
-	g, ok := s.place.nodes.named(name) // nil-safe: no listing off a cluster
+	g, ok := s.place.nodes.named(name) // no listing off a cluster
 	if !ok {
-		if s.place.nodes != nil {
+		if s.place.clustered() {
 			fmt.Fprintf(errOut, "grotto: no live game named %s on any node\n", shown)
 		} else {
 			fmt.Fprintf(errOut, "grotto: no live game named %s on this server\n", shown)
@@ -160,7 +160,7 @@ func (l nodeLocal) Broadcast(_ context.Context, text string) (int, error) {
 }
 
 // Kick implements cluster.Local: an admin's kick from another node
-// (kickHere).
+// (placement.kick).
 func (l nodeLocal) Kick(ctx context.Context, fp string) error {
-	return l.s.kickHere(ctx, fp)
+	return l.s.place.kick(ctx, fp)
 }

@@ -22,7 +22,7 @@ import (
 // another node claims every key at once, at a later epoch.
 func TestTheSessionsOfAKeyOnANodeShareItsLeaseAndTheLastReleasesIt(t *testing.T) {
 	db := storetest.TempBolt(t)
-	s := &Server{log: log.New(io.Discard), store: db, place: placement{leases: newNodeLeases(db, "node-a", MinLeaseTTL)}}
+	s := &Server{log: log.New(io.Discard), store: db, place: placement{leases: newNodeLeases(db, "node-a", MinLeaseTTL), nodes: &nodes{}, clock: time.Now}}
 	s.place.leases.ttl = 30 * time.Millisecond // the loop renews every 10 ms: often, to race the sessions
 	stop := make(chan struct{})
 	loop := make(chan struct{})
@@ -104,7 +104,7 @@ func TestAWriteWithoutALeaseIsFencedAndAfterALostLeaseNeverReachesTheStore(t *te
 // save stays where it is and the session is told its lease moved on.
 func TestANodeThatLostTheLeaseCannotQuarantineTheNewOwnersSave(t *testing.T) {
 	db := storetest.TempBolt(t)
-	s := &Server{log: log.New(io.Discard), store: db, data: content.Default(), place: placement{leases: newNodeLeases(db, "node-a", time.Minute)}}
+	s := &Server{log: log.New(io.Discard), store: db, data: content.Default(), place: placement{leases: newNodeLeases(db, "node-a", time.Minute), nodes: &nodes{}, clock: time.Now}}
 	const fp = "SHA256:a"
 	told := 0
 	l := &sessionLease{nl: s.place.leases, st: db, fp: fp, n: lobby.NotifierFunc(func(lobby.Event) { told++ })}

@@ -5,7 +5,6 @@ package server
 // session's Bubble Tea program.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -19,10 +18,6 @@ import (
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
 )
-
-// takeOverDeadline is how long a take-over waits for the key's other session
-// to save and leave.
-const takeOverDeadline = 10 * time.Second
 
 // sessionLobby is one session's window on the server (tui.Lobby) and the
 // notifier of its slot (lobby.Notifier).
@@ -138,12 +133,12 @@ func liveGames(gs []lobby.Game) []tui.LiveGame {
 	return out
 }
 
-// Games implements tui.Lobby: the games of every node (nodes.go).
+// Games implements tui.Lobby: the games of every node (placement.games).
 func (l *sessionLobby) Games() []tui.LiveGame {
 	self := l.id()
 	var out []tui.LiveGame
-	for _, g := range l.srv.allGames() {
-		if g.ID != self || g.Node != l.srv.nodeName() {
+	for _, g := range l.srv.place.games() {
+		if g.ID != self || g.Node != l.srv.place.nodeName() {
 			out = append(out, g)
 		}
 	}
@@ -151,49 +146,24 @@ func (l *sessionLobby) Games() []tui.LiveGame {
 }
 
 // Mine implements tui.Lobby: the key's game on this node, or on the node
-// that holds it.
+// that holds it (placement.mine).
 func (l *sessionLobby) Mine() (tui.LiveGame, bool) {
-	if g, ok := l.srv.place.live.OfKey(l.fp); ok {
-		return l.srv.hide(liveGame(g)), true
-	}
-	if l.srv.place.nodes == nil {
-		return tui.LiveGame{}, false
-	}
-	if g, ok := l.srv.place.nodes.ofKey(l.fp); ok {
-		return l.srv.hide(remoteGame(g)), true
-	}
-	l.mu.Lock()
-	node := l.elsewhere
-	l.mu.Unlock()
-	if node == "" {
-		return tui.LiveGame{}, false
-	}
-	// Held there but not listed yet (or its node stopped).
-	return tui.LiveGame{ID: remoteID(node, l.fp), Node: node, Name: l.storedName(), LastInput: time.Now()}, true
+	return l.srv.place.mine(l.fp, l.elsewhereNode(), l.storedName)
 }
 
 // Watch implements tui.Lobby: a game of this node through the lobby, one
-// of another node over the node channel. The key's own game on this node
-// is watched by key (lobby.WatchOwn), even while it plays today's daily;
-// on another node it is watched as anyone's, so not while hidden (the
-// node channel does not carry who watches).
+// of another node over the node channel, the key's own game by key
+// (placement.watchFor).
 func (l *sessionLobby) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
-	if g, ok := l.srv.place.live.OfKey(l.fp); ok && g.ID == id {
-		return l.srv.place.live.WatchOwn(l.fp)
-	}
-	if frames, stop, ok := l.srv.watchGame(id); ok {
-		return frames, stop, true
-	}
+	return l.srv.place.watchFor(l.fp, id, l.elsewhereNode())
+}
+
+// elsewhereNode returns the node that held the key's lease when the
+// session began, "" when none other did.
+func (l *sessionLobby) elsewhereNode() string {
 	l.mu.Lock()
-	node := l.elsewhere
-	l.mu.Unlock()
-	if l.srv.place.nodes == nil || node == "" || remoteID(node, l.fp) != id {
-		return nil, nil, false
-	}
-	// The key's own game on the node that held it when this session began,
-	// not listed yet.
-	frames, stop := l.srv.place.nodes.watchRemote(node, l.fp)
-	return frames, stop, true
+	defer l.mu.Unlock()
+	return l.elsewhere
 }
 
 // Watchers implements tui.Lobby.
@@ -214,33 +184,14 @@ func (l *sessionLobby) Publish(depth, turn int, daily string, f *frame.Frame) {
 }
 
 // TakeOver implements tui.Lobby: the key's other session saves and leaves,
-// then this one becomes the key's live session (lobby/takeover.go).
+// here or on another node, then this one becomes the key's live session
+// (placement.takeOver).
 func (l *sessionLobby) TakeOver() error {
 	s := l.held()
 	if s == nil {
 		return lobby.ErrReleased
 	}
-	// The key's lease first: the session it takes over from holds it on
-	// this node, so this one shares its epoch; one on another node is
-	// asked to release it (nodes.go).
-	if err := l.lease.acquire(); err != nil {
-		var held *store.LeaseHeldError
-		if !errors.As(err, &held) {
-			l.log.Error("could not claim the key's lease for a take-over", "err", err)
-			return errors.New("the server cannot reach its database")
-		}
-		if l.srv.place.nodes == nil {
-			return fmt.Errorf("your key is playing on node %s", held.Node)
-		}
-		if err := l.takeOverRemote(held); err != nil {
-			return err
-		}
-		l.log.Info("took the key's game over from another node", "node", held.Node)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), takeOverDeadline)
-	defer cancel()
-	if err := s.TakeOver(ctx, l.storedName); err != nil {
-		l.lease.release()
+	if err := l.srv.place.takeOver(s, l.lease, l.fp, l.note, l.storedName, l.log); err != nil {
 		return err
 	}
 	l.log.Info("took over the key's other session")
@@ -282,4 +233,14 @@ func (l *sessionLobby) ClaimName(name string) error {
 // (the logger carries it) and the name the key is listed under.
 func (l *sessionLobby) Cheat(what string) {
 	l.log.Warn("cheat used", "cheat", what, "name", l.storedName())
+}
+
+// note shows the session's choice screen a line about its take-over.
+func (l *sessionLobby) note(text string) {
+	l.mu.Lock()
+	p := l.prog
+	l.mu.Unlock()
+	if p != nil {
+		go p.Send(tui.TakeOverNoteMsg{Note: text})
+	}
 }

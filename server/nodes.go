@@ -9,7 +9,9 @@ package server
 //
 // Games of other nodes get IDs with the top bit set (remoteID), derived
 // from the node and the key, so that the UI can watch one by ID as it
-// watches a local game.
+// watches a local game. On a store that is not shared (bbolt) the node
+// has no peers: it lists, announces and asks nothing, and the placement
+// (placement.go) makes the same calls as on a cluster.
 
 import (
 	"context"
@@ -18,7 +20,6 @@ import (
 	"hash/fnv"
 	"net"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -36,8 +37,9 @@ import (
 // node that does not answer within it is taken for stopped.
 const nodeCallTimeout = 3 * time.Second
 
-// nodes is this node's place among the nodes sharing its store: nil on a
-// store that is not shared (bbolt).
+// nodes is this node's place among the nodes sharing its store; on a
+// store that is not shared (bbolt), a node with no peers: it lists no
+// other game, announces nothing and asks nobody.
 type nodes struct {
 	st    store.Cluster
 	self  string
@@ -55,8 +57,8 @@ type nodes struct {
 	others []store.NodeGame // the other nodes' games, from the last listing
 }
 
-// newNodes returns the cluster side of server s, or nil when its store is
-// not shared. It reads (or creates) the cluster secret the channel's
+// newNodes returns the cluster side of server s, one with no peers when
+// its store is not shared. It reads (or creates) the cluster secret the channel's
 // certificates derive from. Errors: the store's (the database cannot be
 // reached), or a channel setting that cannot work.
 func newNodes(s *Server, db Database) (*nodes, error) {
@@ -65,7 +67,7 @@ func newNodes(s *Server, db Database) (*nodes, error) {
 		if s.cfg.ClusterListen != "" {
 			return nil, badSetting("--cluster-listen", "needs a PostgreSQL store (--store postgres://…): the channel joins nodes sharing one database")
 		}
-		return nil, nil
+		return &nodes{self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, data: s.data}, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
 	defer cancel()
@@ -85,10 +87,14 @@ func newNodes(s *Server, db Database) (*nodes, error) {
 	return n, nil
 }
 
+// shared reports whether the node shares its store with others (a
+// cluster): false for a node with no peers.
+func (n *nodes) shared() bool { return n.st != nil }
+
 // listen binds the channel's address with bind (Server.bind), when this
 // node has one.
 func (n *nodes) listen(bind func(name, addr string) (net.Listener, error), addr, advertise string) error {
-	if n == nil || n.srv == nil {
+	if n.srv == nil { // no --cluster-listen
 		return nil
 	}
 	ln, err := bind(BindNode, addr)
@@ -105,7 +111,7 @@ func (n *nodes) listen(bind func(name, addr string) (net.Listener, error), addr,
 
 // serve runs the channel and the announcements until stop closes.
 func (n *nodes) serve(stop <-chan struct{}) {
-	if n == nil {
+	if !n.shared() {
 		return
 	}
 	if n.ln != nil {
@@ -126,7 +132,7 @@ func (n *nodes) serve(stop <-chan struct{}) {
 
 // close withdraws this node's announcement and closes the channel.
 func (n *nodes) close() {
-	if n == nil {
+	if !n.shared() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
@@ -212,9 +218,6 @@ func remoteGame(g store.NodeGame) tui.LiveGame {
 
 // remote returns the other nodes' games as last listed.
 func (n *nodes) remote() []store.NodeGame {
-	if n == nil {
-		return nil
-	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return slices.Clone(n.others)
@@ -238,60 +241,6 @@ func (n *nodes) ofKey(fp string) (store.NodeGame, bool) {
 		}
 	}
 	return store.NodeGame{}, false
-}
-
-// allGames lists the live games of every node, for `who` and the title
-// screen: this node's from its lobby (fresh), the others' from the last
-// listing; sorted by name regardless of case, then node. Off a cluster,
-// the lobby's games with no node. Each game of today's daily is marked
-// Hidden (hide).
-func (s *Server) allGames() []tui.LiveGame {
-	local := liveGames(s.place.live.Games())
-	defer func() {
-		for i := range local {
-			local[i] = s.hide(local[i])
-		}
-	}()
-	if s.place.nodes == nil {
-		return local
-	}
-	for i := range local {
-		local[i].Node = s.cfg.Node
-	}
-	for _, g := range s.place.nodes.remote() {
-		local = append(local, remoteGame(g))
-	}
-	slices.SortStableFunc(local, func(a, b tui.LiveGame) int {
-		if c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Node, b.Node)
-	})
-	return local
-}
-
-// hide marks g Hidden when it is a game of today's daily challenge by the
-// server's clock (lobby.HiddenDaily: the lobby refuses to watch it, and
-// so does the node it plays on).
-func (s *Server) hide(g tui.LiveGame) tui.LiveGame {
-	g.Hidden = lobby.HiddenDaily(g.Daily, s.clock())
-	return g
-}
-
-// watchGame subscribes to the frames of game id as Lobby.Watch does: a
-// game of this node through its lobby, one of another node (remoteID)
-// over the node channel. ok is false when no such game is live or
-// listed, or when it is hidden (today's daily: hide), here or there.
-func (s *Server) watchGame(id uint64) (<-chan *frame.Frame, func(), bool) {
-	if id&remoteBit == 0 || s.place.nodes == nil {
-		return s.place.live.Watch(id)
-	}
-	g, ok := s.place.nodes.find(id)
-	if !ok || lobby.HiddenDaily(g.Daily, s.clock()) {
-		return nil, nil, false
-	}
-	frames, stop := s.place.nodes.watchRemote(g.Node, g.Fingerprint)
-	return frames, stop, true
 }
 
 // watchRemote subscribes to the frames of key fp's game on node: it
@@ -368,6 +317,9 @@ func earlierRunNote(node string, ttl time.Duration) string {
 // pingTimeout (a stopped or paused node does not, nor one without a
 // channel).
 func (n *nodes) nodeAnswers(node string) bool {
+	if !n.shared() {
+		return false
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
 	defer cancel()
 	return n.peers.Ping(ctx, node) == nil
@@ -378,57 +330,6 @@ func (n *nodes) nodeAnswers(node string) bool {
 // accepts connections and never answers).
 func silent(err error) bool {
 	return errors.Is(err, cluster.ErrUnreachable) || errors.Is(err, context.DeadlineExceeded)
-}
-
-// takeOverRemote takes key fp's game from node, which holds its lease: it
-// asks that node to save and release (server/cluster), then claims the
-// lease here. When the node does not answer (stopped, cut off), or has no
-// channel, it waits until the node's lease lapses (its expiry, as the
-// store says: lapseWait), telling the player through note. It returns nil once this node holds the lease, or an
-// error for the player.
-func (l *sessionLobby) takeOverRemote(held *store.LeaseHeldError) error {
-	n, ttl := l.srv.place.nodes, l.srv.cfg.LeaseTTL
-	// A stopped node's lease lapses within one TTL of its last renewal.
-	deadline := time.Now().Add(ttl + takeOverDeadline)
-	asked := ""
-	for {
-		if held.Node == l.srv.cfg.Node && asked != held.Node {
-			// An earlier run of this node: nobody to ask.
-			asked = held.Node
-			l.note(earlierRunNote(held.Node, ttl))
-		}
-		if held.Node != asked {
-			asked = held.Node
-			ctx, cancel := context.WithTimeout(context.Background(), nodeCallTimeout+2*time.Second)
-			err := n.peers.Evict(ctx, held.Node, l.fp)
-			cancel()
-			switch {
-			case err == nil, errors.Is(err, cluster.ErrNotHere):
-				// Released, or leaving anyway: claim below.
-			case silent(err):
-				l.log.Warn("take-over: the node holding the key's lease does not answer; waiting for its lease to lapse", "node", held.Node, "err", err)
-				l.note(strandedNote(held.Node, ttl))
-			default:
-				// It answered and could not hand the game over now: most
-				// often another session of the key is taking it over at
-				// the same moment. The player may try again.
-				l.log.Warn("take-over: the node holding the key's lease did not hand it over", "node", held.Node, "err", err)
-				return fmt.Errorf("node %s could not hand your game over just now; another session of your key may be taking it", held.Node)
-			}
-		}
-		err := l.lease.acquire()
-		if err == nil {
-			return nil
-		}
-		if !errors.As(err, &held) {
-			l.log.Error("could not claim the key's lease for a take-over", "err", err)
-			return errors.New("the server cannot reach its database")
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("your key is still playing on node %s", held.Node)
-		}
-		time.Sleep(lapseWait(held.Expires, deadline))
-	}
 }
 
 // minLapseWait is the shortest wait before a take-over tries a key's lease
@@ -444,43 +345,24 @@ func lapseWait(expires, deadline time.Time) time.Duration {
 	return max(minLapseWait, min(time.Until(expires), time.Until(deadline)))
 }
 
-// note shows the session's choice screen a line about its take-over.
-func (l *sessionLobby) note(text string) {
-	l.mu.Lock()
-	p := l.prog
-	l.mu.Unlock()
-	if p != nil {
-		go p.Send(tui.TakeOverNoteMsg{Note: text})
-	}
-}
-
 // nodeLocal is what this node offers the others over the channel
 // (cluster.Local).
 type nodeLocal struct{ s *Server }
 
 var _ cluster.Local = nodeLocal{}
 
-// Evict implements cluster.Local: the key's session here is taken over
-// as by another session of the key on this node (lobby/takeover.go: told,
-// saves, releases), by a spectator slot that leaves at once; it returns
-// once this node released the key's lease in the store.
-func (l nodeLocal) Evict(ctx context.Context, fp string) error {
-	s := l.s
-	if _, ok := s.place.live.OfKey(fp); !ok {
-		if !s.place.leases.holds(fp) {
-			return cluster.ErrNotHere
-		}
-		return s.place.leases.waitReleased(ctx, fp) // its session is ending
+// Evict implements cluster.Local: the key's session here saves and
+// leaves for another node taking its game over (placement.evict).
+func (l nodeLocal) Evict(ctx context.Context, fp string) error { return l.s.place.evict(ctx, fp) }
+
+// evict asks node to end key fp's game there, saved, and release its
+// lease (cluster.Client.Evict); cluster.ErrUnreachable from a node with
+// no peers.
+func (n *nodes) evict(ctx context.Context, node, fp string) error {
+	if !n.shared() {
+		return fmt.Errorf("evict from %s: %w", node, cluster.ErrUnreachable)
 	}
-	sp, err := s.place.live.Spectate(lobby.Holder{Key: fp})
-	if err != nil {
-		return err
-	}
-	defer sp.Release()
-	if err := sp.TakeOver(ctx, func() string { return "" }); err != nil {
-		return err
-	}
-	return s.place.leases.waitReleased(ctx, fp)
+	return n.peers.Evict(ctx, node, fp)
 }
 
 // Watch implements cluster.Local: the game's frames as their save blobs,
@@ -502,12 +384,4 @@ func (l nodeLocal) Watch(fp string) (<-chan []byte, func(), bool) {
 		}
 	}()
 	return blobs, stop, true
-}
-
-// nodeName is the node's name in listings: "" off a cluster.
-func (s *Server) nodeName() string {
-	if s.place.nodes == nil {
-		return ""
-	}
-	return s.cfg.Node
 }

@@ -17,10 +17,11 @@
 //     and hosttools_cluster.go (the admins' tools), replays.go (finished
 //     games, dumps), replayplayer.go (`ssh -t host replay ID`), daily.go
 //     (the daily's day and board), settings.go (a player's settings);
-//   - placement: lobby.go (each session's window on the lobby), leases.go
-//     (the node's store leases), nodes.go (the node channel and the other
-//     nodes' games), seat.go (an SSH session or a browser as the terminal
-//     of a session);
+//   - placement: placement.go (where a key's game lives: claim, take-over,
+//     listing and watching every node's games), lobby.go (each session's
+//     window on it), leases.go (the node's store leases), nodes.go (the
+//     node channel and the other nodes' games), seat.go (an SSH session or
+//     a browser as the terminal of a session);
 //   - adapters: web.go (the web pages, browsers that play), metrics.go
 //     (Prometheus metrics on --metrics, server/metrics).
 package server
@@ -76,8 +77,7 @@ type Server struct {
 	// whole on reload (auth.go, bans.go).
 	policy policy
 	// place is where each key's game lives: the live games here, this
-	// node's leases and its place among the nodes (lobby.go, leases.go,
-	// nodes.go).
+	// node's leases and its place among the nodes (placement.go).
 	place placement
 	// ends are the games whose end could not be written (server/session).
 	ends ends
@@ -106,23 +106,6 @@ type front struct {
 type policy struct {
 	admins atomic.Pointer[keys.AdminSet] // --admin-keys (auth.go)
 	banned atomic.Pointer[keys.AdminSet] // --banned-keys (bans.go)
-}
-
-// placement is where each key's game lives: in this node's lobby, under
-// this node's lease, or on another node of the cluster.
-type placement struct {
-	live lobby.Lobby // the live games (lobby.go adapts it for each session)
-	// leases are the store leases this node holds, one per key playing
-	// here (leases.go): one live game per key across the nodes.
-	leases *nodeLeases
-	// nodes is this node's place among the nodes sharing its store
-	// (nodes.go): the node channel, the global list of games; nil on a
-	// store that is not shared (bbolt).
-	nodes *nodes
-	// stopRenew, closed by Shutdown once every session has saved and
-	// released, stops the renew loop (renewLeases).
-	stopRenew     chan struct{}
-	stopRenewOnce sync.Once
 }
 
 // ends are the games whose end the store did not take.
@@ -200,8 +183,10 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data,
-		ends:  ends{pending: session.NewPendingEnds(), unsaved: session.NewUnsaved()},
-		place: placement{leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL), stopRenew: make(chan struct{})}}
+		ends: ends{pending: session.NewPendingEnds(), unsaved: session.NewUnsaved()},
+		place: placement{leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL), self: cfg.Node, ttl: cfg.LeaseTTL,
+			stopRenew: make(chan struct{})}}
+	s.place.clock = s.clock
 	mem := lobby.NewMemory(s.clock) // the server's one clock: a daily's day (lobby.HiddenDaily)
 	s.place.live = mem
 	s.newMetrics(mem, db) // metrics.go
@@ -276,7 +261,7 @@ func (s *Server) Listen() error {
 	s.front.ln = ln
 	err = s.place.nodes.listen(s.bind, s.cfg.ClusterListen, s.cfg.ClusterAdvertise)
 	if err == nil {
-		if err = s.listenWeb(); err != nil && s.place.nodes != nil && s.place.nodes.ln != nil {
+		if err = s.listenWeb(); err != nil && s.place.nodes.ln != nil {
 			s.place.nodes.ln.Close()
 		}
 	}
@@ -393,7 +378,7 @@ func (s *Server) Close() error {
 	if s.front.ln != nil {
 		s.front.ln.Close()
 	}
-	if s.place.nodes != nil && s.place.nodes.ln != nil {
+	if s.place.nodes.ln != nil {
 		s.place.nodes.ln.Close()
 	}
 	if s.web.ln != nil {
@@ -678,44 +663,32 @@ func (q loggedQuarantine) Quarantined(fp string) ([]store.Quarantined, error) {
 	return q.st.Quarantined(fp)
 }
 
-// claim builds the session's model and program and claims its lobby slot,
-// listed under listed: the key's player slot, or, when the key already
-// plays elsewhere, a spectator slot with the model on the choice screen
-// (take over or watch). It returns the lobby's error (lobby.ErrClosing)
-// when no slot can be had, and the store's when the key's lease cannot be
-// claimed (a *store.LeaseHeldError when the key plays on another node).
+// claim builds the session's model and program and claims its place
+// (placement.claim: the key's lease, then its lobby slot), listed under
+// listed: the key's player slot, or, when the key already plays
+// elsewhere, a spectator slot with the model on the choice screen (take
+// over or watch). It returns the lobby's error (lobby.ErrClosing) when no
+// slot can be had, and the store's when the key's lease cannot be claimed.
 func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed string, logger *log.Logger) (*tui.Model, *tea.Program, error) {
 	opts := s.programOptions(st, logger)
-	conn := st.conn() // for keepalives
-	for {
-		if !player.Conflict {
-			if err := s.acquireLease(lob, &player, logger); err != nil {
-				return nil, nil, err
-			}
+	var model *tui.Model
+	var prog *tea.Program
+	h := lobby.Holder{Key: lob.fp, Name: listed, Notifier: lob, Conn: st.conn()} // Conn: for keepalives
+	slot, err := s.place.claim(h, lob.lease, logger, func(seat seating) {
+		if seat.node != "" {
+			lob.setElsewhere(seat.node)
+			player.ConflictNode, player.Stranded = seat.node, seat.stranded
 		}
-		model := tui.New(player)
-		prog := tea.NewProgram(model, opts...)
-		lob.setProgram(prog)
-		h := lobby.Holder{Key: lob.fp, Name: listed, Notifier: lob, Conn: conn}
-		var slot lobby.Slot
-		var err error
-		if player.Conflict {
-			slot, err = s.place.live.Spectate(h)
-		} else {
-			slot, err = s.place.live.Claim(h)
-		}
-		if errors.Is(err, lobby.ErrAlreadyPlaying) {
-			lob.lease.release() // the session playing here holds it; a take-over acquires it again
-			logger.Info("key already playing: offering take over or watch")
-			player.Conflict = true
-			continue // rebuild the model on the choice screen
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		lob.setSlot(slot)
-		return model, prog, nil
+		player.Conflict = seat.conflict
+		model = tui.New(player)
+		prog = tea.NewProgram(model, opts...)
+		lob.setProgram(prog) // before the slot: it hears from the start
+	})
+	if err != nil {
+		return nil, nil, err
 	}
+	lob.setSlot(slot)
+	return model, prog, nil
 }
 
 // programOptions are the options of a seat's program: its keys through
@@ -734,33 +707,6 @@ func (s *Server) programOptions(st seat, logger *log.Logger) []tea.ProgramOption
 		opts = append(opts, tea.WithOutput(&frameWriter{w: t.t.Output(), clock: clock}))
 	}
 	return opts
-}
-
-// acquireLease claims the key's lease before its game is read (tui.New
-// opens it). A key playing on another node (a *store.LeaseHeldError, on a
-// cluster) is no error: player is set to the choice screen (take over or
-// watch), or, when that node does not answer or was an earlier run of
-// this one, to a wait for its lease to lapse (nodes.go). Any other error
-// is returned.
-func (s *Server) acquireLease(lob *sessionLobby, player *tui.Player, logger *log.Logger) error {
-	err := lob.lease.acquire()
-	var held *store.LeaseHeldError
-	if err == nil || s.place.nodes == nil || !errors.As(err, &held) {
-		return err
-	}
-	lob.setElsewhere(held.Node)
-	player.Conflict, player.ConflictNode = true, held.Node
-	switch {
-	case held.Node == s.cfg.Node: // an earlier run of this node: it is gone
-		player.Stranded = earlierRunNote(held.Node, s.cfg.LeaseTTL)
-		logger.Info("key's game was held by an earlier run of this node: waiting for its lease to lapse", "until", held.Expires)
-	case !s.place.nodes.nodeAnswers(held.Node):
-		player.Stranded = strandedNote(held.Node, s.cfg.LeaseTTL)
-		logger.Info("key's game is on a node that does not answer: waiting for its lease to lapse", "node", held.Node, "until", held.Expires)
-	default:
-		logger.Info("key playing on another node: offering take over or watch", "node", held.Node)
-	}
-	return nil
 }
 
 // goodbye is the line a player reads once their session has ended and the

@@ -26,7 +26,7 @@ func (s *Server) stopServing() {
 	if s.life.served {
 		return
 	}
-	if s.place.nodes != nil && s.place.nodes.ln != nil {
+	if s.place.nodes.ln != nil {
 		s.place.nodes.ln.Close()
 	}
 	if s.web.ln != nil {

@@ -32,11 +32,11 @@ import (
 type webLive struct{ s *Server }
 
 // Games implements web.Live.
-func (l webLive) Games() []tui.LiveGame { return l.s.allGames() }
+func (l webLive) Games() []tui.LiveGame { return l.s.place.games() }
 
 // Watch implements web.Live; a page counts as a watcher of the game.
 func (l webLive) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
-	return l.s.watchGame(id)
+	return l.s.place.watch(id)
 }
 
 // webReplays opens finished games for the replay pages (web.Replays).
