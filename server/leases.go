@@ -6,7 +6,7 @@ package server
 // the lease is the node's, shared by the sessions of one key on this node
 // (a take-over within the node keeps its epoch), counted by reference and
 // released when the last of them lets go. One goroutine renews every lease
-// the node holds (renewLeases).
+// the node holds (renewLoop).
 
 import (
 	"context"
@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"charm.land/log/v2"
 
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
@@ -52,7 +54,7 @@ type nodeLeases struct {
 	mu   sync.Mutex
 	held map[string]*heldLease // fingerprint → the node's live lease of it
 	// paused stops the renew loop's renewals (tests make a lease lapse
-	// with it, as a paused node's would: pauseRenewals).
+	// with it, as a paused node's would: pause).
 	paused bool
 }
 
@@ -350,13 +352,13 @@ func (l *sessionLease) Quarantined(fp string) ([]store.Quarantined, error) {
 	return l.st.Quarantined(fp)
 }
 
-// renewLeases renews every lease the node holds every ttl/3 until stop
+// renewLoop renews every lease the node holds every ttl/3 until stop
 // closes, in one store call, and ends the sessions of every key the store
 // says the node lost: another node claimed it (this node was paused, cut
 // off, or its renewals failed for longer than the TTL); their writes are
 // fenced from then on anyway.
-func (s *Server) renewLeases(stop <-chan struct{}) {
-	t := time.NewTicker(s.place.leases.ttl / 3)
+func (nl *nodeLeases) renewLoop(stop <-chan struct{}, logger *log.Logger) {
+	t := time.NewTicker(nl.ttl / 3)
 	defer t.Stop()
 	failing := false // the last renewal failed: log only the changes
 	for {
@@ -365,7 +367,7 @@ func (s *Server) renewLeases(stop <-chan struct{}) {
 			return
 		case <-t.C:
 		}
-		failing = s.renewOnce(failing)
+		failing = nl.renewOnce(failing, logger)
 	}
 }
 
@@ -373,8 +375,7 @@ func (s *Server) renewLeases(stop <-chan struct{}) {
 // paused or it holds none, and ends the sessions of the keys the store
 // says it lost (dropLost). failing says the last renewal failed; it
 // returns whether this one did, and logs only the changes.
-func (s *Server) renewOnce(failing bool) bool {
-	nl := s.place.leases
+func (nl *nodeLeases) renewOnce(failing bool, logger *log.Logger) bool {
 	nl.renewing.Lock()
 	nl.mu.Lock()
 	if nl.paused || len(nl.held) == 0 {
@@ -395,23 +396,22 @@ func (s *Server) renewOnce(failing bool) bool {
 	nl.renewing.Unlock()
 	if err != nil {
 		if !failing {
-			s.log.Warn("could not renew this node's leases; retrying every third of the TTL (a lease not renewed within the TTL may be claimed by another node, which ends its game here)",
+			logger.Warn("could not renew this node's leases; retrying every third of the TTL (a lease not renewed within the TTL may be claimed by another node, which ends its game here)",
 				"leases", len(fps), "ttl", nl.ttl, "err", err)
 		}
 		return true
 	}
 	if failing {
-		s.log.Info("this node's leases are renewed again", "leases", len(fps))
+		logger.Info("this node's leases are renewed again", "leases", len(fps))
 	}
-	s.dropLost(snap, lost)
+	nl.dropLost(snap, lost, logger)
 	return false
 }
 
 // dropLost forgets each lease of lost that is still the one renewed (in
 // snap: one released, and maybe claimed anew, since is not lost) and ends
 // its sessions here: their writes are fenced from then on anyway.
-func (s *Server) dropLost(snap map[string]*heldLease, lost []string) {
-	nl := s.place.leases
+func (nl *nodeLeases) dropLost(snap map[string]*heldLease, lost []string, logger *log.Logger) {
 	for _, fp := range lost {
 		h := snap[fp]
 		nl.mu.Lock()
@@ -429,7 +429,7 @@ func (s *Server) dropLost(snap map[string]*heldLease, lost []string) {
 		if !current {
 			continue
 		}
-		s.log.Warn("this node lost its lease on a key (another node claimed it): its session here ends, its writes are refused",
+		logger.Warn("this node lost its lease on a key (another node claimed it): its session here ends, its writes are refused",
 			"fp", fp, "epoch", h.epoch, "sessions", len(users))
 		for _, u := range users {
 			u.fencedLost(fmt.Errorf("renew: %w", store.ErrFenced))
@@ -437,13 +437,13 @@ func (s *Server) dropLost(snap map[string]*heldLease, lost []string) {
 	}
 }
 
-// pauseRenewals stops (true) or restarts (false) the renew loop without
-// stopping its goroutine: tests make a lease lapse with it, as a paused
-// node's would.
-func (s *Server) pauseRenewals(paused bool) {
-	s.place.leases.mu.Lock()
-	defer s.place.leases.mu.Unlock()
-	s.place.leases.paused = paused
+// pause stops (true) or restarts (false) the renew loop without stopping
+// its goroutine: tests make a lease lapse with it, as a paused node's
+// would.
+func (nl *nodeLeases) pause(paused bool) {
+	nl.mu.Lock()
+	defer nl.mu.Unlock()
+	nl.paused = paused
 }
 
 // leaseHeldLine is what a player reads when their key plays on another

@@ -26,7 +26,7 @@ func TestTheSessionsOfAKeyOnANodeShareItsLeaseAndTheLastReleasesIt(t *testing.T)
 	s.place.leases.ttl = 30 * time.Millisecond // the loop renews every 10 ms: often, to race the sessions
 	stop := make(chan struct{})
 	loop := make(chan struct{})
-	go func() { s.renewLeases(stop); close(loop) }()
+	go func() { s.place.leases.renewLoop(stop, s.log); close(loop) }()
 	keys := []string{"SHA256:a", "SHA256:b", "SHA256:c"}
 	var wg sync.WaitGroup
 	for i := range 24 {

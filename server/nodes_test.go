@@ -266,7 +266,7 @@ func TestANodeThatLostItsLeaseIsFencedAndItsPlayersAreTold(t *testing.T) {
 
 	// A renews again and hears that it lost the idle key: that session
 	// ends too, without a key pressed.
-	srvA.pauseRenewals(false)
+	srvA.place.leases.pause(false)
 	if out := ended(t, a2); !strings.Contains(out, "taken over elsewhere") {
 		t.Errorf("the idle player on node A reads %q; want to hear the game was taken over elsewhere", out)
 	}
@@ -313,7 +313,7 @@ func TestATakeOverWithinANodeKeepsTheLeaseAndTheGameWritesOn(t *testing.T) {
 // pauseNode makes srv behave as a paused node: it stops renewing its
 // leases and its node channel stops answering.
 func pauseNode(srv *Server) {
-	srv.pauseRenewals(true)
+	srv.place.leases.pause(true)
 	srv.place.nodes.srv.Close()
 }
 
@@ -367,7 +367,7 @@ func TestTwoProcessesOfOneNodeNameNeverPlayOneGameAtOnce(t *testing.T) {
 	rest(t, b, atoi(wantTurn)+2)
 
 	// The old process wakes with a key in hand: it is fenced.
-	old.pauseRenewals(false)
+	old.place.leases.pause(false)
 	a.Send(".")
 	if out := ended(t, a); !strings.Contains(out, "taken over elsewhere") {
 		t.Errorf("the old process's player reads %q; want to hear the game continues elsewhere", out)

@@ -47,7 +47,7 @@ type placement struct {
 	ttl   time.Duration    // Config.LeaseTTL
 	clock func() time.Time // the server's one clock (Config.Clock)
 	// stopRenew, closed by Shutdown once every session has saved and
-	// released, stops the renew loop (renewLeases).
+	// released, stops the renew loop (nodeLeases.renewLoop).
 	stopRenew     chan struct{}
 	stopRenewOnce sync.Once
 }

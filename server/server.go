@@ -307,7 +307,7 @@ func (s *Server) Serve() error {
 	// One loop for every key playing on this node, until Shutdown has
 	// seen every session save and release (games still save after Serve
 	// returns).
-	go s.renewLeases(s.place.stopRenew)
+	go s.place.leases.renewLoop(s.place.stopRenew, s.log)
 	if s.web.srv != nil {
 		go func() {
 			if err := s.web.srv.Serve(s.web.ln); err != nil {
