@@ -2,7 +2,6 @@ package server
 
 import (
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 )
@@ -22,9 +21,7 @@ func TestTheBrowserCountForgetsAKeyWhoseBrowsersHaveLeft(t *testing.T) {
 		}
 		p.ws.Close(websocket.StatusNormalClosure, "")
 	}
-	for deadline := time.Now().Add(waitLong); int64(srv.front.guard.Sessions()) > 0 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitUntil(t, "the server to count the sessions out", func() bool { return srv.front.guard.Sessions() == 0 })
 	if n := srv.browserKeys(); n != 0 {
 		t.Errorf("after every browser left, the server still keeps %d keys' browser counts, want none", n)
 	}

@@ -11,7 +11,9 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/server/lobby"
+	"github.com/grotto-game/grotto/server/sshcmd"
 	"github.com/grotto-game/grotto/store"
 	"github.com/grotto-game/grotto/store/storetest"
 )
@@ -29,6 +31,7 @@ func commandsOn(t *testing.T, db Database, admin gossh.Signer) string {
 		}
 	}
 	s.policy.admins.Store(&admins)
+	s.replays.games = finished.New(db, nil, s.log, s.clock)
 	return unit(t, identify, s.commands)
 }
 
@@ -105,7 +108,7 @@ func TestEveryCommandGivenTooManyArgumentsAnswersItsUsageLine(t *testing.T) {
 	addr := commandsOn(t, db, admin)
 	s := &Server{log: log.New(io.Discard), store: db, place: placement{live: lobby.NewMemory(nil), nodes: &nodes{}, clock: time.Now}}
 	help, _, _ := run(t, login(t, addr, "x", admin), "help")
-	for _, c := range s.commandTable() {
+	for _, c := range sshcmd.Commands(commandHost{s}) {
 		if !strings.Contains(help, "  "+c.Usage()+" ") {
 			t.Errorf("help does not name %q:\n%s", c.Usage(), help)
 		}

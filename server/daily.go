@@ -8,7 +8,6 @@ package server
 import (
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"charm.land/log/v2"
@@ -79,15 +78,4 @@ func untilText(d time.Duration) string {
 		return fmt.Sprintf("%dh %dm", mins/60, mins%60)
 	}
 	return fmt.Sprintf("%dm", max(1, mins))
-}
-
-// writeDailyScores prints the board of the daily of date as writeScores
-// prints the main one, under a line naming the day.
-func writeDailyScores(w io.Writer, date string, scores []store.Score) {
-	fmt.Fprintf(w, "Daily challenge of %s (UTC)\n", date)
-	if len(scores) == 0 {
-		fmt.Fprintln(w, "No scores yet.")
-		return
-	}
-	writeScores(w, scores)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/store"
 	"github.com/grotto-game/grotto/store/storetest"
 )
@@ -132,6 +133,7 @@ func TestTheDailyBoardIsApartFromTheMainOne(t *testing.T) {
 func TestAFinishedDailyIsOnItsBoardAndReplaysExactly(t *testing.T) {
 	db := storetest.TempBolt(t)
 	s := &Server{log: log.New(io.Discard), store: db, data: content.Default()}
+	s.replays.games = finished.New(db, s.data, s.log, s.clock)
 	const day = "2024-05-01" // a day over: its replay is open
 	finishDaily(t, db, "ann", day)
 	board, err := db.DailyScores(day, 10)

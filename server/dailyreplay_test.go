@@ -16,6 +16,7 @@ import (
 	"github.com/grotto-game/grotto/game/bot"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
@@ -60,6 +61,7 @@ func clockedServer(db Database, now *atomic.Pointer[time.Time]) *Server {
 	s := &Server{log: log.New(io.Discard), store: db, place: placement{live: lobby.NewMemory(nil), nodes: &nodes{}, clock: time.Now}, data: content.Default(),
 		cfg: Config{Clock: func() time.Time { return *now.Load() }}}
 	s.place.clock = s.clock
+	s.replays.games = finished.New(db, s.data, s.log, s.clock)
 	s.policy.admins.Store(&keys.AdminSet{})
 	return s
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/grotto-game/grotto/server/sshcmd"
 )
 
 // TestTheCommandPlayersAreToldToTypeNamesThePublicAddress: hints name
@@ -38,10 +40,10 @@ func TestASessionWithoutATerminalIsToldThePublicAddress(t *testing.T) {
 	if status != 1 || !strings.Contains(errs, "ssh -t -p 443 play.example.org\r") {
 		t.Errorf("no PTY behind a public address: status %d, %q; want the public command", status, errs)
 	}
-	if got := noPTYReplay(cfg.SSHCommand(true, "replay", "5")); !strings.HasSuffix(got, ": ssh -t -p 443 play.example.org replay 5") {
+	if got := sshcmd.NoPTYReplay(cfg.SSHCommand(true, "replay", "5")); !strings.HasSuffix(got, ": ssh -t -p 443 play.example.org replay 5") {
 		t.Errorf("replay without a terminal: %q, want the public command", got)
 	}
-	if got := noPTYReplay(Config{Listen: ":23234"}.SSHCommand(true, "replay", "5")); !strings.HasSuffix(got, ": ssh -t -p 23234 <host> replay 5") {
+	if got := sshcmd.NoPTYReplay(Config{Listen: ":23234"}.SSHCommand(true, "replay", "5")); !strings.HasSuffix(got, ": ssh -t -p 23234 <host> replay 5") {
 		t.Errorf("replay without a terminal, no public address: %q, want <host> and the listener's port", got)
 	}
 }

@@ -52,10 +52,10 @@ func TestSessionsThatEndWhileKeysArriveLeaveNothingBehind(t *testing.T) {
 			t.Fatal("the old session is still open")
 		}
 		close(stop)
-		<-typing
+		recv(t, "the old session's typing to stop", typing)
 		waitText(t, c, "Turn:")
 		c.Send("S")
-		<-c.Done()
+		ended(t, c)
 	}
 	saveWithMoreKeys := func() {
 		c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{Width: 100, Height: 30})
@@ -65,7 +65,7 @@ func TestSessionsThatEndWhileKeysArriveLeaveNothingBehind(t *testing.T) {
 		defer c.Close()
 		newGame(t, c)
 		c.Send("S....jjjj") // save and leave, and keys after it in the same write
-		<-c.Done()
+		ended(t, c)
 	}
 	for range 3 { // warm up pools and caches
 		takeOver()
@@ -80,7 +80,7 @@ func TestSessionsThatEndWhileKeysArriveLeaveNothingBehind(t *testing.T) {
 		takeOver()
 		saveWithMoreKeys()
 	}
-	after := settleGoroutines()
+	after := goroutinesDownTo(base + 5)
 	var mem runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&mem)

@@ -8,16 +8,27 @@ import (
 	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
-// settleGoroutines returns the goroutine count once it stops falling.
+// settleGoroutines returns the goroutine count once it stops falling (for
+// a second at most): the count to compare with after.
 func settleGoroutines() int {
 	n := runtime.NumGoroutine()
 	for range 50 {
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // pacing of a bounded poll: no event says the count is final
 		m := runtime.NumGoroutine()
 		if m >= n {
 			return m
 		}
 		n = m
+	}
+	return n
+}
+
+// goroutinesDownTo waits until the goroutine count is at most limit, or
+// waitLong has passed, and returns the count: more than limit is a leak.
+func goroutinesDownTo(limit int) int {
+	n := runtime.NumGoroutine()
+	for deadline := time.Now().Add(waitLong); n > limit && time.Now().Before(deadline); n = runtime.NumGoroutine() {
+		time.Sleep(20 * time.Millisecond) // pacing of a loop with a deadline
 	}
 	return n
 }
@@ -41,7 +52,7 @@ func TestManyConnectionsLeaveNoGoroutinesOrMemoryBehind(t *testing.T) {
 			return
 		}
 		c.Send("\x03") // Ctrl+C: quit cleanly
-		<-c.Done()
+		ended(t, c)
 		c.Close()
 	}
 	for range 10 { // warm up pools and caches
@@ -54,7 +65,7 @@ func TestManyConnectionsLeaveNoGoroutinesOrMemoryBehind(t *testing.T) {
 	for i := range 200 {
 		cycle(i%2 == 0)
 	}
-	after := settleGoroutines()
+	after := goroutinesDownTo(base + 5)
 	if after > base+5 {
 		buf := make([]byte, 1<<20)
 		n := runtime.Stack(buf, true)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/grotto-game/grotto/game/replay"
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/server/input"
 	"github.com/grotto-game/grotto/store"
 )
@@ -33,8 +34,8 @@ func replayCommand(cmd []string) (id string, ok bool) {
 // ReplayGame returns finished game id (digits, as typed) as the replay
 // player shows it: ready to play back, or, for a game recorded under other
 // rules or without its history, with Replay nil and Why saying so (its dump
-// is shown instead). Errors are OpenReplay's: ErrNoSuchGame,
-// ErrHistoryDamaged, the store's.
+// is shown instead). Errors are OpenReplay's: finished.ErrNoSuchGame,
+// finished.ErrHistoryDamaged, the store's.
 func (s *Server) ReplayGame(id string) (tui.ReplayGame, error) {
 	f, r, err := s.OpenReplay(id)
 	rg := tui.ReplayGame{ID: f.ID, Name: f.Score.Name, Replay: r, Dump: f.Record.Dump, Turns: f.Score.Turns}
@@ -57,18 +58,18 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	// replay, which takes a while): Shutdown waits for this session's
 	// goodbye as for a player's, instead of closing its connection while
 	// it verifies (found by the tester of issue 15).
-	if !s.replays.begin() {
+	if !s.replays.running.begin() {
 		wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
 		return
 	}
-	defer s.replays.end()
+	defer s.replays.running.end()
 	logger := s.log.With("fp", sess.Context().Value(ctxIdentity).(identity).fp, "replay", id)
 	rg, err := s.ReplayGame(id)
 	if err != nil {
-		if !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
+		if !errors.Is(err, finished.ErrNoSuchGame) && !errors.Is(err, finished.ErrDailyNotOver) {
 			logger.Error("replay", "err", err)
 		}
-		wish.Fatalln(sess, "grotto: "+dumpError(err, id)+"\r")
+		wish.Fatalln(sess, "grotto: "+finished.Problem(err, id)+"\r")
 		return
 	}
 	// The same screen options and key sanitizer as a game session (seat.go,
@@ -78,15 +79,15 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	opts := append(seat.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
 		input.New(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger, nil).Option())
 	prog := tea.NewProgram(tui.NewReplayer(rg, s.data), opts...)
-	if !s.replays.add(prog) {
+	if !s.replays.running.add(prog) {
 		wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
 		return
 	}
-	defer s.replays.remove(prog)
+	defer s.replays.running.remove(prog)
 	logger.Info("replay started", "game", rg.ID, "playable", rg.Replay != nil)
 	sess.Context().SetValue(ctxProgram, prog)
 	next(sess) // guard.WindowSizes and the bubbletea middleware run prog
-	if s.replays.isClosing() {
+	if s.replays.running.isClosing() {
 		wish.Println(sess, "The server is restarting; the replay has stopped. Please reconnect in a moment.\r")
 	}
 	sess.Exit(0)
@@ -175,10 +176,10 @@ func (t titleReplays) OpenReplay(id uint64) (tui.ReplayGame, error) {
 	ids := strconv.FormatUint(id, 10)
 	rg, err := t.s.ReplayGame(ids)
 	if err != nil {
-		if !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
+		if !errors.Is(err, finished.ErrNoSuchGame) && !errors.Is(err, finished.ErrDailyNotOver) {
 			t.s.log.Error("replay from the title", "replay", id, "err", err)
 		}
-		return rg, errors.New(sentence(dumpError(err, ids)))
+		return rg, errors.New(finished.Sentence(finished.Problem(err, ids)))
 	}
 	return rg, nil
 }
@@ -198,11 +199,4 @@ func scoreRows(scores []store.Score) []tui.ScoreRow {
 		rows[i] = tui.ScoreRow{Name: sc.Name, Points: sc.Points, Cause: sc.Cause, GameID: sc.GameID} // the title converts the cause (game.ThirdPerson)
 	}
 	return rows
-}
-
-// noPTYReplay is what `ssh host replay ID` without a terminal reads, for
-// kept game (its id checked first: only a number is ever echoed); command
-// is what to type (Config.SSHCommand with tty, "replay" and the id).
-func noPTYReplay(command string) string {
-	return "grotto: a replay needs a terminal; connect with one: " + command
 }

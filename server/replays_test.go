@@ -14,6 +14,7 @@ import (
 	"github.com/grotto-game/grotto/game/bot"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/replay"
+	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
 	"github.com/grotto-game/grotto/store/bolt"
@@ -176,6 +177,7 @@ func TestADamagedHistoryIsSetAsideNeverShown(t *testing.T) {
 func TestOpenReplayStepsAKeptGameOrSaysWhyNot(t *testing.T) {
 	db := storetest.TempBolt(t)
 	s := &Server{log: log.New(io.Discard), store: db, data: content.Default()}
+	s.replays.games = finished.New(db, s.data, s.log, s.clock)
 	end := finishGames(t, db, "ann")[0]
 	f, r, err := s.OpenReplay("1")
 	if err != nil || r.Pos() != 0 || r.Game().Turn() != 0 || f.Score.Name != "ann" {
@@ -193,7 +195,7 @@ func TestOpenReplayStepsAKeptGameOrSaysWhyNot(t *testing.T) {
 	if !errors.Is(err, replay.ErrOtherRules) || r != nil || f.Record.Dump != "old: the dump" {
 		t.Errorf("OpenReplay of other rules: %v, replay %v, dump %q; want ErrOtherRules and the dump", err, r != nil, f.Record.Dump)
 	}
-	if _, _, err := s.OpenReplay("3"); !errors.Is(err, ErrNoSuchGame) {
+	if _, _, err := s.OpenReplay("3"); !errors.Is(err, finished.ErrNoSuchGame) {
 		t.Errorf("OpenReplay(3): %v, want ErrNoSuchGame", err)
 	}
 }

@@ -102,6 +102,14 @@ func (c *rawClient) waitOutput(t *testing.T, s string) {
 	}
 }
 
+// waitMore waits until the session has printed more than n bytes (a
+// frame drawn) and returns how many it has printed.
+func (c *rawClient) waitMore(t *testing.T, n int) int {
+	t.Helper()
+	waitUntil(t, "a frame", func() bool { return len(c.out.String()) > n })
+	return len(c.out.String())
+}
+
 // heapMB returns the live heap in MB after a collection.
 func heapMB() float64 {
 	runtime.GC()
@@ -165,7 +173,7 @@ func TestWindowChangesAsSessionsEndLeaveNoGoroutinesBehind(t *testing.T) {
 	for i := range sessions {
 		cycle(i%2 == 0)
 	}
-	after := settleGoroutines()
+	after := goroutinesDownTo(base + 5)
 	grown := heapMB() - heap
 	t.Logf("goroutines %d -> %d, heap grew %.1f MB over %d sessions", base, after, grown, sessions)
 	if after > base+5 {
@@ -226,10 +234,11 @@ func TestEveryWindowSizeIsClampedBeforeTheRenderer(t *testing.T) {
 	c.shell(t)
 	c.waitOutput(t, "Choose")
 	base := heapMB()
+	drawn := len(c.out.String())
 	c.windowChange(4096, 256)
-	time.Sleep(time.Second) // a frame or more at the huge size
+	drawn = c.waitMore(t, drawn) // a frame at the huge size (clamped) is drawn
 	c.windowChange(80, 24)
-	time.Sleep(time.Second)
+	c.waitMore(t, drawn) // and one at the small size after it
 	grown := heapMB() - base
 	t.Logf("heap grew %.1f MB after a window of 4096x256 then 80x24 (clamp %dx%d)", grown, tui.MaxWidth, tui.MaxHeight)
 	if grown > 64 {
@@ -291,12 +300,16 @@ func BenchmarkAPlayersKeyDuringAResizeFlood(b *testing.B) {
 				sess.Stdout = io.Discard
 				sess.RequestPty("xterm", 24, 80, nil)
 				sess.Shell()
+				flooding := make(chan struct{})
 				go func() {
 					for i := 0; ; i++ {
 						select {
 						case <-stop:
 							return
 						default:
+						}
+						if i == 1000 {
+							close(flooding)
 						}
 						if i%2 == 0 {
 							sess.WindowChange(1024, 1024)
@@ -305,7 +318,7 @@ func BenchmarkAPlayersKeyDuringAResizeFlood(b *testing.B) {
 						}
 					}
 				}()
-				time.Sleep(time.Second)
+				recv(b, "the resize flood to be under way", flooding)
 			}
 			waits := make([]time.Duration, 0, b.N)
 			shown := 0
@@ -314,7 +327,9 @@ func BenchmarkAPlayersKeyDuringAResizeFlood(b *testing.B) {
 				t0 := time.Now()
 				c.Send(".")
 				want := shown + 1
-				_, err := c.WaitFor(context.Background(), func(s string) bool { return sshtest.Turn(s) >= want })
+				ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+				_, err := c.WaitFor(ctx, func(s string) bool { return sshtest.Turn(s) >= want })
+				cancel()
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,7 +1,8 @@
 // Package server is grotto's SSH front door: it wires the wish server,
 // its connection guard (server/guard), the middleware chain, public-key
 // identity, the live games (server/lobby), the SSH commands
-// (server/sshcmd), the web pages (server/web) and graceful shutdown. It
+// (server/sshcmd), the finished games (server/finished), the web pages
+// (server/web) and graceful shutdown. It
 // knows nothing of the game's rules: each session gets a tui.Model on a
 // session (server/session), and a session's keys pass through
 // server/input, the input defence.
@@ -13,10 +14,12 @@
 //     defaults), hints.go (the command players are told to type);
 //   - the chain: chain.go (the middleware, in order), auth.go (keys and
 //     identity), bans.go (banned keys), pty.go (the terminal check);
-//   - commands: commands.go (the table of `ssh host CMD`), hosttools.go
-//     and hosttools_cluster.go (the admins' tools), replays.go (finished
-//     games, dumps), replayplayer.go (`ssh -t host replay ID`), daily.go
-//     (the daily's day and board), settings.go (a player's settings);
+//   - commands: commands.go (the server as the host of the commands'
+//     table, server/sshcmd, and `web`'s link), hosttools.go and
+//     hosttools_cluster.go (the admins' kick and broadcast), replays.go
+//     (the finished games, server/finished), replayplayer.go (`ssh -t
+//     host replay ID`), daily.go (starting the daily), settings.go (a
+//     player's settings);
 //   - placement: placement.go (where a key's game lives: claim, take-over,
 //     listing and watching every node's games), lobby.go (each session's
 //     window on it), leases.go (the node's store leases), nodes.go (the
@@ -49,6 +52,7 @@ import (
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/server/guard"
 	"github.com/grotto-game/grotto/server/input"
 	"github.com/grotto-game/grotto/server/lobby"
@@ -81,8 +85,9 @@ type Server struct {
 	place placement
 	// ends are the games whose end could not be written (server/session).
 	ends ends
-	// replays are the replay programs running (replayplayer.go).
-	replays replayPrograms
+	// replays are the finished games kept (server/finished) and the
+	// replay programs running (replayplayer.go).
+	replays replays
 	// web serves the web pages with --http (web.go).
 	web webSide
 	// metrics are the server's Prometheus instruments, served on
@@ -106,6 +111,12 @@ type front struct {
 type policy struct {
 	admins atomic.Pointer[keys.AdminSet] // --admin-keys (auth.go)
 	banned atomic.Pointer[keys.AdminSet] // --banned-keys (bans.go)
+}
+
+// replays are the finished games kept and the replay programs running.
+type replays struct {
+	games   *finished.Games
+	running replayPrograms
 }
 
 // ends are the games whose end the store did not take.
@@ -187,6 +198,7 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 		place: placement{leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL), self: cfg.Node, ttl: cfg.LeaseTTL,
 			stopRenew: make(chan struct{})}}
 	s.place.clock = s.clock
+	s.replays.games = finished.New(db, data, cfg.Logger, s.clock)
 	mem := lobby.NewMemory(s.clock) // the server's one clock: a daily's day (lobby.HiddenDaily)
 	s.place.live = mem
 	s.newMetrics(mem, db) // metrics.go
@@ -338,8 +350,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 			s.web.srv.Close()
 		}
 	}
-	s.replays.shutdown(ctx) // replays hold no game: they just end
-	s.place.live.Shutdown() // every session hears lobby.ShutDown, saves and leaves
+	s.replays.running.shutdown(ctx) // replays hold no game: they just end
+	s.place.live.Shutdown()         // every session hears lobby.ShutDown, saves and leaves
 	done := make(chan error, 1)
 	go func() { done <- s.front.srv.Shutdown(ctx) }()
 	if err := s.place.live.Wait(ctx); err != nil {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/web"
 	"github.com/grotto-game/grotto/store"
@@ -46,10 +47,10 @@ type webReplays struct{ s *Server }
 func (r webReplays) ReplayGame(id string) (tui.ReplayGame, error) {
 	rg, err := r.s.ReplayGame(id)
 	if err != nil {
-		if !errors.Is(err, ErrNoSuchGame) && !errors.Is(err, ErrDailyNotOver) {
+		if !errors.Is(err, finished.ErrNoSuchGame) && !errors.Is(err, finished.ErrDailyNotOver) {
 			r.s.log.Error("web: replay", "replay", id, "err", err)
 		}
-		return rg, errors.New(sentence(dumpError(err, id)))
+		return rg, errors.New(finished.Sentence(finished.Problem(err, id)))
 	}
 	return rg, nil
 }
@@ -62,7 +63,7 @@ func (r webReplays) ReplayGame(id string) (tui.ReplayGame, error) {
 func (r webReplays) ReplayTitle(id string) (string, error) {
 	n, err := strconv.ParseUint(id, 10, 64)
 	if err != nil || n == 0 {
-		return "", errors.New(sentence(dumpError(fmt.Errorf("%w: %q", ErrNoSuchGame, id), id)))
+		return "", errors.New(finished.Sentence(finished.Problem(fmt.Errorf("%w: %q", finished.ErrNoSuchGame, id), id)))
 	}
 	f, err := r.s.store.FinishedGame(n)
 	if errors.Is(err, store.ErrCorrupt) { // rare: ReplayGame sets it aside and says so
@@ -71,14 +72,14 @@ func (r webReplays) ReplayTitle(id string) (string, error) {
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		err = fmt.Errorf("%w: #%d", ErrNoSuchGame, n)
-	case err == nil && f.Score.Daily != "" && !dailyOver(f.Score.Daily, r.s.clock()):
-		err = ErrDailyNotOver
+		err = fmt.Errorf("%w: #%d", finished.ErrNoSuchGame, n)
+	case err == nil && f.Score.Daily != "" && !finished.DailyOver(f.Score.Daily, r.s.clock()):
+		err = finished.ErrDailyNotOver
 	case err != nil:
 		r.s.log.Error("web: replay", "replay", id, "err", err)
 	}
 	if err != nil {
-		return "", errors.New(sentence(dumpError(err, id)))
+		return "", errors.New(finished.Sentence(finished.Problem(err, id)))
 	}
 	return f.Score.Name, nil
 }

@@ -41,7 +41,7 @@ func TestBrowserSocketsCountAsConnectionsOfTheirAddressAndLeaveSSHRoom(t *testin
 	player := dial(t, addr, key, 100, 30)
 	title(t, player)
 	player.Send("q")
-	<-player.Done()
+	ended(t, player)
 	player.Close()
 	b := noRedirects(t)
 	if code, _ := get(t, b, webLinkOf(t, addr, key)); code != http.StatusSeeOther {

@@ -276,7 +276,7 @@ func TestABannedKeyCannotRedeemItsLink(t *testing.T) {
 	player := dial(t, addr, key, 100, 30)
 	title(t, player)
 	player.Send("q")
-	<-player.Done()
+	ended(t, player)
 	link := webLinkOf(t, addr, key)
 	if err := os.WriteFile(bans, gossh.MarshalAuthorizedKey(key.PublicKey()), 0o600); err != nil {
 		t.Fatal(err)
@@ -307,7 +307,7 @@ func playingBrowser(t *testing.T, addr string, key gossh.Signer) *http.Client {
 	c := dial(t, addr, key, 100, 30)
 	title(t, c)
 	c.Send("q")
-	<-c.Done()
+	ended(t, c)
 	b := noRedirects(t)
 	if code, _ := get(t, b, webLinkOf(t, addr, key)); code != http.StatusSeeOther {
 		t.Fatalf("the link: %d, want 303", code)
@@ -326,12 +326,10 @@ func TestABrowserCountsAgainstMaxSessions(t *testing.T) {
 		t.Errorf("a browser past --max-sessions 1: %v %q, want 1008 and grotto is full", code, why)
 	}
 	player.Send("q")
-	<-player.Done()
+	ended(t, player)
 	// The client is gone before the server has counted its session out
 	// (it saves as it unwinds): wait for that, as a player would retry.
-	for deadline := time.Now().Add(waitLong); int64(srv.front.guard.Sessions()) > 0 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitUntil(t, "the server to count the session out", func() bool { return srv.front.guard.Sessions() == 0 })
 	p = openPage(t, b, base, "/play/ws?cols=100&rows=30")
 	p.waitFor(t, "New game") // the seat is free again
 	// Now the browser holds the one seat: an SSH session is refused.

@@ -16,8 +16,7 @@ func TestAFullServerOfOneSaysOneSession(t *testing.T) {
 	_, addr := serve(t, Config{Limits: Limits{MaxSessions: 1, ConnPer10s: 10000}})
 	title(t, dial(t, addr, newKey(t), 80, 24)) // the one seat, taken
 	c := dial(t, addr, newKey(t), 80, 24)
-	<-c.Done()
-	if out := string(c.Output()); !strings.Contains(out, "grotto is full (1 session);") {
+	if out := ended(t, c); !strings.Contains(out, "grotto is full (1 session);") {
 		t.Errorf("the second player reads %q", out)
 	}
 }

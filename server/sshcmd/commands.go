@@ -1,0 +1,286 @@
+package sshcmd
+
+// This file: grotto's commands, the one table (Commands) of what `ssh
+// host CMD` runs, and what each writes. They get what they need of the
+// server through Host.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"charm.land/log/v2"
+	"charm.land/ssh"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/finished"
+	"github.com/grotto-game/grotto/store"
+)
+
+// Host is what the commands need of the server that runs them, and no
+// more: its stores and clock, the games of every node, and the commands
+// that act on the server (a browser link, the host tools).
+type Host interface {
+	// Admin reports whether sess's key is an admin's (--admin-keys).
+	Admin(sess ssh.Session) bool
+	// Hint is what a player types to reach this server (with -t when
+	// tty), with words after it: "ssh -p 2222 play.example.org replay 7".
+	Hint(tty bool, words ...string) string
+	// Now is the server's one clock: the daily's day, idle times.
+	Now() time.Time
+	// Log hears of a command that could not read what it needs; what the
+	// client reads says so in one line, never with the cause's words.
+	Log() *log.Logger
+	// Store holds the scores, the daily's boards and the quarantine.
+	Store() Store
+	// Games lists the live games of every node, sorted as `who` shows
+	// them.
+	Games() []tui.LiveGame
+	// Finished are the finished games kept.
+	Finished() *finished.Games
+	// WebLink answers `web` for c's key: a one-time link to play in a
+	// browser. It returns the exit status.
+	WebLink(c *Call) int
+	// Kick answers an admin's `kick NAME`: the player listed under name
+	// saves and leaves, on whichever node. It returns the exit status.
+	Kick(c *Call, name string) int
+	// Broadcast answers an admin's `broadcast TEXT`, text the words
+	// typed: every session of every node shows it. It returns the exit
+	// status.
+	Broadcast(c *Call, text []string) int
+}
+
+// Store is what the commands read of the store.
+type Store interface {
+	TopScores(n int) ([]store.Score, error)
+	DailyScores(date string, n int) ([]store.Score, error)
+	Quarantined(fp string) ([]store.Quarantined, error)
+}
+
+// Commands is every `ssh host CMD` of h, in the order `help` lists them:
+// for everyone `help`, `scores`, `scores daily [DATE]`, `who`, `replays
+// [NAME]`, `replay ID` (a program with a terminal: the replay player; see
+// Command.Program) and `dump ID`, and `web`; for admins `quarantine`, the
+// games set aside as damaged, and the host tools `kick NAME` and
+// `broadcast TEXT`.
+func Commands(h Host) Table {
+	var t Table
+	with := func(run func(Host, *Call) int) func(*Call) int { return func(c *Call) int { return run(h, c) } }
+	t = Table{
+		{Name: "help", About: "this list", Run: func(c *Call) int {
+			t.Help(c.Out, h.Admin(c.Session), h.Hint(false), h.Hint(true))
+			return 0
+		}},
+		{Name: "scores", About: "the 20 best scores", Run: with(cmdScores)},
+		{Name: "scores daily", Args: "[DATE]", Note: "today's, or a day's as 2006-01-02", Max: 1,
+			About: "the daily challenge's best scores, today's or DATE's (UTC)", Run: with(cmdDailyScores)},
+		{Name: "who", About: "the games being played now", Run: func(c *Call) int {
+			writeWho(c.Out, h.Games(), h.Now())
+			return 0
+		}},
+		{Name: "replays", Args: "[NAME]", Note: "every player's games, or NAME's", Max: 1,
+			About: "the finished games kept, with their IDs", Run: with(cmdReplays)},
+		{Name: "replay", Args: "ID", Note: "a game `replays` lists", Min: 1, Max: 1, Program: true,
+			About: "watch a finished game, turn by turn (needs ssh -t)", Run: with(cmdReplayWithoutPTY)},
+		{Name: "dump", Args: "ID", Note: "a game `replays` lists", Min: 1, Max: 1,
+			About: "a finished game's character dump", Run: with(cmdDump)},
+		{Name: "web", About: "a one-time link to play in a browser", Run: h.WebLink},
+		{Name: "quarantine", Admin: true, About: "the games set aside as damaged", Run: with(cmdQuarantine)},
+		{Name: "kick", Args: "NAME", Note: "a name `who` lists", Min: 1, Max: 1, Admin: true,
+			About: "end a player's session, saving the game", Run: func(c *Call) int { return h.Kick(c, c.Args[0]) }},
+		{Name: "broadcast", Args: "TEXT", Note: "what every session shows until its next key", Min: 1, Max: -1, Admin: true,
+			About: "show TEXT on every session", Run: func(c *Call) int { return h.Broadcast(c, c.Args) }},
+	}
+	return t
+}
+
+// NoPTYReplay is what `ssh host replay ID` without a terminal reads, for
+// a kept game (its id checked first: only a number is ever echoed);
+// command is what to type (Host.Hint with tty, "replay" and the id).
+func NoPTYReplay(command string) string {
+	return "grotto: a replay needs a terminal; connect with one: " + command
+}
+
+// cmdScores is `scores`: the 20 best.
+func cmdScores(h Host, c *Call) int {
+	scores, err := h.Store().TopScores(20)
+	if err != nil {
+		h.Log().Error("scores", "err", err)
+		fmt.Fprintln(c.Err, "grotto: the scores cannot be read right now")
+		return 1
+	}
+	writeScores(c.Out, scores)
+	return 0
+}
+
+// cmdDailyScores is `scores daily [DATE]`: today's (UTC) by default.
+func cmdDailyScores(h Host, c *Call) int {
+	date := time.Now().UTC().Format(store.DailyLayout)
+	if len(c.Args) == 1 {
+		date = c.Args[0]
+	}
+	if !store.ValidDaily(date) {
+		fmt.Fprintf(c.Err, "grotto: %q is not a date; try `scores daily` (today's) or `scores daily 2006-01-02`\n", tui.Inert(date))
+		return 1
+	}
+	scores, err := h.Store().DailyScores(date, 20)
+	if err != nil {
+		h.Log().Error("daily scores", "err", err)
+		fmt.Fprintln(c.Err, "grotto: the scores cannot be read right now")
+		return 1
+	}
+	writeDailyScores(c.Out, date, scores)
+	return 0
+}
+
+// cmdReplayWithoutPTY is `replay ID` without a terminal: the ID is checked
+// first, so that the hint to use ssh -t only ever names a kept game, by
+// its number. (With a terminal the replay player runs.)
+func cmdReplayWithoutPTY(h Host, c *Call) int {
+	id := c.Args[0]
+	f, err := h.Finished().Find(id)
+	if err != nil && !errors.Is(err, finished.ErrNoSuchGame) && !errors.Is(err, finished.ErrDailyNotOver) {
+		h.Log().Error("replay", "id", id, "err", err)
+	}
+	if err != nil {
+		fmt.Fprintln(c.Session.Stderr(), "grotto: "+finished.Problem(err, id))
+	} else {
+		fmt.Fprintln(c.Session.Stderr(), NoPTYReplay(h.Hint(true, "replay", strconv.FormatUint(f.ID, 10))))
+	}
+	return 1
+}
+
+// cmdReplays is `replays [NAME]`.
+func cmdReplays(h Host, c *Call) int {
+	name := ""
+	if len(c.Args) == 1 {
+		name = c.Args[0]
+	}
+	games, err := h.Finished().List(name)
+	if err != nil {
+		h.Log().Error("replays", "err", err)
+		fmt.Fprintln(c.Session.Stderr(), "grotto: the finished games cannot be read right now")
+		return 1
+	}
+	finished.WriteList(c.Out, games, name, h.Now())
+	return 0
+}
+
+// cmdDump is `dump ID`.
+func cmdDump(h Host, c *Call) int {
+	id := c.Args[0]
+	f, err := h.Finished().Find(id)
+	if err != nil && !errors.Is(err, finished.ErrNoSuchGame) && !errors.Is(err, finished.ErrDailyNotOver) {
+		h.Log().Error("dump", "id", id, "err", err)
+	}
+	if err != nil {
+		fmt.Fprintln(c.Err, "grotto: "+finished.Problem(err, id))
+		return 1
+	}
+	finished.WriteDump(c.Out, f)
+	return 0
+}
+
+// cmdQuarantine is `quarantine`, for admins.
+func cmdQuarantine(h Host, c *Call) int {
+	qs, err := h.Store().Quarantined("")
+	if err != nil {
+		h.Log().Error("quarantine", "err", err)
+		fmt.Fprintln(c.Session.Stderr(), "grotto: the quarantine cannot be read right now")
+		return 1
+	}
+	writeQuarantine(c.Out, qs)
+	return 0
+}
+
+// writeScores prints the table: rank, name, score, depth, turns, cause, date.
+func writeScores(w io.Writer, scores []store.Score) {
+	if len(scores) == 0 {
+		fmt.Fprintln(w, "No scores yet.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tNAME\tSCORE\tDEPTH\tTURNS\tCAUSE\tDATE")
+	for i, sc := range scores {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%s\t%s\n", i+1, tui.Inert(sc.Name), sc.Points, sc.Depth, sc.Turns,
+			tui.Inert(game.ThirdPerson(sc.Cause)), sc.Date.UTC().Format("2006-01-02"))
+	}
+	tw.Flush()
+}
+
+// writeWho prints the live games: name, depth, turn, idle time, watchers,
+// the node each plays on when the server is one of several nodes, and,
+// when a game is the daily challenge, a DAILY column with its date ("-"
+// for the others), followed for today's (LiveGame.Hidden) by "hidden
+// until 00:00 UTC", and a line under the table that says why.
+func writeWho(w io.Writer, games []tui.LiveGame, now time.Time) {
+	if len(games) == 0 {
+		fmt.Fprintln(w, "No one is playing.")
+		return
+	}
+	nodes := slices.ContainsFunc(games, func(g tui.LiveGame) bool { return g.Node != "" })
+	daily := slices.ContainsFunc(games, func(g tui.LiveGame) bool { return g.Daily != "" })
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "NAME\tDEPTH\tTURN\tIDLE\tWATCHERS"
+	if nodes {
+		head += "\tNODE"
+	}
+	if daily {
+		head += "\tDAILY"
+	}
+	fmt.Fprintln(tw, head)
+	for _, g := range games {
+		name, depth, turn, idle := g.Columns(now)
+		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%d", name, depth, turn, idle, g.Watchers)
+		if nodes {
+			row += "\t" + tui.Inert(g.Node)
+		}
+		if daily {
+			d := "-"
+			if g.Daily != "" {
+				d = tui.Inert(g.Daily)
+			}
+			if g.Hidden {
+				d += " " + tui.HiddenNote
+			}
+			row += "\t" + d
+		}
+		fmt.Fprintln(tw, row)
+	}
+	tw.Flush()
+	if slices.ContainsFunc(games, func(g tui.LiveGame) bool { return g.Hidden }) {
+		fmt.Fprintln(w, tui.HiddenList)
+	}
+}
+
+// writeQuarantine prints the games set aside as damaged: when, whose, why,
+// what was kept, and the record's key.
+func writeQuarantine(w io.Writer, qs []store.Quarantined) {
+	if len(qs) == 0 {
+		fmt.Fprintln(w, "Nothing is quarantined.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "WHEN\tFINGERPRINT\tREASON\tSAVE BYTES\tJOURNAL ENTRIES\tKEY")
+	for _, q := range qs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\n", q.When.UTC().Format(time.RFC3339), q.Fingerprint,
+			tui.Inert(q.Reason), q.SaveBytes, q.JournalEntries, tui.Inert(q.Key))
+	}
+	tw.Flush()
+}
+
+// writeDailyScores prints the board of the daily of date as writeScores
+// prints the main one, under a line naming the day.
+func writeDailyScores(w io.Writer, date string, scores []store.Score) {
+	fmt.Fprintf(w, "Daily challenge of %s (UTC)\n", date)
+	if len(scores) == 0 {
+		fmt.Fprintln(w, "No scores yet.")
+		return
+	}
+	writeScores(w, scores)
+}
