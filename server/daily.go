@@ -1,4 +1,4 @@
-// The daily challenge (issue 15): one dungeon per UTC day for everyone
+// The daily challenge: one dungeon per UTC day for everyone
 // (game.NewDaily), one attempt per key per day (store.Dailies.StartDaily,
 // taken when the daily starts), and its own board, `ssh host scores daily
 // [DATE]`.

@@ -44,7 +44,7 @@ type Limits struct {
 	// MaxReplays is the replays' budget: the most replay pages open at
 	// once in browsers (--max-replays), apart from the watchers'. Each
 	// runs a replay program of its own (decode, simulate, draw), 10 to 15
-	// times a watcher's CPU (issue 20). A page past it is told why and
+	// times a watcher's CPU (docs/performance.md). A page past it is told why and
 	// refused. 0 means DefaultReplaysPerCPU times runtime.NumCPU()
 	// (replays).
 	MaxReplays int
@@ -82,7 +82,7 @@ func (l Limits) watchers() int {
 
 // DefaultReplaysPerCPU is how many replay pages the replays' budget
 // (Limits.MaxReplays, 0) allows per core: 200 playing pages at 120x50
-// cost 1.1 cores (issue 20), so 16 per core keep a tenth of each core.
+// cost 1.1 cores (docs/performance.md), so 16 per core keep a tenth of each core.
 const DefaultReplaysPerCPU = 16
 
 // replays returns the replays' budget: MaxReplays, or

@@ -1,4 +1,4 @@
-// The replay player over SSH (issue 15): `ssh -t host replay ID` plays a
+// The replay player over SSH: `ssh -t host replay ID` plays a
 // finished game back in a Bubble Tea program of its own (tui.NewReplayer),
 // and the title's score table opens a row's replay (tui.Replays). A replay
 // holds no lease and no lobby slot; it counts against --max-sessions like
@@ -57,7 +57,7 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	// Counted from here, before the game is read and verified (a whole
 	// replay, which takes a while): Shutdown waits for this session's
 	// goodbye as for a player's, instead of closing its connection while
-	// it verifies (found by the tester of issue 15).
+	// it verifies (a tester found it did not).
 	if !s.replays.running.begin() {
 		wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
 		return

@@ -4,7 +4,7 @@ package input
 // decoded by grotto before they reach the session's Bubble Tea program.
 //
 // Two upstream faults make Bubble Tea's own input path unsafe for input
-// from strangers (issue 10, A1 and A7):
+// from strangers:
 //
 //   - x/ansi v0.11.9 parser_decode.go:200, decodeSequence (ParamsState),
 //     writes p.params[p.paramsLen] without checking paramsLen against the

@@ -4,7 +4,7 @@ package input
 // types that passes on only whole, bounded units (a key, a UTF-8 character,
 // a complete escape sequence), so that no concatenation of them can drive
 // the upstream decoders into the states that panic (see input.go), and no
-// piece of a terminal's reply is read as keys (issue 10, A6).
+// piece of a terminal's reply is read as keys.
 //
 // It also bounds a bracketed paste. ultraviolet's eventScanner.scanEvents
 // (terminal_reader.go:290, in the version in go.mod) appends everything

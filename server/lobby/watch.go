@@ -23,7 +23,7 @@ import (
 // is busy: the pause then lasts longer). A game's first fanOutBatch
 // watchers get each frame at once; one among 2,000 gets the newest within
 // about two seconds. A web watcher draws a frame in about 0.2 ms of CPU
-// (docs/performance.md, "Issue 20: watchers"), so the watchers of one game
+// (docs/performance.md, "Watchers"), so the watchers of one game
 // take about a fifth of a core at most, however fast its player plays.
 const (
 	fanOutBatch = 2
@@ -33,7 +33,7 @@ const (
 // HiddenDaily reports whether a live game of daily (the daily challenge's
 // date, "2006-01-02"; "" for a game of its own) is hidden from watchers at
 // now: its UTC day is not over, so anyone may still play that dungeon and
-// must not see its map or moves (issue 20). A daily played on past 00:00
+// must not see its map or moves. A daily played on past 00:00
 // UTC, started the day before, may be watched, as its replay may be from
 // then (server/replays.go, ErrDailyNotOver): nobody can start that day's
 // daily any more.

@@ -101,7 +101,7 @@ type Session struct {
 	dailyJournal uint64
 	// slot is the store slot the game in progress is kept in: "" for the
 	// key's own game (and an old daily saved there, before slots), or
-	// store.DailySlot for a daily started since (issue 21).
+	// store.DailySlot for a daily started since.
 	slot string
 	// synced is set when the store holds exactly the game in memory
 	// (snapshot plus journal).
@@ -199,7 +199,7 @@ func (s *Session) Open() (saved *game.Game, news string, err error) {
 }
 
 // SavedDaily returns the daily Open found kept beside the key's own game
-// (a key holds one of each, issue 21), for ContinueDaily; nil when there
+// (a key holds one of each), for ContinueDaily; nil when there
 // is none. An old daily kept where the key's own game is, saved before
 // a key could hold both, is what Open returns instead.
 func (s *Session) SavedDaily() *game.Game { return s.daily }
@@ -278,7 +278,7 @@ func (s *Session) Start() error { return s.start(game.New(s.cfg.NewSeed(), s.cfg
 // day) from seed (game.DailySeed of the host's secret and date;
 // game.NewDaily) as Start begins a new game: saved at once, in the daily's
 // slot beside the key's own game (store.DailySlot: replacing an earlier
-// daily, never the key's own game; issue 21), and when it ends recorded on that day's board
+// daily, never the key's own game), and when it ends recorded on that day's board
 // (store.Score.Daily). Taking the day's one attempt is the caller's
 // (store.Dailies.StartDaily), before.
 func (s *Session) StartDaily(seed uint64, date string) error {

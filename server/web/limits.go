@@ -1,7 +1,7 @@
 package web
 
 // This file: the limits of every connection to the web pages, so that no
-// client, slow or many, holds what the SSH side needs (issue 20, A1).
+// client, slow or many, holds what the SSH side needs.
 //
 //   - At accept (limitListener): at most Config.MaxConns connections at
 //     once, whatever their address; past it a newcomer takes the place of

@@ -1,7 +1,7 @@
 package web
 
 // This file: the replay page, /replay/{id}, and its WebSocket,
-// /replay/{id}/ws?cols=N&rows=N (issue 15). It plays a finished game back
+// /replay/{id}/ws?cols=N&rows=N. It plays a finished game back
 // in xterm.js with the replay player of `ssh -t host replay ID`
 // (tui.NewReplayer) on a bridge (bridge.go); the page sends the replay's
 // keys only, as text messages {"key":"space"}, besides its resizes.

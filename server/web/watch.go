@@ -30,8 +30,8 @@ const endGrace = 500 * time.Millisecond
 // costs CPU at its frame rate even while nothing moves (Bubble Tea's
 // renderer ticks: docs/performance.md, "What the limits are"); in one
 // pair of runs with 2,000 watch pages joining, 10 rather than 30 took the
-// players' key→frame p99 from 2.7–3.6 s to 1.0–1.1 s ("Issue 20:
-// watchers").
+// players' key→frame p99 from 2.7–3.6 s to 1.0–1.1 s (docs/performance.md,
+// "Watchers").
 const WatchFPS = 10
 
 // watchSocket serves a watch page's WebSocket: 404 for a game not live,

@@ -166,7 +166,7 @@ const (
 	// ReplayKeysPerSec is how many keys a second a replay page's program
 	// is given at most, after a burst of ReplayKeyBurst: a flood of keys
 	// is read no faster (the page waits), so that no page makes its
-	// program simulate and draw without pause (issue 20).
+	// program simulate and draw without pause.
 	ReplayKeysPerSec = 10
 	// ReplayKeyBurst is how many keys a replay page may send at once
 	// before ReplayKeysPerSec applies.

@@ -17,8 +17,8 @@ import (
 
 // Interval is the shortest time between two sizes handed to a program:
 // two a second. Each costs a repaint of up to tui.MaxWidth x tui.MaxHeight
-// cells; issue 14's break test measured +45 ms p99 for other players with
-// two SSH flooders at five a second, and issue 20 2.2 s of delay for other
+// cells; a break test measured +45 ms p99 for other players with two SSH
+// flooders at five a second, and another 2.2 s of delay for other
 // players' keys from 20 watch pages sending 25,000 sizes each, one by one.
 const Interval = 500 * time.Millisecond
 
