@@ -79,7 +79,8 @@ type Actor struct {
 	Backed  bool   // a ranged monster stepped back last turn (it stands and fights this one)
 	Unseen  int    // turns in a row a fleeing thief has been out of the player's sight
 	Loot    []Item // what a thief stole, dropped where it dies
-	Hunting bool   // a monster that arrived (wander.go): walks toward the player unseen until it sees them
+	Hunting bool   // a monster that arrived (wander.go), or one hurt by the player: walks toward the player unseen until it sees them
+	Waited  int    // turns a pack member has held off in sight of the player (ai_pack.go)
 }
 
 // Alive reports whether a is a living actor rather than remains.

@@ -9,25 +9,30 @@ package game
 // Pack numbers: a pack member counts the living monsters of its kind within
 // PackRadius tiles (Chebyshev) of the player, itself included; it closes in
 // once they are PackNeed, or all of its kind left on the level if fewer.
-// Until then it keeps more than PackHoldOff tiles away.
+// Until then it keeps more than PackHoldOff tiles away, for at most
+// PackPatience turns in sight of the player: then it closes in alone (a
+// tester's lone cave wolf hung back for ever, its kin elsewhere on the
+// level).
 const (
-	PackRadius  = 6
-	PackNeed    = 3
-	PackHoldOff = 2
+	PackRadius   = 6
+	PackNeed     = 3
+	PackHoldOff  = 2
+	PackPatience = 10
 )
 
 // packTurn is a pack member's turn while it sees the player: next to the
 // player it bites; with its pack gathered (packReady) it steps toward the
 // player, each member to the nearest free tile, so that they end round
-// them; else it waits, stepping back if the player comes within
-// PackHoldOff tiles.
+// them; and so it does once it has waited PackPatience turns; else it
+// waits, stepping back if the player comes within PackHoldOff tiles.
 func (g *Game) packTurn(m *Actor) {
 	p := g.player()
 	d := m.Pos.Chebyshev(p.Pos)
-	if d <= 1 || g.packReady(m) {
+	if d <= 1 || g.packReady(m) || m.Waited >= PackPatience {
 		g.chase(m)
 		return
 	}
+	m.Waited++
 	if d <= PackHoldOff {
 		g.chaseMap()
 		g.flee(m)

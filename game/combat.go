@@ -280,6 +280,13 @@ func (g *Game) hurt(b *Actor, dmg int, cause, how string, byPlayer bool) {
 	b.HP -= dmg
 	if b.HP <= 0 {
 		g.die(b, cause, how, byPlayer)
+		return
+	}
+	if byPlayer && b.AI != AIHerbivore && b.AI != AINone {
+		// Hurt from afar (a dart, a wand, a scroll), it knows where the
+		// player is: it hunts them as an arrival does (wander.go), instead
+		// of standing unaware (the testers' struck bandit and cave wolf).
+		b.Hunting = true
 	}
 }
 

@@ -27,8 +27,11 @@ import (
 // a digest of the data tables, which can change without the code.
 // Version 2: rolled combat, items to learn, hunger and special rooms;
 // 3: monsters that keep arriving (wander.go), stable pack
-// letters and throws over deep water.
-const RulesVersion = 3
+// letters and throws over deep water; 4: a monster hurt by the player
+// hunts them, a pack member loses patience, an unknown scroll read with
+// nothing to act on is learned, a health potion heals a share of max HP,
+// and the vanished offerings of a shrine are forgotten.
+const RulesVersion = 4
 
 // Rules returns the rules a game made with data is played under, e.g.
 // "1.3fa09c1d22b4": RulesVersion, then the first 12 hex digits of the

@@ -76,8 +76,10 @@ func (g *Game) drop(i int) error {
 // Using an unknown kind teaches it (identify.go: "It was a haste
 // potion!"). An unknown potion or scroll is never refused, since the
 // refusal would tell what it is: drunk or read where its rule would refuse,
-// it is used up and "Nothing seems to happen." (it stays unknown); an
-// unknown scroll that needs a target is aimed at the nearest monster in
+// it is used up and says what happened with nothing to act on (itemRule
+// fizzle: "Lightning crackles round you and strikes nothing."), and its
+// kind is learned, or, for a kind without such words, "Nothing seems to
+// happen." (it stays unknown); an unknown scroll that needs a target is aimed at the nearest monster in
 // sight, and one with an area (fireball) with none in sight bursts round
 // its reader: the risk of reading to learn, as NetHack's scroll of fire and
 // Brogue's potion of incineration carry it. An unknown health potion at full health is drunk and learned.
@@ -131,9 +133,12 @@ func (g *Game) use(i int, target world.Pos) error {
 	} else {
 		err = r.use(g, target)
 	}
-	if err != nil {
+	if err != nil && r.fizzle == "" {
 		g.logf(MsgInfo, "Nothing seems to happen.")
 		return nil
+	}
+	if err != nil {
+		g.logf(MsgInfo, r.fizzle)
 	}
 	g.learn(it.Kind)
 	return nil

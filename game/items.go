@@ -108,6 +108,11 @@ type itemRule struct {
 	// splash gives a thrown potion's effect to the actor it shattered over;
 	// nil for items that are not potions (they hit for ThrowDamage instead).
 	splash func(g *Game, a *Actor)
+	// fizzle is what an unknown one read or drunk where its rule refuses
+	// says happened: it is used up and its kind learned, as NetHack's
+	// scrolls are when read with nothing to act on. "": "Nothing seems to
+	// happen." and it stays unknown.
+	fizzle string
 }
 
 // itemRules is the table of item rules, in the order of ItemKinds (menus).
@@ -122,9 +127,9 @@ func itemTable() []itemRule {
 		{kind: HealthPotion, potion: true, ready: readyHealth, use: useHealth, splash: splashHealth},
 		{kind: PoisonPotion, potion: true, use: usePoison, splash: splashPoison},
 		{kind: WarriorPotion, potion: true, use: useWarrior, splash: splashWarrior},
-		{kind: LightningScroll, scroll: true,
+		{kind: LightningScroll, scroll: true, fizzle: "Lightning crackles round you and strikes nothing.",
 			use: func(g *Game, _ world.Pos) error { return g.lightning() }},
-		{kind: ConfusionScroll, scroll: true, target: TargetSingle,
+		{kind: ConfusionScroll, scroll: true, target: TargetSingle, fizzle: "A purple mist swirls round you and fades: there is no one to bewilder.",
 			use: func(g *Game, target world.Pos) error { return g.confuse(target) }},
 		{kind: FireballScroll, scroll: true, target: TargetArea, radius: FireballRadius,
 			use: func(g *Game, target world.Pos) error { return g.fireball(target) }},
@@ -138,11 +143,11 @@ func itemTable() []itemRule {
 		{kind: TelepathyPotion, potion: true, use: useTelepathy,
 			splash: func(g *Game, a *Actor) { g.logf(MsgStatus, capitalize(the(a))+" looks thoughtful.") }},
 		{kind: VigourPotion, potion: true, use: useVigour, splash: splashVigour},
-		{kind: TeleportScroll, scroll: true, use: useTeleport},
+		{kind: TeleportScroll, scroll: true, use: useTeleport, fizzle: "You feel a wrench, but stay where you are."},
 		{kind: MappingScroll, scroll: true, use: useMapping},
-		{kind: IdentifyScroll, scroll: true, use: useIdentify},
-		{kind: EnchantScroll, scroll: true, use: useEnchant},
-		{kind: SummoningScroll, scroll: true, use: useSummoning},
+		{kind: IdentifyScroll, scroll: true, use: useIdentify, fizzle: "You feel wise for a moment, but carry nothing unknown."},
+		{kind: EnchantScroll, scroll: true, use: useEnchant, fizzle: "A faint glow seeks something you wear, and fades."},
+		{kind: SummoningScroll, scroll: true, use: useSummoning, fizzle: "You hear a distant growl, then nothing."},
 		{kind: StrikingWand, wand: true, target: TargetSingle, use: zapStriking},
 		{kind: SlowingWand, wand: true, target: TargetSingle, use: zapSlowing},
 		{kind: Dart, hit: func(g *Game) int { return DartMin + g.rng.IntN(DartMax-DartMin+1) }},
@@ -164,18 +169,25 @@ func readyHealth(g *Game) error {
 	return nil
 }
 
-// useHealth heals the player Balance.HealthPotionHeal HP, up to their
-// maximum.
+// useHealth heals the player a health potion's HP (potionHeal), up to
+// their maximum.
 func useHealth(g *Game, _ world.Pos) error {
-	healed := g.heal(g.player(), g.data.Balance.HealthPotionHeal)
+	healed := g.heal(g.player(), g.potionHeal(g.player()))
 	g.logf(MsgHeal, fmt.Sprintf("You recover %d HP!", healed))
 	return nil
+}
+
+// potionHeal is the HP a health potion restores to a: Balance's
+// HealthPotionPercent of its max HP, at least HealthPotionHeal.
+func (g *Game) potionHeal(a *Actor) int {
+	b := g.data.Balance
+	return max(b.HealthPotionHeal, a.MaxHP*b.HealthPotionPercent/100)
 }
 
 // splashHealth heals the actor a thrown health potion hits as a drink
 // would.
 func splashHealth(g *Game, a *Actor) {
-	if g.heal(a, g.data.Balance.HealthPotionHeal) > 0 {
+	if g.heal(a, g.potionHeal(a)) > 0 {
 		g.logf(MsgStatus, fmt.Sprintf("%s %s healthier.", capitalize(the(a)), verb(a, "look", "looks")))
 	} else {
 		g.logf(MsgStatus, fmt.Sprintf("%s %s no different.", capitalize(the(a)), verb(a, "look", "looks")))

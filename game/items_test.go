@@ -487,3 +487,19 @@ func TestThrownItemsAndMonsterShotsBothFlyOverDeepWaterAndNeitherThroughWalls(t 
 	}
 	refused(t, g, Throw(0, to), "There is no room to throw that way.")
 }
+
+// Three testers found a health potion's flat 10 HP little at 110 max HP
+// (a level-up of Constitution gives 20): it heals a quarter of max HP
+// (balance.json's health_potion_percent) when that is more.
+func TestAHealthPotionHealsAShareOfMaxHPLateInTheGame(t *testing.T) {
+	g := arena("orc")
+	g.s.Actors = g.s.Actors[:1]
+	give(g, HealthPotion)
+	g.s.Actors[0].MaxHP, g.s.Actors[0].HP = 120, 50
+	mustApply(t, g, Use(0, world.Pos{}))
+	want := 120 * testData.Balance.HealthPotionPercent / 100
+	if testData.Balance.HealthPotionPercent != 25 || g.Player().HP != 50+want || lastMsg(g) != fmt.Sprintf("You recover %d HP!", want) {
+		t.Errorf("at 50 of 120 HP a potion (%d%%) healed to %d (%q), want %d", testData.Balance.HealthPotionPercent,
+			g.Player().HP, lastMsg(g), 50+want)
+	}
+}

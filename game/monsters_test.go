@@ -572,3 +572,46 @@ func TestAPoisoningSpitThatDoesNoDamageDoesNotSayNoDamage(t *testing.T) {
 		t.Errorf("no spit that only poisons in 400 turns")
 	}
 }
+
+// Testers struck an unaware bandit with a wand and a cave wolf with a
+// dart from beyond their sight; each stood "wounded, unaware of you" and
+// never moved. A monster the player hurts knows where they are: it hunts
+// them, walking up as an arrival does.
+func TestAMonsterHurtFromAfarHuntsThePlayer(t *testing.T) {
+	g := lit(t, at(5, 5), 1000, placed{"bandit", at(13, 5)}) // in view, beyond its vision of 6
+	g.s.Actors[1].HP, g.s.Actors[1].MaxHP = 100, 100         // no dart kills it
+	give(g, Dart)
+	if s := g.stance(&g.s.Actors[1]); s != "unaware of you" {
+		t.Fatalf("before the dart the bandit is %q", s)
+	}
+	for g.s.Actors[1].HP == g.s.Actors[1].MaxHP { // a dart can miss: throw until one hits
+		if len(g.Inventory()) == 0 {
+			give(g, Dart)
+		}
+		mustApply(t, g, Throw(0, at(13, 5)))
+	}
+	if s := strings.Join(g.Describe(g.s.Actors[1].Pos), ", "); !strings.Contains(s, "hunting you") {
+		t.Errorf("the struck bandit reads %q, want it hunting you", s)
+	}
+	before := g.s.Actors[1].Pos.Chebyshev(at(5, 5))
+	waits(t, g, 3)
+	if d := g.s.Actors[1].Pos.Chebyshev(at(5, 5)); d >= before {
+		t.Errorf("the struck bandit stayed %d tiles away (was %d), want it walking up", d, before)
+	}
+}
+
+// A tester's lone cave wolf hung back two or three tiles off for ever, its
+// kin elsewhere on the level, blocking explore and travel: a pack member
+// waits at most PackPatience turns in sight, then closes in alone.
+func TestALonePackMemberLosesPatienceAndClosesIn(t *testing.T) {
+	g := lit(t, at(5, 5), 1000, placed{"jackal", at(10, 5)}, placed{"jackal", at(50, 30)}, placed{"jackal", at(53, 30)})
+	for x := 50; x < 55; x++ { // the other two, in a closed room of their own
+		g.s.Map.Set(at(x, 30), world.Floor)
+	}
+	hp := g.Player().HP
+	waits(t, g, PackPatience+4)
+	if d := g.s.Actors[1].Pos.Chebyshev(at(5, 5)); d > 1 || g.Player().HP == hp {
+		t.Errorf("after %d turns the lone jackal is %d tiles away and has bitten for %d, want it next to you, biting",
+			PackPatience+4, d, hp-g.Player().HP)
+	}
+}

@@ -176,8 +176,8 @@ func (s *state) validateActors() error {
 		if a.AI > AISleeper {
 			return fmt.Errorf("%s has unknown behaviour %d", a.Kind, a.AI)
 		}
-		if a.Unseen < 0 || len(a.Loot) > InventorySize {
-			return fmt.Errorf("%s: unseen %d turns, %d items of loot", a.Kind, a.Unseen, len(a.Loot))
+		if a.Unseen < 0 || a.Waited < 0 || len(a.Loot) > InventorySize {
+			return fmt.Errorf("%s: unseen %d turns, waited %d turns, %d items of loot", a.Kind, a.Unseen, a.Waited, len(a.Loot))
 		}
 		for _, it := range a.Loot {
 			if !it.Kind.Known() {

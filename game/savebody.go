@@ -113,6 +113,7 @@ type saveActor struct {
 	Unseen  int        `json:"Unseen,omitempty"`
 	Loot    []saveItem `json:"Loot,omitempty"`
 	Hunting bool       `json:"Hunting,omitempty"` // a monster that arrived (wander.go); absent: false
+	Waited  int        `json:"Waited,omitempty"`  // a pack member's turns held off (ai_pack.go); absent: 0
 }
 
 // saveEffect is an Effect as saved.
@@ -208,7 +209,7 @@ func toSaveActor(a Actor) saveActor {
 		Power: a.Power, Defense: a.Defense, XP: a.XP, Vision: a.Vision, Blocks: a.Blocks, AI: uint8(a.AI),
 		Corpse: a.Corpse, Effects: convert(a.Effects, toSaveEffect),
 		Hidden: a.Hidden, Asleep: a.Asleep, Fleeing: a.Fleeing, Backed: a.Backed, Unseen: a.Unseen,
-		Loot: convert(a.Loot, toSaveItem), Hunting: a.Hunting}
+		Loot: convert(a.Loot, toSaveItem), Hunting: a.Hunting, Waited: a.Waited}
 }
 
 func (a saveActor) actor() Actor {
@@ -216,7 +217,7 @@ func (a saveActor) actor() Actor {
 		Power: a.Power, Defense: a.Defense, XP: a.XP, Vision: a.Vision, Blocks: a.Blocks, AI: AI(a.AI),
 		Corpse: a.Corpse, Effects: convert(a.Effects, saveEffect.effect),
 		Hidden: a.Hidden, Asleep: a.Asleep, Fleeing: a.Fleeing, Backed: a.Backed, Unseen: a.Unseen,
-		Loot: convert(a.Loot, saveItem.item), Hunting: a.Hunting}
+		Loot: convert(a.Loot, saveItem.item), Hunting: a.Hunting, Waited: a.Waited}
 }
 
 func toSaveMap(m *world.Map) *saveMap {

@@ -248,6 +248,18 @@ func (g *Game) takeOffering(from world.Pos, it Item) {
 		}
 	}
 	g.s.Items = kept
+	// The player is told the offerings vanish, so they are not remembered
+	// on altars out of sight either (a tester walked back for one).
+	seen := g.s.Seen[:0]
+	for _, s := range g.s.Seen {
+		if s.Item == "" || g.s.Map.At(s.Pos) != world.Altar || s.Pos == from {
+			seen = append(seen, s)
+		}
+	}
+	if len(seen) == 0 {
+		seen = nil // an empty memory saves as none
+	}
+	g.s.Seen = seen
 	for i, t := range g.s.Map.Tiles {
 		if t == world.Altar {
 			g.s.Map.Tiles[i] = world.Floor

@@ -375,3 +375,24 @@ func altarsOf(t *testing.T, g *Game) []world.Pos {
 	}
 	return altars
 }
+
+// A tester took one offering and walked back to another altar out of
+// sight: the food ration there was still drawn and "Items left" sent them
+// to it, though the game had said the offerings vanish. The player forgets
+// them with the message.
+func TestTheVanishedOfferingsAreNotRememberedOutOfSight(t *testing.T) {
+	g := levelWith(t, mapgen.Shrine)
+	altars := altarsOf(t, g)
+	var far []world.Pos
+	for _, a := range altars[1:] {
+		g.s.Seen = append(g.s.Seen, Sighting{Pos: a, Item: Dart}) // seen before, out of sight now
+		far = append(far, a)
+	}
+	taken := g.s.Items[g.itemsAt(altars[0])[0]]
+	g.takeOffering(altars[0], taken) // as PickUp does, before the turn's new sight
+	for _, s := range g.s.Seen {
+		if slices.Contains(far, s.Pos) {
+			t.Errorf("a vanished offering is still remembered at %v: %+v", s.Pos, s)
+		}
+	}
+}

@@ -18,9 +18,14 @@ type Balance struct {
 	// part 11 rests for half: "You take a moment to rest, and recover your
 	// strength.").
 	StairsRestPercent int
-	// HealthPotionHeal is the HP a health potion restores, > 0 (never above
-	// max HP).
+	// HealthPotionHeal is the HP a health potion restores at least, > 0
+	// (never above max HP).
 	HealthPotionHeal int
+	// HealthPotionPercent is the share of the drinker's max HP, in percent
+	// (0..100), a health potion restores when that is more than
+	// HealthPotionHeal: the tutorial's flat 10 HP is little at 110 max HP
+	// (three testers); 0 keeps it flat.
+	HealthPotionPercent int
 	// Regions is how many monsters and items a spawn region gets, one row
 	// per depth from 1, in order (game.CheckData checks every depth of the
 	// game has its row).
@@ -51,6 +56,7 @@ func (b *Balance) RegionsAt(depth int) (RegionSpawns, bool) {
 type balanceJSON struct {
 	StairsRestPercent *int               `json:"stairs_rest_percent"`
 	HealthPotionHeal  int                `json:"health_potion_heal"`
+	HealthPotionPct   int                `json:"health_potion_percent"`
 	Regions           []regionSpawnsJSON `json:"regions"`
 }
 
@@ -77,10 +83,12 @@ func ParseBalance(data []byte) (Balance, error) {
 		return Balance{}, fmt.Errorf("balance.json: stairs_rest_percent %d is not 0..100", *b.StairsRestPercent)
 	case b.HealthPotionHeal <= 0:
 		return Balance{}, fmt.Errorf("balance.json: health_potion_heal %d must be above 0", b.HealthPotionHeal)
+	case b.HealthPotionPct < 0 || b.HealthPotionPct > 100:
+		return Balance{}, fmt.Errorf("balance.json: health_potion_percent %d is not 0..100", b.HealthPotionPct)
 	case len(b.Regions) == 0:
 		return Balance{}, errors.New("balance.json: no regions")
 	}
-	out := Balance{StairsRestPercent: *b.StairsRestPercent, HealthPotionHeal: b.HealthPotionHeal}
+	out := Balance{StairsRestPercent: *b.StairsRestPercent, HealthPotionHeal: b.HealthPotionHeal, HealthPotionPercent: b.HealthPotionPct}
 	for i, r := range b.Regions {
 		var err error
 		switch {
