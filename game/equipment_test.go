@@ -175,7 +175,7 @@ func TestGearStatsSayWhatWearingGives(t *testing.T) {
 	}{
 		{Item{Kind: WarAxe}, "atk +6, hit -20%"},
 		{Item{Kind: Rapier}, "atk +2, dodge +10%"},
-		{Item{Kind: PlateMail}, "def +5, dodge -10%, noise +3"},
+		{Item{Kind: PlateMail}, "def +4, dodge -10%, noise +3"},
 		{Item{Kind: LeatherArmour, Enchant: 2}, "def +3"},
 		{Item{Kind: HealthPotion}, ""},
 	} {

@@ -68,8 +68,8 @@ func TestEquipmentIsDataAndComesDeeper(t *testing.T) {
 		"leather armour": {Slot: SlotArmour, Defense: 1}, "chain mail": {Slot: SlotArmour, Defense: 3},
 		// trade-offs, not only bigger numbers
 		"war axe":     {Slot: SlotWeapon, Power: 6, Accuracy: -20},
-		"rapier":      {Slot: SlotWeapon, Power: 2, Evasion: 10}, // the balance pass: power 3 won 70% of wins
-		"plate mail":  {Slot: SlotArmour, Defense: 5, Evasion: -10, Noise: 3},
+		"rapier":      {Slot: SlotWeapon, Power: 2, Evasion: 10},              // the balance pass: power 3 won 70% of wins
+		"plate mail":  {Slot: SlotArmour, Defense: 4, Evasion: -10, Noise: 3}, // +5 trivialised the last depths (three testers),
 		"elven cloak": {Slot: SlotArmour, Defense: 1, Evasion: 5, Noise: -3},
 	} {
 		if it, ok := tb.Item(id); !ok || it.Equip == nil || *it.Equip != want {
