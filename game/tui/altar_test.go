@@ -10,7 +10,6 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // withAltarOffering returns g with a dart on an altar east of the player
@@ -53,7 +52,7 @@ func TestAnItemOnAnAltarDiffersFromOneOnTheFloor(t *testing.T) {
 		want    string // an SGR parameter the altar's cell has
 	}{{"true colour", ColourAuto, colorprofile.TrueColor, "48;2;255;215;90"}, {"16 colours", ColourAuto, colorprofile.ANSI, "103"},
 		{"no colour", ColourNone, colorprofile.Ascii, "4"}} {
-		m := newModel(t, storetest.TempBolt(t), 7)
+		m := newModel(t, newFakeStore(), 7)
 		m.set.Colour = pr.colour
 		m.th = newTheme(pr.profile)
 		if pr.colour == ColourNone {
@@ -89,7 +88,7 @@ func TestAnItemOnAnAltarDiffersFromOneOnTheFloor(t *testing.T) {
 
 // The legend says how an item on an altar looks.
 func TestTheLegendNamesAnItemOnAnAltar(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	for _, e := range legend(m.p.Data, false) {
 		if strings.Contains(e.name, "on an altar") {
 			return

@@ -3,12 +3,10 @@ package tui
 import (
 	"strings"
 	"testing"
-
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 func TestABannerShowsOnEveryScreenUntilAKeyAndThatKeyIsNotPlayed(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	m.Update(BannerMsg{Text: "restart at noon"})
 	if s := plain(m); !strings.HasPrefix(s, bannerPrefix+"restart at noon") {
 		t.Fatalf("the title screen does not start with the banner:\n%s", s)
@@ -37,7 +35,7 @@ func TestKickAndBanSaveTheGameAndQuitWithTheirOwnExit(t *testing.T) {
 		msg  any
 		want Exit
 	}{{KickedMsg{}, ExitKicked}, {BannedMsg{}, ExitBanned}} {
-		st := storetest.TempBolt(t)
+		st := newFakeStore()
 		m := newModel(t, st, 7)
 		press(m, "enter")
 		press(m, "l")

@@ -6,8 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // TestEveryMonsterInViewIsDrawnAt80x24: a tester at 80x24 was told an orc
@@ -17,7 +15,7 @@ import (
 func TestEveryMonsterInViewIsDrawnAt80x24(t *testing.T) {
 	keys := []string{"j", "j", "l", "l", "n", "n", "j", "b", "j", "j", "l", "n", "h", "y", "j", "j", "n", "l"}
 	for seed := uint64(1); seed <= 40; seed++ {
-		m := newModel(t, storetest.TempBolt(t), seed)
+		m := newModel(t, newFakeStore(), seed)
 		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		press(m, "enter")
 		for i := range 120 {

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // TestTheTitlesScoreTableWritesCausesInTheThirdPerson: the table is read by
@@ -14,7 +12,7 @@ import (
 // hit you for 5"; the record itself keeps the cause as
 // its player read it, so old rows convert too.
 func TestTheTitlesScoreTableWritesCausesInTheThirdPerson(t *testing.T) {
-	p := newPlayer(t, storetest.TempBolt(t), "SHA256:test", "tester", 1)
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 1)
 	p.Board = replayBoard{{Name: "ann", Points: 500, Cause: "killed by an orc on depth 2 (it hit you for 5)", GameID: 1}}
 	m := New(p)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

@@ -7,15 +7,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game"
-	"github.com/grotto-game/grotto/store"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // titleOverDaily returns the title of a player whose saved game is the
 // daily of date, at w x h.
 func titleOverDaily(t *testing.T, date string, w, h int) *Model {
 	t.Helper()
-	st := storetest.TempBolt(t)
+	st := newFakeStore()
 	p := newPlayer(t, st, "SHA256:daily", "daily", 8)
 	m := New(p)
 	blob, err := game.NewDaily(247, date, m.p.Data).Encode()
@@ -111,7 +109,7 @@ func flat(s string) string {
 
 // startingDaily is a Daily whose attempt is always free: it starts the
 // daily of testNow's day in play, as the server's does.
-type startingDaily struct{ play *testPlay }
+type startingDaily struct{ play *fakePlay }
 
 func (d startingDaily) StartDaily() error {
 	return d.play.StartDaily(4711, testNow.Format("2006-01-02"))
@@ -119,10 +117,10 @@ func (d startingDaily) StartDaily() error {
 
 // withDaily returns the title of the player of st, seed 8, whose Daily
 // starts today's.
-func withDaily(t *testing.T, st store.Store) *Model {
+func withDaily(t *testing.T, st *fakeStore) *Model {
 	t.Helper()
 	m := New(newPlayer(t, st, "SHA256:test", "", 8))
-	m.p.Daily = startingDaily{m.p.Play.(*testPlay)}
+	m.p.Daily = startingDaily{m.p.Play.(*fakePlay)}
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.scr = newTitle(m, "")
 	return m
@@ -146,7 +144,7 @@ func choose(t *testing.T, m *Model, label string) {
 // the title then offers to continue either, and each resumes to itself
 // (a key holds one of each).
 func TestTheDailyKeepsTheGameOfYourOwn(t *testing.T) {
-	st := storetest.TempBolt(t)
+	st := newFakeStore()
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	press(m, ".")
@@ -197,7 +195,7 @@ func (l playingLobby) Mine() (LiveGame, bool) { return LiveGame{ID: 3, Daily: l.
 // own and today's daily both kept, taking over the other session resumes
 // the one it played, not always the game of its own.
 func TestATakeOverCarriesOnTheGameTheOtherSessionPlayed(t *testing.T) {
-	st := storetest.TempBolt(t)
+	st := newFakeStore()
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	press(m, ".")

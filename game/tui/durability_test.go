@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // What the player reads when the session cannot keep a turn durable. The
@@ -14,13 +12,11 @@ import (
 // never losing a game, an end that cannot be recorded never undone) is
 // tested in server/session.
 
-var errDiskFull = storetest.ErrDiskFull
-
 // TestTheStatusLineSaysNotSavedUntilASaveSucceeds: every unsaved turn says
 // so under the map, the warning stays on the status line through keys that
 // cost no turn, and goes when a save succeeds.
 func TestTheStatusLineSaysNotSavedUntilASaveSucceeds(t *testing.T) {
-	fs := storetest.NewFlaky(storetest.TempBolt(t))
+	fs := newFakeStore()
 	m := New(newPlayer(t, fs, "SHA256:test", "tester", 7))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	press(m, "enter")
@@ -49,7 +45,7 @@ func TestTheStatusLineSaysNotSavedUntilASaveSucceeds(t *testing.T) {
 
 // TestAnEndThatCannotBeRecordedSaysSoAndTheTitleRecordsItLater.
 func TestAnEndThatCannotBeRecordedSaysSoAndTheTitleRecordsItLater(t *testing.T) {
-	fs := storetest.NewFlaky(storetest.TempBolt(t))
+	fs := newFakeStore()
 	m := newModel(t, fs, 3)
 	press(m, "enter")
 	for i := 0; i < 20000 && m.InProgress(); i++ {

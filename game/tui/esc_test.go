@@ -3,8 +3,6 @@ package tui
 import (
 	"strings"
 	"testing"
-
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // A tester's bug: Escape pressed once the help (or the pack,
@@ -12,7 +10,7 @@ import (
 // nothing to close says nothing and costs no turn.
 func TestEscapeWithNothingToCloseIsSilent(t *testing.T) {
 	for _, open := range []string{"?", "i", "/", ""} {
-		m := newModel(t, storetest.TempBolt(t), 7)
+		m := newModel(t, newFakeStore(), 7)
 		press(m, "enter")
 		if open != "" {
 			press(m, open)

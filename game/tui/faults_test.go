@@ -10,7 +10,6 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
-	"github.com/grotto-game/grotto/store/storetest"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -20,7 +19,7 @@ import (
 // "please enlarge", keys play no turn; Ctrl+C still saves and
 // leaves.
 func TestKeysDoNothingWhileTheTerminalIsTooSmall(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	m.Update(tea.WindowSizeMsg{Width: 30, Height: 10})
 	for _, k := range []string{".", ".", "l", "j", "i", "?"} {
@@ -93,7 +92,7 @@ func editSave(t *testing.T, g *game.Game, edit func(state map[string]any)) *game
 // cursor starts on you; Enter warns and burns nothing, a second Enter
 // fires; a blast clear of you fires at once.
 func TestAFireballThatWouldBurnYouAsksTwice(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), fireballSeed)
+	m := newModel(t, newFakeStore(), fireballSeed)
 	press(m, "enter")
 	walkTo(t, m, game.FireballScroll)
 	press(m, "g")
@@ -125,7 +124,7 @@ func TestAFireballThatWouldBurnYouAsksTwice(t *testing.T) {
 // cursor stands on it on every terminal.
 func TestTheCursorShowsWithoutColours(t *testing.T) {
 	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.Ascii} {
-		m := newModel(t, storetest.TempBolt(t), 247)
+		m := newModel(t, newFakeStore(), 247)
 		m.Update(tea.ColorProfileMsg{Profile: profile})
 		press(m, "enter")
 		press(m, "/")
@@ -159,7 +158,7 @@ func (l changingLobby) Games() []LiveGame { return *l.games }
 // "- -"), and follows the lobby on the periodic check the server sends.
 func TestTheTitleListOfGamesHasHeadingsAndRefreshes(t *testing.T) {
 	games := []LiveGame{{ID: 1, Name: "bob", Depth: 2, Turn: 40, LastInput: testNow}, {ID: 2, Name: "ann", LastInput: testNow}}
-	p := newPlayer(t, storetest.TempBolt(t), "SHA256:test", "tester", 1)
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 1)
 	p.Lobby = changingLobby{games: &games}
 	m := New(p)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

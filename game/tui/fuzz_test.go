@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // FuzzKeys feeds any sequence of keys, sizes and mouse events to a session:
@@ -16,7 +14,7 @@ func FuzzKeys(f *testing.F) {
 	f.Add([]byte("\rnggggiiiia\x1b[A\r"), uint8(40), uint8(12))
 	f.Add([]byte{13, 'n', 0, 255, 127, 27}, uint8(0), uint8(0))
 	st := func(t *testing.T) *Model {
-		p := newPlayer(t, storetest.TempBolt(t), "SHA256:fuzz", "fuzz", 11)
+		p := newPlayer(t, newFakeStore(), "SHA256:fuzz", "fuzz", 11)
 		p.Admin = func() bool { return true }
 		return New(p)
 	}

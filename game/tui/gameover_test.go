@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // dive plays m's game down the stairs, fighting what is in the way, until
@@ -25,7 +23,7 @@ func dive(t *testing.T, m *Model) {
 // you and for how much, the last messages are on the screen, v opens the
 // whole log and leaving it comes back.
 func TestTheGameOverScreenShowsHowYouDiedAndTheLog(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 248) // dies to a blow (since the balance pass seed 247 dies to an arrow)
+	m := newModel(t, newFakeStore(), 248) // dies to a blow (since the balance pass seed 247 dies to an arrow)
 	press(m, "enter")
 	dive(t, m)
 	if m.game.Won() {
@@ -62,7 +60,7 @@ func TestTheGameOverScreenShowsHowYouDiedAndTheLog(t *testing.T) {
 // TestTheStatusLineWarnsOfLowHealth: below a third of your HP the status
 // line says LOW HP in red, at every width.
 func TestTheStatusLineWarnsOfLowHealth(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	adopt(t, m, editSave(t, m.game, func(state map[string]any) {
 		state["Actors"].([]any)[0].(map[string]any)["HP"] = 9

@@ -11,7 +11,6 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"github.com/grotto-game/grotto/game"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // update rewrites the golden screens: go test ./game/tui -run Golden -update
@@ -23,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt from the 
 // in order (named as press names them).
 func goldenModel(t *testing.T, w, h int, keys ...string) *Model {
 	t.Helper()
-	m := New(newPlayer(t, storetest.TempBolt(t), "SHA256:golden", "golden", fireballSeed))
+	m := New(newPlayer(t, newFakeStore(), "SHA256:golden", "golden", fireballSeed))
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	for _, k := range keys {
 		press(m, k)
@@ -151,7 +150,7 @@ func TestGoldenScreens(t *testing.T) {
 		{name: "play-daily-80x24", w: 80, h: 24, keys: []string{"enter"}, then: playDaily},
 		{name: "play-daily-40x12", w: 40, h: 12, keys: []string{"enter"}, then: playDaily},
 		{name: "title-daily-confirm-40x12", w: 40, h: 12, then: func(t *testing.T, m *Model) {
-			tp := m.p.Play.(*testPlay)
+			tp := m.p.Play.(*fakePlay)
 			blob, err := game.NewDaily(247, testNow.Format("2006-01-02"), m.p.Data).Encode()
 			if err != nil {
 				t.Fatal(err)

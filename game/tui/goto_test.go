@@ -6,7 +6,6 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // TestEnterInLookModeTravelsToTheCursor: look at a known tile, press Enter
@@ -14,7 +13,7 @@ import (
 func TestEnterInLookModeTravelsToTheCursor(t *testing.T) {
 	for _, key := range []string{"enter", "_"} {
 		t.Run("with "+key, func(t *testing.T) {
-			m := newModel(t, storetest.TempBolt(t), 7)
+			m := newModel(t, newFakeStore(), 7)
 			press(m, "enter")
 			g := m.game
 			start := g.Player().Pos
@@ -55,7 +54,7 @@ func TestEnterInLookModeTravelsToTheCursor(t *testing.T) {
 // TestExploringWhenDoneSaysWhichItemsAreLeft: items seen but not picked up
 // are named, with where they lie, when nothing is left to explore.
 func TestExploringWhenDoneSaysWhichItemsAreLeft(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	adopt(t, m, withoutMonsters(t, m.game))
 	for range 200 { // explore, leaving every item where it lies
@@ -80,7 +79,7 @@ func TestExploringWhenDoneSaysWhichItemsAreLeft(t *testing.T) {
 // down to the first dark level.
 func TestAFarMonsterStandingStillDoesNotBlockExploreForever(t *testing.T) {
 	for seed := uint64(1); seed <= 40; seed++ {
-		m := newModel(t, storetest.TempBolt(t), seed)
+		m := newModel(t, newFakeStore(), seed)
 		press(m, "enter")
 		g := m.game
 		g.Apply(game.CheatCommand(game.CheatGod, ""))
@@ -126,7 +125,7 @@ func TestAFarMonsterStandingStillDoesNotBlockExploreForever(t *testing.T) {
 // "Items left: an identify scroll …" named an unidentified scroll by its
 // true kind, and a pile of two darts read "a dart …, a dart …".
 func TestItemsLeftNameUnknownKindsByAppearanceAndCountAPile(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	g := withoutMonsters(t, m.game)
 	p := g.Player().Pos

@@ -12,7 +12,6 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // withXP returns g with xp experience toward level 2, made the way a save
@@ -73,7 +72,7 @@ func levelUpAfterAKill(t *testing.T, m *Model) {
 }
 
 func TestAKillThatReachesALevelOpensAScreenOnlyAChoiceLeaves(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	levelUpAfterAKill(t, m)
 	s := plain(m)
@@ -117,7 +116,7 @@ func TestAKillThatReachesALevelOpensAScreenOnlyAChoiceLeaves(t *testing.T) {
 }
 
 func TestALevelUpWaitingForItsChoiceIsAskedAgainAfterLeaving(t *testing.T) {
-	st := storetest.TempBolt(t)
+	st := newFakeStore()
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	adopt(t, m, withXP(t, m.game, game.XPToNextLevel(1)))
@@ -142,7 +141,7 @@ func TestALevelUpWaitingForItsChoiceIsAskedAgainAfterLeaving(t *testing.T) {
 }
 
 func TestTheInventoryAndStatusLineShowWhatIsWorn(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	adopt(t, m, withPack(t, m.game, []game.ItemKind{game.HealthPotion, game.Dagger, game.ChainMail}))
 	m.scr = newPlay()
@@ -167,7 +166,7 @@ func TestTheInventoryAndStatusLineShowWhatIsWorn(t *testing.T) {
 }
 
 func TestTheLevelUpScreenFitsTheSmallestTerminal(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	adopt(t, m, withXP(t, m.game, game.XPToNextLevel(1)))
 	m.scr = m.afterTurn(newPlay())
@@ -193,7 +192,7 @@ func waitingLevelUp(t *testing.T, m *Model) {
 // choice raises what is the player's own, so the screen counts from that,
 // and says that gear, potions and hunger count on top.
 func TestTheLevelUpScreenCountsFromThePlayersOwnStats(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	g := m.game
 	for _, k := range []game.ItemKind{game.WarriorPotion, game.Dagger} {

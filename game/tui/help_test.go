@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // TestHelpScrollsToShowEverythingAt40x12: on the smallest terminal every
@@ -16,7 +15,7 @@ import (
 // can be reached by scrolling, every frame fits, and a key that does not
 // scroll goes back to the game.
 func TestHelpScrollsToShowEverythingAt40x12(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
 	press(m, "?")
@@ -73,7 +72,7 @@ func TestHelpScrollsToShowEverythingAt40x12(t *testing.T) {
 // TestTheLegendShowsEveryGlyphTheMapCanDraw: each tile's look on lit levels
 // and in the caverns, each monster's and item's glyph from the data.
 func TestTheLegendShowsEveryGlyphTheMapCanDraw(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	have := map[rune]bool{}
 	for _, e := range legend(m.p.Data, false) {
 		for _, g := range e.glyphs {
@@ -102,7 +101,7 @@ func TestTheLegendShowsEveryGlyphTheMapCanDraw(t *testing.T) {
 // shows the glyphs the map then draws (the gelatinous cube is its data's
 // "c", not the "#" of walls that a blanket replacement would give).
 func TestTheASCIILegendShowsTheASCIIGlyphs(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	got := map[string]rune{}
 	for _, e := range legend(m.p.Data, true) {
 		for _, g := range e.glyphs {

@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // unknownPack gives the player a pack of kinds the player does not know.
@@ -26,7 +25,7 @@ func unknownPack(t *testing.T, m *Model, kinds ...game.ItemKind) {
 // C, a letter, a name and Enter call an unknown kind; the pack
 // then lists it by its look and that name, and it costs no turn.
 func TestCallingAnUnknownPotionNamesItInThePack(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	unknownPack(t, m, game.PoisonPotion, game.Dagger)
 	look := m.game.KindName(game.PoisonPotion, 1)
@@ -52,7 +51,7 @@ func TestCallingAnUnknownPotionNamesItInThePack(t *testing.T) {
 // With no colour, two unknown potions are still told
 // apart, by their looks' names in the pack.
 func TestUnknownPotionsDifferByNameWithoutColour(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	unknownPack(t, m, game.HealthPotion, game.PoisonPotion)
 	press(m, "i")
@@ -68,7 +67,7 @@ func TestUnknownPotionsDifferByNameWithoutColour(t *testing.T) {
 // told what the label hid. Every unknown scroll, and every unknown wand,
 // is drawn alike; a potion in its appearance's colour, as before.
 func TestUnknownScrollsAndWandsLookAlikeOnTheMap(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	g := m.game
 	var scroll, wand *mark
@@ -96,7 +95,7 @@ func TestUnknownScrollsAndWandsLookAlikeOnTheMap(t *testing.T) {
 // columns) broke the call box's border at 40x12 and widened the pack past
 // its 44 columns; text is cut by screen columns, not by runes.
 func TestAWideNameStaysInsideItsBox(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	unknownPack(t, m, game.PoisonPotion)
 	wide := strings.Repeat("健康", 12)

@@ -22,19 +22,23 @@ const (
 	verbDrop
 	verbThrow
 	verbCall // name an unknown kind
+	verbRead
 )
 
 func (v verb) title() string {
 	return [...]string{"Select an item to use", "Select a potion to quaff", "Select an item to drop", "Select an item to throw",
-		"Select an unknown item to call"}[v]
+		"Select an unknown item to call", "Select a scroll to read"}[v]
 }
 
 // accepts reports whether v lists items of kind k in g: quaffing lists
-// potions, calling the kinds the player does not know yet.
+// potions, reading scrolls, calling the kinds the player does not know
+// yet.
 func (v verb) accepts(g *game.Game, k game.ItemKind) bool {
 	switch v {
 	case verbQuaff:
 		return k.Potion()
+	case verbRead:
+		return k.Scroll()
 	case verbCall:
 		return g.Unidentified(k)
 	}
@@ -138,6 +142,8 @@ func (s *inventoryScreen) view(m *Model) string {
 	switch {
 	case len(listed) == 0 && s.verb == verbQuaff:
 		b.WriteString(th.dim.Render("You carry no potions.") + "\n")
+	case len(listed) == 0 && s.verb == verbRead:
+		b.WriteString(th.dim.Render("You carry no scrolls.") + "\n")
 	case len(listed) == 0 && s.verb == verbCall:
 		b.WriteString(th.dim.Render("You know what all you carry is.") + "\n")
 	case len(listed) == 0:
@@ -177,16 +183,24 @@ func stackLabel(g *game.Game, st game.Stack) string {
 }
 
 // packLabel is stackLabel with, for one piece of equipment, what wearing it
-// gives ("rapier [atk +2, dodge +10%]", game.GearStats), where that fits
-// in width columns: gear can be compared before it is put on (the
-// tester's rapier and sword).
+// gives ("rapier [atk +2, dodge +10%]", game.GearStats), as much of it as
+// fits in width columns ("plate mail (worn) [def +5, …]"): gear can be
+// compared before it is put on (the tester's rapier and sword), and worn
+// gear says what it gives (a tester's worn plate mail said nothing).
 func packLabel(g *game.Game, st game.Stack, width int) string {
 	label := stackLabel(g, st)
 	if st.Count() != 1 {
 		return label
 	}
-	if stats := g.GearStats(g.Inventory()[st.Slot()]); stats != "" && ansi.StringWidth(label)+len(stats)+3 <= width {
-		return label + " [" + stats + "]"
+	stats := strings.Split(g.GearStats(g.Inventory()[st.Slot()]), ", ")
+	for n := len(stats); n > 0 && stats[0] != ""; n-- { // as much as fits, the first (atk or def) at least
+		shown := strings.Join(stats[:n], ", ")
+		if n < len(stats) {
+			shown += ", …"
+		}
+		if ansi.StringWidth(label)+ansi.StringWidth(shown)+3 <= width {
+			return label + " [" + shown + "]"
+		}
 	}
 	return label
 }
@@ -195,7 +209,11 @@ func packLabel(g *game.Game, st game.Stack, width int) string {
 // (game.KindName): "fireball scroll" alone, "3 health potions", "2 murky
 // potions", "2 scrolls labelled ZELGO MER" for more.
 func stackName(g *game.Game, st game.Stack) string {
-	return g.CountedName(st.Kind, st.Count())
+	name := g.CountedName(st.Kind, st.Count())
+	if it := g.Inventory()[st.Slot()]; st.Count() > 1 && st.Kind.Wand() && g.Identified(st.Kind) {
+		name += fmt.Sprintf(" (%d each)", it.Charges) // a stack's wands hold the same charges (a tester lost count)
+	}
+	return name
 }
 
 // callScreen asks for the name to call an unknown kind by (game.CallItem):

@@ -24,6 +24,7 @@ const (
 	actPickUp                    // pick up the item underfoot
 	actUse                       // the inventory, to use an item
 	actQuaff                     // the inventory, potions only
+	actRead                      // the inventory, scrolls only
 	actDrop                      // the inventory, to drop an item
 	actThrow                     // the inventory, to throw an item
 	actLook                      // the cursor, only to look
@@ -119,7 +120,7 @@ func newKeyMaps() keyMaps {
 		{label: "> or <", help: "take the stairs down (there is no way back up)", keys: []boundKey{one(">", actDescend), one("<", actAscend)}},
 		{label: "_ / x", help: "travel to the stairs seen (also >) / explore", keys: []boundKey{one("_", actTravel), one("x", actExplore)}},
 		{label: "g or ,", help: "pick up the item here", keys: []boundKey{one("g", actPickUp), one(",", actPickUp)}},
-		{label: "i / q", help: "use or wear an item / quaff a potion", keys: []boundKey{one("i", actUse), one("q", actQuaff)}},
+		{label: "i / q / r", help: "use or wear an item / quaff a potion / read a scroll", keys: []boundKey{one("i", actUse), one("q", actQuaff), one("r", actRead)}},
 		{label: "d / t", help: "drop / throw an item", keys: []boundKey{one("d", actDrop), one("t", actThrow)}},
 		{label: "C", help: "call an unknown potion, scroll or wand by a name", keys: []boundKey{one("C", actCall)}},
 		{label: "/ or ;", help: "look around (cursor; Esc leaves)", keys: []boundKey{one("/", actLook), one(";", actLook)}},

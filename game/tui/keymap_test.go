@@ -10,7 +10,6 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // keyPress returns the press Bubble Tea names name (tea.KeyPressMsg.String),
@@ -47,7 +46,7 @@ func helpLine(b binding) string { return fmt.Sprintf("%-16s%s", b.label, b.help)
 
 func TestTheHelpScreenListsEveryBindingAndCheatsOnlyForAdmins(t *testing.T) {
 	for _, admin := range []bool{false, true} {
-		m := newModel(t, storetest.TempBolt(t), 7)
+		m := newModel(t, newFakeStore(), 7)
 		m.p.Admin = func() bool { return admin }
 		press(m, "enter")
 		press(m, "?")
@@ -67,7 +66,7 @@ func TestTheHelpScreenListsEveryBindingAndCheatsOnlyForAdmins(t *testing.T) {
 // encoding, to start each key afresh from.
 func openPlay(t *testing.T) (*Model, []byte) {
 	t.Helper()
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	m.p.Admin = func() bool { return true }
 	press(m, "enter")
 	g := m.game
@@ -132,6 +131,8 @@ func TestEveryPlayKeyDoesWhatItsHelpLineSays(t *testing.T) {
 				ok = inventory(verbUse)
 			case actQuaff:
 				ok = inventory(verbQuaff)
+			case actRead:
+				ok = inventory(verbRead)
 			case actDrop:
 				ok = inventory(verbDrop)
 			case actThrow:

@@ -8,14 +8,13 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // A tester's bug: look mode on a tile seen before and out of
 // view now named the floor but not the item the map still draws there.
 // It names what the player remembers there, as the map shows it.
 func TestLookingAtARememberedTileNamesTheItemsSeenThere(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	for range 4 { // explore a while
 		cmd := press(m, "x")

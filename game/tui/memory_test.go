@@ -9,7 +9,6 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // cellAt returns the glyph and foreground drawn for map tile p, or false if
@@ -116,7 +115,7 @@ func memModel(t *testing.T) *Model { return memModelSeed(t, 1) }
 
 // memModelSeed is a game of seed begun in an 80x24 terminal.
 func memModelSeed(t *testing.T, seed uint64) *Model {
-	m := New(newPlayer(t, storetest.TempBolt(t), "SHA256:golden", "golden", seed))
+	m := New(newPlayer(t, newFakeStore(), "SHA256:golden", "golden", seed))
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	press(m, "enter")
 	return m

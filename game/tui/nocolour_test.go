@@ -9,7 +9,6 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // cellAttrs returns, per screen row and column, the SGR parameters in
@@ -51,7 +50,7 @@ func cellAttrs(frame string) [][]string {
 // setting, a remembered floor looked exactly like a floor in view: it
 // is drawn faint, an attribute that needs no colour.
 func TestWithoutColourRememberedTilesDifferFromSeenOnes(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	m.set.Colour = ColourNone
 	m.th = newTheme(m.profile())
 	press(m, "enter")
@@ -107,7 +106,7 @@ func TestWithoutColourRememberedTilesDifferFromSeenOnes(t *testing.T) {
 // written, as the pack names each stack.
 func TestWithoutColourPotionsInThePackReadApart(t *testing.T) {
 	kinds := []game.ItemKind{game.HealthPotion, game.PoisonPotion, game.WarriorPotion}
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	m.set.Colour = ColourNone
 	m.th = newTheme(m.profile())
 	press(m, "enter")

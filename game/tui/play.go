@@ -38,9 +38,13 @@ type overlay struct {
 
 func newPlay() *playScreen { return &playScreen{} }
 
+// keyStop is what a trip or a rest stopped by a key says: why, so that a
+// stop is never a mystery (testers read a bare "You stop." as a limit).
+const keyStop = "You stop: you pressed a key."
+
 func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	if s.trip != nil { // any key stops a trip, and does only that
-		return s.stopTrip("You stop.")
+		return s.stopTrip(keyStop)
 	}
 	if next := m.afterTurn(s); next != s { // a level-up waits: nothing else plays
 		return next, nil
@@ -109,6 +113,8 @@ func (s *playScreen) open(m *Model, act action) screen {
 		return newInventory(s, verbUse)
 	case actQuaff:
 		return newInventory(s, verbQuaff)
+	case actRead:
+		return newInventory(s, verbRead)
 	case actDrop:
 		return newInventory(s, verbDrop)
 	case actThrow:

@@ -11,7 +11,6 @@ import (
 	"github.com/grotto-game/grotto/game/bot"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/replay"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // finishedReplay returns a game of seed played to its end by the diver
@@ -81,7 +80,7 @@ func (noReplays) OpenReplay(uint64) (ReplayGame, error) { return ReplayGame{}, n
 // on the title shows the score rows, the chosen one marked and kept in
 // view as ↓ moves down the table (found by a tester).
 func TestTheTitlesReplaysPickShowsRowsAt40x12(t *testing.T) {
-	p := newPlayer(t, storetest.TempBolt(t), "SHA256:golden", "golden", 247)
+	p := newPlayer(t, newFakeStore(), "SHA256:golden", "golden", 247)
 	var rows replayBoard
 	for i, name := range []string{"ann", "bob", "cid", "dee", "eve", "fay", "gus", "hal", "ivy", "jon"} {
 		rows = append(rows, ScoreRow{Name: name, Points: 1000 - 10*i, Cause: "killed by a rat on depth 2", GameID: uint64(i + 1)})
@@ -184,7 +183,7 @@ func (o oneReplay) OpenReplay(uint64) (ReplayGame, error) { return o.rg, nil }
 // Esc there goes back to the menu, where a second Esc does not end the
 // session (a tester found two Escapes after a replay closed it).
 func TestLeavingAReplayGoesBackToThePickAndEscNeverQuitsTheTitle(t *testing.T) {
-	p := newPlayer(t, storetest.TempBolt(t), "SHA256:golden", "golden", 247)
+	p := newPlayer(t, newFakeStore(), "SHA256:golden", "golden", 247)
 	var rows replayBoard
 	for i, name := range []string{"ann", "bob", "cid"} {
 		rows = append(rows, ScoreRow{Name: name, Points: 1000 - 10*i, Cause: "killed by a rat", GameID: uint64(i + 1)})

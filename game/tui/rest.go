@@ -93,8 +93,11 @@ func (s *playScreen) stepRest(m *Model) (screen, tea.Cmd) {
 		why, stop = t.changed(g, fresh)
 	}
 	if stop {
-		if why == "" && t.hunger != was {
+		switch {
+		case why == "" && t.hunger != was:
 			why = fmt.Sprintf("You stop resting: you are %s.", hungerWords(t.hunger))
+		case why == "": // a new message, just above, is why (a tester read the stop as silent)
+			why = fmt.Sprintf("You stop resting after %d turns.", t.rested)
 		}
 		return s.stopTrip(why)
 	}

@@ -7,14 +7,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // restModel is a game of seed 1 alone on its level, the player at hp HP
 // having spent spent nutrition (game.StartNutrition - spent left).
 func restModel(t *testing.T, hp, spent int) *Model {
 	t.Helper()
-	m := newModel(t, storetest.TempBolt(t), 1)
+	m := newModel(t, newFakeStore(), 1)
 	press(m, "enter")
 	adopt(t, m, editSave(t, withoutMonsters(t, m.game), func(state map[string]any) {
 		state["Actors"].([]any)[0].(map[string]any)["HP"] = hp
@@ -101,7 +100,7 @@ func TestTheStatusLineShowsHunger(t *testing.T) {
 }
 
 func TestTheHelpStatesRegenerationAndHungerWithTheirNumbers(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 1)
+	m := newModel(t, newFakeStore(), 1)
 	press(m, "enter")
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 120})
 	press(m, "?")
@@ -172,7 +171,7 @@ func TestAFleeingMonsterInViewIsNamedOnceThenRestGoesOn(t *testing.T) {
 // depth). Like poison, hunger's own damage stops a trip
 // only once HP is low.
 func TestExploreGoesOnWhileStarving(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	adopt(t, m, editSave(t, withoutMonsters(t, m.game), func(state map[string]any) {
 		a := state["Actors"].([]any)[0].(map[string]any)
@@ -187,5 +186,21 @@ func TestExploreGoesOnWhileStarving(t *testing.T) {
 	drive(t, m)
 	if m.game.Turn()-turn < 5 || note(m) == "You stop: you are hurt." {
 		t.Errorf("x while starving walked %d turns, note %q", m.game.Turn()-turn, note(m))
+	}
+}
+
+// A tester's rest ended short of full HP with no word of why: a new
+// message (here the sound of an arrival) stops a rest, and the note now
+// says the rest stopped and after how long.
+func TestARestStoppedByNewsSaysSo(t *testing.T) {
+	m := restModel(t, 5, 0)
+	adopt(t, m, editSave(t, m.game, func(state map[string]any) { state["Wander"] = 3 })) // one arrives in 3 turns
+	press(m, "R")
+	drive(t, m)
+	if m.game.Player().HP == m.game.Player().MaxHP {
+		t.Fatal("the rest was not stopped before full health")
+	}
+	if n := note(m); !strings.HasPrefix(n, "You stop resting after ") {
+		t.Errorf("the rest stopped with note %q and the screen:\n%s", n, plain(m))
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // cavernModel returns a model playing a fresh game taken to depth 3 (the
@@ -21,7 +20,7 @@ import (
 // explored, at 80x24, with the player's settings set.
 func cavernModel(t *testing.T, set Settings) *Model {
 	t.Helper()
-	p := newPlayer(t, storetest.TempBolt(t), "SHA256:caves", "caver", 5)
+	p := newPlayer(t, newFakeStore(), "SHA256:caves", "caver", 5)
 	p.Settings = set
 	m := New(p)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -238,7 +237,7 @@ func TestSettingsFromTheProfileApplyFromTheFirstFrame(t *testing.T) {
 }
 
 func TestTheTitleOpensTheSettings(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "o")
 	if _, ok := m.scr.(*settingsScreen); !ok {
 		t.Fatalf("o on the title opened %T", m.scr)

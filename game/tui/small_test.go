@@ -12,7 +12,6 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/frame"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // listLobby is a lobby whose only other game has been idle for 5 minutes
@@ -29,7 +28,7 @@ func (l listLobby) Games() []LiveGame { return l.games }
 func TestTheWatchListReadsTheInjectedClock(t *testing.T) {
 	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
 	lobby := listLobby{games: []LiveGame{{ID: 7, Name: "bob", Depth: 2, Turn: 40, LastInput: now.Add(-5 * time.Minute)}}}
-	p := newPlayer(t, storetest.TempBolt(t), "SHA256:test", "tester", 1)
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 1)
 	p.Lobby, p.Now = lobby, func() time.Time { return now }
 	m := New(p)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -66,7 +65,7 @@ func (mineLobby) Watch(uint64) (<-chan *frame.Frame, func(), bool) {
 // back to "this key is already playing" as if it still did (found by a
 // hostile tester).
 func TestWatchingYourOwnSessionUntilItEndsLeadsBackToPlaying(t *testing.T) {
-	p := newPlayer(t, storetest.TempBolt(t), "SHA256:test", "tester", 1)
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 1)
 	p.Lobby, p.Conflict = mineLobby{}, true
 	m := New(p)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -85,7 +84,7 @@ func TestWatchingYourOwnSessionUntilItEndsLeadsBackToPlaying(t *testing.T) {
 // "none" reverse video and colours are gone, so the title's and the
 // settings' chosen rows carry a mark (a tester's finding).
 func TestTheChosenMenuRowIsMarkedWithoutColours(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 1)
+	m := newModel(t, newFakeStore(), 1)
 	m.Update(tea.ColorProfileMsg{Profile: colorprofile.NoTTY})
 	press(m, "j")
 	if s := plain(m); !strings.Contains(s, "> Settings") && !strings.Contains(s, "> Watch") && !strings.Contains(s, "> Quit") {
@@ -111,7 +110,7 @@ func (l strandedLobby) TakeOver() error { close(l.took); return nil }
 // wrapped to the terminal, keeps showing the lobby's notes while it waits,
 // and then carries on.
 func TestAStrandedPlayerReadsTheWholeWaitAndResumesWithoutAKey(t *testing.T) {
-	p := newPlayer(t, storetest.TempBolt(t), "SHA256:test", "tester", 1)
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 1)
 	took := make(chan struct{})
 	p.Lobby, p.Conflict = strandedLobby{took: took}, true
 	p.Stranded = "Node node-a, where your game was open, does not answer. Your game resumes here by itself once that node's claim on it lapses: within 15s."

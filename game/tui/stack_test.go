@@ -8,11 +8,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 func TestIdenticalItemsShareALetterAndUsingOneTakesOne(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	adopt(t, m, withPack(t, m.game, []game.ItemKind{game.HealthPotion, game.FireballScroll,
 		game.HealthPotion, game.ConfusionScroll, game.HealthPotion}))
@@ -53,7 +52,7 @@ func TestIdenticalItemsShareALetterAndUsingOneTakesOne(t *testing.T) {
 }
 
 func TestAFullPackOfStacksFitsTheSmallestTerminal(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	adopt(t, m, withPack(t, m.game, fullPack()))
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
@@ -89,12 +88,34 @@ func TestAFullPackOfStacksFitsTheSmallestTerminal(t *testing.T) {
 // defense and its trade-offs, so two weapons can be compared before either
 // is put on (the tester's rapier and sword).
 func TestThePackSaysWhatGearGives(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	adopt(t, m, withPack(t, m.game, []game.ItemKind{game.Rapier, game.WarAxe}))
 	press(m, "i")
 	s := plain(m)
 	for _, want := range []string{"(a) rapier [atk +2, dodge +10%]", "(b) war axe [atk +6, hit -20%]"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the pack does not show %q:\n%s", want, s)
+		}
+	}
+}
+
+// Testers' worn plate mail said nothing of what it gives where leather
+// armour said [def +1] (the whole did not fit the box), and two striking
+// wands stacked as "2 striking wands" hid their charges.
+func TestWornGearAndStackedWandsSayWhatTheyHold(t *testing.T) {
+	m := newModel(t, newFakeStore(), 247)
+	press(m, "enter")
+	g := withPack(t, m.game, []game.ItemKind{game.PlateMail, game.StrikingWand, game.StrikingWand})
+	adopt(t, m, editSave(t, g, func(state map[string]any) {
+		inv := state["Inventory"].([]any)
+		inv[0].(map[string]any)["Worn"] = true
+		inv[1].(map[string]any)["Charges"] = 3
+		inv[2].(map[string]any)["Charges"] = 3
+	}))
+	press(m, "i")
+	s := plain(m)
+	for _, want := range []string{"plate mail (worn) [def +4, …]", "2 striking wands (3 each)"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the pack does not show %q:\n%s", want, s)
 		}

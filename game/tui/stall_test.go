@@ -8,16 +8,13 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/grotto-game/grotto/store"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
-// stallStore is a store whose journal appends hang while stalled, as
+// stallStore is a fakeStore whose journal appends hang while stalled, as
 // PostgreSQL's do with the journal table locked: the append enters, then
 // waits until release, and then writes (or fails with err, when set).
 type stallStore struct {
-	store.Store
+	*fakeStore
 	mu      sync.Mutex
 	stalled bool
 	entered chan struct{} // gets one value each time a stalled append begins
@@ -26,7 +23,8 @@ type stallStore struct {
 }
 
 func newStallStore(t *testing.T) *stallStore {
-	s := &stallStore{Store: storetest.TempBolt(t), entered: make(chan struct{}, 16), release: make(chan struct{})}
+	s := &stallStore{fakeStore: newFakeStore(), entered: make(chan struct{}, 16), release: make(chan struct{})}
+	s.onJournal = s.appendJournal
 	t.Cleanup(s.unstall) // never leave a program's call hanging
 	return s
 }
@@ -47,25 +45,35 @@ func (s *stallStore) unstall() {
 	}
 }
 
-func (s *stallStore) AppendJournal(fp string, seq uint64, entry []byte) error {
+// appendJournal runs before each journal append (fakeStore.onJournal).
+func (s *stallStore) appendJournal() error {
 	s.mu.Lock()
 	stalled, release := s.stalled, s.release
 	s.mu.Unlock()
 	if stalled {
 		s.entered <- struct{}{}
 		<-release
-		if s.err != nil {
-			return s.err
-		}
+		return s.err
 	}
-	return s.Store.AppendJournal(fp, seq, entry)
+	return nil
+}
+
+// waitEntered waits for a stalled append to begin, failing the test after
+// a minute (pressBounded's deadline).
+func (s *stallStore) waitEntered(t *testing.T) {
+	t.Helper()
+	select {
+	case <-s.entered:
+	case <-time.After(time.Minute):
+		t.Fatal("no journal append began within a minute of the key")
+	}
 }
 
 // stallModel is a model playing over st whose wait screen shows after
 // notice without an answer from the store.
-func stallModel(t *testing.T, st store.Store, notice time.Duration) *Model {
+func stallModel(t *testing.T, st *stallStore, notice time.Duration) *Model {
 	t.Helper()
-	p := newPlayer(t, st, "SHA256:test", "tester", 7)
+	p := newPlayer(t, st.fakeStore, "SHA256:test", "tester", 7)
 	p.StallNotice = notice
 	m := New(p)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -116,7 +124,7 @@ func TestATurnWhoseStoreCallStallsShowsTheWaitWhileTheCallGoesOn(t *testing.T) {
 	}
 	st.stall()
 	answer := pressBounded(t, m, ".")
-	<-st.entered // the call is under way, and hangs
+	st.waitEntered(t) // the call is under way, and hangs
 	s := strings.Join(strings.Fields(plain(m)), " ")
 	if _, ok := m.scr.(*waitScreen); !ok || answer == nil || !strings.Contains(s, "Waiting for storage") {
 		t.Fatalf("a move whose store call hangs shows screen %T (a command to wait for the answer: %v):\n%s", m.scr, answer != nil, s)
@@ -139,7 +147,7 @@ func TestATurnWhoseStoreCallStallsShowsTheWaitWhileTheCallGoesOn(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "Turn: 2") || strings.Contains(s, "Waiting for storage") || strings.Contains(s, "NOT SAVED") {
 		t.Fatalf("once the store call returned the move is not shown, saved:\n%s", s)
 	}
-	if g := resumeGame(t, st.Store); g.Turn() != 2 {
+	if g := resumeGame(t, st.fakeStore); g.Turn() != 2 {
 		t.Errorf("the store holds turn %d, the screen shows 2", g.Turn())
 	}
 	pressAnswered(t, m, ".")
@@ -154,12 +162,12 @@ func TestATurnWhoseStoreCallStallsShowsTheWaitWhileTheCallGoesOn(t *testing.T) {
 // move shows once a retry saves it.
 func TestAStalledCallThatFailsGoesOnAsAWaitForStorage(t *testing.T) {
 	st := newStallStore(t)
-	st.err = fmt.Errorf("append journal: %w: timeout", store.ErrUnavailable)
+	st.err = fmt.Errorf("append journal: %w: timeout", errUnavailable)
 	m := stallModel(t, st, time.Millisecond)
 	press(m, "enter")
 	st.stall()
 	answer := pressBounded(t, m, ".")
-	<-st.entered
+	st.waitEntered(t)
 	st.unstall()
 	_, retry := m.Update(answer())
 	w, ok := m.scr.(*waitScreen)
@@ -181,7 +189,7 @@ func TestCtrlCWhileAStoreCallHangsLeavesAndCloseWaitsForTheCall(t *testing.T) {
 	press(m, "enter")
 	st.stall()
 	pressBounded(t, m, ".")
-	<-st.entered
+	st.waitEntered(t)
 	_, cmd := m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	if cmd == nil {
 		t.Fatal("Ctrl+C while the call hangs did not quit")
@@ -195,13 +203,13 @@ func TestCtrlCWhileAStoreCallHangsLeavesAndCloseWaitsForTheCall(t *testing.T) {
 	if err := m.p.Play.Save(); err != nil { // the server's end-of-session save (the race detector watches)
 		t.Fatal(err)
 	}
-	if g := resumeGame(t, st.Store); g.Turn() != 1 {
+	if g := resumeGame(t, st.fakeStore); g.Turn() != 1 {
 		t.Errorf("after the call and the save the store holds turn %d, want 1", g.Turn())
 	}
 }
 
 // resumeGame returns the game the next login of the test key would resume.
-func resumeGame(t *testing.T, st store.Store) interface{ Turn() int } {
+func resumeGame(t *testing.T, st *fakeStore) interface{ Turn() int } {
 	t.Helper()
 	p := newPlayer(t, st, "SHA256:test", "", 7).Play
 	g, _, err := p.Open()

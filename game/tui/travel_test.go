@@ -10,7 +10,6 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // drive delivers the steps of the trip under way, as the Bubble Tea
@@ -79,7 +78,7 @@ func stairsOf(t *testing.T, g *game.Game) world.Pos {
 }
 
 func TestTravelWithNoStairsSeenSaysSo(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	if m.game.Explored(stairsOf(t, m.game)) {
 		t.Fatal("seed 7 shows the stairs at once; pick another seed")
@@ -95,7 +94,7 @@ func TestTravelWithNoStairsSeenSaysSo(t *testing.T) {
 }
 
 func TestTravelTakesTheShortestKnownWalkToTheStairsAndEveryStepSurvivesACrash(t *testing.T) {
-	st := storetest.TempBolt(t)
+	st := newFakeStore()
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	adopt(t, m, withoutMonsters(t, m.game))
@@ -132,7 +131,7 @@ func TestTravelTakesTheShortestKnownWalkToTheStairsAndEveryStepSurvivesACrash(t 
 }
 
 func TestExploringStopsWhenAMonsterComesIntoView(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	if _, seen := monsterInView(m.game); seen {
 		t.Fatal("seed 7 starts with a monster in view; pick another seed")
@@ -166,7 +165,7 @@ func TestExploringStopsWhenAMonsterComesIntoView(t *testing.T) {
 }
 
 func TestExploringSeesTheWholeLevelThenSaysSo(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	adopt(t, m, withoutMonsters(t, m.game))
 	start := m.game.Player().Pos
@@ -197,8 +196,10 @@ func TestExploringSeesTheWholeLevelThenSaysSo(t *testing.T) {
 	t.Logf("seed 247 explored in %d turns, x pressed %d times", turn, presses)
 }
 
+// A key stops a trip and says so: testers read a bare "You stop." as a
+// limit of explore.
 func TestAKeyStopsATripAndDoesNothingElse(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	adopt(t, m, withoutMonsters(t, m.game))
 	press(m, "x")
@@ -210,7 +211,7 @@ func TestAKeyStopsATripAndDoesNothingElse(t *testing.T) {
 	m.Update(tripStep{id})
 	at, turn := m.game.Player().Pos, m.game.Turn()
 	press(m, "l")
-	if s.trip != nil || s.note != "You stop." || m.game.Turn() != turn || m.game.Player().Pos != at {
+	if s.trip != nil || s.note != "You stop: you pressed a key." || m.game.Turn() != turn || m.game.Player().Pos != at {
 		t.Errorf("l during a trip: trip %v, note %q, %d turns, moved %v", s.trip != nil, s.note, m.game.Turn()-turn, m.game.Player().Pos != at)
 	}
 	// The step the program had already asked for arrives late: it does nothing.
@@ -228,7 +229,7 @@ func TestAKeyStopsATripAndDoesNothingElse(t *testing.T) {
 // expected; a trip goes on (a tester saw "you are hurt" on every step
 // for 20 turns) until something else stops it or HP runs low.
 func TestPoisonDoesNotStopATripEveryStep(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	adopt(t, m, withPack(t, withoutMonsters(t, m.game), []game.ItemKind{game.PoisonPotion}))
 	press(m, "q")
@@ -270,7 +271,7 @@ func TestABatInViewStopsNothing(t *testing.T) {
 // and left is not fetched again; when done, what is left is named (a
 // tester found explore only named the items when the level was done).
 func TestExploreFetchesTheItemsItHasSeen(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	adopt(t, m, withoutMonsters(t, m.game))
 	stood := map[world.Pos]int{}
@@ -345,7 +346,7 @@ func TestAFleeingMonsterInViewIsNamedOnceThenBlocksNothing(t *testing.T) {
 // (a tester had four teleports in 120 turns of x); travel to the trap
 // itself goes there.
 func TestATripNeverStepsOnAKnownTrap(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	g := withoutMonsters(t, m.game)
 	pl := g.Player().Pos
@@ -394,7 +395,7 @@ func TestATripNeverStepsOnAKnownTrap(t *testing.T) {
 // tiles off that keeps its distance blocks no trip once named; one that
 // steps nearer stops it at once.
 func TestAFarMonsterThatComesNearerStopsATrip(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	for range 100 {
 		press(m, "x")
@@ -466,7 +467,7 @@ func sign(n int) int {
 // comes into view in 100 presses.
 func exploreToAMonster(t *testing.T, seed uint64) (*Model, game.Actor) {
 	t.Helper()
-	m := newModel(t, storetest.TempBolt(t), seed)
+	m := newModel(t, newFakeStore(), seed)
 	press(m, "enter")
 	for range 100 {
 		press(m, "x")
@@ -483,7 +484,7 @@ func exploreToAMonster(t *testing.T, seed uint64) (*Model, game.Actor) {
 // > said "There are no stairs here." and _ "You have not seen any stairs
 // down yet." Both say there is no known way to the stairs seen.
 func TestStairsSeenWithNoKnownWaySaySo(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	st := stairsOf(t, m.game)
 	if m.game.Explored(st) {

@@ -15,45 +15,31 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/world"
-	"github.com/grotto-game/grotto/server/session"
-	"github.com/grotto-game/grotto/store"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // testNow is the clock of every test session.
 var testNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
-// newPlayer returns the player of key fp over st as the server wires one:
-// its games kept by a real server/session, the score table read from st.
-// A name other than "" is claimed in the store first; new games have seed.
-func newPlayer(t testing.TB, st store.Store, fp, name string, seed uint64) Player {
+// newPlayer returns the player of key fp over st: its games kept by a
+// fakePlay, the score table read from st. A name other than "" is claimed
+// in st first; new games have seed.
+func newPlayer(t testing.TB, st *fakeStore, fp, name string, seed uint64) Player {
 	t.Helper()
 	if name != "" {
-		if err := st.ClaimName(fp, name, testNow); err != nil {
-			t.Fatal(err)
-		}
+		st.ClaimName(fp, name)
 	}
-	play := session.New(session.Config{Fingerprint: fp, Saves: st, Scores: st, Profiles: st, Quarantine: st,
-		NewSeed: func() uint64 { return seed }, Now: func() time.Time { return testNow }})
 	// A test reads its game between keys: a store call slower than the
 	// default notice (a loaded machine's fsync) would show the wait screen
 	// and leave the game to the call meanwhile. Tests of that set their own.
-	return Player{Name: name, Play: &testPlay{play, st, fp}, Board: board{st}, Now: func() time.Time { return testNow },
+	return Player{Name: name, Play: newFakePlay(st, fp, seed), Board: st, Now: func() time.Time { return testNow },
 		StallNotice: time.Hour}
 }
 
-// testPlay is a real session that a test can hand a prepared game.
-type testPlay struct {
-	*session.Session
-	st store.Store
-	fp string
-}
-
 // adopt makes g the game m plays, as a resumed save: it is stored as the
-// player's save, opened and continued through the session.
+// player's save, opened and continued through the Play.
 func adopt(t testing.TB, m *Model, g *game.Game) {
 	t.Helper()
-	tp := m.p.Play.(*testPlay)
+	tp := m.p.Play.(*fakePlay)
 	blob, err := g.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -70,19 +56,7 @@ func adopt(t testing.TB, m *Model, g *game.Game) {
 	m.game = tp.Game()
 }
 
-// board reads the score table from a store.
-type board struct{ st store.Scores }
-
-func (b board) TopScores(n int) ([]ScoreRow, error) {
-	scores, err := b.st.TopScores(n)
-	rows := make([]ScoreRow, len(scores))
-	for i, s := range scores {
-		rows[i] = ScoreRow{Name: s.Name, Points: s.Points, Cause: s.Cause}
-	}
-	return rows, err
-}
-
-func newModel(t *testing.T, st store.Store, seed uint64) *Model {
+func newModel(t *testing.T, st *fakeStore, seed uint64) *Model {
 	t.Helper()
 	m := New(newPlayer(t, st, "SHA256:test", "tester", seed))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -109,7 +83,7 @@ func press(m *Model, key string) tea.Cmd {
 func plain(m *Model) string { return ansi.Strip(m.View().Content) }
 
 func TestStartMoveAndImpossibleMoveCostsNoTurn(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	if s := plain(m); !strings.Contains(s, "Turn: 0") || !strings.Contains(s, "@") {
 		t.Fatalf("not playing:\n%s", s)
@@ -149,7 +123,7 @@ func TestStartMoveAndImpossibleMoveCostsNoTurn(t *testing.T) {
 }
 
 func TestTinyTerminalAsksToEnlarge(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	m.Update(tea.WindowSizeMsg{Width: 39, Height: 20})
 	if s := plain(m); !strings.Contains(s, "enlarge") || strings.Contains(s, "HP") {
@@ -165,7 +139,7 @@ func TestTinyTerminalAsksToEnlarge(t *testing.T) {
 }
 
 func TestSaveThenContinueIsSelectedOnTheTitle(t *testing.T) {
-	st := storetest.TempBolt(t)
+	st := newFakeStore()
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	press(m, ".")
@@ -185,7 +159,7 @@ func TestSaveThenContinueIsSelectedOnTheTitle(t *testing.T) {
 }
 
 func TestNewGameOverASaveAsksFirst(t *testing.T) {
-	st := storetest.TempBolt(t)
+	st := newFakeStore()
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	press(m, ".")
@@ -207,7 +181,7 @@ func TestNewGameOverASaveAsksFirst(t *testing.T) {
 }
 
 func TestTheEndOfAGameRecordsTheScoreAndDeletesTheSave(t *testing.T) {
-	st := storetest.TempBolt(t)
+	st := newFakeStore()
 	m := newModel(t, st, 3)
 	press(m, "enter")
 	for i := 0; i < 20000 && !m.game.Over(); i++ {
@@ -312,7 +286,7 @@ func stepToward(g *game.Game, goal world.Pos) string {
 }
 
 func BenchmarkPlayFrame(b *testing.B) {
-	st := storetest.TempBolt(b)
+	st := newFakeStore()
 	m := New(newPlayer(b, st, "SHA256:bench", "bench", 5))
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
@@ -323,7 +297,7 @@ func BenchmarkPlayFrame(b *testing.B) {
 
 func TestCtrlCSavesAndLeavesFromAnyScreen(t *testing.T) {
 	for _, via := range []string{"", "v", "?"} {
-		st := storetest.TempBolt(t)
+		st := newFakeStore()
 		m := newModel(t, st, 7)
 		press(m, "enter")
 		press(m, ".")
@@ -340,10 +314,13 @@ func TestCtrlCSavesAndLeavesFromAnyScreen(t *testing.T) {
 }
 
 func TestNarrowStatusLineKeepsWholeNumbers(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	adopt(t, m, withoutMonsters(t, m.game)) // alive after 1234 turns of waiting
-	for range 1234 {
+	for i := range 1234 {
+		if i%100 == 0 {
+			noArrivals(t, m) // an arrived pack member no longer waits for ever
+		}
 		press(m, ".")
 	}
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
@@ -362,7 +339,7 @@ func cells(t *testing.T, m *Model) *vt.Emulator {
 }
 
 func TestInventoryListsWhatTheVerbAcceptsAndRefusesOtherLetters(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), fireballSeed)
+	m := newModel(t, newFakeStore(), fireballSeed)
 	press(m, "enter")
 	walkTo(t, m, game.FireballScroll)
 	press(m, "g")
@@ -382,7 +359,7 @@ func TestInventoryListsWhatTheVerbAcceptsAndRefusesOtherLetters(t *testing.T) {
 }
 
 func TestEscapeFromTargetingCostsNothing(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), fireballSeed)
+	m := newModel(t, newFakeStore(), fireballSeed)
 	press(m, "enter")
 	walkTo(t, m, game.FireballScroll)
 	press(m, "g")
@@ -397,7 +374,7 @@ func TestEscapeFromTargetingCostsNothing(t *testing.T) {
 }
 
 func TestAreaPreviewHighlightsExactlyTheBlast(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), fireballSeed)
+	m := newModel(t, newFakeStore(), fireballSeed)
 	press(m, "enter")
 	walkTo(t, m, game.FireballScroll)
 	press(m, "g")
@@ -488,7 +465,7 @@ func tryWalkTo(t *testing.T, m *Model, kind game.ItemKind) bool {
 }
 
 func TestLookModeNamesWhatIsUnderTheCursorAndCostsNoTurn(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	press(m, "/")
 	ts, ok := m.scr.(*targetScreen)
@@ -517,7 +494,7 @@ func TestLookModeNamesWhatIsUnderTheCursorAndCostsNoTurn(t *testing.T) {
 }
 
 func TestMouseHoverMovesTheCursorAndAClickFires(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), fireballSeed)
+	m := newModel(t, newFakeStore(), fireballSeed)
 	press(m, "enter")
 	walkTo(t, m, game.FireballScroll)
 	press(m, "g")
@@ -548,7 +525,7 @@ func TestMouseHoverMovesTheCursorAndAClickFires(t *testing.T) {
 }
 
 func TestAFullPackFitsEveryTerminalSize(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 247)
+	m := newModel(t, newFakeStore(), 247)
 	press(m, "enter")
 	var pack []game.ItemKind
 	for i := range game.InventorySize {
@@ -601,7 +578,7 @@ func TestInertTurnsEveryControlByteIntoAReplacementCharacter(t *testing.T) {
 }
 
 func TestTheNameScreenTakesOnlyValidNames(t *testing.T) {
-	p := newPlayer(t, storetest.TempBolt(t), "SHA256:n", "", 1)
+	p := newPlayer(t, newFakeStore(), "SHA256:n", "", 1)
 	p.Name, p.NeedName = "evil\x1b", true
 	m := New(p)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -618,7 +595,7 @@ func TestTheNameScreenTakesOnlyValidNames(t *testing.T) {
 }
 
 func TestBackslashIsUnknownForPlayersAndACheatMenuForAdmins(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	press(m, `\`)
 	if s := plain(m); !strings.Contains(s, "Unknown command.") || strings.Contains(s, "Cheating") {
@@ -634,7 +611,7 @@ func TestBackslashIsUnknownForPlayersAndACheatMenuForAdmins(t *testing.T) {
 }
 
 func TestEveryTurnShownSurvivesACrash(t *testing.T) {
-	st := storetest.TempBolt(t)
+	st := newFakeStore()
 	m := newModel(t, st, 7)
 	press(m, "enter")
 	for range 30 {
@@ -655,7 +632,7 @@ func TestEveryTurnShownSurvivesACrash(t *testing.T) {
 }
 
 func TestADamagedSaveIsSetAsideAndTheTitleSaysSo(t *testing.T) {
-	st := storetest.TempBolt(t)
+	st := newFakeStore()
 	st.PutSave("SHA256:test", []byte("GRTO\x00\x01garbage garbage"))
 	m := newModel(t, st, 7)
 	s := plain(m)
@@ -672,7 +649,7 @@ func TestADamagedSaveIsSetAsideAndTheTitleSaysSo(t *testing.T) {
 }
 
 func TestAnIdleSessionSavesAndSaysGoodbye(t *testing.T) {
-	st := storetest.TempBolt(t)
+	st := newFakeStore()
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	p := newPlayer(t, st, "SHA256:idle", "idler", 7)
 	p.Now, p.IdleTimeout = func() time.Time { return now }, 30*time.Minute

@@ -10,7 +10,6 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/frame"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // screenState prints everything a screen holds (and the play screen under
@@ -92,7 +91,7 @@ func TestViewsOnlyDraw(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := newModel(t, storetest.TempBolt(t), fireballSeed)
+			m := newModel(t, newFakeStore(), fireballSeed)
 			press(m, "enter")
 			c.setup(t, m)
 			own, before := m.game, screenState(m)
@@ -108,7 +107,7 @@ func TestViewsOnlyDraw(t *testing.T) {
 }
 
 func TestLookingAroundClearsTheLastNote(t *testing.T) {
-	m := newModel(t, storetest.TempBolt(t), 7)
+	m := newModel(t, newFakeStore(), 7)
 	press(m, "enter")
 	press(m, "Z")
 	press(m, "/")

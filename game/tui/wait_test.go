@@ -1,49 +1,22 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/grotto-game/grotto/store"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
-// downStore is a store whose game writes say the database is out of reach
-// (store.ErrUnavailable) while down is set, as store/postgres does while
-// PostgreSQL restarts. (The real thing is tested end to end in cmd/grotto
-// and server/session.)
-type downStore struct {
-	store.Store
-	down bool
-}
-
-func (d *downStore) unavailable(op string) error {
-	return fmt.Errorf("%s: %w: connection refused", op, store.ErrUnavailable)
-}
-
-func (d *downStore) PutSave(fp string, blob []byte) error {
-	if d.down {
-		return d.unavailable("put save")
-	}
-	return d.Store.PutSave(fp, blob)
-}
-
-func (d *downStore) AppendJournal(fp string, seq uint64, entry []byte) error {
-	if d.down {
-		return d.unavailable("append journal")
-	}
-	return d.Store.AppendJournal(fp, seq, entry)
-}
+// A fakeStore's writes say the database is out of reach (errUnavailable)
+// while down is set, as store/postgres does while PostgreSQL restarts.
+// (The real thing is tested end to end in cmd/grotto and server/session.)
 
 // TestATurnWaitingForStorageIsNotDrawnUntilItIsSaved: with the database
 // out of reach the move's new state is not drawn (no status line, no map),
 // keys do nothing, and each retry tick tries again; once the store is back
 // the next tick draws the turn, and the ticks stop.
 func TestATurnWaitingForStorageIsNotDrawnUntilItIsSaved(t *testing.T) {
-	ds := &downStore{Store: storetest.TempBolt(t)}
+	ds := newFakeStore()
 	m := newModel(t, ds, 7)
 	press(m, "enter")
 	press(m, ".")
@@ -85,7 +58,7 @@ func TestATurnWaitingForStorageIsNotDrawnUntilItIsSaved(t *testing.T) {
 // program at once (the server's end-of-session save is the last try), and
 // no retry tick outlives it.
 func TestCtrlCWhileWaitingForStorageLeavesAndStopsTheTicks(t *testing.T) {
-	ds := &downStore{Store: storetest.TempBolt(t)}
+	ds := newFakeStore()
 	m := newModel(t, ds, 7)
 	press(m, "enter")
 	ds.down = true

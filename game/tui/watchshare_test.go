@@ -4,11 +4,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game/frame"
-	"github.com/grotto-game/grotto/store/storetest"
 )
 
 // fanLobby hands the frames its one player publishes to every watcher, as
@@ -60,7 +60,7 @@ func (l *fanLobby) Publish(_, _ int, _ string, f *frame.Frame) {
 // the player's key for 68 s in a load test).
 func TestWatchersOfOneGameDrawOneSharedGame(t *testing.T) {
 	l := &fanLobby{}
-	p := newPlayer(t, storetest.TempBolt(t), "SHA256:alice", "alice", 5)
+	p := newPlayer(t, newFakeStore(), "SHA256:alice", "alice", 5)
 	p.Lobby = l
 	player := New(p)
 	player.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -102,7 +102,7 @@ func TestWatchersOfOneGameDrawOneSharedGame(t *testing.T) {
 // program does): the whole cost of a published frame, per frame. Before
 // frames were shared each watcher decoded the save itself.
 func BenchmarkAFrameFor2000Watchers(b *testing.B) {
-	st := storetest.TempBolt(b)
+	st := newFakeStore()
 	l := &fanLobby{}
 	p := newPlayer(b, st, "SHA256:alice", "alice", 5)
 	p.Lobby = l
@@ -135,7 +135,7 @@ func BenchmarkAFrameFor2000Watchers(b *testing.B) {
 // the player's next key waiting behind O(n²) work in a load test.
 func TestWatchersJoiningCostThePlayerOneFrame(t *testing.T) {
 	l := &fanLobby{}
-	p := newPlayer(t, storetest.TempBolt(t), "SHA256:alice", "alice", 5)
+	p := newPlayer(t, newFakeStore(), "SHA256:alice", "alice", 5)
 	p.Lobby = l
 	player := New(p)
 	player.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -156,8 +156,13 @@ func TestWatchersJoiningCostThePlayerOneFrame(t *testing.T) {
 		t.Errorf("after a key: turn %d (want %d), %d frames published (want 2: one for the turn)", player.game.Turn(), turn+1, l.published)
 	}
 	for i, ch := range l.watchers {
-		if f := <-ch; f == nil || f != l.latest {
-			t.Fatalf("watcher %d holds frame %p, not the newest %p", i, f, l.latest)
+		select {
+		case f := <-ch:
+			if f == nil || f != l.latest {
+				t.Fatalf("watcher %d holds frame %p, not the newest %p", i, f, l.latest)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("watcher %d holds no frame a minute on", i)
 		}
 	}
 }
