@@ -133,7 +133,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		for _, s := range sums {
 			fmt.Fprintf(stdout, "- %s: %s\n", s.Policy, s.Doc)
 		}
-		fmt.Fprintf(stdout, "\n## Measured (issue 21)\n\n%s", bot.MeasuredMarkdown(measured))
+		fmt.Fprintf(stdout, "\n## Measured: the game's targets\n\n%s", bot.MeasuredMarkdown(measured))
 	}
 	if broken > 0 {
 		fmt.Fprintf(stderr, "grotto-bots: %d invariants broken\n", broken)

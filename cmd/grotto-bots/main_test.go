@@ -13,7 +13,7 @@ func TestTheCommandPrintsATableRowPerPolicy(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
 	for _, want := range []string{"| policy | games | wins |", "| diver | 2 |", "| no-items | 2 |", "Deaths by cause",
-		"## Measured (issue 21)", "| most deaths by one monster | at most 25% |", "| behaviour | monsters | met |", "| median game | — |"} {
+		"## Measured: the game's targets", "| most deaths by one monster | at most 25% |", "| behaviour | monsters | met |", "| median game | — |"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no %q in:\n%s", want, out.String())
 		}

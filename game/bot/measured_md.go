@@ -65,7 +65,7 @@ type printf func(format string, a ...any)
 // headlineMD is the table of the balance measures for h, the headline
 // policy's figures.
 func headlineMD(f printf, h Measured, _ []Measured) {
-	f("Issue 21's measures (%s bot, %d games; see \"How each number is measured\"):\n\n", h.Policy, h.Games)
+	f("The targets' measures (%s bot, %d games; see \"How each number is measured\"):\n\n", h.Policy, h.Games)
 	f("| measure | target | %s |\n|---|---|---|\n", h.Policy)
 	f("| wins | 20–40%% | %.1f%% (%d of %d) |\n", 100*ratio(h.Wins, h.Games), h.Wins, h.Games)
 	if h.TopCauseN > 0 {
@@ -203,7 +203,7 @@ func comparisonsMD(f printf, _ Measured, ms []Measured) {
 	for _, m := range ms {
 		byName[m.Policy] = m
 	}
-	f("\nComparisons (issue 21 B and C):\n\n| decision | policies | wins | median turns | starved |\n|---|---|---|---|---|\n")
+	f("\nComparisons (identification and resting):\n\n| decision | policies | wins | median turns | starved |\n|---|---|---|---|---|\n")
 	for _, c := range Comparisons() {
 		a, okA := byName[c.Policy]
 		o, okO := byName[c.Against]

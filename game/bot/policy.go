@@ -112,7 +112,7 @@ func Policies() []Policy {
 		"explores and fights, uses every item but health potions",
 		"explores and fights, uses no items but food",
 		"as careful, but never drinks an unknown potion",
-		"careful, but rests to full HP whenever no monster is in view (issue 21: what resting costs)",
+		"careful, but rests to full HP whenever no monster is in view (what resting costs)",
 	}
 	for i := range ps {
 		ps[i].Doc = docs[i]
