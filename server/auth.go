@@ -1,6 +1,7 @@
 // Authentication and identity: every public key is welcome and is the
 // player's identity; keyboard-interactive is refused with how to make a key;
 // a session's identity is read from the key it authenticated with.
+
 package server
 
 import (

@@ -1,4 +1,5 @@
 // The middleware chain every session runs through, in one place.
+
 package server
 
 import (

@@ -1,4 +1,5 @@
 // The host's settings: one Config, its defaults and its Validate.
+
 package server
 
 import (

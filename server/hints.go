@@ -1,5 +1,6 @@
 // The command players are told to type (`ssh -p 2222 play.example.org
 // web`): one home for every hint, from --public-ssh.
+
 package server
 
 import (

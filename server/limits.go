@@ -1,6 +1,7 @@
 // The abuse limits of a server and their defaults. The connection guard
 // (server/guard) enforces those per connection and per address, and the
 // session cap; server/input the typing rate.
+
 package server
 
 import (

@@ -1,5 +1,6 @@
 // The terminal check: grotto is a full-screen game, and a session without a
 // PTY is told how to ask for one instead of hanging.
+
 package server
 
 import (

@@ -3,6 +3,7 @@
 // read by github.com/realclientip/realclientip-go's rightmost-trusted-range
 // strategy (the rightmost address that is not itself a trusted proxy; see
 // its README, and MDN's "X-Forwarded-For", "Selecting an IP address").
+
 package web
 
 import (
