@@ -89,7 +89,7 @@ func TestPlayWaitsForARestartedDatabaseAndResumesByItself(t *testing.T) {
 		t.Fatalf("once the database is back:\n%s", screen)
 	}
 	c.Send("\x03") // Ctrl+C: save and leave
-	<-c.Done()
+	waitEnded(t, c, 10*time.Second, "Ctrl+C (save and leave)")
 	c.Close()
 
 	c = dial()

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -92,6 +93,47 @@ func keptSSH(t *testing.T) (string, func() (sockets, error)) {
 	}
 }
 
+// waitUntil calls cond until it holds, failing t after within with what
+// it waited for.
+func waitUntil(t *testing.T, within time.Duration, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", within, what)
+		}
+		time.Sleep(10 * time.Millisecond) // pacing
+	}
+}
+
+// waitEnded waits up to within for c's session to end (after what),
+// failing t with the screen if it does not.
+func waitEnded(t *testing.T, c *sshtest.Client, within time.Duration, what string) {
+	t.Helper()
+	select {
+	case <-c.Done():
+	case <-time.After(within):
+		t.Fatalf("the session still runs %v after %s; the screen:\n%s", within, what, c.Screen())
+	}
+}
+
+// descriptorsOf counts this process's open descriptors of the file path
+// (absolute, without symbolic links).
+func descriptorsOf(t *testing.T, path string) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("no /proc/self/fd to see the database file opened: %v", err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && target == path {
+			n++
+		}
+	}
+	return n
+}
+
 // noSockets is runOn's inherited for a grotto that binds its own.
 func noSockets() (sockets, error) { return nil, nil }
 
@@ -131,7 +173,7 @@ func TestSIGTERMSavesTellsThePlayerAndExitsZero(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("still running 10 s after SIGTERM")
 	}
-	<-c.Done()
+	waitEnded(t, c, 10*time.Second, "the session after SIGTERM")
 	if !strings.Contains(string(c.Output()), "Your game is saved") {
 		t.Error("the player was not told their game is saved")
 	}
@@ -147,11 +189,28 @@ func TestASIGTERMWhileTheStoreOpensStopsTheServerCleanly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	file, err := filepath.EvalSymlinks(filepath.Join(dir, server.DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
 	code := make(chan int, 1)
 	go func() { code <- runOn([]string{"serve", "--listen", "127.0.0.1:0", "--data", dir}, noSockets) }()
-	time.Sleep(300 * time.Millisecond) // run is waiting for the lock (lockTimeout 2 s)
+	// run is waiting for the lock (lockTimeout 2 s) once it has opened the
+	// file, a second descriptor of it in this process: bolt.Open opens it,
+	// then waits for its lock, and run's signal handler is in place before.
+	waitUntil(t, 10*time.Second, func() bool { return descriptorsOf(t, file) >= 2 }, "run to open the database file and wait for its lock")
+	// Delivered while it still waits: this test's own handler has it, and
+	// Stop returns once the signal went to every handler (run's included).
+	delivered := make(chan os.Signal, 1)
+	signal.Notify(delivered, syscall.SIGTERM)
 	syscall.Kill(os.Getpid(), syscall.SIGTERM)
-	time.Sleep(100 * time.Millisecond) // delivered while it still waits
+	select {
+	case <-delivered:
+		signal.Stop(delivered)
+	case <-time.After(10 * time.Second):
+		signal.Stop(delivered)
+		t.Fatal("SIGTERM not delivered within 10 s")
+	}
 	held.Close()
 	select {
 	case got := <-code:
@@ -174,7 +233,11 @@ func TestSIGHUPAddsAnAdminWithoutARestart(t *testing.T) {
 	}()
 	defer func() {
 		syscall.Kill(os.Getpid(), syscall.SIGTERM)
-		<-code
+		select {
+		case <-code:
+		case <-time.After(20 * time.Second):
+			t.Error("still running 20 s after SIGTERM")
+		}
 	}()
 	key, _ := sshtest.NewKey()
 	play := func() *sshtest.Client {
@@ -199,7 +262,7 @@ func TestSIGHUPAddsAnAdminWithoutARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Send("S")
-	<-c.Done()
+	waitEnded(t, c, 10*time.Second, "S (save and quit)")
 	c.Close()
 
 	os.WriteFile(admins, gossh.MarshalAuthorizedKey(key.PublicKey()), 0o600)
@@ -216,7 +279,7 @@ func TestSIGHUPAddsAnAdminWithoutARestart(t *testing.T) {
 			t.Fatal("SIGHUP did not make the key an admin: ", err)
 		}
 		c.Send("S")
-		<-c.Done()
+		waitEnded(t, c, 10*time.Second, "S (save and quit)")
 		c.Close()
 	}
 	c.Close()

@@ -120,7 +120,7 @@ func TestAGameOnPostgresIsPlayedSavedAndResumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop(code)
-	<-c.Done()
+	waitEnded(t, c, 10*time.Second, "the server stopped")
 
 	// Another node (here: a new process's worth of server, another data
 	// dir) on the same database resumes the game at the turn it showed.

@@ -53,8 +53,9 @@ type node struct {
 //
 // kill(2) only makes the signal pending: pause returns once every thread
 // of the process is stopped (state T in /proc), so that nothing sent after
-// it can be read before the stop.
-func (n node) pause() {
+// it can be read before the stop, and fails t if that takes 5 s.
+func (n node) pause(t *testing.T) {
+	t.Helper()
 	n.cmd.Process.Signal(syscall.SIGSTOP)
 	pid := strconv.Itoa(n.cmd.Process.Pid)
 	for range 500 {
@@ -71,8 +72,9 @@ func (n node) pause() {
 		if stopped {
 			return
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond) // pacing: 500 rounds, 5 s at most
 	}
+	t.Fatalf("%s is not stopped 5 s after SIGSTOP", n.name)
 }
 func (n node) wake() { n.cmd.Process.Signal(syscall.SIGCONT) }
 

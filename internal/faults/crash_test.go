@@ -77,8 +77,12 @@ func kill9MidPlay(t *testing.T, b backend) {
 				pl.flight = true
 			}
 		}
+		// The fault's own timing, not a wait for anything: the kill lands 0
+		// to 2 ms after the keys in flight, a random moment in their way
+		// through the server (read, played, written, drawn), and the checks
+		// above hold whichever it is.
 		time.Sleep(time.Duration(rng.IntN(3)) * time.Millisecond)
-		p.kill9()
+		p.kill9(t)
 		for _, pl := range players {
 			pl.c.Close()
 			pl.died = strings.Contains(pl.c.Screen(), "You died")
@@ -125,9 +129,15 @@ func sigtermWith50Sessions(t *testing.T, b backend) {
 			errs <- err
 		}()
 	}
+	connected := time.After(5 * time.Minute) // each one's own waits are bounded (tryConnect, tryStep): this is the backstop
 	for range players {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-connected:
+			t.Fatal("50 players still connecting after 5 minutes")
 		}
 	}
 	began := time.Now()

@@ -36,7 +36,11 @@ func identityIsTheKey(t *testing.T, b backend) {
 	victim.connect(t, p.addr) // the victim has a profile and a game
 	victim.step(t, ".")
 	victim.c.Send("S")
-	<-victim.c.Done()
+	select {
+	case <-victim.c.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the victim's session still runs 30 s after S (save and quit):\n%s", victim.c.Screen())
+	}
 
 	pub := filepath.Join(dir, "victim.pub")
 	os.WriteFile(pub, gossh.MarshalAuthorizedKey(victim.key.PublicKey()), 0o600)
@@ -59,8 +63,8 @@ func identityIsTheKey(t *testing.T, b backend) {
 	}
 	defer exec.Command(tmux, "-L", sock, "kill-server").Run()
 	var screen string
-	for range 100 {
-		time.Sleep(50 * time.Millisecond)
+	for range 100 { // 5 s at most: the screen is read until it shows either
+		time.Sleep(50 * time.Millisecond) // pacing: tmux has no event to wait on
 		out, _ := exec.Command(tmux, "-L", sock, "capture-pane", "-p").Output()
 		if screen = string(out); strings.Contains(screen, "Choose the name") || strings.Contains(screen, "Continue") {
 			break

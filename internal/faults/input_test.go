@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
 // 35 bytes in one write once killed the server, every player with
@@ -15,6 +17,10 @@ func TestTheThirtyFiveBytesThatKilledTheServerHurtNoOne(t *testing.T) {
 	}
 	onEachStore(t, thirtyFiveBytes)
 }
+
+// nameMarker is a name typed after an attack on the name screen: once it
+// shows, the server has read everything before it.
+const nameMarker = "zq9"
 
 func thirtyFiveBytes(t *testing.T, b backend) {
 	p := b.start(t, anyPort, t.TempDir())
@@ -42,11 +48,22 @@ func thirtyFiveBytes(t *testing.T, b backend) {
 		}
 	}
 	for _, c := range crashers {
-		a := attack(t, p.addr, 80, 24) // on the name screen
-		time.Sleep(20 * time.Millisecond)
-		a.send(c.bytes)
-		time.Sleep(50 * time.Millisecond)
-		a.close()
+		// On the name screen of a new key, once it is drawn: the program
+		// reads its input.
+		a := sshtest.New(t, p.addr, sshtest.Options{User: "mallory"})
+		if _, err := a.WaitForText(30*time.Second, "Choose the name"); err != nil {
+			t.Fatalf("before %s: %v", c.name, err)
+		}
+		a.Send(c.bytes)
+		// Then keys whose answer is drawn only once the bytes before them
+		// were read and decoded: "~" ends a sequence left open (the first
+		// crasher has no final byte), Ctrl+U clears the name, and the new
+		// name shows.
+		a.Send("~\x15" + nameMarker)
+		if _, err := a.WaitForText(30*time.Second, nameMarker+"_"); err != nil {
+			t.Errorf("after %s the name screen did not draw the keys sent after it: %v", c.name, err)
+		}
+		a.Close()
 		alive(c.name + " on the name screen")
 	}
 	attacker.connect(t, p.addr) // and from the play screen, in one write each

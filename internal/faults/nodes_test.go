@@ -37,7 +37,7 @@ func TestKill9OfANodeWithThreePlayersEachResumesOnAnotherNodeAtTheTurnTheirScree
 		before[pl] = seen{depth: depthOf(screen), seed: g.Seed()}
 	}
 
-	c.nodes[0].kill9()
+	c.nodes[0].kill9(t)
 	killed := time.Now()
 	for _, pl := range players {
 		pl.c.Close()
@@ -96,7 +96,7 @@ func TestANodePausedPastItsLeaseWritesNothingWhenItWakes(t *testing.T) {
 	pl.rest(t, 3)
 	paused, old := c.nodes[0], pl.c
 
-	paused.pause()
+	paused.pause(t)
 	// A key the paused node reads when it wakes: a turn it must not write.
 	// A move, where the new node will rest: the two nodes' turns differ in
 	// the store.

@@ -158,11 +158,12 @@ func start(t *testing.T, addr, data string, extra ...string) *proc {
 	}
 	p := &proc{cmd: cmd, addr: addr, stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd.Stderr = p.stderr
+	p.cmd.WaitDelay = exitDelay
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() { p.err = p.cmd.Wait(); close(p.done) }()
-	t.Cleanup(func() { p.cmd.Process.Kill(); <-p.done })
+	t.Cleanup(func() { p.cmd.Process.Kill(); p.reap(t) })
 	deadline := time.After(10 * time.Second)
 	for {
 		log, changed := p.stderr.next()
@@ -194,7 +195,37 @@ func (p *proc) exit(t *testing.T, within time.Duration) int {
 	return 0
 }
 
-func (p *proc) kill9()   { p.cmd.Process.Signal(syscall.SIGKILL); <-p.done }
+// exitDelay is each grotto's exec.Cmd.WaitDelay: how long after the
+// process has ended its Wait may still wait for the rest of its log (the
+// pipe stays open while anything holds its write end). With it a killed
+// process is reaped within killReaped.
+const (
+	exitDelay  = 5 * time.Second
+	killReaped = 2 * exitDelay
+)
+
+// kill9 kills the process with SIGKILL and waits until it is reaped,
+// failing t after killReaped.
+func (p *proc) kill9(t *testing.T) {
+	t.Helper()
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	select {
+	case <-p.done:
+	case <-time.After(killReaped):
+		t.Fatalf("grotto not reaped %v after kill -9:\n%s", killReaped, p.stderr)
+	}
+}
+
+// reap is the test's cleanup of a process it has just killed: it waits
+// until it is reaped, as kill9 does, and reports a process that is not.
+func (p *proc) reap(t *testing.T) {
+	select {
+	case <-p.done:
+	case <-time.After(killReaped):
+		t.Errorf("grotto not reaped %v after it was killed at the test's end:\n%s", killReaped, p.stderr)
+	}
+}
+
 func (p *proc) sigterm() { p.cmd.Process.Signal(syscall.SIGTERM) }
 
 // player is one player's key and what their screen last showed.
@@ -313,13 +344,18 @@ func (p *player) tryStep(key string) error {
 }
 
 // settle returns the screen once it has stopped changing for 60 ms: a frame
-// can arrive in pieces, further apart on a loaded machine.
+// can arrive in pieces, further apart on a loaded machine, and nothing
+// marks a frame's end (the server does not use synchronized output with
+// this terminal). It waits on the screen's changes, each starting the
+// 60 ms again, and gives up after 100 of them (6 s of a screen that never
+// rests); a session that ends is settled.
 func settle(c *sshtest.Client) string {
 	s := c.Screen()
 	for range 100 {
-		time.Sleep(60 * time.Millisecond)
-		now := c.Screen()
-		if now == s {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Millisecond)
+		now, err := c.WaitFor(ctx, func(now string) bool { return now != s })
+		cancel()
+		if err != nil {
 			return s
 		}
 		s = now

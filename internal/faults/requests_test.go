@@ -5,6 +5,7 @@ package faults
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
@@ -111,15 +113,19 @@ func resizesAndEnvFloods(t *testing.T, b backend) {
 		t.Errorf("an env flood on one channel took the heap from %.1f to %.1f MB", base, envHeap)
 	}
 
-	// A window of 4096x256 after the first size, then back to 80x24.
-	_, big, _ := rawSession(t, p.addr)
-	big.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{})
-	big.Shell()
-	time.Sleep(500 * time.Millisecond)
-	big.WindowChange(256, 4096)
-	time.Sleep(time.Second)
-	big.WindowChange(24, 80)
-	time.Sleep(500 * time.Millisecond)
+	// A window of 4096x256 after the first size, then back to 80x24, each
+	// awaited until the server has drawn the name screen for it: centred
+	// in 80 columns, then in the most it draws (tui.MaxWidth x MaxHeight,
+	// what 4096x256 is clamped to), then in 80 again. The client's screen
+	// is that largest size, so that every frame shows whole; it claims the
+	// window sizes without being them.
+	big := sshtest.New(t, p.addr, sshtest.Options{Width: tui.MaxWidth, Height: tui.MaxHeight,
+		Claim: &sshtest.Size{Cols: 80, Rows: 24}, User: "mallory"})
+	small := nameDrawn(t, big, "80x24", func(int) bool { return true })
+	big.WindowChange(4096, 256)
+	nameDrawn(t, big, "4096x256", func(col int) bool { return col > small })
+	big.WindowChange(80, 24)
+	nameDrawn(t, big, "80x24 again", func(col int) bool { return col == small })
 	winHeap := heapMB(t, pprof)
 	t.Logf("huge window: heap %.1f -> %.1f MB", envHeap, winHeap)
 	if winHeap-envHeap > 64 {
@@ -130,6 +136,33 @@ func resizesAndEnvFloods(t *testing.T, b backend) {
 		t.Fatalf("the server died:\n%s", p.stderr)
 	default:
 	}
+}
+
+// nameDrawn waits until c's screen shows the name screen once, its
+// "Choose the name" line at a column at which holds (the frame drawn for
+// the window size named size), and returns that column. It fails t after
+// 30 s.
+func nameDrawn(t *testing.T, c *sshtest.Client, size string, at func(col int) bool) int {
+	t.Helper()
+	const line = "Choose the name"
+	col := -1
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := c.WaitFor(ctx, func(s string) bool {
+		if strings.Count(s, line) != 1 {
+			return false
+		}
+		for l := range strings.Lines(s) {
+			if i := strings.Index(l, line); i >= 0 {
+				col = len([]rune(l[:i]))
+			}
+		}
+		return at(col)
+	})
+	if err != nil {
+		t.Fatalf("the name screen drawn for a window of %s: %v", size, err)
+	}
+	return col
 }
 
 func TestOneAddressHoldsFewConnectionsAndNoneWithoutASession(t *testing.T) {

@@ -24,7 +24,7 @@ func TestAPlayerWhoConnectsWhileGrottoRestartsGetsInOnTheSameSocket(t *testing.T
 	if !strings.Contains(p.stderr.String(), "serving on the sockets systemd passed") {
 		t.Fatalf("grotto did not say it serves the socket it was handed:\n%s", p.stderr)
 	}
-	p.kill9()
+	p.kill9(t)
 	// Connected while no grotto runs: the socket's queue takes it.
 	waiting, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {

@@ -49,11 +49,12 @@ func startWeb(t *testing.T, nofile int, extra ...string) *webProc {
 		"--http", "127.0.0.1:0", "--metrics", "127.0.0.1:0"}, extra...)
 	p := &proc{cmd: exec.Command("prlimit", args...), stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd.Stderr = p.stderr
+	p.cmd.WaitDelay = exitDelay
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() { p.err = p.cmd.Wait(); close(p.done) }()
-	t.Cleanup(func() { p.cmd.Process.Kill(); <-p.done })
+	t.Cleanup(func() { p.cmd.Process.Kill(); p.reap(t) })
 	w := &webProc{proc: p}
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		log := p.stderr.String()

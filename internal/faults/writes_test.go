@@ -66,7 +66,7 @@ func TestAFailedWriteThenKill9ResumesTheTurnOnScreen(t *testing.T) {
 	if strings.Contains(pl.c.Screen(), "Not saved") {
 		t.Fatalf("still not saved once the disk has room:\n%s", pl.c.Screen())
 	}
-	p.kill9()
+	p.kill9(t)
 	pl.c.Close()
 
 	p = start(t, anyPort, dir)

@@ -161,6 +161,10 @@ func start(tb testing.TB, bin string, c Config, addr string, sock *os.File) (*Pr
 		cmd.ExtraFiles = []*os.File{sock} // fd 3
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	// Wait returns at most this long after the master exits, even if a
+	// worker it forked still holds the output pipe: every <-exited below,
+	// after a kill, has a deadline.
+	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start haproxy: %w", err)
 	}

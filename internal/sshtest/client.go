@@ -274,6 +274,20 @@ func (c *Client) Resize(w, h int) error {
 	return nil
 }
 
+// WindowChange sends a window-change request for w columns by h rows and
+// leaves the emulated screen as it is: a client that claims a size its
+// terminal is not, as [Options.Claim] does in the pty-req. A terminal
+// that changes size calls [Client.Resize].
+func (c *Client) WindowChange(w, h int) error {
+	if c == nil {
+		return ErrNoClient
+	}
+	if err := c.sess.WindowChange(h, w); err != nil {
+		return fmt.Errorf("sshtest: window-change %dx%d: %w", w, h, err)
+	}
+	return nil
+}
+
 // Output returns a copy of every byte received from the session so far,
 // stdout and stderr in arrival order, escape sequences included. The client
 // keeps all of it for the life of the session, so len(Output()) is also the

@@ -103,6 +103,9 @@ func TestAClientThatWasNeverMadeEndsWithoutAPanic(t *testing.T) {
 	if err := c.Resize(100, 30); !errors.Is(err, ErrNoClient) {
 		t.Errorf("Resize: %v, want ErrNoClient", err)
 	}
+	if err := c.WindowChange(100, 30); !errors.Is(err, ErrNoClient) {
+		t.Errorf("WindowChange: %v, want ErrNoClient", err)
+	}
 	if _, err := c.WaitForText(time.Second, "anything"); !errors.Is(err, ErrNoClient) {
 		t.Errorf("WaitForText: %v, want ErrNoClient", err)
 	}

@@ -50,7 +50,11 @@ func serve(t *testing.T, mw ...wish.Middleware) string {
 	}()
 	t.Cleanup(func() {
 		_ = srv.Close()
-		<-served
+		select {
+		case <-served:
+		case <-time.After(wait):
+			t.Errorf("the server still serves %v after Close", wait)
+		}
 	})
 	return l.Addr().String()
 }
@@ -144,6 +148,18 @@ func TestResizeReachesTheProgram(t *testing.T) {
 	}
 }
 
+func TestWindowChangeReachesTheProgramAndLeavesTheScreen(t *testing.T) {
+	c := New(t, serveCounter(t), Options{Width: 60, Height: 20})
+	mustWaitText(t, c, "size: 60x20")
+	if err := c.WindowChange(100, 30); err != nil {
+		t.Fatal(err)
+	}
+	screen := mustWaitText(t, c, "size: 100x30")
+	if lines := strings.Split(screen, "\n"); len(lines) != 20 {
+		t.Errorf("screen has %d lines after a claimed size, want its own 20", len(lines))
+	}
+}
+
 func TestQuittingEndsTheSessionWithStatusZero(t *testing.T) {
 	c := New(t, serveCounter(t), Options{})
 	mustWaitText(t, c, "count: 0")
@@ -193,6 +209,11 @@ func TestExecWithoutPTYGetsOutputAndExitStatus(t *testing.T) {
 		}
 	})
 	c := New(t, addr, Options{NoPTY: true, Command: "greet", User: "alice"})
+	select {
+	case <-c.Done():
+	case <-time.After(wait):
+		t.Fatalf("the command still runs after %v; output: %q", wait, c.Output())
+	}
 
 	var exit *gossh.ExitError
 	if err := c.Wait(); !errors.As(err, &exit) || exit.ExitStatus() != 3 {

@@ -110,13 +110,17 @@ func equal(a, b []string) bool {
 func TestAnExpiredAnnouncementVanishes(t *testing.T) {
 	st := openNodes(t, 1)[0]
 	ctx := context.Background()
-	if err := st.Announce(ctx, "dead", "10.0.0.9:7000", []store.NodeGame{{Fingerprint: "SHA256:x", Name: "x"}}, 50*time.Millisecond); err != nil {
+	const ttl = 50 * time.Millisecond
+	if err := st.Announce(ctx, "dead", "10.0.0.9:7000", []store.NodeGame{{Fingerprint: "SHA256:x", Name: "x"}}, ttl); err != nil {
 		t.Fatal(err)
 	}
+	// dead's announcement expires ttl after the database's now() of its
+	// statement, which is before this one's.
+	expired := postgres.DBNow(t, st).Add(ttl)
 	if err := st.Announce(ctx, "alive", "", []store.NodeGame{{Fingerprint: "SHA256:y", Name: "y"}}, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond)
+	postgres.WaitForDBClock(t, st, expired)
 	if got := gameNames(listGames(t, st)); !equal(got, []string{"alive/y"}) {
 		t.Errorf("after dead's announcement expired: %q, want only alive/y", got)
 	}

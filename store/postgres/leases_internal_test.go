@@ -40,8 +40,8 @@ func TestAGroupCommitWithOneStaleEntryCommitsTheOthers(t *testing.T) {
 	}
 	a, b := claim("SHA256:a", "n1", time.Hour), claim("SHA256:b", "n1", time.Hour)
 	stale := claim("SHA256:c", "n1", time.Millisecond)
-	time.Sleep(50 * time.Millisecond)
-	claim("SHA256:c", "n2", time.Hour) // n2 takes c over: n1's epoch is stale
+	// n2 takes c over once n1's lease has lapsed: n1's epoch is stale.
+	ClaimWhenLapsed(t, s, "SHA256:c", "n2", time.Hour)
 	batch := []appendReq{
 		{fp: "SHA256:a", seq: 0, epoch: a, entry: []byte("a0")},
 		{fp: "SHA256:c", seq: 0, epoch: stale, entry: []byte("stale c0")},

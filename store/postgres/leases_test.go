@@ -77,12 +77,9 @@ func TestRenewOfAHundredKeysReportsTheLostOnes(t *testing.T) {
 		}
 		fps = append(fps, fp)
 	}
-	time.Sleep(50 * time.Millisecond)
 	var taken []string
 	for i := 0; i < 100; i += 10 {
-		if _, err := st.Claim(ctx, fps[i], "n2", time.Hour); err != nil {
-			t.Fatal(err)
-		}
+		postgres.ClaimWhenLapsed(t, st, fps[i], "n2", time.Hour) // once n1's millisecond is over
 		taken = append(taken, fps[i])
 	}
 	start := time.Now()
@@ -121,11 +118,7 @@ func TestAPausedNodesAppendsNeverLandInTheNewOwnersJournal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond)
-	cur, err := n2.Claim(ctx, fp, "n2", time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cur := postgres.ClaimWhenLapsed(t, n2, fp, "n2", time.Hour) // once n1's millisecond is over
 	g1, g2 := n1.Fenced(fp, old), n2.Fenced(fp, cur)
 	if err := g2.PutSave(fp, []byte("n2's save")); err != nil {
 		t.Fatal(err)
