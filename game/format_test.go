@@ -213,8 +213,8 @@ func withoutGrowth(t *testing.T, g *Game) []byte {
 // original spawns (fixtureData) and without its growth (withoutGrowth) it
 // encoded to them byte for byte until every blow rolled (rules version 2);
 // since then it must encode to fixtureRolledPath's bytes (rewritten for
-// rules version 4: its number and the CRC are the only bytes that
-// changed).
+// rules version 4: its number, the descent's message, now "depth 2 of 6",
+// and the CRC are the only bytes that changed).
 func TestTheFixtureGameEncodesToTheCheckedInSave(t *testing.T) {
 	g := New(fixtureSeed, fixtureData(t))
 	playFixture(g)

@@ -136,13 +136,21 @@ func (g *Game) escape() {
 
 // descend builds the next depth and lets the player rest on the stairs,
 // recovering balance.json's stairs_rest_percent of their maximum HP
-// (python-tcod tutorial part 11 rests for half).
+// (python-tcod tutorial part 11 rests for half); it says which depth of
+// how many it is, and at the last that its stairs lead out.
 func (g *Game) descend() {
 	g.enterLevel(g.s.Depth + 1)
 	p := g.player()
 	heal := min(p.MaxHP*g.data.Balance.StairsRestPercent/100, p.MaxHP-p.HP)
 	p.HP += heal
 	g.logf(MsgDescend, "You take a moment to rest, and recover your strength.")
-	g.logf(MsgDescend, "You descend to depth "+fmt.Sprint(g.s.Depth)+": "+g.s.Level+".")
+	g.logf(MsgDescend, fmt.Sprintf("You descend to depth %d of %d: %s.", g.s.Depth, mapgen.LastDepth, g.s.Level))
+	if g.s.Depth == mapgen.LastDepth { // two testers learned it only on the last stairs
+		g.logf(MsgInfo, LastDepthNote)
+	}
 	g.logf(MsgInfo, g.feeling())
 }
+
+// LastDepthNote is what a player reads on reaching the last depth: its
+// stairs lead out of the grotto, and so to victory.
+const LastDepthNote = "This is the deepest level: its stairs lead out of the grotto."

@@ -1,7 +1,9 @@
 package game
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/grotto-game/grotto/game/content"
@@ -191,5 +193,23 @@ func TestInTheDarkATorchBearerIsSeenBeyondThePlayersOwnLight(t *testing.T) {
 	}
 	if g.Visible(world.Pos{X: 30, Y: 5}) {
 		t.Error("a tile 25 away, lit by nothing, is seen")
+	}
+}
+
+// Two testers learned that depth 6 was the last only on its stairs: each
+// descent says which depth of how many, and the last says its stairs lead
+// out.
+func TestADescentSaysWhichDepthOfHowManyAndTheLastSaysSo(t *testing.T) {
+	g := New(3, testData)
+	g.enterLevel(mapgen.LastDepth - 2)
+	g.descend()
+	log := lastMessages(g, 0)
+	if want := fmt.Sprintf("You descend to depth %d of %d: ", mapgen.LastDepth-1, mapgen.LastDepth); !strings.Contains(log, want) || strings.Contains(log, LastDepthNote) {
+		t.Errorf("one above the last, the log reads:\n%s", log)
+	}
+	g.s.Log = nil
+	g.descend()
+	if log := lastMessages(g, 0); !strings.Contains(log, LastDepthNote) {
+		t.Errorf("on the last depth, the log reads:\n%s", log)
 	}
 }
