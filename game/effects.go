@@ -106,5 +106,13 @@ func (g *Game) endEffect(a *Actor, k EffectKind) {
 		} else {
 			g.logf(MsgStatus, fmt.Sprintf("The %s is no longer confused.", a.Name))
 		}
+	case EffectHaste: // a tester could not tell when haste ended
+		g.logf(MsgStatus, "You feel yourself slow down.")
+	case EffectTelepathy:
+		g.logf(MsgStatus, "Your mind closes: you no longer sense the monsters.")
+	case EffectSlow:
+		if g.visible(a.Pos) {
+			g.logf(MsgStatus, fmt.Sprintf("The %s speeds up again.", a.Name))
+		}
 	}
 }

@@ -489,7 +489,7 @@ func TestThrownItemsAndMonsterShotsBothFlyOverDeepWaterAndNeitherThroughWalls(t 
 }
 
 // Three testers found a health potion's flat 10 HP little at 110 max HP
-// (a level-up of Constitution gives 20): it heals a quarter of max HP
+// (a level-up of Constitution gives 20): it heals a fifth of max HP
 // (balance.json's health_potion_percent) when that is more.
 func TestAHealthPotionHealsAShareOfMaxHPLateInTheGame(t *testing.T) {
 	g := arena("orc")
@@ -498,8 +498,32 @@ func TestAHealthPotionHealsAShareOfMaxHPLateInTheGame(t *testing.T) {
 	g.s.Actors[0].MaxHP, g.s.Actors[0].HP = 120, 50
 	mustApply(t, g, Use(0, world.Pos{}))
 	want := 120 * testData.Balance.HealthPotionPercent / 100
-	if testData.Balance.HealthPotionPercent != 25 || g.Player().HP != 50+want || lastMsg(g) != fmt.Sprintf("You recover %d HP!", want) {
+	if testData.Balance.HealthPotionPercent != 20 || g.Player().HP != 50+want || lastMsg(g) != fmt.Sprintf("You recover %d HP!", want) {
 		t.Errorf("at 50 of 120 HP a potion (%d%%) healed to %d (%q), want %d", testData.Balance.HealthPotionPercent,
 			g.Player().HP, lastMsg(g), 50+want)
+	}
+}
+
+// A tester could not tell when haste ended: haste and telepathy say when
+// they wear off, as the warrior's potion and poison do.
+func TestHasteAndTelepathySayWhenTheyWearOff(t *testing.T) {
+	for _, c := range []struct {
+		kind  ItemKind
+		turns int
+		says  string
+	}{
+		{HastePotion, HasteTurns, "You feel yourself slow down."},
+		{TelepathyPotion, TelepathyTurns, "Your mind closes: you no longer sense the monsters."},
+	} {
+		g := arena("orc")
+		g.s.Actors = g.s.Actors[:1]
+		give(g, c.kind)
+		mustApply(t, g, Use(0, world.Pos{}))
+		for range c.turns + 1 {
+			mustApply(t, g, Wait())
+		}
+		if log := lastMessages(g, 0); !strings.Contains(log, c.says) {
+			t.Errorf("%s: after %d turns the log reads:\n%s", c.kind, c.turns+1, log)
+		}
 	}
 }
