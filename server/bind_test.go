@@ -33,7 +33,7 @@ func TestBindOpensEveryAddressTheServerListensOn(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		srv.Shutdown(ctx)
-		<-served
+		recv(t, "Serve to return after Shutdown", served)
 	})
 	if got := strings.Join(asked, ", "); got != "ssh 127.0.0.1:1, metrics 127.0.0.1:3, http 127.0.0.1:2" {
 		t.Errorf("Bind was asked for %s", got)

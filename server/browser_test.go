@@ -136,6 +136,23 @@ func readTerm(t *testing.T, ctx context.Context, want string) string {
 	}
 }
 
+// painted waits until the page's terminal has taken in every write made so
+// far and painted it: xterm.js calls an empty write back once the writes
+// queued before it are parsed into its buffer, and the second animation
+// frame after that comes once the first has painted them.
+func painted(t *testing.T, ctx context.Context) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, waitLong)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(done => {
+  const paint = () => requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
+  const t = window.grottoTerm;
+  if (t) t.write("", paint); else paint();
+})`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatalf("waiting for the page's terminal to paint: %v", err)
+	}
+}
+
 func TestABrowserReadsTheScoresAndWatchesAnSSHPlayerMove(t *testing.T) {
 	ctx, console := browser(t)
 	srv, addr, base := serveWeb(t)
@@ -200,7 +217,7 @@ func TestABrowserReadsTheScoresAndWatchesAnSSHPlayerMove(t *testing.T) {
 	if around(t, got) != around(t, screen) {
 		t.Errorf("the browser's view differs:\nplayer:\n%s\nbrowser:\n%s", around(t, screen), around(t, got))
 	}
-	time.Sleep(200 * time.Millisecond) // let the last frame paint before the picture
+	painted(t, ctx) // the last frame, before the picture
 	shoot(t, ctx, dir, "watch.png")
 
 	player.Send("S") // the player leaves: the page says the game has ended
@@ -238,7 +255,7 @@ func TestABrowserFollowsAnSSHWebLinkAndPlaysAMoveThatWhoShows(t *testing.T) {
 	namedGame(t, player, name)
 	walk(t, player, 1)
 	player.Send("S") // saved: the browser continues it
-	<-player.Done()
+	ended(t, player)
 	link := webLinkOf(t, addr, key)
 	dir := shots(t)
 
@@ -282,7 +299,7 @@ func TestABrowserFollowsAnSSHWebLinkAndPlaysAMoveThatWhoShows(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	time.Sleep(200 * time.Millisecond) // let the last frame paint before the picture
+	painted(t, ctx) // the last frame, before the picture
 	shoot(t, ctx, dir, "play.png")
 
 	// The link a second time, in a fresh tab: refused.
@@ -327,7 +344,7 @@ func TestABrowserWatchPageKeepsTheGameWhenTheServerRestarts(t *testing.T) {
 	if err := srv.Shutdown(sctx); err != nil {
 		t.Errorf("Shutdown: %v", err)
 	}
-	if err := <-served; err != nil {
+	if err := recv(t, "Serve to return after Shutdown", served); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 	status, err := chromedp.Run(ctx, chromedp.Poll[string](`document.body.dataset.closed && document.getElementById("status").textContent`,
@@ -335,7 +352,10 @@ func TestABrowserWatchPageKeepsTheGameWhenTheServerRestarts(t *testing.T) {
 	if err != nil || !strings.Contains(status, "restarting") || !strings.Contains(status, "reload") {
 		t.Errorf("the page's status reads %q (%v), want the server restarting and to reload", status, err)
 	}
-	time.Sleep(200 * time.Millisecond) // anything written after the close would be drawn by now
+	// Every frame came before the close, and the terminal has parsed them
+	// all once a write queued after them calls back: a frame that wiped
+	// the game would show now.
+	painted(t, ctx)
 	if text, err := chromedp.Run(ctx, chromedp.Evaluate[string](termText)); err != nil || !strings.Contains(text, "Turn: 0") {
 		t.Errorf("after the server closed the page its terminal reads (%v):\n%s\nwant the game's last frame", err, text)
 	}

@@ -145,7 +145,17 @@ func TestAConnectionThatStartsNoSessionIsClosed(t *testing.T) {
 	}
 	p.shell(t)
 	p.waitOutput(t, "Choose")
-	time.Sleep(3 * lim.SessionOpenTimeout)
+	// A connection dialled after the player's, opening no session: once it
+	// is closed, the player's own deadline, which began earlier, has passed
+	// too.
+	later, err := dialNoSession(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer later.Close()
+	if !closed(later) {
+		t.Fatalf("a connection that opened no session was still open after %v", waitLong)
+	}
 	if _, _, err := p.conn.SendRequest("keepalive@openssh.com", true, nil); err != nil {
 		t.Errorf("a playing session's connection was closed: %v", err)
 	}
@@ -169,7 +179,8 @@ func TestASecondSessionOnOneConnectionIsRefusedWithAReason(t *testing.T) {
 	second.Stderr = &said
 	second.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{})
 	var exit *gossh.ExitError
-	if err := second.Run(""); !errors.As(err, &exit) || exit.ExitStatus() != 1 {
+	within(t, "the second session to be refused", func() { err = second.Run("") })
+	if !errors.As(err, &exit) || exit.ExitStatus() != 1 {
 		t.Errorf("a second session while one runs ended with %v, want exit status 1", err)
 	}
 	if !strings.Contains(said.String(), "already has a session running") {
@@ -188,7 +199,8 @@ func TestASecondSessionOnOneConnectionIsRefusedWithAReason(t *testing.T) {
 
 	// The first one plays on and ends cleanly.
 	c.in.Write([]byte("\x03"))
-	if err := c.sess.Wait(); err != nil {
+	within(t, "the first session to end", func() { err = c.sess.Wait() })
+	if err != nil {
 		t.Errorf("the first session did not end cleanly: %v", err)
 	}
 }
@@ -229,7 +241,7 @@ func TestTheSSHListenerGoesOnAcceptingAfterTooManyOpenFiles(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		srv.Shutdown(ctx)
-		if err := <-served; err != nil {
+		if err := recv(t, "Serve to return after Shutdown", served); err != nil {
 			t.Errorf("Serve: %v", err)
 		}
 	})

@@ -59,7 +59,7 @@ func BenchmarkDurability(b *testing.B) {
 				var wg sync.WaitGroup
 				for i, c := range clients {
 					wg.Go(func() {
-						time.Sleep(time.Duration(i) * time.Millisecond) // staggered, not in lockstep
+						time.Sleep(time.Duration(i) * time.Millisecond) // staggered, not in lockstep: the gap is the scenario, no event stands for it
 						for k := range keys {
 							want := fmt.Sprintf("Turn: %d ", k+1)
 							t0 := time.Now()

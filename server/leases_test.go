@@ -47,9 +47,9 @@ func TestTheSessionsOfAKeyOnANodeShareItsLeaseAndTheLastReleasesIt(t *testing.T)
 			}
 		}()
 	}
-	wg.Wait()
+	within(t, "the sessions to let go", wg.Wait)
 	close(stop)
-	<-loop
+	recv(t, "the lease loop to stop", loop)
 	if n := len(s.place.leases.held); n != 0 {
 		t.Errorf("the node still holds %d leases after every session let go", n)
 	}

@@ -65,7 +65,10 @@ func TestTheSessionCapRefusesTheSessionPastItAndAdmitsOneWhenASeatFrees(t *testi
 	release := make(chan struct{})
 	hold := func(sess ssh.Session) {
 		sess.Write([]byte(reached))
-		<-release
+		select { // a failed test leaves without releasing: the session's end ends it too
+		case <-release:
+		case <-sess.Context().Done():
+		}
 	}
 	addr := unitTo(t, hold, guard.New(guard.Config{MaxSessions: 2}).SessionCap())
 	var held []*gossh.Session
@@ -89,7 +92,7 @@ func TestTheSessionCapRefusesTheSessionPastItAndAdmitsOneWhenASeatFrees(t *testi
 	}
 	close(release)
 	for _, s := range held {
-		s.Wait()
+		within(t, "a held session to end", func() { s.Wait() })
 	}
 	if out, _, status := run(t, login(t, addr, "x", newKey(t)), ""); status != 0 || out != reached {
 		t.Errorf("after the two left: status %d, %q; want admitted", status, out)

@@ -124,7 +124,7 @@ func TestADamagedProfileIsExplainedToThePlayerAndLoggedForTheHost(t *testing.T) 
 	var logs lockedBuffer
 	addr := serveOn(t, profileFaults{Store: db, readErr: fmt.Errorf("players %s: %w", fp, store.ErrCorrupt)}, &logs)
 	c := connect(addr)
-	<-c.Done()
+	ended(t, c)
 	want := "Your player record on this server is damaged; the host has been told. Please contact them."
 	if out := string(c.Output()); !strings.Contains(out, want) {
 		t.Errorf("a player with a damaged profile reads %q, want %q", out, want)

@@ -229,7 +229,7 @@ func TestTheMetricsServerStopsWithTheServer(t *testing.T) {
 	if err := srv.Shutdown(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	<-served
+	recv(t, "Serve to return after Shutdown", served)
 	if resp, err := client.Get(url); err == nil {
 		resp.Body.Close()
 		t.Errorf("metrics still served after Shutdown: %s", resp.Status)

@@ -62,13 +62,15 @@ func run(t *testing.T, sess *gossh.Session, cmd string) (stdout, stderr string, 
 	var out, errs strings.Builder
 	sess.Stdout, sess.Stderr = &out, &errs
 	var err error
-	if cmd == "" {
-		if err = sess.Shell(); err == nil {
-			err = sess.Wait()
+	within(t, "the session to end", func() {
+		if cmd == "" {
+			if err = sess.Shell(); err == nil {
+				err = sess.Wait()
+			}
+		} else {
+			err = sess.Run(cmd)
 		}
-	} else {
-		err = sess.Run(cmd)
-	}
+	})
 	var exit *gossh.ExitError
 	switch {
 	case errors.As(err, &exit):

@@ -67,7 +67,7 @@ func serveNodeWith(t *testing.T, url string, cfg Config, logs *lockedBuffer) (*S
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		srv.Shutdown(ctx)
-		<-served
+		recv(t, "Serve to return after Shutdown", served)
 	})
 	return srv, srv.Addr().String()
 }

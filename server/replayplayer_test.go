@@ -92,7 +92,13 @@ func TestAReplayOverSSHPlaysPausesStepsJumpsAndLeaves(t *testing.T) {
 	c.Send(" ")
 	s = waitText(t, c, "· paused")
 	pos, n := replayTurn(s)
-	time.Sleep(600 * time.Millisecond) // more than two turns at 1×
+	// The clock: another replay of the game, playing at 1× from after the
+	// pause. Once it has played three turns, more than two turns' time at
+	// 1× has passed, and a replay on this machine, however slow, has had
+	// its ticks played: the paused one would have moved by now.
+	clock := dial2(t, addr, "replay 1")
+	from, _ := replayTurn(waitText(t, clock, "Replay of ann · turn "))
+	waitScreen(t, clock, "another replay to play three turns", func(s string) bool { p, _ := replayTurn(s); return p >= from+3 })
 	if p, _ := replayTurn(c.Screen()); p != pos {
 		t.Errorf("paused at turn %d, the replay went on to %d", pos, p)
 	}
@@ -174,7 +180,7 @@ func TestAReplayThatCannotBePlayedShowsItsDump(t *testing.T) {
 	if !strings.Contains(s, "game 3 is damaged and cannot be shown") || strings.Contains(s, "Replay of x") {
 		t.Errorf("the mismatched game is not refused before any frame:\n%s", s)
 	}
-	<-c.Done()
+	ended(t, c)
 
 	c = dial2(t, addr, "replay 99")
 	waitText(t, c, "no finished game")
@@ -297,10 +303,7 @@ func TestShutdownSaysGoodbyeToEveryReplayEvenOneStillReadingItsGame(t *testing.T
 		}
 		// Every session has passed the session cap: it is in the replay
 		// player, reading its game or already playing it.
-		deadline := time.Now().Add(waitLong)
-		for int64(srv.front.guard.Sessions()) < n && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
+		waitUntil(t, "every replay to pass the session cap", func() bool { return srv.front.guard.Sessions() >= n })
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		srv.Shutdown(ctx)
 		cancel()

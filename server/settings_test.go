@@ -51,7 +51,7 @@ func TestSettingsChosenInOneSessionHoldInTheNext(t *testing.T) {
 	c.Send("\x1b") // back to play
 	waitText(t, c, "Turn: 0")
 	c.Send("S")
-	<-c.Done()
+	ended(t, c)
 
 	p, err := srv.Store().Profile(keys.Fingerprint(key.PublicKey()))
 	if err != nil || p.Settings.Symbols != "ascii" || p.Settings.Colour != "none" {

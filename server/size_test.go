@@ -20,6 +20,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/internal/sshtest"
+	"github.com/grotto-game/grotto/server/winsize"
 )
 
 // drawnWidth and drawnHeight are the most a screen of grotto draws, in
@@ -257,6 +258,7 @@ func BenchmarkAPlayersKeyDuringAWatchPageResizeFlood(b *testing.B) {
 					links, _ := webGames(b, base)
 					link = links["victim"]
 				}
+				flooding := make(chan struct{}, 4)
 				for range 4 {
 					ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+link+"/ws?cols=80&rows=24", nil)
 					if err != nil {
@@ -279,10 +281,15 @@ func BenchmarkAPlayersKeyDuringAWatchPageResizeFlood(b *testing.B) {
 							if ws.Write(ctx, websocket.MessageText, []byte(m)) != nil {
 								return
 							}
+							if i == winsize.ReportBurst { // past its burst: the page floods at the rate it is read
+								flooding <- struct{}{}
+							}
 						}
 					}()
 				}
-				time.Sleep(time.Second)
+				for range 4 {
+					recv(b, "a watch page's resize flood to be under way", flooding)
+				}
 			}
 			waits := make([]time.Duration, 0, b.N)
 			shown := 0

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -174,7 +173,7 @@ func TestReloadingAdminsTakesEffectForNewSessions(t *testing.T) {
 	before.Send(`\`)
 	waitText(t, before, "Unknown command.")
 	before.Send("S")
-	<-before.Done()
+	ended(t, before)
 
 	os.WriteFile(file, gossh.MarshalAuthorizedKey(key.PublicKey()), 0o600)
 	if err := srv.ReloadAdmins(); err != nil {
@@ -234,7 +233,7 @@ func TestAWatcherWhoLeavesAnyWayIsNoLongerCounted(t *testing.T) {
 		} else {
 			w.Close()
 		}
-		screen, err := player.WaitFor(context.Background(), func(s string) bool { return !strings.Contains(s, "watched by") })
+		screen, err := player.WaitFor(timeout(t), func(s string) bool { return !strings.Contains(s, "watched by") })
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", leave, err, screen)
 		}

@@ -56,3 +56,16 @@ func markKey(t *testing.T, c *sshtest.Client, key string, bad func(screen string
 	}
 	return screen
 }
+
+// within runs f, which blocks until something happens (a WaitGroup's Wait,
+// a session's end), and fails the test if it has not returned within
+// waitLong.
+func within(t testing.TB, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	recv(t, what, done)
+}

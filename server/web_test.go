@@ -46,7 +46,7 @@ func webGames(t testing.TB, base string) (links, turns map[string]string) {
 // starts a game.
 func namedGame(t *testing.T, c *sshtest.Client, name string) {
 	t.Helper()
-	screen, err := c.WaitFor(context.Background(), func(s string) bool {
+	screen, err := c.WaitFor(timeout(t), func(s string) bool {
 		return strings.Contains(s, "New game") || strings.Contains(s, "Choose the name")
 	})
 	if err != nil {

@@ -201,7 +201,7 @@ func startNode(t testing.TB, dir *directory, secret []byte, name string, local *
 	go func() { served <- srv.Serve(ln) }()
 	t.Cleanup(func() {
 		srv.Close()
-		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		if err := recv(t, "Serve to return after Close", served); !errors.Is(err, http.ErrServerClosed) {
 			t.Errorf("node %s: Serve returned %v, want http.ErrServerClosed", name, err)
 		}
 	})
@@ -795,12 +795,12 @@ func TestCloseWaitsForTheCallsInFlight(t *testing.T) {
 	ctx := ctxMinute(t)
 	done := make(chan error, 1)
 	go func() { done <- b.client.Evict(ctx, "node-a", "SHA256:p") }()
-	<-local.entered
+	recv(t, "the eviction to reach the node", local.entered)
 	srv.Close()
 	if !local.left.Load() {
 		t.Error("Close returned with an eviction still in the node's games")
 	}
-	if err := <-done; !errors.Is(err, cluster.ErrUnreachable) {
+	if err := recv(t, "the caller's eviction to return", done); !errors.Is(err, cluster.ErrUnreachable) {
 		t.Errorf("the caller: %v, want ErrUnreachable", err)
 	}
 }

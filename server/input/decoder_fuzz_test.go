@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
 )
@@ -52,6 +53,7 @@ func FuzzInputDecoder(f *testing.F) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		events, finished := decodeEvents(ctx, in)
+		deadline := time.After(waitLong)
 		for {
 			select {
 			case ev := <-events:
@@ -61,6 +63,8 @@ func FuzzInputDecoder(f *testing.F) {
 				}
 			case <-finished:
 				return
+			case <-deadline:
+				t.Fatalf("the decoder had not finished %q after %v", data, waitLong)
 			}
 		}
 	})

@@ -48,7 +48,12 @@ func FuzzSessionInput(f *testing.F) {
 		select {
 		case <-in.Consumed():
 			p.Quit()
-			<-ran
+			select {
+			case <-ran:
+			case <-time.After(waitLong):
+				p.Kill()
+				t.Fatalf("the program had not quit %v after reading %q", waitLong, data)
+			}
 		case <-ran: // the bytes quit the program
 		case <-time.After(waitLong):
 			p.Kill()

@@ -72,6 +72,7 @@ func TestAPasteWithNoEndHoldsNoMoreThanItsBoundInTheDecoder(t *testing.T) {
 	events, finished := decodeEvents(ctx, in)
 	type seen struct {
 		keys, pastes, pasted, ends int
+		typed                      string // the keys, one after the other
 	}
 	got := make(chan seen)
 	var tally seen
@@ -82,6 +83,7 @@ func TestAPasteWithNoEndHoldsNoMoreThanItsBoundInTheDecoder(t *testing.T) {
 				switch ev := ev.(type) {
 				case uv.KeyPressEvent:
 					tally.keys++
+					tally.typed += ev.String()
 				case uv.PasteEvent:
 					tally.pastes++
 					tally.pasted += len(ev.Content)
@@ -101,8 +103,17 @@ func TestAPasteWithNoEndHoldsNoMoreThanItsBoundInTheDecoder(t *testing.T) {
 		runtime.ReadMemStats(&m)
 		return int64(m.HeapAlloc)
 	}
+	// until waits for the tally to satisfy ok, and returns it; past
+	// waitLong it returns the last tally, for the checks to report.
+	until := func(ok func(seen) bool) seen {
+		s := <-got
+		for deadline := time.Now().Add(waitLong); !ok(s) && time.Now().Before(deadline); s = <-got {
+			time.Sleep(time.Millisecond) // pacing of a loop with a deadline
+		}
+		return s
+	}
 	w.Write([]byte(pasteOpen + "warm" + pasteClose))
-	time.Sleep(50 * time.Millisecond)
+	until(func(s seen) bool { return s.ends == 1 }) // the warm-up paste is decoded
 	before := heap()
 	const size = 1 << 20
 	w.Write([]byte(pasteOpen))
@@ -110,8 +121,10 @@ func TestAPasteWithNoEndHoldsNoMoreThanItsBoundInTheDecoder(t *testing.T) {
 	for range size / len(chunk) {
 		w.Write(chunk) // returns once the pump has read it
 	}
-	w.Write([]byte("x")) // the pump has handed the megabyte on; give the decoder time to eat it
-	time.Sleep(200 * time.Millisecond)
+	w.Write([]byte("x")) // the pump has handed the megabyte on
+	// The decoder has eaten it once the paste, ended at its bound, comes
+	// out (without the bound it never would: the checks below say so).
+	until(func(s seen) bool { return s.pastes == 2 })
 	grown := heap() - before
 	s := <-got
 	t.Logf("after ESC[200~ and %d bytes with no end: heap +%d bytes; %d pastes of %d bytes, %d keys", size, grown, s.pastes, s.pasted, s.keys)
@@ -123,14 +136,12 @@ func TestAPasteWithNoEndHoldsNoMoreThanItsBoundInTheDecoder(t *testing.T) {
 			s.pastes, s.pasted, s.keys, len("warm")+maxPasteBytes)
 	}
 	// Keys after the end of the paste (or a quiet spell) are keys again.
+	// The k is the last byte written: once it is a key, every byte before
+	// it has been decoded, and any of the paste that became a key shows.
 	w.Write([]byte(pasteClose + "jk"))
-	deadline := time.Now().Add(waitLong)
-	for s.keys < 2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-		s = <-got
-	}
+	s = until(func(s seen) bool { return strings.HasSuffix(s.typed, "k") })
 	if s.keys != 2 {
-		t.Errorf("%d keys after the paste ended, want 2", s.keys)
+		t.Errorf("%d keys after the paste ended (%q), want 2", s.keys, s.typed)
 	}
 }
 

@@ -52,7 +52,9 @@ func TestAClientsBytesNeverResizeTheScreen(t *testing.T) {
 	ran := make(chan error, 1)
 	go func() { _, err := p.Run(); ran <- err }()
 	w.Write([]byte("\x1b[8;1000;1024t\x1b[48;300;2000;0;0t\x1b[4;9000;9000t"))
-	time.Sleep(100 * time.Millisecond)
+	// The q comes after the reports, and the program takes its messages in
+	// order: once it has quit on the q, any size the reports made has
+	// reached it.
 	w.Write([]byte("q"))
 	select {
 	case <-ran:

@@ -51,7 +51,7 @@ func TestKickTakesAwayThePlayerListedUnderTheNameWhateverItsCase(t *testing.T) {
 	default:
 	}
 	s.Release()
-	<-released
+	recv(t, "the kick to be over once the session let go", released)
 	select {
 	case <-o.Lost():
 		t.Error("Bob's slot was taken away too")
@@ -78,7 +78,7 @@ func TestKickKeyTakesAwayTheKeysPlayerAndNotItsSpectator(t *testing.T) {
 		t.Errorf("Ann was told %v, want kicked", e)
 	}
 	s.Release()
-	<-released
+	recv(t, "the kick to be over once the session let go", released)
 	for name, sl := range map[string]Slot{"Ann's spectator": sp, "Bob": o} {
 		select {
 		case <-sl.Lost():

@@ -25,8 +25,16 @@ func (e events) Notify(ev Event) {
 	}
 }
 
-// next returns the next event told (the test times out if none comes).
-func (e events) next() Event { return <-e }
+// next returns the next event told, or 0, which is no event, if none
+// comes within waitLong: the caller's check of the event then fails.
+func (e events) next() Event {
+	select {
+	case ev := <-e:
+		return ev
+	case <-time.After(waitLong):
+		return 0
+	}
+}
 
 func TestOneKeyHasOnePlayerSlotUntilItIsReleased(t *testing.T) {
 	m := NewMemory(nil)
@@ -61,7 +69,7 @@ func TestConcurrentClaimsOfOneKeyAdmitExactlyOne(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	within(t, "the sessions to finish", wg.Wait)
 	if admitted != 1 {
 		t.Errorf("%d sessions admitted for one key, want 1", admitted)
 	}
@@ -121,7 +129,9 @@ func TestShutdownRefusesClaimsAndWaitWaitsForTheLastSlot(t *testing.T) {
 		t.Error("wait returned with a slot still held")
 	}
 	go s.Release()
-	if err := m.Wait(context.Background()); err != nil {
+	ctx, cancel = context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	if err := m.Wait(ctx); err != nil {
 		t.Error(err)
 	}
 }
@@ -133,7 +143,7 @@ func TestShutdownTakesEverySlotAwayAndTellsItsHolder(t *testing.T) {
 	sp, _ := m.Spectate(Holder{Key: "SHA256:a", Notifier: se})
 	m.Shutdown()
 	for _, s := range []Slot{p, sp} {
-		<-s.Lost()
+		recv(t, "the slot to be lost at shutdown", s.Lost())
 		if err := s.Renew(time.Now()); !errors.Is(err, ErrLost) {
 			t.Errorf("renew after shutdown: %v, want ErrLost", err)
 		}
@@ -207,7 +217,7 @@ func TestUnderConcurrentPlayersWatchersAndListing(t *testing.T) {
 			s.Release()
 		})
 	}
-	wg.Wait()
+	within(t, "the sessions to finish", wg.Wait)
 	if m.Len() != 0 {
 		t.Errorf("%d slots left", m.Len())
 	}

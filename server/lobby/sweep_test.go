@@ -52,7 +52,7 @@ func TestAConnectionLeavingThreeKeepalivesUnansweredIsClosed(t *testing.T) {
 		m.keepAlive()
 	}
 	for range keepAliveMisses {
-		<-silent.requests
+		recv(t, "a keepalive", silent.requests)
 	}
 	select {
 	case <-silent.closed:
@@ -60,7 +60,7 @@ func TestAConnectionLeavingThreeKeepalivesUnansweredIsClosed(t *testing.T) {
 	default:
 	}
 	m.keepAlive()
-	<-silent.closed // the test times out if the round does not close it
+	recv(t, "the round to close the connection", silent.closed)
 }
 
 func TestAConnectionThatAnswersIsNeverClosed(t *testing.T) {
@@ -70,12 +70,15 @@ func TestAConnectionThatAnswersIsNeverClosed(t *testing.T) {
 	defer s.Release()
 	for range 2 * keepAliveMisses {
 		m.keepAlive()
-		<-answering.requests
-		for missed := 1; missed != 0; { // until the answer is counted
+		recv(t, "a keepalive", answering.requests)
+		for missed, deadline := 1, time.Now().Add(waitLong); missed != 0; { // until the answer is counted
+			if time.Now().After(deadline) {
+				t.Fatalf("the keepalive's answer was not counted within %v", waitLong)
+			}
+			runtime.Gosched()
 			m.mu.Lock()
 			missed = s.(*slot).missed
 			m.mu.Unlock()
-			runtime.Gosched()
 		}
 	}
 	select {
@@ -93,11 +96,11 @@ func TestTheSweepSendsKeepalivesUntilStopped(t *testing.T) {
 	stop := make(chan struct{})
 	ended := make(chan struct{})
 	go func() { m.Sweep(time.Millisecond, 0, stop); close(ended) }()
-	if name := <-c.requests; name != "keepalive@openssh.com" {
+	if name := recv(t, "a keepalive", c.requests); name != "keepalive@openssh.com" {
 		t.Errorf("request %q", name)
 	}
 	close(stop)
-	<-ended
+	recv(t, "the sweep to stop", ended)
 }
 
 func TestTheSweepAsksEverySlotWhetherItIsIdle(t *testing.T) {

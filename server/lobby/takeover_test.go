@@ -36,7 +36,7 @@ func TestTakeOverPromotesOnlyOnceTheOldHolderWasToldSavedAndReleased(t *testing.
 	if e := told.next(); e != TakenOver {
 		t.Fatalf("the old holder was told %v, want TakenOver", e)
 	}
-	<-old.Lost()
+	recv(t, "the old holder's slot to be lost", old.Lost())
 	// ...and while it saves, the key still has exactly its one player.
 	if taker.Player() {
 		t.Error("the taker was promoted before the old holder released")
@@ -52,7 +52,7 @@ func TestTakeOverPromotesOnlyOnceTheOldHolderWasToldSavedAndReleased(t *testing.
 	}
 	old.Release() // saved
 
-	if err := <-done; err != nil {
+	if err := recv(t, "the take-over to return", done); err != nil {
 		t.Fatal(err)
 	}
 	if !nameRead || !taker.Player() {
@@ -98,7 +98,7 @@ func TestTakeOverGivesUpAtItsDeadlineAndLeavesTheKeyFree(t *testing.T) {
 	go func() { done <- taker.TakeOver(ctx, named("x", &nameRead)) }()
 	told.next()
 	cancel() // the deadline passes; the old holder never released
-	if err := <-done; !errors.Is(err, context.Canceled) {
+	if err := recv(t, "the take-over to return", done); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want the context's", err)
 	}
 	if taker.Player() || nameRead {
@@ -127,7 +127,7 @@ func TestASecondTakeOverOfTheSameKeyIsRefusedWhileTheFirstRuns(t *testing.T) {
 		t.Errorf("second take-over: %v, want ErrTakingOver", err)
 	}
 	old.Release()
-	if err := <-done; err != nil || !first.Player() || second.Player() {
+	if err := recv(t, "the take-over to return", done); err != nil || !first.Player() || second.Player() {
 		t.Errorf("first: err %v, plays %v; second plays %v", err, first.Player(), second.Player())
 	}
 }
@@ -158,19 +158,19 @@ func TestWatchersFollowTheGameThroughATakeOver(t *testing.T) {
 		t.Fatal("cannot watch alice's game")
 	}
 	defer stop()
-	if f := <-frames; string(f.Blob()) != "turn 10" {
+	if f := next(t, frames); string(f.Blob()) != "turn 10" {
 		t.Fatalf("first frame %q", f.Blob())
 	}
 	taker, _ := m.Spectate(Holder{Key: "SHA256:a"})
 	done := make(chan error, 1)
 	go func() { done <- taker.TakeOver(context.Background(), func() string { return "alice" }) }()
-	for e := told.next(); e != TakenOver; e = told.next() { // WatchersChanged came first
+	for e := told.next(); e != TakenOver; e = told.next() { // WatchersChanged came first (0: nothing came)
 		if e != WatchersChanged {
 			t.Fatalf("the old holder was told %v, want TakenOver", e)
 		}
 	}
 	old.Release() // saved
-	if err := <-done; err != nil {
+	if err := recv(t, "the take-over to return", done); err != nil {
 		t.Fatal(err)
 	}
 	taker.Publish(1, 11, "", frame.New([]byte("turn 11"), nil))

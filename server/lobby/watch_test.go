@@ -40,8 +40,13 @@ func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T)
 		t.Errorf("list = %+v", got)
 	}
 	s.Release()
-	if _, open := <-frames; open {
-		t.Error("the watcher's channel stays open after the player left")
+	select {
+	case _, open := <-frames:
+		if open {
+			t.Error("the watcher's channel stays open after the player left")
+		}
+	case <-time.After(waitLong):
+		t.Errorf("the watcher's channel stays open %v after the player left", waitLong)
 	}
 	stop() // after the release: nothing to close twice
 }
@@ -52,11 +57,11 @@ func TestANewWatcherStartsWithTheLatestFrame(t *testing.T) {
 	s.Publish(2, 7, "", frame.New([]byte("turn 7"), nil))
 	frames, stop, _ := m.Watch(s.ID())
 	defer stop()
-	if f := <-frames; string(f.Blob()) != "turn 7" {
+	if f := next(t, frames); string(f.Blob()) != "turn 7" {
 		t.Errorf("first frame %q, want the latest published", f.Blob())
 	}
 	s.Publish(2, 8, "", frame.New([]byte("turn 8"), nil)) // read at once: nothing dropped
-	<-frames
+	next(t, frames)
 	if n := m.DroppedFrames(); n != 0 {
 		t.Errorf("dropped frames = %d for a watcher that read every frame", n)
 	}
@@ -111,7 +116,7 @@ func TestTodaysDailyIsNeverWatched(t *testing.T) {
 		t.Fatal("cannot watch a game of its own")
 	}
 	defer stop()
-	<-told
+	recv(t, "the player to be told of its watcher", told)
 	if f := next(t, before); string(f.Blob()) != "a game of its own" {
 		t.Fatalf("first frame %q", f.Blob())
 	}

@@ -33,7 +33,7 @@ func TestTwoThousandWatchersJoiningTellThePlayerOnceUntilItAsks(t *testing.T) {
 			stops[i] = stop
 		})
 	}
-	wg.Wait()
+	within(t, "the watchers to join", wg.Wait)
 	if n := told.Load(); n != 1 {
 		t.Errorf("2,000 watchers joining told the player %d times, want once until it asks", n)
 	}
@@ -112,5 +112,5 @@ func BenchmarkPublishTo2000Watchers(b *testing.B) {
 	}
 	b.StopTimer()
 	s.Release()
-	wg.Wait()
+	within(b, "the watchers to read their last frame", wg.Wait)
 }

@@ -53,7 +53,7 @@ func serveReal(t *testing.T, cfg Config) (*site, string) {
 	go func() { served <- srv.Serve(ln) }()
 	t.Cleanup(func() {
 		srv.Close()
-		if err := <-served; err != nil {
+		if err := recv(t, "Serve to return after Close", served); err != nil {
 			t.Errorf("Serve: %v", err)
 		}
 	})

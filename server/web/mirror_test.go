@@ -60,7 +60,7 @@ func newTestPage(t *testing.T, ms *mirrors, g tui.LiveGame, cols, rows int, gate
 	go func() { ms.serve(tp.p); close(served) }()
 	t.Cleanup(func() {
 		close(tp.done)
-		<-served
+		recv(t, "the page's mirror to stop serving it", served)
 		ms.leave(tp.p)
 	})
 	return tp
@@ -255,7 +255,7 @@ func TestShutdownClosesEverySharedPageSayingWhy(t *testing.T) {
 			t.Errorf("page %d closed with %v %q, want 1001 %q", i, ce.Code, ce.Reason, RestartingWatch)
 		}
 	}
-	if err := <-done; err != nil {
+	if err := recv(t, "Shutdown to return", done); err != nil {
 		t.Errorf("Shutdown: %v", err)
 	}
 	waitNoPrograms(t, s)

@@ -348,7 +348,7 @@ func TestShutdownClosesWatchPagesSayingWhy(t *testing.T) {
 	if ce := closed(t, c); ce.Code != websocket.StatusGoingAway || ce.Reason != RestartingWatch {
 		t.Errorf("closed with %v %q", ce.Code, ce.Reason)
 	}
-	if err := <-done; err != nil {
+	if err := recv(t, "Shutdown to return", done); err != nil {
 		t.Errorf("Shutdown: %v", err)
 	}
 	if n := slot.Watchers(); n != 0 {
