@@ -218,7 +218,7 @@ func Behaviour(k content.Monster) string {
 	case AICoward:
 		s = "It flees when badly hurt and comes back once healed."
 	case AIPack:
-		s = "It hunts in packs: it hangs back until its pack is near, then they surround you."
+		s = "It hunts in packs: it hangs back until its pack is near, then they surround you; kept waiting, it comes alone."
 	case AILurker:
 		s = fmt.Sprintf("It waits unseen until you come within %d tiles, then springs.", LurkerReach)
 	case AIBreeder:

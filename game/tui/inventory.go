@@ -125,7 +125,7 @@ func (s *inventoryScreen) settle(m *Model) {
 
 func (s *inventoryScreen) view(m *Model) string {
 	th := m.th
-	width := max(10, min(m.w-4, 44)) // text width inside the box
+	width := max(10, min(m.w-4, 56)) // text width inside the box: room for worn gear's whole stats at 80 columns
 	var listed []string
 	for _, it := range m.game.Stacks() {
 		if s.verb.accepts(m.game, it.Kind) {

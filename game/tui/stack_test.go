@@ -115,7 +115,7 @@ func TestWornGearAndStackedWandsSayWhatTheyHold(t *testing.T) {
 	}))
 	press(m, "i")
 	s := plain(m)
-	for _, want := range []string{"plate mail (worn) [def +4, …]", "2 striking wands (3 each)"} {
+	for _, want := range []string{"plate mail (worn) [def +4, dodge -10%, noise +3]", "2 striking wands (3 each)"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the pack does not show %q:\n%s", want, s)
 		}
