@@ -73,6 +73,12 @@ type Options struct {
 	// OnBytes, if set, is called with the size of each chunk of output as
 	// it arrives, from the client's reader goroutine.
 	OnBytes func(n int)
+	// Offer are public keys the client tries, in order, before the key
+	// Dial was given: each is offered first (the server says whether it
+	// would accept it) and then signed with (golang.org/x/crypto/ssh's
+	// public-key method). A signer whose PublicKey is another's plays a
+	// client that offers a key it cannot sign with (CVE-2023-43809).
+	Offer []gossh.Signer
 }
 
 // Size is a terminal size in cells.
@@ -135,13 +141,13 @@ type Client struct {
 }
 
 // Dial connects to the SSH server at addr ("host:port"), authenticates as
-// o.User with the public key of key, accepts any host key, requests a PTY
+// o.User with the public key of key (after the keys of o.Offer), accepts any host key, requests a PTY
 // (unless o.NoPTY) and starts a shell, or o.Command when it is set.
 func Dial(addr string, key gossh.Signer, o Options) (*Client, error) {
 	o = o.withDefaults()
 	cfg := &gossh.ClientConfig{
 		User:            o.User,
-		Auth:            []gossh.AuthMethod{gossh.PublicKeys(key)},
+		Auth:            []gossh.AuthMethod{gossh.PublicKeys(append(slices.Clone(o.Offer), key)...)},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), //nolint:gosec // test client for our own server
 	}
 	nc, err := net.DialTimeout("tcp", addr, o.DialTimeout)
