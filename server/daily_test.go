@@ -28,7 +28,7 @@ func mapRows(screen string) string {
 // game of their own; a key that has started today's daily is refused a
 // second attempt and told when the next one starts, while its daily game
 // is resumed as any saved game, kept beside a game of the key's own (New
-// game leaves it be; issue 21); a cheat is refused in it.
+// game leaves it be); a cheat is refused in it.
 func TestTwoKeysPlayTheSameDailyOnceEach(t *testing.T) {
 	srv, addr := startServer(t)
 	ann, bob := newKey(t), newKey(t)
@@ -157,7 +157,7 @@ func TestAFinishedDailyIsOnItsBoardAndReplaysExactly(t *testing.T) {
 
 // TestWhoMarksTheDaily: `ssh host who` says which live game is today's
 // daily, in a column of its own that stays aligned, and leaves the
-// others unmarked (found by the tester of issue 15).
+// others unmarked (found by a tester of the daily challenge).
 func TestWhoMarksTheDaily(t *testing.T) {
 	_, addr := startServer(t)
 	ann := dial(t, addr, newKey(t), 80, 24)

@@ -74,7 +74,7 @@ func startDaily(t *testing.T, c *sshtest.Client, name string) {
 // with that reason, and the lobby hands its frames to no one, since
 // anyone (a browser with no key too) could still play that dungeon. The
 // same key's second session may still watch it (its own game). After
-// 00:00 UTC it may be watched, as its replay may be (issue 20).
+// 00:00 UTC it may be watched, as its replay may be.
 func TestTodaysDailyIsHiddenFromWatchers(t *testing.T) {
 	var now atomic.Pointer[time.Time]
 	late := time.Date(2026, 12, 2, 23, 58, 0, 0, time.UTC)

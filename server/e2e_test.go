@@ -520,7 +520,7 @@ func fireballSeed(t *testing.T) (uint64, []string, string) {
 	return 0, nil, ""
 }
 
-// Since issue 21 the scroll is unknown: it is named by its label, and read
+// The scroll starts unidentified: it is named by its label, and read
 // unknown it goes off where it would harm the reader (no monster in
 // sight: on the player), which teaches it. Aiming with the cursor (a
 // throw here) and cancelling costs nothing.
@@ -587,7 +587,7 @@ func unnamedTwice(t *testing.T, addr string) *sshtest.Client {
 
 // TestTakingOverAnUnnamedKeyListsNoName: a key that has not chosen a name
 // connects as user alice (the name screen suggests it), connects again and
-// takes over: `who` must not list alice, a name nobody claimed (issue 11).
+// takes over: `who` must not list alice, a name nobody claimed.
 func TestTakingOverAnUnnamedKeyListsNoName(t *testing.T) {
 	_, addr := startServer(t)
 	b := unnamedTwice(t, addr)
@@ -601,8 +601,8 @@ func TestTakingOverAnUnnamedKeyListsNoName(t *testing.T) {
 
 // TestWatchingYourOtherSessionFindsItByKey: on the "already playing"
 // screen, w must watch this key's other session, found by key, not by a
-// name: here it is unnamed while the SSH user name is alice (issue 11;
-// before, it said the session had just ended).
+// name: here it is unnamed while the SSH user name is alice (before, it
+// said the session had just ended).
 func TestWatchingYourOtherSessionFindsItByKey(t *testing.T) {
 	_, addr := startServer(t)
 	stranger := dial(t, addr, newKey(t), 100, 30) // another unnamed session

@@ -8,9 +8,11 @@ import (
 	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
-// Issue 10 A7: a session whose program quits while keys are still arriving
-// (taken over while typing, or S with more keys in the same write) left
-// Bubble Tea's input goroutine blocked and the whole program on the heap.
+// A session whose program quits while keys are still arriving (taken over
+// while typing, or S with more keys in the same write) left Bubble Tea's
+// input goroutine blocked and the whole program on the heap, a program
+// leaked per take-over, until grotto decoded a session's keys itself and
+// sent them to the program.
 func TestSessionsThatEndWhileKeysArriveLeaveNothingBehind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")

@@ -8,8 +8,9 @@ import (
 )
 
 // A terminal's reply to a colour query, cut in two by the network 60 ms
-// apart, longer than Bubble Tea waits for the rest of a sequence (issue 10
-// A6).
+// apart, longer than Bubble Tea waits for the rest of a sequence: before
+// the sanitizer held such a reply until whole, its second part was typed
+// in as keys.
 var splitReply = []string{"\x1b]11;rgb:1a1a/", "2b2b/3c3c\x1b\\"}
 
 func sendSplitReply(c interface{ Send(string) error }) {

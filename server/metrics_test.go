@@ -293,8 +293,8 @@ func TestTimingAKeyToItsFrameAllocatesNothing(t *testing.T) {
 }
 
 // TestABrowsersKeysAreTimedToTheirFrames: grotto_key_to_frame_seconds
-// counts a browser player's keys as it counts an SSH player's (found by
-// the tester of issue 14: only SSH frames stopped the clock).
+// counts a browser player's keys as it counts an SSH player's (a tester
+// of the web pages found only SSH frames stopped the clock).
 func TestABrowsersKeysAreTimedToTheirFrames(t *testing.T) {
 	srv, addr := serve(t, Config{HTTP: "127.0.0.1:0", Limits: Limits{ConnPer10s: 10000}})
 	base := "http://" + srv.HTTPAddr().String()

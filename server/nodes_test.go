@@ -345,7 +345,7 @@ func rest(t *testing.T, c *sshtest.Client, n int) string {
 // still holds a key's lease is another holder: the key's game waits for
 // the old claim to lapse, then moves on to the next epoch, so the old
 // process, if it comes back, is fenced instead of writing as the new one
-// (found by the tester of issue 13: both played one game, the last save
+// (found by a tester of the cluster: both played one game, the last save
 // won).
 func TestTwoProcessesOfOneNodeNameNeverPlayOneGameAtOnce(t *testing.T) {
 	url := pgtest.NewDatabase(t)

@@ -136,7 +136,7 @@ func TestAReplayOverSSHPlaysPausesStepsJumpsAndLeaves(t *testing.T) {
 	c.Send("G")
 	s = waitText(t, c, "the end: ")
 	flat := strings.Join(strings.Fields(s), " ") // the status may wrap
-	// Another's death reads in the third person: "it hit them" (issue 21).
+	// Another's death reads in the third person: "it hit them".
 	if p, _ := replayTurn(s); p != n || !strings.Contains(flat, game.ThirdPerson(end.Cause())+", checked") {
 		t.Errorf("G: turn %d of %d, want the end, %q checked:\n%s", p, n, game.ThirdPerson(end.Cause()), s)
 	}
@@ -290,7 +290,7 @@ func TestShutdownEndsAReplay(t *testing.T) {
 // replay is counted from its start, not only once its program runs, so
 // Shutdown waits for the goodbye of one still reading and verifying its
 // game; before, Shutdown closed its connection and the viewer read
-// nothing (about one replay in 6–8, found by the tester of issue 15).
+// nothing (about one replay in 6–8, found by a tester of the replays).
 // Several shutdowns, each of 8 replays just begun.
 func TestShutdownSaysGoodbyeToEveryReplayEvenOneStillReadingItsGame(t *testing.T) {
 	for round := range 6 {

@@ -85,7 +85,7 @@ func TestReplaysListsFinishedGamesAndDumpTellsOne(t *testing.T) {
 	}{{"3", "ann", ends[2], false}, {"2", "bob", ends[1], true}, {"1", "ann", ends[0], false}} {
 		f := strings.Fields(lines[i+1])
 		if f[0] != want.id || f[1] != want.name || f[2] != fmt.Sprint(want.g.Score()) ||
-			!strings.Contains(lines[i+1], game.ThirdPerson(want.g.Cause())) || strings.HasSuffix(lines[i+1], "cheated") != want.cheated { // "it hit them" (issue 21)
+			!strings.Contains(lines[i+1], game.ThirdPerson(want.g.Cause())) || strings.HasSuffix(lines[i+1], "cheated") != want.cheated { // "it hit them": another's death in the third person
 			t.Errorf("replays line %d: %q, want game %s of %s, %d points, %q, cheated %v", i+1, lines[i+1], want.id, want.name,
 				want.g.Score(), game.ThirdPerson(want.g.Cause()), want.cheated)
 		}

@@ -1,7 +1,8 @@
 package server
 
-// Tests of the sizes a player's terminal may claim and of the watchers'
-// budget (issue 20, B3).
+// Tests of the sizes a player's terminal may claim (one claiming 500x300
+// cost 33 MB before sizes were clamped to what the game draws) and of the
+// watchers' budget.
 
 import (
 	"context"
@@ -212,7 +213,7 @@ func liveHeap() uint64 {
 // BenchmarkAPlayersKeyDuringAWatchPageResizeFlood measures how long a
 // player waits for a key's turn to show while 4 watch pages of their game
 // alternate their size between 500x300 and 80x24 as fast as they can
-// (issue 20: 20 such pages held other players' keys up to 2.2 s). It
+// (20 such pages once held other players' keys up to 2.2 s). It
 // reports the p50 and p99 in ms.
 func BenchmarkAPlayersKeyDuringAWatchPageResizeFlood(b *testing.B) {
 	for _, flood := range []bool{false, true} {

@@ -18,15 +18,16 @@ import (
 // FuzzSessionInput cost about 4 ms a run, so it runs about 1,000 times
 // faster and finds what the decoder cannot take in seconds to minutes.
 //
-// GROTTO_FUZZ_RAW=1 takes the sanitizer away, as before issue 10: then
+// GROTTO_FUZZ_RAW=1 takes the sanitizer away, as before the input path was
+// defended: then
 //
 //	GROTTO_FUZZ_RAW=1 go test ./server -run '^$' -fuzz FuzzInputDecoder
 //
 // finds a decoder panic by itself: in 3 minutes on 2 cores it found
 // "\x9bMMMM" (a C1 CSI, then an X10 mouse report cut short: "slice bounds
 // out of range [:6] with capacity 5", 5 bytes that ended the server as the
-// 35 of A1 did). GROTTO_FUZZ_RAW=skip-c1 skips inputs with a C1 CSI byte,
-// to hunt past that one for A1's.
+// 35 bytes of ESC [, 32 semicolons and 0 did). GROTTO_FUZZ_RAW=skip-c1
+// skips inputs with a C1 CSI byte, to hunt past that one for those 35.
 func FuzzInputDecoder(f *testing.F) {
 	for _, seed := range []string{
 		"jjjhhkkll..",

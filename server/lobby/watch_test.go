@@ -102,7 +102,7 @@ const waitLong = 10 * time.Second
 // cannot be watched: Watch refuses it, a watcher of the game before it
 // became the daily sees its channel close without a frame of the daily,
 // and once the day is over (00:00 UTC) it may be watched like any game
-// (as its replay may be: issue 20). The key's own second session sees it
+// (as its replay may be). The key's own second session sees it
 // all along (WatchOwn).
 func TestTodaysDailyIsNeverWatched(t *testing.T) {
 	now := time.Date(2026, 12, 2, 23, 59, 0, 0, time.UTC)

@@ -47,8 +47,8 @@ func (u *unsavedServer) marked() bool { return slices.Contains(u.unsaved.Keys(),
 // holds a key from the end of a session whose game could not be saved
 // until a write of its game succeeds again (a turn, a save, a new game, an
 // end recorded) or a later session resumes the store's copy; a session
-// whose writes still fail leaves it marked (issue 20, D7: SIGTERM said
-// "some games could not be saved" of a game saved since).
+// whose writes still fail leaves it marked (before, SIGTERM said "some
+// games could not be saved" of a game saved since).
 func TestAKeyIsUnsavedUntilTheStoreHoldsItsGameAgain(t *testing.T) {
 	// playUnsaved starts a game, plays a turn, and ends the session with
 	// every write failing since: the key is marked.

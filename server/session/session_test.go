@@ -313,7 +313,7 @@ func (f *finishFails) AppendJournal(fp string, seq uint64, entry []byte) error {
 
 // TestADeathThatCannotBeRecordedIsNeverUndone: if recording the end fails,
 // the store must still end in the dead state, so Continue can never resume
-// the turn before the death (issue 11); the next Open records it. Either
+// the turn before the death; the next Open records it. Either
 // the journal holds the last turn (the server then crashes), or, when the
 // journal fails too, the save the server makes as the session ends holds
 // the final state.
@@ -422,8 +422,8 @@ func TestASnapshotEverySnapshotEveryTurns(t *testing.T) {
 // when the store refuses every write from the last turn on, the final state
 // exists only in memory. The session ends; the next login of the key on the
 // same server must not be offered the turn before the death, and once the
-// store takes writes again the death is recorded (found by a hostile tester
-// of issue 11: Continue offered the game alive, one turn before it died).
+// store takes writes again the death is recorded (a hostile tester found
+// Continue offered the game alive, one turn before it died).
 func TestADeathThatCannotBeRecordedNorSavedIsNeverUndoneWhileTheServerRuns(t *testing.T) {
 	flaky := storetest.NewFlaky(storetest.TempBolt(t))
 	fs := &finishFails{Store: flaky}

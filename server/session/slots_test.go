@@ -12,7 +12,7 @@ import (
 
 // TestTheDailyKeepsTheRegularSave: a key with a game of its own starts the
 // daily, plays it and leaves; both games are kept, and each resumes to
-// itself. Ending the daily ends only the daily (issue 21).
+// itself. Ending the daily ends only the daily.
 func TestTheDailyKeepsTheRegularSave(t *testing.T) {
 	st := storetest.TempBolt(t)
 	s := open(st, 3)

@@ -4,8 +4,8 @@ package web
 // page of one game at one size (cols x rows, after pageSize) on this node
 // is drawn by one watch-only tui.Model in one Bubble Tea program, the
 // page's mirror; its output is fanned out to each of those pages as the
-// same bytes, so that a watcher costs a socket write, not a program (issue
-// 20, case B2: 2,000 pages of one game had each run its own renderer).
+// same bytes, so that a watcher costs a socket write, not a program (before,
+// each of 2,000 watch pages of one game ran a renderer of its own).
 //
 // A page that joins late, or whose queue overflowed, first needs a whole
 // screen, not the diff stream mid-way. Two ways were open: ask the shared

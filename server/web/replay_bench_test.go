@@ -42,7 +42,7 @@ func cpuSeconds() float64 {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
-// BenchmarkReplayPagesSpammingG (issue 20): 100 replay pages at 120x50
+// BenchmarkReplayPagesSpammingG: 100 replay pages at 120x50
 // each sending {"key":"G"} 200 times a second (10 every 50 ms: as fast as
 // the pages' own cost, in the same process, stays small) for 20 s, on a
 // game of 2,000 turns; it reports the process's CPU seconds (pages and

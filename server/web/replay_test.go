@@ -153,7 +153,7 @@ func (d todaysDaily) ReplayTitle(id string) (string, error) {
 	return "", errors.New("This is today's daily challenge: its replay opens after 00:00 UTC.")
 }
 
-// TestATodaysDailyReplayIsRefusedWithoutLoadingItsRecord (issue 20): the
+// TestATodaysDailyReplayIsRefusedWithoutLoadingItsRecord: the
 // replay page and socket of a daily not over are refused, saying why,
 // before its whole record is loaded (a flood of them cost a core).
 func TestATodaysDailyReplayIsRefusedWithoutLoadingItsRecord(t *testing.T) {
@@ -184,7 +184,7 @@ func (m countKeys) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return countKeys{next, m.n}, cmd
 }
 
-// TestAKeyFloodReachesAReplayAtTheKeyRate (issue 20): a page that sends
+// TestAKeyFloodReachesAReplayAtTheKeyRate: a page that sends
 // 300 keys at once gets ReplayKeyBurst to its program, then
 // ReplayKeysPerSec a second: counted, not timed (the bound is what the
 // limiter allows in the time elapsed, whatever the machine's load).
@@ -217,7 +217,7 @@ func TestAKeyFloodReachesAReplayAtTheKeyRate(t *testing.T) {
 	}
 }
 
-// TestReplayPagesPastMaxReplaysAreToldWhyWhileWatchersGetIn (issue 20):
+// TestReplayPagesPastMaxReplaysAreToldWhyWhileWatchersGetIn:
 // replay pages have a budget of their own: past MaxReplays a replay page
 // is closed with 1013 and TooManyReplays, and a watch page still gets in
 // under a MaxWatchers of 1.

@@ -1,8 +1,8 @@
 package web
 
-// Tests of the sizes a page may claim and send (issue 20, B3 and B4): a
-// watcher's program is no larger than what the game draws, a flood of
-// resizes reaches the program coalesced, and the watchers' budget.
+// Tests of the sizes a page may claim and send: a watcher's program is no
+// larger than what the game draws (a page claiming 500x300 cost 35 MB), a
+// flood of resizes reaches the program coalesced, and the watchers' budget.
 
 import (
 	"context"
@@ -28,8 +28,8 @@ import (
 // the status line's long form (the level's name shows from 100 columns).
 const drawnWidth, drawnHeight = 120, 50
 
-// resizeEvery is the most often a program may be handed a new size, as
-// SSH sessions have had since issue 14.
+// resizeEvery is the most often a program may be handed a new size, the
+// same for a page as for an SSH session's window-changes.
 const resizeEvery = winsize.Interval
 
 // extent returns the columns and rows of emu's screen that hold anything
@@ -202,8 +202,8 @@ func TestAPageClaiming500x300GivesItsProgramNoMoreThanTheGameDraws(t *testing.T)
 	}
 }
 
-// A flood of resizes on any page (issue 20: 20 sockets of 25,000 sizes
-// each held other players' keys up to 2.2 s) reaches its program as a few
+// A flood of resizes on any page (20 sockets sending 25,000 sizes each
+// once held other players' keys up to 2.2 s) reaches its program as a few
 // sizes, at most one per resizeEvery after the first, the newest last.
 func TestAResizeFloodReachesThePagesProgramAsAFewSizesTheNewestLast(t *testing.T) {
 	const flood = 2000

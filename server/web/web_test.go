@@ -165,8 +165,8 @@ func TestTheWatchPageLoadsOnlyFromHere(t *testing.T) {
 	if strings.Contains(body, "http://") || strings.Contains(body, "https://") {
 		t.Errorf("the page names another site:\n%s", body)
 	}
-	// The assets are served one by one, never listed (found by the tester
-	// of issue 14).
+	// The assets are served one by one, never listed (found by a tester
+	// of the web pages).
 	if status, _, body := get(t, s.http.URL+"/assets/"); status != http.StatusNotFound || strings.Contains(body, "xterm.js") {
 		t.Errorf("/assets/: status %d, want 404 and no listing:\n%s", status, body)
 	}
