@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -25,80 +23,6 @@ import (
 )
 
 const waitLong = 10 * time.Second
-
-// newServer opens the store in cfg.DataDir and loads the game data as
-// cmd/grotto does, and builds a server on them with New; on error the
-// store is closed again.
-func newServer(tb testing.TB, cfg Config) (*Server, error) {
-	tb.Helper()
-	data, err := game.LoadData()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		tb.Fatal(err)
-	}
-	db, err := bolt.Open(filepath.Join(cfg.DataDir, DBFile), time.Second)
-	if err != nil {
-		return nil, err
-	}
-	srv, err := New(cfg, db, data)
-	if err != nil {
-		db.Close()
-	}
-	return srv, err
-}
-
-// serve runs a real grotto server with cfg on a free loopback port, filling
-// in a temp data dir, a silent logger (unless cfg has one) and limits that
-// let tests connect often from one address, and shuts it down at cleanup.
-func serve(t *testing.T, cfg Config) (*Server, string) {
-	t.Helper()
-	cfg.Listen = "127.0.0.1:0"
-	if cfg.DataDir == "" {
-		cfg.DataDir = t.TempDir()
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = log.New(io.Discard)
-	}
-	if cfg.Limits == (Limits{}) {
-		cfg.Limits = DefaultLimits()
-		cfg.Limits.ConnPer10s = 10000
-	}
-	srv, served := listenAndServe(t, cfg)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-		if err := recv(t, "Serve to return after Shutdown", served); err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return srv, srv.Addr().String()
-}
-
-// listenAndServe builds a server on cfg, binds it and serves it, and
-// returns it with the channel that gets Serve's result; the caller shuts
-// it down (see serve for one shut down at the test's end).
-func listenAndServe(t *testing.T, cfg Config) (*Server, <-chan error) {
-	t.Helper()
-	srv, err := newServer(t, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
-	return srv, served
-}
-
-// startServer runs a real grotto server with the defaults (see serve).
-func startServer(t *testing.T) (*Server, string) {
-	t.Helper()
-	return serve(t, Config{})
-}
 
 func dial(t *testing.T, addr string, key gossh.Signer, w, h int) *sshtest.Client {
 	t.Helper()

@@ -10,7 +10,6 @@ import (
 
 	"charm.land/log/v2"
 
-	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/keys"
@@ -20,29 +19,11 @@ import (
 )
 
 // serveOn runs a real grotto server on db (which it closes at cleanup with
-// the server), logging into logs, and returns its address.
+// the server), logging into logs, and returns its address (serveDB).
 func serveOn(t *testing.T, db Database, logs *lockedBuffer) string {
 	t.Helper()
-	data, err := game.LoadData()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lim := DefaultLimits()
-	lim.ConnPer10s = 10000
-	srv, err := New(Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Logger: log.New(logs), Limits: lim}, db, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-	})
-	return srv.Addr().String()
+	_, addr := serveDB(t, Config{Logger: log.New(logs)}, db)
+	return addr
 }
 
 // profileFaults is a bbolt store whose profile role misbehaves as told.

@@ -13,7 +13,6 @@ import (
 	"charm.land/log/v2"
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/internal/sshtest"
@@ -35,41 +34,19 @@ func serveNode(t *testing.T, url, node string, ttl time.Duration, logs *lockedBu
 	return serveNodeWith(t, url, cfg, logs)
 }
 
-// serveNodeWith is serveNode with cfg (its node, channel, admins…); the
-// listen address, data directory, logger and limits are set here.
+// serveNodeWith is serveNode with cfg (its node, channel, admins…) on the
+// PostgreSQL database at url (serveDB); the listen address, data
+// directory, logger and limits are set here.
 func serveNodeWith(t *testing.T, url string, cfg Config, logs *lockedBuffer) (*Server, string) {
 	t.Helper()
-	data, err := game.LoadData()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	db, err := postgres.Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lim := DefaultLimits()
-	lim.ConnPer10s = 10000
-	cfg.Listen, cfg.DataDir, cfg.Logger, cfg.Limits, cfg.Store = "127.0.0.1:0", t.TempDir(), log.New(logs), lim, url
-	srv, err := New(cfg, db, data)
-	if err != nil {
-		db.Close()
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		srv.Close()
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-		recv(t, "Serve to return after Shutdown", served)
-	})
-	return srv, srv.Addr().String()
+	cfg.Logger, cfg.Store = log.New(logs), url
+	return serveDB(t, cfg, db)
 }
 
 // ended waits for c's session to end and returns all it printed.
