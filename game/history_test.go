@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
 )
 
@@ -160,5 +161,18 @@ func TestAGameBegunUnderOlderRulesSaysSo(t *testing.T) {
 	}
 	if back.Rules() != Rules(testData) {
 		t.Errorf("a new game saved and loaded says %q", back.Rules())
+	}
+}
+
+// A game begun before a change to the data tables and finished after it
+// would not replay under either set, yet its save keeps only the rules'
+// version: the replay would call it damaged and set it aside. So every
+// change to the embedded data must come with a new RulesVersion (the docs
+// helper found the gap): this pin fails until both move together.
+func TestTheDataTablesChangeOnlyWithTheRulesVersion(t *testing.T) {
+	pinned := map[int]string{4: "4.987ace65be46"}
+	want, ok := pinned[RulesVersion]
+	if got := Rules(content.Default()); !ok || got != want {
+		t.Errorf("the rules are %q, pinned %q for version %d: a change to game/content/data changes every game's rules, so bump RulesVersion (history.go) and pin the new value here", got, want, RulesVersion)
 	}
 }
