@@ -111,7 +111,7 @@ func (g *Games) Find(id string) (store.Finished, error) {
 // setAside quarantines finished game id, whose record or history cause
 // says is damaged, and returns the error that says so.
 func (g *Games) setAside(id uint64, cause error) error {
-	key, qerr := g.st.QuarantineFinished(id, cause.Error(), time.Now())
+	key, qerr := g.st.QuarantineFinished(id, cause.Error(), g.now())
 	if qerr != nil {
 		g.log.Error("quarantine finished game", "id", id, "cause", cause, "err", qerr)
 		return fmt.Errorf("%w (%v); setting it aside failed: %v", ErrHistoryDamaged, cause, qerr)
@@ -279,11 +279,11 @@ func Sentence(msg string) string {
 func Problem(err error, id string) string {
 	switch {
 	case errors.Is(err, ErrNoSuchGame):
-		return fmt.Sprintf("no finished game %q; `replays` lists them", tui.Inert(id))
+		return fmt.Sprintf("no finished game %q; `replays` lists them", Echoed(id))
 	case errors.Is(err, ErrDailyNotOver):
 		return ErrDailyNotOver.Error()
 	case errors.Is(err, ErrHistoryDamaged):
-		return fmt.Sprintf("game %s is damaged and cannot be shown; it has been set aside for the host", tui.Inert(id))
+		return fmt.Sprintf("game %s is damaged and cannot be shown; it has been set aside for the host", Echoed(id))
 	}
 	return "the finished games cannot be read right now"
 }

@@ -120,7 +120,7 @@ func cmdScores(h Host, c *Call) int {
 
 // cmdDailyScores is `scores daily [DATE]`: today's (UTC) by default.
 func cmdDailyScores(h Host, c *Call) int {
-	date := time.Now().UTC().Format(store.DailyLayout)
+	date := h.Now().UTC().Format(store.DailyLayout)
 	if len(c.Args) == 1 {
 		date = c.Args[0]
 	}
@@ -148,9 +148,9 @@ func cmdReplayWithoutPTY(h Host, c *Call) int {
 		h.Log().Error("replay", "id", id, "err", err)
 	}
 	if err != nil {
-		fmt.Fprintln(c.Session.Stderr(), "grotto: "+finished.Problem(err, id))
+		fmt.Fprintln(c.Err, "grotto: "+finished.Problem(err, id))
 	} else {
-		fmt.Fprintln(c.Session.Stderr(), NoPTYReplay(h.Hint(true, "replay", strconv.FormatUint(f.ID, 10))))
+		fmt.Fprintln(c.Err, NoPTYReplay(h.Hint(true, "replay", strconv.FormatUint(f.ID, 10))))
 	}
 	return 1
 }
@@ -164,7 +164,7 @@ func cmdReplays(h Host, c *Call) int {
 	games, err := h.Finished().List(name)
 	if err != nil {
 		h.Log().Error("replays", "err", err)
-		fmt.Fprintln(c.Session.Stderr(), "grotto: the finished games cannot be read right now")
+		fmt.Fprintln(c.Err, "grotto: the finished games cannot be read right now")
 		return 1
 	}
 	finished.WriteList(c.Out, games, name, h.Now())
@@ -191,7 +191,7 @@ func cmdQuarantine(h Host, c *Call) int {
 	qs, err := h.Store().Quarantined("")
 	if err != nil {
 		h.Log().Error("quarantine", "err", err)
-		fmt.Fprintln(c.Session.Stderr(), "grotto: the quarantine cannot be read right now")
+		fmt.Fprintln(c.Err, "grotto: the quarantine cannot be read right now")
 		return 1
 	}
 	writeQuarantine(c.Out, qs)

@@ -13,8 +13,8 @@ var ErrDiskFull = errors.New("no space left on device")
 // Flaky is a store whose writes of games (PutSave, AppendJournal,
 // FinishGame) fail with ErrDiskFull while it is full, as on a full disk or
 // past a file-size limit (prlimit --fsize); reads and everything else go
-// to the Store under it. The one fault-injecting store of the session and
-// tui tests; safe for concurrent use.
+// to the Store under it. The one fault-injecting store of the session
+// tests (tui's tests fake the whole Play instead); safe for concurrent use.
 type Flaky struct {
 	store.Store
 	full atomic.Bool

@@ -1,4 +1,4 @@
--- grotto's schema, version 4 (issue 15): every finished game kept whole,
+-- grotto's schema, version 4: every finished game kept whole,
 -- for replays and dumps. Version 3 is another branch's; golang-migrate
 -- applies the files in order and steps over a missing number.
 

@@ -1,4 +1,4 @@
--- grotto's schema, version 5 (issue 15): the daily challenge. Each day's
+-- grotto's schema, version 6: the daily challenge. Each day's
 -- board apart from the main one, and each key's one attempt a day.
 
 -- scores.daily, finished.daily: the UTC date ('2006-01-02') of the daily

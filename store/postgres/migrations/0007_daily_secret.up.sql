@@ -1,4 +1,4 @@
--- grotto's schema, version 7 (issue 15): the host's secret for the daily
+-- grotto's schema, version 7: the host's secret for the daily
 -- seeds (game.DailySeed), made once by the first node that asks
 -- (Store.DailySecret: INSERT ... ON CONFLICT DO NOTHING, then SELECT).
 
