@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
@@ -15,25 +15,13 @@ import (
 // waitLong. what names the condition in the failure.
 func waitUntil(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(waitLong); !cond(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s", waitLong, what)
-		}
-		time.Sleep(5 * time.Millisecond) // pacing of a loop with a deadline
-	}
+	await.Until(t, waitLong, what, cond)
 }
 
 // recv receives from ch; the test fails if nothing comes within waitLong.
 func recv[T any](t testing.TB, what string, ch <-chan T) T {
 	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(waitLong):
-		t.Fatalf("waited %v for %s", waitLong, what)
-	}
-	var zero T
-	return zero
+	return await.Recv(t, waitLong, what, ch)
 }
 
 // markKey presses key, which the play screen does not bind, on c and waits
