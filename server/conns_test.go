@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -235,16 +234,7 @@ func TestTheSSHListenerGoesOnAcceptingAfterTooManyOpenFiles(t *testing.T) {
 	ln := &emfileListener{Listener: srv.front.ln}
 	ln.fails.Store(5)
 	srv.front.ln = ln
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-		if err := recv(t, "Serve to return after Shutdown", served); err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	serveListening(t, srv)
 	c := dial(t, srv.Addr().String(), newKey(t), 100, 30)
 	title(t, c)
 	if n := ln.fails.Load(); n >= 0 {

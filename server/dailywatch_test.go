@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"charm.land/log/v2"
 	"github.com/coder/websocket"
 
 	"github.com/grotto-game/grotto/game/tui"
@@ -24,30 +22,8 @@ import (
 // before it serves, so that every part of it reads the same clock).
 func serveClocked(t *testing.T, cfg Config, now *atomic.Pointer[time.Time]) (*Server, string) {
 	t.Helper()
-	cfg.Listen = "127.0.0.1:0"
-	cfg.DataDir = t.TempDir()
-	cfg.Logger = log.New(io.Discard)
-	cfg.Limits = DefaultLimits()
-	cfg.Limits.ConnPer10s = 10000
-	srv, err := newServer(t, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.cfg.Clock = func() time.Time { return *now.Load() }
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return srv, srv.Addr().String()
+	cfg.Clock = func() time.Time { return *now.Load() }
+	return serve(t, cfg)
 }
 
 // startDaily names a new key name and starts today's daily on c.

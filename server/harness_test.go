@@ -101,6 +101,14 @@ func serveBuilt(t *testing.T, srv *Server) (*Server, string) {
 		srv.Close()
 		t.Fatal(err)
 	}
+	return serveListening(t, srv)
+}
+
+// serveListening serves srv, which Listen has bound (a test may have
+// wrapped its listener since), and shuts it down at cleanup, failing the
+// test if Serve does not return after Shutdown.
+func serveListening(t *testing.T, srv *Server) (*Server, string) {
+	t.Helper()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve() }()
 	t.Cleanup(func() {
