@@ -50,7 +50,7 @@ type nodes struct {
 	srv   *cluster.Server // the channel, nil when this node does not listen
 	ln    net.Listener    // the channel's listener, once Listen has run
 	addr  string          // the address announced for the channel ("" for none)
-	local func() []lobby.Game
+	live  lobby.Lobby     // this node's games (the announcements, a watcher following a game here)
 	data  *content.Tables // another node's frames decode with these (frame.New)
 
 	mu     sync.Mutex
@@ -67,7 +67,7 @@ func newNodes(s *Server, db Database) (*nodes, error) {
 		if s.cfg.ClusterListen != "" {
 			return nil, badSetting("--cluster-listen", "needs a PostgreSQL store (--store postgres://…): the channel joins nodes sharing one database")
 		}
-		return &nodes{self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, data: s.data}, nil
+		return &nodes{self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, live: s.place.live, data: s.data}, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
 	defer cancel()
@@ -79,7 +79,7 @@ func newNodes(s *Server, db Database) (*nodes, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &nodes{st: st, self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, creds: creds, local: s.place.live.Games, data: s.data}
+	n := &nodes{st: st, self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, creds: creds, live: s.place.live, data: s.data}
 	n.peers = cluster.NewClient(creds, st.NodeAddr)
 	if s.cfg.ClusterListen != "" {
 		n.srv = cluster.NewServer(creds, nodeLocal{s}, s.log)
@@ -175,7 +175,7 @@ func (n *nodes) announceLoop(stop <-chan struct{}) {
 
 // announce writes this node's games and reads the others'.
 func (n *nodes) announce() error {
-	mine := n.local()
+	mine := n.live.Games()
 	games := make([]store.NodeGame, len(mine))
 	for i, g := range mine {
 		games[i] = store.NodeGame{Node: n.self, Fingerprint: g.Key, Name: g.Name, Depth: g.Depth, Turn: g.Turn,
@@ -244,38 +244,112 @@ func (n *nodes) ofKey(fp string) (store.NodeGame, bool) {
 }
 
 // watchRemote subscribes to the frames of key fp's game on node: it
-// returns at once, and the channel fills once the node answers (it closes
-// when the game ends, the node cannot be reached, or stop is called). The
+// returns at once, and the channel fills once the node answers. The
 // frames come as save blobs, each made a frame here for this watcher
-// alone.
+// alone. When the game leaves that node and goes on (taken over from
+// another node), the watcher follows it, to the node the cluster's
+// listing names next or to this one (nextNode); the channel closes when
+// the game ends, no node has it within followWindow, or stop is called.
 func (n *nodes) watchRemote(node, fp string) (<-chan *frame.Frame, func()) {
 	out := make(chan *frame.Frame, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		defer close(out)
-		dial, dialCancel := context.WithTimeout(ctx, nodeCallTimeout)
-		frames, stop, err := n.peers.Watch(dial, node, fp)
-		dialCancel()
-		if err != nil {
-			if ctx.Err() == nil {
-				n.log.Info("could not watch a game on another node", "node", node, "err", err)
+		for node != "" && ctx.Err() == nil {
+			if node == n.self {
+				n.relayHere(ctx, fp, out)
+			} else {
+				n.relayFrom(ctx, node, fp, out)
 			}
-			return
-		}
-		defer stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case f, ok := <-frames:
-				if !ok {
-					return
-				}
-				offerLatest(out, frame.New(f, n.data))
-			}
+			node = n.nextNode(ctx, node, fp)
 		}
 	}()
 	return out, cancel
+}
+
+// relayFrom hands out the frames of key fp's game on node until its
+// stream ends or ctx does.
+func (n *nodes) relayFrom(ctx context.Context, node, fp string, out chan *frame.Frame) {
+	dial, dialCancel := context.WithTimeout(ctx, nodeCallTimeout)
+	frames, stop, err := n.peers.Watch(dial, node, fp)
+	dialCancel()
+	if err != nil {
+		if ctx.Err() == nil {
+			n.log.Info("could not watch a game on another node", "node", node, "err", err)
+		}
+		return
+	}
+	defer stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case f, ok := <-frames:
+			if !ok {
+				return
+			}
+			offerLatest(out, frame.New(f, n.data))
+		}
+	}
+}
+
+// relayHere hands out the frames of key fp's game on this node (it came
+// here by a take-over) until it ends or ctx does.
+func (n *nodes) relayHere(ctx context.Context, fp string, out chan *frame.Frame) {
+	g, ok := n.live.OfKey(fp)
+	if !ok {
+		return
+	}
+	frames, stop, ok := n.live.Watch(g.ID) // hidden while today's daily, as anyone's watch
+	if !ok {
+		return
+	}
+	defer stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case f, ok := <-frames:
+			if !ok {
+				return
+			}
+			offerLatest(out, f)
+		}
+	}
+}
+
+// followWindow is how long a watcher whose game left its node looks for
+// it elsewhere: three announcements, by which every node has listed it
+// where it went.
+func (n *nodes) followWindow() time.Duration { return 3 * n.announcePeriod() }
+
+// followPoll is how often nextNode reads the listing, which changes at
+// most once per announcement.
+const followPoll = 100 * time.Millisecond
+
+// nextNode returns the node key fp's game is on now that it left was: this
+// node, or another the cluster's listing names; "" when none has it
+// within followWindow (the game ended) or ctx ended.
+func (n *nodes) nextNode(ctx context.Context, was, fp string) string {
+	deadline := time.Now().Add(n.followWindow())
+	t := time.NewTicker(followPoll)
+	defer t.Stop()
+	for {
+		if _, ok := n.live.OfKey(fp); ok && was != n.self {
+			return n.self
+		}
+		if g, ok := n.ofKey(fp); ok && g.Node != was {
+			return g.Node
+		}
+		if time.Now().After(deadline) {
+			return ""
+		}
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-t.C:
+		}
+	}
 }
 
 // offerLatest puts f in ch (capacity 1), replacing a frame not read yet: a
