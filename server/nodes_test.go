@@ -409,3 +409,38 @@ func TestAWatcherOnAThirdNodeFollowsAGameTakenOverFromAnotherNode(t *testing.T) 
 		t.Errorf("the watcher's view differs after the take-over:\nplayer:\n%s\nwatcher:\n%s", around(t, screen), around(t, got))
 	}
 }
+
+// The same for a watcher on the node the game leaves: they watched it
+// there, and read on when another node takes it over.
+func TestAWatcherOnTheNodeAGameLeavesFollowsItToTheNodeThatTookItOver(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	var logsA, logsB lockedBuffer
+	_, addrA := serveNode(t, url, "node-a", 0, &logsA)
+	_, addrB := serveNode(t, url, "node-b", 0, &logsB)
+	key := newKey(t)
+	a := dial(t, addrA, key, 100, 30)
+	newGame(t, a)
+	before := turn(rest(t, a, 2))
+
+	w := dial(t, addrA, newKey(t), 100, 30)
+	title(t, w)
+	w.Send("w")
+	waitText(t, w, "Playing now")
+	w.Send("\r")
+	waitText(t, w, "Turn: "+before)
+
+	b := dial(t, addrB, key, 100, 30)
+	waitText(t, b, "already playing")
+	b.Send("t")
+	waitText(t, b, "Turn: "+before)
+	ended(t, a)
+	screen := rest(t, b, atoi(before)+2)
+	want := turn(screen)
+	got := waitText(t, w, "Turn: "+want)
+	if strings.Contains(string(w.Output()), "has left") {
+		t.Errorf("the watcher on node A was told the player left although the game went on:\n%s", got)
+	}
+	if around(t, got) != around(t, screen) {
+		t.Errorf("the watcher's view differs after the take-over:\nplayer:\n%s\nwatcher:\n%s", around(t, screen), around(t, got))
+	}
+}

@@ -318,7 +318,7 @@ func (p *placement) hide(g tui.LiveGame) tui.LiveGame {
 // it is hidden (today's daily: hide), here or there.
 func (p *placement) watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 	if id&remoteBit == 0 {
-		return p.live.Watch(id)
+		return p.watchHere(id)
 	}
 	g, ok := p.nodes.find(id)
 	if !ok || lobby.HiddenDaily(g.Daily, p.clock()) {
@@ -326,6 +326,28 @@ func (p *placement) watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 	}
 	frames, stop := p.nodes.watchRemote(g.Node, g.Fingerprint)
 	return frames, stop, true
+}
+
+// watchHere is watch for a game of this node. On a cluster the watch
+// follows the game if another node takes it over (nodes.watchRemote from
+// this node: the watcher reads on instead of "left the game"); alone, a
+// take-over stays on this node and the lobby hands the watchers on
+// itself.
+func (p *placement) watchHere(id uint64) (<-chan *frame.Frame, func(), bool) {
+	if !p.clustered() {
+		return p.live.Watch(id)
+	}
+	for _, g := range p.live.Games() {
+		if g.ID != id {
+			continue
+		}
+		if lobby.HiddenDaily(g.Daily, p.clock()) {
+			return nil, nil, false
+		}
+		frames, stop := p.nodes.watchRemote(p.self, g.Key)
+		return frames, stop, true
+	}
+	return p.live.Watch(id) // not a player's game: the lobby says no
 }
 
 // mine returns key fp's game, for a second session of the key: on this
