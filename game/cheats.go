@@ -38,7 +38,7 @@ func (g *Game) cheat(c Command) (Result, error) {
 	switch c.Cheat {
 	case CheatTeleport:
 		g.s.Cheated = true
-		g.logf(MsgStatus, "(cheat) You teleport to the exit.")
+		g.logf(MsgStatus, "(cheat) You teleport to the exit and take the stairs.") // the breaker pressed > after it and read "There are no stairs here."
 		return g.takeStairs(), nil
 	case CheatReveal:
 		for i := range g.s.Map.Explored {

@@ -214,7 +214,8 @@ func withoutGrowth(t *testing.T, g *Game) []byte {
 // encoded to them byte for byte until every blow rolled (rules version 2);
 // since then it must encode to fixtureRolledPath's bytes (rewritten for
 // rules version 4: its number, the descent's message, now "depth 2 of 6",
-// and the CRC are the only bytes that changed).
+// the teleport cheat's, which says it takes the stairs, and the CRC are
+// the only bytes that changed).
 func TestTheFixtureGameEncodesToTheCheckedInSave(t *testing.T) {
 	g := New(fixtureSeed, fixtureData(t))
 	playFixture(g)
