@@ -372,75 +372,46 @@ func TestATakeOverWaitsForTheHoldersLeaseToLapseNotForAFixedPoll(t *testing.T) {
 }
 
 // A take-over moves a game between nodes and the game goes on, so someone
-// watching it from a third node keeps watching: their watch follows the
-// game to the node that took it over, instead of reading that the player
-// left.
-func TestAWatcherOnAThirdNodeFollowsAGameTakenOverFromAnotherNode(t *testing.T) {
-	url := pgtest.NewDatabase(t)
-	var logsA, logsB, logsC lockedBuffer
-	_, addrA := serveNode(t, url, "node-a", 0, &logsA)
-	_, addrB := serveNode(t, url, "node-b", 0, &logsB)
-	_, addrC := serveNode(t, url, "node-c", 0, &logsC)
-	key := newKey(t)
-	a := dial(t, addrA, key, 100, 30)
-	newGame(t, a)
-	before := turn(rest(t, a, 2))
+// watching it keeps watching, whether from a third node or from the node
+// the game leaves: their watch follows the game to the node that took it
+// over, instead of reading that the player left.
+func TestAWatcherFollowsAGameTakenOverFromAnotherNode(t *testing.T) {
+	for _, from := range []string{"a third node", "the node the game leaves"} {
+		t.Run("watching from "+from, func(t *testing.T) {
+			url := pgtest.NewDatabase(t)
+			var logsA, logsB, logsC lockedBuffer
+			_, addrA := serveNode(t, url, "node-a", 0, &logsA)
+			_, addrB := serveNode(t, url, "node-b", 0, &logsB)
+			watchAt := addrA
+			if from == "a third node" {
+				_, watchAt = serveNode(t, url, "node-c", 0, &logsC)
+			}
+			key := newKey(t)
+			a := dial(t, addrA, key, 100, 30)
+			newGame(t, a)
+			before := turn(rest(t, a, 2))
 
-	w := dial(t, addrC, newKey(t), 100, 30)
-	title(t, w)
-	waitUntil(t, "node C to list the game on node A", func() bool { return strings.Contains(who(t, addrC), "node-a") })
-	w.Send("w")
-	waitText(t, w, "Playing now")
-	w.Send("\r")
-	waitText(t, w, "Turn: "+before)
+			w := dial(t, watchAt, newKey(t), 100, 30)
+			title(t, w)
+			waitUntil(t, "the watcher's node to list the game on node A", func() bool { return strings.Contains(who(t, watchAt), "node-a") })
+			w.Send("w")
+			waitText(t, w, "Playing now")
+			w.Send("\r")
+			waitText(t, w, "Turn: "+before)
 
-	b := dial(t, addrB, key, 100, 30)
-	waitText(t, b, "already playing")
-	b.Send("t")
-	waitText(t, b, "Turn: "+before)
-	ended(t, a)
-	screen := rest(t, b, atoi(before)+2)
-	want := turn(screen)
-	got := waitText(t, w, "Turn: "+want)
-	if strings.Contains(string(w.Output()), "has left") {
-		t.Errorf("the watcher on node C was told the player left although the game went on:\n%s", got)
-	}
-	if around(t, got) != around(t, screen) {
-		t.Errorf("the watcher's view differs after the take-over:\nplayer:\n%s\nwatcher:\n%s", around(t, screen), around(t, got))
-	}
-}
-
-// The same for a watcher on the node the game leaves: they watched it
-// there, and read on when another node takes it over.
-func TestAWatcherOnTheNodeAGameLeavesFollowsItToTheNodeThatTookItOver(t *testing.T) {
-	url := pgtest.NewDatabase(t)
-	var logsA, logsB lockedBuffer
-	_, addrA := serveNode(t, url, "node-a", 0, &logsA)
-	_, addrB := serveNode(t, url, "node-b", 0, &logsB)
-	key := newKey(t)
-	a := dial(t, addrA, key, 100, 30)
-	newGame(t, a)
-	before := turn(rest(t, a, 2))
-
-	w := dial(t, addrA, newKey(t), 100, 30)
-	title(t, w)
-	w.Send("w")
-	waitText(t, w, "Playing now")
-	w.Send("\r")
-	waitText(t, w, "Turn: "+before)
-
-	b := dial(t, addrB, key, 100, 30)
-	waitText(t, b, "already playing")
-	b.Send("t")
-	waitText(t, b, "Turn: "+before)
-	ended(t, a)
-	screen := rest(t, b, atoi(before)+2)
-	want := turn(screen)
-	got := waitText(t, w, "Turn: "+want)
-	if strings.Contains(string(w.Output()), "has left") {
-		t.Errorf("the watcher on node A was told the player left although the game went on:\n%s", got)
-	}
-	if around(t, got) != around(t, screen) {
-		t.Errorf("the watcher's view differs after the take-over:\nplayer:\n%s\nwatcher:\n%s", around(t, screen), around(t, got))
+			b := dial(t, addrB, key, 100, 30)
+			waitText(t, b, "already playing")
+			b.Send("t")
+			waitText(t, b, "Turn: "+before)
+			ended(t, a)
+			screen := rest(t, b, atoi(before)+2)
+			got := waitText(t, w, "Turn: "+turn(screen))
+			if strings.Contains(string(w.Output()), "has left") {
+				t.Errorf("the watcher was told the player left although the game went on:\n%s", got)
+			}
+			if around(t, got) != around(t, screen) {
+				t.Errorf("the watcher's view differs after the take-over:\nplayer:\n%s\nwatcher:\n%s", around(t, screen), around(t, got))
+			}
+		})
 	}
 }
