@@ -53,3 +53,30 @@ func Return(tb testing.TB, d time.Duration, what string, f func()) {
 	}()
 	Recv(tb, d, what, done)
 }
+
+// Within looks at cond every Poll until it holds or d has passed, and
+// says whether it held: for a loop that does something other than fail
+// when its time runs out (tries again another way, reports what it saw).
+func Within(d time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(d); !cond(); {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(Poll) // pacing of a loop with a deadline
+	}
+	return true
+}
+
+// Gap pauses for d as part of a test's scenario, not to wait for
+// anything: the network's gap between two parts of one escape sequence,
+// a kill landing a moment after keys in flight, a player reading a line
+// before trying again. Time passing is what such a test is about, so no
+// event can stand for it; a wait for something uses Recv, Until or
+// Within instead. d is at most a second: a scenario longer than that
+// wants a clock the code under test reads.
+func Gap(d time.Duration) {
+	if d > time.Second {
+		panic("await.Gap: a scenario's gap is at most a second")
+	}
+	time.Sleep(d) // the scenario's own timing
+}

@@ -32,6 +32,9 @@ func TestAWaitThatRunsOutFailsNamingWhatItWaitedFor(t *testing.T) {
 	if f.msg == "" {
 		t.Error("Recv ran out without failing")
 	}
+	if Within(20*time.Millisecond, func() bool { return false }) {
+		t.Error("Within said a condition that never holds held")
+	}
 }
 
 func TestAWaitEndsAsSoonAsItsEventComes(t *testing.T) {
@@ -42,6 +45,10 @@ func TestAWaitEndsAsSoonAsItsEventComes(t *testing.T) {
 	}
 	n := 0
 	Until(t, time.Minute, "the third look", func() bool { n++; return n == 3 })
+	n = 0
+	if !Within(time.Minute, func() bool { n++; return n == 3 }) {
+		t.Error("Within gave up on a condition that held at the third look")
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() {})
 	Return(t, time.Minute, "the group", wg.Wait)
