@@ -25,6 +25,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/frame"
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/store/storetest"
 
 	"github.com/grotto-game/grotto/server/lobby"
@@ -135,20 +136,16 @@ func TestAPageReaderThatStopsReadingIsClosedAfterTheWriteTimeout(t *testing.T) {
 	// Once the server drops the connection (with requests it has not
 	// read: a reset), a write fails; until then an empty line between
 	// requests is taken and ignored.
-	for deadline := time.Now().Add(2 * waitLong); ; {
+	if !await.Within(2*waitLong, func() bool {
 		c.SetWriteDeadline(time.Now().Add(waitLong))
 		_, err := c.Write([]byte("\r\n"))
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
 			t.Fatalf("a reader that stopped reading was still connected after %v", waitLong)
 		}
-		if err != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("a reader that stopped reading was still connected after %v", 2*waitLong)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return err != nil
+	}) {
+		t.Fatalf("a reader that stopped reading was still connected after %v", 2*waitLong)
 	}
 }
 
@@ -187,11 +184,8 @@ func TestANewVisitorTakesThePlaceOfTheLongestIdleConnection(t *testing.T) {
 	// next connects, so "longest" is the order below.
 	waiting := func(n int) {
 		t.Helper()
-		for deadline := time.Now().Add(waitLong); s.srv.waiting.len() != n; {
-			if time.Now().After(deadline) {
-				t.Fatalf("%d connections waiting, want %d", s.srv.waiting.len(), n)
-			}
-			time.Sleep(time.Millisecond)
+		if !await.Within(waitLong, func() bool { return s.srv.waiting.len() == n }) {
+			t.Fatalf("%d connections waiting, want %d", s.srv.waiting.len(), n)
 		}
 	}
 	first := keptAlive(t, addr)
@@ -237,17 +231,15 @@ func TestNoMoreThanMaxConnsAreHeldAndTheRestAreToldWhy(t *testing.T) {
 	}
 	held[0].CloseNow()
 	// Its place is given back once the server has seen it close.
-	for deadline := time.Now().Add(waitLong); ; {
+	var last error // the last refused request's
+	if !await.Within(waitLong, func() bool {
 		c := rawRequest(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 		c.SetReadDeadline(time.Now().Add(waitLong))
 		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-		if err == nil && resp.StatusCode == http.StatusOK {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no place given back once one of 3 connections closed: %v", err)
-		}
-		time.Sleep(10 * time.Millisecond)
+		last = err
+		return err == nil && resp.StatusCode == http.StatusOK
+	}) {
+		t.Fatalf("no place given back once one of 3 connections closed: %v", last)
 	}
 }
 

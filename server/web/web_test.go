@@ -18,6 +18,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/frame"
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
 	"github.com/grotto-game/grotto/store/bolt"
@@ -312,22 +313,19 @@ func TestWatchPagesBeyondTheCapAreRefused(t *testing.T) {
 	}
 	c.Close(websocket.StatusNormalClosure, "")
 	// The slot frees once the first page has gone.
-	deadline := time.Now().Add(waitLong)
-	for {
+	var last error // why the last page was not let in
+	if !await.Within(waitLong, func() bool {
 		c2, _, err := dialWatch(t, s, slot.ID())
 		if err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), waitLong)
 			_, _, err = c2.Read(ctx) // a frame, or the refusal's close
 			cancel()
 			c2.Close(websocket.StatusNormalClosure, "")
-			if err == nil {
-				break
-			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the cap never freed: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
+		last = err
+		return err == nil
+	}) {
+		t.Fatalf("the cap never freed: %v", last)
 	}
 }
 
