@@ -11,6 +11,7 @@ import (
 
 	"charm.land/log/v2"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/store/bolt"
 )
@@ -59,7 +60,7 @@ func BenchmarkDurability(b *testing.B) {
 				var wg sync.WaitGroup
 				for i, c := range clients {
 					wg.Go(func() {
-						time.Sleep(time.Duration(i) * time.Millisecond) // staggered, not in lockstep: the gap is the scenario, no event stands for it
+						await.Gap(time.Duration(i) * time.Millisecond) // staggered, not in lockstep: the gap is the scenario, no event stands for it
 						for k := range keys {
 							want := fmt.Sprintf("Turn: %d ", k+1)
 							t0 := time.Now()

@@ -17,6 +17,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/world"
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/store/bolt"
@@ -145,18 +146,16 @@ func TestPlayerMovesLeavesAndResumesAtTheSameTurnAndPlace(t *testing.T) {
 
 	// The save lands as the session unwinds.
 	fp := keys.Fingerprint(key.PublicKey())
-	deadline := time.Now().Add(waitLong)
-	for {
-		blob, err := srv.Store().Save(fp)
-		if err == nil {
-			if g, err := game.Decode(blob, content.Default()); err == nil && g.Turn() == atoi(wantTurn) {
-				break
-			}
+	var err error
+	if !await.Within(waitLong, func() bool {
+		var blob []byte
+		if blob, err = srv.Store().Save(fp); err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no save at turn %s after disconnect (err %v)", wantTurn, err)
-		}
-		time.Sleep(20 * time.Millisecond)
+		g, err := game.Decode(blob, content.Default())
+		return err == nil && g.Turn() == atoi(wantTurn)
+	}) {
+		t.Fatalf("no save at turn %s after disconnect (err %v)", wantTurn, err)
 	}
 
 	c2 := dial(t, addr, key, 100, 30)

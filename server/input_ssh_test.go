@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/grotto-game/grotto/internal/await"
 )
 
 // A terminal's reply to a colour query, cut in two by the network 60 ms
@@ -18,7 +20,7 @@ func sendSplitReply(c interface{ Send(string) error }) {
 	// The pause is the subject: the network's gap inside the reply, longer
 	// than Bubble Tea waits for the rest of a sequence. No event stands
 	// for it.
-	time.Sleep(60 * time.Millisecond)
+	await.Gap(60 * time.Millisecond)
 	c.Send(splitReply[1])
 }
 

@@ -5,31 +5,33 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
 // settleGoroutines returns the goroutine count once it stops falling (for
-// a second at most): the count to compare with after.
+// a second at most): the count to compare with after. No event says the
+// count is final: it has stopped falling when it is no lower than it was
+// settleLooks looks (settleLooks×await.Poll) before.
 func settleGoroutines() int {
-	n := runtime.NumGoroutine()
-	for range 50 {
-		time.Sleep(20 * time.Millisecond) // pacing of a bounded poll: no event says the count is final
-		m := runtime.NumGoroutine()
-		if m >= n {
-			return m
-		}
-		n = m
-	}
-	return n
+	const settleLooks = 4
+	counts := []int{runtime.NumGoroutine()}
+	await.Within(time.Second, func() bool {
+		counts = append(counts, runtime.NumGoroutine())
+		k := len(counts) - 1
+		return k >= settleLooks && counts[k] >= counts[k-settleLooks]
+	})
+	return counts[len(counts)-1]
 }
 
 // goroutinesDownTo waits until the goroutine count is at most limit, or
 // waitLong has passed, and returns the count: more than limit is a leak.
 func goroutinesDownTo(limit int) int {
 	n := runtime.NumGoroutine()
-	for deadline := time.Now().Add(waitLong); n > limit && time.Now().Before(deadline); n = runtime.NumGoroutine() {
-		time.Sleep(20 * time.Millisecond) // pacing of a loop with a deadline
-	}
+	await.Within(waitLong, func() bool {
+		n = runtime.NumGoroutine()
+		return n <= limit
+	})
 	return n
 }
 

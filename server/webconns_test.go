@@ -11,9 +11,10 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/grotto-game/grotto/internal/await"
 )
 
 // openConns returns how many connections the server counts for key.
@@ -24,11 +25,8 @@ func openConns(srv *Server, key string) int {
 // waitConns waits until the server counts n connections of key.
 func waitConns(t *testing.T, srv *Server, key string, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(waitLong); openConns(srv, key) != n; {
-		if time.Now().After(deadline) {
-			t.Fatalf("the server counts %d connections of %s, want %d", openConns(srv, key), key, n)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !await.Within(waitLong, func() bool { return openConns(srv, key) == n }) {
+		t.Fatalf("the server counts %d connections of %s, want %d", openConns(srv, key), key, n)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/store"
 	"github.com/grotto-game/grotto/store/bolt"
 	"github.com/grotto-game/grotto/store/storetest"
@@ -68,16 +69,15 @@ func TestTheHostsLogSaysWhyAGameWasNotSavedAtTheEnd(t *testing.T) {
 	c := dial(t, addr, newKey(t), 100, 30)
 	newGame(t, c)
 	c.Close()
-	deadline := time.Now().Add(waitLong)
 	var line string
-	for line == "" && time.Now().Before(deadline) {
+	await.Within(waitLong, func() bool {
 		for _, l := range strings.Split(logs.String(), "\n") {
 			if strings.Contains(l, "at end of session") {
 				line = l
 			}
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return line != ""
+	})
 	if !strings.Contains(line, errDiskOnFire.Error()) || strings.Contains(line, "retried") {
 		t.Errorf("the end-of-session log line: %q; want the cause and no promise of retries\n%s", line, logs.String())
 	}
