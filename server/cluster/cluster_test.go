@@ -20,6 +20,7 @@ import (
 
 	"charm.land/log/v2"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/server/cluster"
 	"github.com/grotto-game/grotto/store"
 )
@@ -402,11 +403,7 @@ func TestAWatchClosesWithTheRemoteGame(t *testing.T) {
 // waitFor waits up to a minute for cond.
 func waitFor(t testing.TB, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within a minute")
-		}
-	}
+	await.Until(t, time.Minute, "the condition", cond)
 }
 
 // A watcher that reads nothing while the game publishes 300 frames of

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/grotto-game/grotto/internal/await"
 )
 
 const (
@@ -106,10 +108,8 @@ func TestAPasteWithNoEndHoldsNoMoreThanItsBoundInTheDecoder(t *testing.T) {
 	// until waits for the tally to satisfy ok, and returns it; past
 	// waitLong it returns the last tally, for the checks to report.
 	until := func(ok func(seen) bool) seen {
-		s := <-got
-		for deadline := time.Now().Add(waitLong); !ok(s) && time.Now().Before(deadline); s = <-got {
-			time.Sleep(time.Millisecond) // pacing of a loop with a deadline
-		}
+		var s seen
+		await.Within(waitLong, func() bool { s = <-got; return ok(s) })
 		return s
 	}
 	w.Write([]byte(pasteOpen + "warm" + pasteClose))

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/store"
 	"github.com/grotto-game/grotto/store/postgres"
@@ -51,20 +52,20 @@ func openPostgres(t *testing.T, url string) *postgres.Store {
 // generous deadline (a restarted PostgreSQL takes a moment to answer).
 func retryUntilSaved(t *testing.T, s *Session) error {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		err := s.Retry()
+	var err error
+	if !await.Within(2*time.Minute, func() bool {
+		err = s.Retry()
 		if !s.Waiting() {
-			return err
+			return true
 		}
 		if !errors.Is(err, store.ErrUnavailable) {
 			t.Fatalf("a retry that still waits returned %v, not store.ErrUnavailable", err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the turn still waits for storage after 2 minutes: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return false
+	}) {
+		t.Fatalf("the turn still waits for storage after 2 minutes: %v", err)
 	}
+	return err
 }
 
 // TestATurnWaitsWhileTheDatabaseIsDownAndIsSavedOnceItIsBack: PostgreSQL
