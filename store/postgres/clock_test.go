@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -34,12 +35,9 @@ func DBNow(t testing.TB, s *Store) time.Time {
 // statement after. It fails t after lapseWithin.
 func WaitForDBClock(t testing.TB, s *Store, at time.Time) {
 	t.Helper()
-	deadline := time.Now().Add(lapseWithin)
-	for now := DBNow(t, s); now.Before(at); now = DBNow(t, s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the database's clock reads %s after %v, still before %s", now, lapseWithin, at)
-		}
-		time.Sleep(time.Millisecond) // pacing: each round asks the database
+	var now time.Time
+	if !await.Within(lapseWithin, func() bool { now = DBNow(t, s); return !now.Before(at) }) {
+		t.Fatalf("the database's clock reads %s after %v, still before %s", now, lapseWithin, at)
 	}
 }
 
@@ -50,18 +48,18 @@ func WaitForDBClock(t testing.TB, s *Store, at time.Time) {
 // still held after lapseWithin. It returns the claim's epoch.
 func ClaimWhenLapsed(t testing.TB, s *Store, fp, node string, ttl time.Duration) uint64 {
 	t.Helper()
-	deadline := time.Now().Add(lapseWithin)
-	for {
-		epoch, err := s.Claim(context.Background(), fp, node, ttl)
-		if err == nil {
-			return epoch
-		}
-		if !errors.Is(err, store.ErrLeaseHeld) {
+	var (
+		epoch uint64
+		err   error
+	)
+	if !await.Within(lapseWithin, func() bool {
+		epoch, err = s.Claim(context.Background(), fp, node, ttl)
+		if err != nil && !errors.Is(err, store.ErrLeaseHeld) {
 			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the lease did not lapse within %v: %v", lapseWithin, err)
-		}
-		time.Sleep(time.Millisecond) // pacing: each round asks the database
+		return err == nil
+	}) {
+		t.Fatalf("the lease did not lapse within %v: %v", lapseWithin, err)
 	}
+	return epoch
 }

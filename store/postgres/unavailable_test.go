@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/store"
 	"github.com/grotto-game/grotto/store/postgres"
@@ -70,16 +71,16 @@ func TestADatabaseThatGoesAwayIsUnavailableAndComesBackWithoutReopening(t *testi
 	if err := srv.Restart(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(time.Minute)
-	for {
+	var last error // the last try's
+	if !await.Within(time.Minute, func() bool {
 		err := st.PutSave(fp, []byte("game 3"))
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, store.ErrUnavailable) || time.Now().After(deadline) {
+		if err != nil && !errors.Is(err, store.ErrUnavailable) {
 			t.Fatalf("a save once the database is back: %v", err)
 		}
-		time.Sleep(100 * time.Millisecond)
+		last = err
+		return err == nil
+	}) {
+		t.Fatalf("a save once the database is back: %v", last)
 	}
 	if blob, err := st.Save(fp); err != nil || string(blob) != "game 3" {
 		t.Fatalf("the save read back: %q, %v", blob, err)
