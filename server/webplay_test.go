@@ -27,6 +27,7 @@ import (
 	"github.com/coder/websocket"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/server/web"
 )
@@ -112,17 +113,14 @@ func (p *page) screen() string {
 // waitFor polls the page's screen until it shows want.
 func (p *page) waitFor(t *testing.T, want string) string {
 	t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for {
-		s := p.screen()
-		if strings.Contains(s, want) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the page never showed %q; it shows:\n%s", want, s)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var s string
+	if !await.Within(waitLong, func() bool {
+		s = p.screen()
+		return strings.Contains(s, want)
+	}) {
+		t.Fatalf("the page never showed %q; it shows:\n%s", want, s)
 	}
+	return s
 }
 
 // send types keys on the page, as xterm.js sends them.
@@ -158,12 +156,13 @@ func walkPage(t *testing.T, p *page, from int) string {
 	keys := []string{"l", "j", "h", "k", "y", "u", "b", "n"}
 	for i := 0; i < 200; i++ {
 		p.send(t, keys[i%len(keys)])
-		deadline := time.Now().Add(2 * time.Second)
-		for time.Now().Before(deadline) {
-			if s := p.screen(); atoi(turn(s)) > from {
-				return s
-			}
-			time.Sleep(20 * time.Millisecond)
+		// A key into a wall plays no turn: after 2 s, the next key.
+		var s string
+		if await.Within(2*time.Second, func() bool {
+			s = p.screen()
+			return atoi(turn(s)) > from
+		}) {
+			return s
 		}
 	}
 	t.Fatalf("the page's turn never passed %d:\n%s", from, p.screen())
@@ -222,12 +221,12 @@ func TestABrowserLinkPlaysTheKeysGameUnderTheRulesOfAnSSHSession(t *testing.T) {
 
 	// A key pressed in the browser plays a turn, which `who` shows.
 	screen = walkPage(t, p, atoi(turn(screen)))
-	deadline := time.Now().Add(waitLong)
-	for whoTurn(t, addr, name) != turn(screen) {
-		if time.Now().After(deadline) {
-			t.Fatalf("who shows %s at turn %q, want %s", name, whoTurn(t, addr, name), turn(screen))
-		}
-		time.Sleep(100 * time.Millisecond)
+	var who string
+	if !await.Within(waitLong, func() bool {
+		who = whoTurn(t, addr, name)
+		return who == turn(screen)
+	}) {
+		t.Fatalf("who shows %s at turn %q, want %s", name, who, turn(screen))
 	}
 
 	// S saves and leaves: the page hears the goodbye; SSH carries on from there.
@@ -390,12 +389,12 @@ func TestALinkFromOneNodeOpensOnAnotherAndTakesTheGameOverFromTheFirst(t *testin
 		t.Errorf("the SSH player on node A reads %q; want to hear the key took the game over", out)
 	}
 	screen = walkPage(t, p, atoi(turn(screen)))
-	deadline := time.Now().Add(waitLong)
-	for whoTurn(t, addrA, name) != turn(screen) {
-		if time.Now().After(deadline) {
-			t.Fatalf("who on node A shows %s at turn %q, want %s (the browser's on node B)", name, whoTurn(t, addrA, name), turn(screen))
-		}
-		time.Sleep(100 * time.Millisecond)
+	var who string
+	if !await.Within(waitLong, func() bool {
+		who = whoTurn(t, addrA, name)
+		return who == turn(screen)
+	}) {
+		t.Fatalf("who on node A shows %s at turn %q, want %s (the browser's on node B)", name, who, turn(screen))
 	}
 	for n, logs := range map[string]*lockedBuffer{"A": &logsA, "B": &logsB} {
 		if strings.Contains(logs.String(), "fenced") {
