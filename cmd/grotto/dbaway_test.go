@@ -40,17 +40,7 @@ func TestPlayWaitsForARestartedDatabaseAndResumesByItself(t *testing.T) {
 			t.Error("still running 30 s after SIGTERM")
 		}
 	}()
-	dial := func() *sshtest.Client {
-		for i := 0; ; i++ {
-			c, err := sshtest.Dial(addr, key, sshtest.Options{})
-			if err == nil {
-				return c
-			} else if i > 200 {
-				t.Fatal(err)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	dial := func() *sshtest.Client { return dialSSH(t, addr, key) }
 	waitFor := func(c *sshtest.Client, timeout time.Duration, text string) string {
 		t.Helper()
 		screen, err := c.WaitForText(timeout, text)

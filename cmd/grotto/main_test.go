@@ -16,6 +16,7 @@ import (
 	"charm.land/log/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/server"
 	"github.com/grotto-game/grotto/store/bolt"
@@ -97,13 +98,25 @@ func keptSSH(t *testing.T) (string, func() (sockets, error)) {
 // it waited for.
 func waitUntil(t *testing.T, within time.Duration, cond func() bool, what string) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s", within, what)
-		}
-		time.Sleep(10 * time.Millisecond) // pacing
+	await.Until(t, within, what, cond)
+}
+
+// dialSSH connects to the grotto the test runs on addr as key, trying
+// again while it cannot (the server still starting), and fails t with the
+// last error after 20 s.
+func dialSSH(t *testing.T, addr string, key gossh.Signer) *sshtest.Client {
+	t.Helper()
+	var (
+		c   *sshtest.Client
+		err error
+	)
+	if !await.Within(20*time.Second, func() bool {
+		c, err = sshtest.Dial(addr, key, sshtest.Options{})
+		return err == nil
+	}) {
+		t.Fatal(err)
 	}
+	return c
 }
 
 // waitEnded waits up to within for c's session to end (after what),
@@ -141,17 +154,8 @@ func TestSIGTERMSavesTellsThePlayerAndExitsZero(t *testing.T) {
 	addr, socks := keptSSH(t)
 	code := make(chan int, 1)
 	go func() { code <- runOn([]string{"serve", "--listen", addr, "--data", t.TempDir()}, socks) }()
-	var c *sshtest.Client
 	key, _ := sshtest.NewKey()
-	for i := 0; ; i++ {
-		var err error
-		if c, err = sshtest.Dial(addr, key, sshtest.Options{}); err == nil {
-			break
-		} else if i > 100 {
-			t.Fatal(err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	c := dialSSH(t, addr, key)
 	defer c.Close()
 	if _, err := c.WaitForText(10*time.Second, "Choose the name"); err != nil {
 		t.Fatal(err)
@@ -240,17 +244,7 @@ func TestSIGHUPAddsAnAdminWithoutARestart(t *testing.T) {
 		}
 	}()
 	key, _ := sshtest.NewKey()
-	play := func() *sshtest.Client {
-		for i := 0; ; i++ {
-			c, err := sshtest.Dial(addr, key, sshtest.Options{})
-			if err == nil {
-				return c
-			} else if i > 100 {
-				t.Fatal(err)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	play := func() *sshtest.Client { return dialSSH(t, addr, key) }
 	c := play()
 	c.WaitForText(10*time.Second, "Choose the name")
 	c.Send("\r")

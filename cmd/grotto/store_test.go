@@ -80,17 +80,7 @@ func TestAGameOnPostgresIsPlayedSavedAndResumed(t *testing.T) {
 		go func() { code <- runOn([]string{"--listen", addr, "--data", t.TempDir(), "--store", url}, socks) }()
 		return code
 	}
-	dial := func() *sshtest.Client {
-		for i := 0; ; i++ {
-			c, err := sshtest.Dial(addr, key, sshtest.Options{})
-			if err == nil {
-				return c
-			} else if i > 200 {
-				t.Fatal(err)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	dial := func() *sshtest.Client { return dialSSH(t, addr, key) }
 	stop := func(code chan int) {
 		syscall.Kill(os.Getpid(), syscall.SIGTERM)
 		select {
