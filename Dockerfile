@@ -2,6 +2,9 @@
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
+# Bubble Tea with grotto's render-on-demand patch, through go.mod's replace
+# (internal/third_party/README.md).
+COPY internal/third_party/bubbletea internal/third_party/bubbletea
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/grotto ./cmd/grotto \

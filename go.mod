@@ -64,3 +64,5 @@ require (
 	golang.org/x/text v0.44.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+replace charm.land/bubbletea/v2 => ./internal/third_party/bubbletea
