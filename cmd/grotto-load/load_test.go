@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/grotto-game/grotto/internal/await"
 )
 
 // serveOn starts serve on a free loopback port in this process.
@@ -17,15 +19,16 @@ func serveOn(t *testing.T, serve func(string) error) string {
 	addr := ln.Addr().String()
 	ln.Close()
 	go serve(addr)
-	for range 200 {
-		if c, err := net.Dial("tcp", addr); err == nil {
+	if !await.Within(10*time.Second, func() bool {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
 			c.Close()
-			return addr
 		}
-		time.Sleep(10 * time.Millisecond)
+		return err == nil
+	}) {
+		t.Fatal("the floor did not start")
 	}
-	t.Fatal("the floor did not start")
-	return ""
+	return addr
 }
 
 func TestTheLoadGeneratorMeasuresBothFloors(t *testing.T) {

@@ -17,6 +17,8 @@ import (
 	"charm.land/wish/v2"
 	"charm.land/wish/v2/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/grotto-game/grotto/internal/await"
 )
 
 const wait = 5 * time.Second
@@ -261,17 +263,10 @@ func TestCloseLeavesNoGoroutinesBehind(t *testing.T) {
 	}
 
 	// The server notices the closed connections asynchronously.
-	deadline := time.Now().Add(wait)
-	for {
-		after := runtime.NumGoroutine()
-		if after <= before {
-			return
-		}
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			t.Fatalf("goroutines: %d before, %d after Close\n%s",
-				before, after, buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(10 * time.Millisecond)
+	var after int
+	if !await.Within(wait, func() bool { after = runtime.NumGoroutine(); return after <= before }) {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("goroutines: %d before, %d after Close\n%s",
+			before, after, buf[:runtime.Stack(buf, true)])
 	}
 }
