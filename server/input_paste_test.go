@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
@@ -40,21 +41,28 @@ func TestPastesWithNoEndHoldNoMemoryAndPlayNoKeys(t *testing.T) {
 			c.Send(dots)
 		}
 	}
-	// 1 MB a second each, with a burst of 8: read within a second on an
-	// idle machine. On a busy one the bytes still in flight sit in SSH
-	// buffers for a while: only a heap that stays above the bound (a
-	// paste held whole, as before the fix) fails.
-	//
-	// The second stays: nothing tells when the server has read an open
-	// paste (it draws nothing, and a marker key would be pasted too), and
-	// the heap must be measured once it has, not while the bytes are
-	// still in the kernel's buffers, where they would pass for free.
-	time.Sleep(time.Second)
-	grown := heapNow() - before
-	for deadline := time.Now().Add(10 * time.Second); grown > int64(players*size/2) && time.Now().Before(deadline); {
-		time.Sleep(200 * time.Millisecond)
-		grown = heapNow() - before
+	// The heap must be measured once the server has taken in every pasted
+	// byte, not while some are still in the kernel's buffers, where they
+	// would pass for free. The paste draws nothing, and a marker key would
+	// be pasted too; but a window change is no input: it comes on the same
+	// connection after the paste, so once the game has redrawn for it (too
+	// small: "enlarge"), every byte before it is in the server, in its SSH
+	// buffers or past the sanitizer.
+	for _, c := range cs {
+		c.Resize(30, 10)
+		waitText(t, c, "enlarge")
+		c.Resize(100, 30)
+		waitText(t, c, "Turn: ")
 	}
+	// 1 MB a second each, with a burst of 8: read within a second on an
+	// idle machine. On a busy one the bytes still in the SSH buffers sit
+	// there for a while: only a heap that stays above the bound (a paste
+	// held whole, as before the fix) fails.
+	var grown int64
+	await.Within(10*time.Second, func() bool {
+		grown = heapNow() - before
+		return grown <= int64(players*size/2)
+	})
 	for i, c := range cs { // the paste ends, then one wait: one turn
 		c.Send(pasteClose + ".")
 		screen, err := c.WaitFor(timeout(t), func(s string) bool { return atoi(turn(s)) > turns[i] })
