@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/pgtest"
 )
 
@@ -48,31 +48,26 @@ func adminNodes(t *testing.T, admin gossh.Signer, names []string, noChannel ...s
 // under name (it is one announcement old).
 func listedOn(t *testing.T, srv *Server, name string) {
 	t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for {
-		if _, ok := srv.place.nodes.named(name); ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("node %s never listed %s's game on another node: %+v", srv.cfg.Node, name, srv.place.nodes.remote())
-		}
-		time.Sleep(100 * time.Millisecond)
+	if !await.Within(waitLong, func() bool {
+		_, ok := srv.place.nodes.named(name)
+		return ok
+	}) {
+		t.Fatalf("node %s never listed %s's game on another node: %+v", srv.cfg.Node, name, srv.place.nodes.remote())
 	}
 }
 
 // nodesLive waits until the store lists n live nodes (each announced).
 func nodesLive(t *testing.T, srv *Server, n int) {
 	t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for {
-		nodes, err := srv.place.nodes.st.Nodes(context.Background())
-		if err == nil && len(nodes) == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("live nodes %q (%v), want %d", nodes, err, n)
-		}
-		time.Sleep(100 * time.Millisecond)
+	var (
+		nodes []string
+		err   error
+	)
+	if !await.Within(waitLong, func() bool {
+		nodes, err = srv.place.nodes.st.Nodes(context.Background())
+		return err == nil && len(nodes) == n
+	}) {
+		t.Fatalf("live nodes %q (%v), want %d", nodes, err, n)
 	}
 }
 
