@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"charm.land/log/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,6 +15,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/server/metrics"
 )
 
@@ -143,11 +143,8 @@ func TestTheMetricsPortHoldsAFewConnectionsAtOnce(t *testing.T) {
 	}
 	waitHeld := func(n int64) {
 		t.Helper()
-		for deadline := time.Now().Add(waitLong); srv.metrics.conns.now.Load() != n; {
-			if time.Now().After(deadline) {
-				t.Fatalf("the metrics port holds %d connections, want %d", srv.metrics.conns.now.Load(), n)
-			}
-			time.Sleep(time.Millisecond)
+		if !await.Within(waitLong, func() bool { return srv.metrics.conns.now.Load() == n }) {
+			t.Fatalf("the metrics port holds %d connections, want %d", srv.metrics.conns.now.Load(), n)
 		}
 	}
 	waitHeld(metricsMaxConns)
@@ -186,22 +183,16 @@ func TestTheWebPortsRefusalsAreCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	for deadline := time.Now().Add(waitLong); srv.front.guard.Conns("127.0.0.1") != 0; {
-		if time.Now().After(deadline) {
-			t.Fatalf("the refused request's connection is still counted: %d open", srv.front.guard.Conns("127.0.0.1"))
-		}
-		time.Sleep(time.Millisecond)
+	if !await.Within(waitLong, func() bool { return srv.front.guard.Conns("127.0.0.1") == 0 }) {
+		t.Fatalf("the refused request's connection is still counted: %d open", srv.front.guard.Conns("127.0.0.1"))
 	}
 	held, err := net.Dial("tcp", srv.HTTPAddr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	for deadline := time.Now().Add(waitLong); testutil.ToFloat64(web.WithLabelValues("accepted")) < 2; {
-		if time.Now().After(deadline) {
-			t.Fatalf("accepted web connections: %v, want 2", testutil.ToFloat64(web.WithLabelValues("accepted")))
-		}
-		time.Sleep(time.Millisecond)
+	if !await.Within(waitLong, func() bool { return testutil.ToFloat64(web.WithLabelValues("accepted")) >= 2 }) {
+		t.Fatalf("accepted web connections: %v, want 2", testutil.ToFloat64(web.WithLabelValues("accepted")))
 	}
 	if resp, err := http.Get(base + "/"); err == nil {
 		resp.Body.Close()
