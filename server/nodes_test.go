@@ -14,6 +14,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/store"
@@ -153,12 +154,11 @@ func TestWhoOnEitherNodeListsTheGamesOfBothWithTheirNode(t *testing.T) {
 	}
 	today := time.Now().UTC().Format(store.DailyLayout)
 	for _, addr := range []string{addrA, addrB} {
-		deadline := time.Now().Add(waitLong)
-		out := who(t, addr)
-		for !(strings.Contains(out, "ann") && strings.Contains(out, "bob")) && time.Now().Before(deadline) {
-			time.Sleep(200 * time.Millisecond)
+		var out string
+		await.Within(waitLong, func() bool {
 			out = who(t, addr)
-		}
+			return strings.Contains(out, "ann") && strings.Contains(out, "bob")
+		})
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		if len(lines) == 4 && lines[3] == tui.HiddenList { // bob's daily is today's: not to be watched
 			lines = lines[:3]
