@@ -22,6 +22,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/haproxytest"
 	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/internal/sshtest"
@@ -58,23 +59,19 @@ func (n node) pause(t *testing.T) {
 	t.Helper()
 	n.cmd.Process.Signal(syscall.SIGSTOP)
 	pid := strconv.Itoa(n.cmd.Process.Pid)
-	for range 500 {
+	if !await.Within(5*time.Second, func() bool {
 		tasks, _ := filepath.Glob(filepath.Join("/proc", pid, "task", "*", "stat"))
-		stopped := len(tasks) > 0
 		for _, f := range tasks {
 			b, err := os.ReadFile(f)
 			// The state follows the command name's closing parenthesis.
 			if i := bytes.LastIndexByte(b, ')'); err != nil || i < 0 || i+2 >= len(b) || b[i+2] != 'T' {
-				stopped = false
-				break
+				return false
 			}
 		}
-		if stopped {
-			return
-		}
-		time.Sleep(10 * time.Millisecond) // pacing: 500 rounds, 5 s at most
+		return len(tasks) > 0
+	}) {
+		t.Fatalf("%s is not stopped 5 s after SIGSTOP", n.name)
 	}
-	t.Fatalf("%s is not stopped 5 s after SIGSTOP", n.name)
 }
 func (n node) wake() { n.cmd.Process.Signal(syscall.SIGCONT) }
 
@@ -135,15 +132,17 @@ func nodesOnPostgres(t *testing.T, n int) (*cluster, store.Store) {
 func (c *cluster) nodeOf(t *testing.T, cl *sshtest.Client) int {
 	t.Helper()
 	mark := "remote-addr=" + cl.LocalAddr().String() + " "
-	for range 250 { // the log reaches us through a pipe: a moment late
+	on := -1
+	await.Within(5*time.Second, func() bool { // the log reaches us through a pipe: a moment late
 		for i, n := range c.nodes {
 			if strings.Contains(n.stderr.String(), mark) {
-				return i
+				on = i
+				return true
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return -1
+		return false
+	})
+	return on
 }
 
 // onNode brings pl through the balancer to node i, at the name screen or
@@ -204,20 +203,22 @@ func (pl *player) arrive(t *testing.T, addr string) string {
 // says why it failed, and records in pl.via what pl went through.
 func (pl *player) arriveBy(addr string, deadline time.Time) (string, error) {
 	var last string // what the last try ended with, for the failure
+	var screen string
 	pl.via = nil
-	for time.Now().Before(deadline) {
+	// Each try is one connection; the next follows at once (await.Poll),
+	// or a second later when a node said the key plays elsewhere.
+	if await.Within(time.Until(deadline), func() bool {
 		// A node that is stopped accepts the connection (its kernel does)
 		// but never answers the handshake: give up on it soon.
 		c, err := sshtest.Dial(addr, pl.key, sshtest.Options{Width: 100, Height: 30, User: pl.name, DialTimeout: 3 * time.Second})
 		if err != nil {
 			last = err.Error()
 			pl.via = append(pl.via, "no node")
-			time.Sleep(100 * time.Millisecond)
-			continue
+			return false
 		}
 		ctx, cancel := context.WithDeadline(context.Background(), deadline)
 		tookOver, waited := false, false
-		screen, err := c.WaitFor(ctx, func(s string) bool {
+		screen, err = c.WaitFor(ctx, func(s string) bool {
 			if strings.Contains(s, choice) && !tookOver {
 				tookOver = true
 				pl.via = append(pl.via, "took over")
@@ -232,15 +233,22 @@ func (pl *player) arriveBy(addr string, deadline time.Time) (string, error) {
 		cancel()
 		if err == nil {
 			pl.c = c
-			return screen, nil
+			return true
 		}
 		out := string(c.Output())
 		c.Close()
 		last = fmt.Sprintf("%v; printed %q", err, out)
 		if strings.Contains(out, leaseHeld) {
 			pl.via = append(pl.via, "refused")
-			time.Sleep(time.Second) // as a player would, reading the line
+			// The scenario's own timing, not a wait for anything: the
+			// player reads the line before trying again (the lease they
+			// wait on lapses on the database's clock, which no event here
+			// tells; the next try finds out).
+			await.Gap(time.Second)
 		}
+		return false
+	}) {
+		return screen, nil
 	}
 	return "", fmt.Errorf("not let in by %v; the last try: %s", comeBack, last)
 }

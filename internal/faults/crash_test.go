@@ -9,6 +9,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
@@ -81,7 +82,7 @@ func kill9MidPlay(t *testing.T, b backend) {
 		// to 2 ms after the keys in flight, a random moment in their way
 		// through the server (read, played, written, drawn), and the checks
 		// above hold whichever it is.
-		time.Sleep(time.Duration(rng.IntN(3)) * time.Millisecond)
+		await.Gap(time.Duration(rng.IntN(3)) * time.Millisecond)
 		p.kill9(t)
 		for _, pl := range players {
 			pl.c.Close()

@@ -9,6 +9,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
@@ -125,7 +126,7 @@ func hostileClients(t *testing.T, b backend) {
 				// part in a packet of its own, a moment after the last, so
 				// that the server's reads are likely to split the
 				// sequences (nothing tells when it has read a part).
-				time.Sleep(time.Millisecond)
+				await.Gap(time.Millisecond)
 			}
 		}},
 		{"terminal query replies as input", 80, 24, func(a *attacker) {
@@ -154,15 +155,18 @@ func hostileClients(t *testing.T, b backend) {
 		a := attack(t, p.addr, at.w, at.h)
 		a.started(t) // the attack reaches a program that reads it
 		at.do(a)
-		// Not exact: no event says the server has read and decoded what
-		// was sent before the close cuts it off. A flood is throttled
-		// (4 KB/s after 32 KB), junk can leave the decoder inside a string
-		// that swallows any key sent after it, and a 1x1 window draws no
-		// name, so no key sent after the attack is sure to be drawn, as
-		// the marker name of input_test.go is. A crash the attack causes
-		// later is still caught: by the next victimPlays, and by the log
+		// The attack's own timing, not a wait for anything: the attacker
+		// lingers a moment before hanging up. No event says the server
+		// has read and decoded what was sent before the close cuts it
+		// off: the server counts no bytes read (no metric, no log line), a
+		// flood is throttled (4 KB/s after 32 KB), junk can leave the
+		// decoder inside a string that swallows any key sent after it,
+		// and a 1x1 window draws no name, so no key sent after the attack
+		// is sure to be drawn, as the marker name of input_test.go is.
+		// The checks are not free for that: a crash the attack causes
+		// later is still caught, by the next victimPlays, and by the log
 		// and exit code checked at the end.
-		time.Sleep(50 * time.Millisecond)
+		await.Gap(50 * time.Millisecond)
 		a.close()
 		victimPlays(at.name)
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/pgtest"
 )
 
@@ -119,11 +120,7 @@ func TestANodePausedPastItsLeaseWritesNothingWhenItWakes(t *testing.T) {
 	paused.wake()
 	// It finds out (its renew loop, or its write refused) within a few
 	// renewals; whether or not it says so, it must not have written.
-	deadline := time.Now().Add(30 * time.Second)
-	for !lostLease.MatchString(paused.stderr.String()) && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if !lostLease.MatchString(paused.stderr.String()) {
+	if !await.Within(30*time.Second, func() bool { return lostLease.MatchString(paused.stderr.String()) }) {
 		t.Errorf("the paused node never logged that it lost the lease:\n%s", paused.stderr)
 	}
 	select {
