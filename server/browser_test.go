@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -120,20 +121,17 @@ const termText = `(() => {
 // the terminal's text.
 func readTerm(t *testing.T, ctx context.Context, want string) string {
 	t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for {
-		text, err := chromedp.Run(ctx, chromedp.Evaluate[string](termText))
-		if err != nil {
+	var text string
+	if !await.Within(waitLong, func() bool {
+		var err error
+		if text, err = chromedp.Run(ctx, chromedp.Evaluate[string](termText)); err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(text, want) {
-			return text
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the watch page never showed %q; it shows:\n%s", want, text)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return strings.Contains(text, want)
+	}) {
+		t.Fatalf("the watch page never showed %q; it shows:\n%s", want, text)
 	}
+	return text
 }
 
 // painted waits until the page's terminal has taken in every write made so
@@ -277,10 +275,8 @@ func TestABrowserFollowsAnSSHWebLinkAndPlaysAMoveThatWhoShows(t *testing.T) {
 		if _, err := chromedp.Run(ctx, chromedp.KeyEvent(k)); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(2 * time.Second)
-		for time.Now().Before(deadline) && termTurn(t, ctx) == before {
-			time.Sleep(50 * time.Millisecond)
-		}
+		// A key into a wall plays no turn: after 2 s, the next key.
+		await.Within(2*time.Second, func() bool { return termTurn(t, ctx) != before })
 		if termTurn(t, ctx) > before {
 			moved = true
 			break
@@ -292,12 +288,13 @@ func TestABrowserFollowsAnSSHWebLinkAndPlaysAMoveThatWhoShows(t *testing.T) {
 	// A key that was slow to play (a loaded machine) may still land after
 	// the next one: who must show the turn the browser shows, read again
 	// each time, not the turn of the first move seen.
-	deadline := time.Now().Add(waitLong)
-	for now := fmt.Sprint(termTurn(t, ctx)); whoTurn(t, addr, name) != now; now = fmt.Sprint(termTurn(t, ctx)) {
-		if time.Now().After(deadline) {
-			t.Fatalf("ssh host who shows %s at turn %q, want %s (the browser's)", name, whoTurn(t, addr, name), now)
-		}
-		time.Sleep(100 * time.Millisecond)
+	var now, shown string
+	if !await.Within(waitLong, func() bool {
+		now = fmt.Sprint(termTurn(t, ctx))
+		shown = whoTurn(t, addr, name)
+		return shown == now
+	}) {
+		t.Fatalf("ssh host who shows %s at turn %q, want %s (the browser's)", name, shown, now)
 	}
 	painted(t, ctx) // the last frame, before the picture
 	shoot(t, ctx, dir, "play.png")
