@@ -24,17 +24,14 @@ var (
 	scoresBucket  = []byte("scores")
 )
 
-// JournalBatchDelay is the longest a journal entry waits to be group-committed
-// with other players' entries: the price of sharing one fsync among many.
-const JournalBatchDelay = 2 * time.Millisecond
-
 // Store is a [store.Store] in a single bbolt file. It is safe for concurrent use by
 // many sessions: reads run in parallel and each write is one bbolt
 // transaction, serialised by bbolt.
 type Store struct {
 	db             guardedDB
-	path           string      // the file's path, as Open was given it
-	opened         os.FileInfo // the file bbolt locked at the path (see CheckFile)
+	group          *groupCommit // the journal's writes (see AppendJournal)
+	path           string       // the file's path, as Open was given it
+	opened         os.FileInfo  // the file bbolt locked at the path (see CheckFile)
 	lastJournalTx  atomic.Uint64
 	journalCommits atomic.Uint64
 	leases         boltLeases                  // see Claim
@@ -80,9 +77,6 @@ func Open(path string, lockTimeout time.Duration) (*Store, error) {
 	if err != nil {
 		return nil, openError(path, err, lockTimeout)
 	}
-	// A journal entry waits at most this long for others to share its
-	// commit (bbolt's default is 10 ms, too long for a keypress).
-	db.MaxBatchDelay = JournalBatchDelay
 	g := newGuardedDB(db, path)
 	err = g.Update(func(tx *bbolt.Tx) error {
 		for _, name := range [][]byte{playersBucket, savesBucket, scoresBucket, journalBucket, namesBucket, finishedBucket} {
@@ -99,7 +93,7 @@ func Open(path string, lockTimeout time.Duration) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	return &Store{db: g, path: path, opened: opened}, nil
+	return &Store{db: g, group: &groupCommit{db: g}, path: path, opened: opened}, nil
 }
 
 // openBolt opens path with bbolt, guarded, and makes sure the file it

@@ -6,7 +6,7 @@
 // Every record is one version byte then its body (record.go), so the
 // format can change without misreading old files. Each write is one bbolt
 // transaction, fsynced before it returns; journal entries from many
-// players are group-committed ([JournalBatchDelay]). Leases live in memory
+// players are group-committed (groupcommit.go). Leases live in memory
 // (one process holds the file's lock), with the same epochs and fencing as
 // the shared store's.
 package bolt

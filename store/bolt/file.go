@@ -38,10 +38,10 @@ func (b *Store) update(fn func(*bbolt.Tx) error) error {
 	return b.CheckFile()
 }
 
-// batch is update through bbolt's Batch, which group-commits concurrent
-// callers.
+// batch is update through the store's group commit, shared with
+// concurrent callers (see groupCommit).
 func (b *Store) batch(fn func(*bbolt.Tx) error) error {
-	if err := b.db.Batch(fn); err != nil {
+	if err := b.group.do(fn); err != nil {
 		return noRoom(err)
 	}
 	return b.CheckFile()

@@ -28,9 +28,10 @@ const journalV1 byte = 1
 
 // AppendJournal records entry number seq (0 for the first after the save)
 // of fp's journal. Concurrent calls from many sessions are group-committed
-// by bbolt's Batch, so many players cost one fsync, not one each; a call
-// returns once its entry is durable. Writing the same seq again overwrites
-// it (Batch may retry), so a call is idempotent.
+// (see groupCommit): many players cost one fsync, not one each, and an
+// entry after a quiet spell is committed at once; a call returns once its
+// entry is durable. Writing the same seq again overwrites it (a failed
+// group is retried), so a call is idempotent.
 func (b *Store) AppendJournal(fp string, seq uint64, entry []byte) error {
 	if fp == "" {
 		return errors.New("append journal: empty fingerprint")
