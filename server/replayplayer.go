@@ -76,9 +76,10 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	// server/input).
 	seat := sshSeat{sess: sess, next: next, s: s}
 	ctx, keys, term := seat.keys()
-	opts := append(seat.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS),
-		input.New(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger, nil).Option())
+	kb := input.New(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger, nil)
+	opts := append(seat.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), kb.Option())
 	prog := tea.NewProgram(tui.NewReplayer(rg, s.data), opts...)
+	kb.Start(prog)
 	if !s.replays.running.add(prog) {
 		wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
 		return

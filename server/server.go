@@ -682,7 +682,7 @@ func (q loggedQuarantine) Quarantined(fp string) ([]store.Quarantined, error) {
 // over or watch). It returns the lobby's error (lobby.ErrClosing) when no
 // slot can be had, and the store's when the key's lease cannot be claimed.
 func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed string, logger *log.Logger) (*tui.Model, *tea.Program, error) {
-	opts := s.programOptions(st, logger)
+	opts, keys := s.programOptions(st, logger)
 	var model *tui.Model
 	var prog *tea.Program
 	h := lobby.Holder{Key: lob.fp, Name: listed, Notifier: lob, Conn: st.conn()} // Conn: for keepalives
@@ -694,6 +694,7 @@ func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed str
 		player.Conflict = seat.conflict
 		model = tui.New(player)
 		prog = tea.NewProgram(model, opts...)
+		keys.Start(prog)
 		lob.setProgram(prog) // before the slot: it hears from the start
 	})
 	if err != nil {
@@ -706,8 +707,9 @@ func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed str
 // programOptions are the options of a seat's program: its keys through
 // the one sanitizer and rate of every seat (server/input), the frame rate, and
 // its output, whose frames stop its key's clock (key→frame latency,
-// metrics.go).
-func (s *Server) programOptions(st seat, logger *log.Logger) []tea.ProgramOption {
+// metrics.go). The keyboard's Start must be called with the program made
+// with them.
+func (s *Server) programOptions(st seat, logger *log.Logger) ([]tea.ProgramOption, *input.Keyboard) {
 	ctx, keys, term := st.keys()
 	clock := s.metrics.NewKeyClock()
 	in := input.New(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger, clock)
@@ -718,7 +720,7 @@ func (s *Server) programOptions(st seat, logger *log.Logger) []tea.ProgramOption
 	case webSeat:
 		opts = append(opts, tea.WithOutput(&frameWriter{w: t.t.Output(), clock: clock}))
 	}
-	return opts
+	return opts, in
 }
 
 // goodbye is the line a player reads once their session has ended and the

@@ -285,7 +285,10 @@ func New(p Player) *Model {
 // (the RGB and Tc capabilities), since SSH clients rarely forward COLORTERM.
 func (m *Model) Init() tea.Cmd {
 	m.lastKey = m.p.Now()
-	cmds := []tea.Cmd{tea.RequestCapability("RGB"), tea.RequestCapability("Tc"), m.start}
+	// The terminal's true colour is asked by server/input (its queries):
+	// the program reads no input of its own, so Bubble Tea would skip
+	// tea.RequestCapability here.
+	cmds := []tea.Cmd{m.start}
 	if c, ok := m.scr.(*conflictScreen); ok && c.waiting { // stranded: take over at once
 		cmds = append(cmds, m.takeOver())
 	}

@@ -19,13 +19,19 @@ package input
 //     write) nobody receives, and the goroutine and the program it holds
 //     (about 0.6 MB) stay for ever.
 //
-// So grotto gives Bubble Tea an input that never yields a byte (gate), and
+// So grotto gives Bubble Tea no input at all (tea.WithInput(nil)), and
 // runs the decoding itself: a sanitizer passes on only complete, bounded
 // sequences; ultraviolet's TerminalReader decodes them under recover; and
 // every event goes in with Program.Send, which returns once the program
-// has ended. Bubble Tea still believes it has an input, so it keeps asking
-// the terminal its questions (capabilities, keyboard modes), and the
-// answers come back this way.
+// has ended. With no input of its own Bubble Tea builds no key table
+// (ultraviolet's buildKeysTable, about 120 KiB a program) and runs no
+// reader goroutines, but it no longer asks the terminal its questions
+// either, since it could not read the answers: the keyboard asks them
+// (queries), and the answers come back through the decoder as before.
+// Bubble Tea also leaves the keyboard protocols alone (no modifyOtherKeys,
+// no kitty flags pushed), so there is nothing of the keyboard's to restore
+// on the way out: the terminal sends the keys it sends by default, which
+// the decoder reads.
 
 import (
 	"context"
@@ -38,6 +44,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/server/metrics"
 )
@@ -118,41 +125,49 @@ func (in *Keyboard) Panics() int64 { return in.recovered.Load() }
 // it has been handed to the program.
 func (in *Keyboard) Consumed() <-chan struct{} { return in.done }
 
-// Option installs, in each program made with it, a gate as its input:
-// the program's keys then come from this keyboard only.
+// queries are what Bubble Tea asks a terminal when it reads the input
+// itself (tea.go, Program.Run and Model.Init's capability requests):
+// whether it supports synchronized output (mode 2026) and grapheme widths
+// (mode 2027), and whether it has true colour (XTGETTCAP RGB and Tc).
+// Bubble Tea reacts to the answers (ModeReportMsg, CapabilityMsg) however
+// they reach it.
+var queries = ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore +
+	ansi.RequestTermcap("RGB") + ansi.RequestTermcap("Tc")
+
+// Option makes each program made with it read no input of its own: its
+// keys come from this keyboard only, once Start has been called for it. It
+// also sets the program's context to the keyboard's (the session's), so
+// that a program that is never run lets go of the keyboard when the
+// session ends.
 func (in *Keyboard) Option() tea.ProgramOption {
 	return func(p *tea.Program) {
-		tea.WithInput(&gate{in: in, p: p, ended: make(chan struct{})})(p)
+		tea.WithInput(nil)(p)
+		tea.WithContext(in.ctx)(p)
 	}
 }
 
-// gate is what Bubble Tea reads: nothing. Its first Read comes from the
-// program's own input goroutine once Run has started, which is when grotto
-// starts decoding for that program; it returns io.EOF once the program has
-// ended, so Bubble Tea's goroutine ends too.
-type gate struct {
-	in    *Keyboard
-	p     *tea.Program
-	once  sync.Once
-	ended chan struct{}
-}
+// Start decodes keys for p, made with Option, from when it runs until it
+// ends: a goroutine sends p the terminal's queries as a tea.RawMsg, which
+// p's event loop takes once Run has started (Bubble Tea writes them before
+// its first frame), then serves p. Only a running program reads keys, and
+// a session runs one program at a time. Call it once p is made
+// (tea.NewProgram has returned).
+func (in *Keyboard) Start(p *tea.Program) { go in.start(p) }
 
-func (g *gate) Read([]byte) (int, error) {
-	g.once.Do(func() {
-		ctx, cancel := context.WithCancel(g.in.ctx)
-		go func() {
-			// Run made p's finished channel before it started the
-			// goroutine that called Read, so Wait is safe here.
-			g.p.Wait()
-			cancel()
-		}()
-		go func() {
-			defer close(g.ended)
-			g.in.serve(ctx, g.p)
-		}()
-	})
-	<-g.ended
-	return 0, io.EOF
+// start waits until p runs, then serves it until it ends.
+func (in *Keyboard) start(p *tea.Program) {
+	p.Send(tea.RawMsg{Msg: queries}) // returns once p's event loop took it, or the session ended
+	if in.ctx.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(in.ctx)
+	go func() {
+		// The event loop took the message, so Run has made p's finished
+		// channel: Wait is safe here.
+		p.Wait()
+		cancel()
+	}()
+	in.serve(ctx, p)
 }
 
 // serve decodes the client's input into events for p until p ends (ctx) or

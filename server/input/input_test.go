@@ -29,6 +29,7 @@ func program(st store.Store, in *Keyboard) (*tea.Program, *tui.Model) {
 	m := tui.New(tui.Player{Name: "typist", Play: play})
 	p := tea.NewProgram(m, tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30), tea.WithoutSignalHandler(),
 		tea.WithEnvironment([]string{"TERM=xterm-256color"}), in.Option())
+	in.Start(p)
 	return p, m
 }
 

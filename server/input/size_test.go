@@ -49,6 +49,7 @@ func TestAClientsBytesNeverResizeTheScreen(t *testing.T) {
 	in := New(context.Background(), r, "xterm-256color", 0, nil, nil)
 	p := tea.NewProgram(sizeRecorder{mu: &mu, sizes: &sizes}, tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30),
 		tea.WithoutSignalHandler(), tea.WithEnvironment([]string{"TERM=xterm-256color"}), in.Option())
+	in.Start(p)
 	ran := make(chan error, 1)
 	go func() { _, err := p.Run(); ran <- err }()
 	w.Write([]byte("\x1b[8;1000;1024t\x1b[48;300;2000;0;0t\x1b[4;9000;9000t"))
