@@ -121,7 +121,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	durationFlag(&c.Limits.SessionOpenTimeout, "session-open-timeout", "GROTTO_SESSION_OPEN_TIMEOUT", "close a connection that starts no session this long after its handshake or its last session; 0 for never")
 	stringFlag(&c.HTTP, "http", "GROTTO_HTTP", "", "serve the web pages (top scores, who is playing, live games in the browser) on this address, e.g. :8080; off when empty")
 	intFlag(&c.Limits.MaxHTTPConns, "http-max-conns", "GROTTO_HTTP_MAX_CONNS", "most connections the web pages may hold at once, whatever their address; 0 for half of what the open-file limit leaves after 256 (at most 10000), the other half kept for SSH")
-	stringFlag(&c.HTTPURL, "http-url", "GROTTO_HTTP_URL", "", "the base URL players reach the web pages at, e.g. https://play.example.org; `ssh host web` links begin with it (default http:// and the --http address)")
+	stringFlag(&c.HTTPURL, "http-url", "GROTTO_HTTP_URL", "", "the base URL players reach the web pages at, e.g. https://play.example.org; the links of the web command (ssh host web) begin with it (default http:// and the --http address)")
 	var httpProxies string
 	stringFlag(&httpProxies, "http-trusted-proxy", "GROTTO_HTTP_TRUSTED_PROXY", "", "HTTP reverse proxies in front of --http (CIDR ranges or addresses, comma-separated) whose X-Forwarded-For names the browser for the per-address limits; anyone else's header is ignored")
 	stringFlag(&c.PublicSSH, "public-ssh", "GROTTO_PUBLIC_SSH", "", "the host:port players reach SSH at (the balancer's or the port mapping's), e.g. play.example.org:2222: every hint of what to type names it (default <host> and the --listen port)")

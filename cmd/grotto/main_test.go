@@ -57,6 +57,14 @@ func TestHelpListsEveryFlag(t *testing.T) {
 	if _, err := parse([]string{"bogus"}, &out, &out); err == nil {
 		t.Error("an unknown argument was accepted")
 	}
+	// Go's flag package takes a backquoted word in a flag's help for the
+	// name of its value and drops the backquotes: "`ssh host web` links"
+	// printed as "-http-url ssh host web" and "links begin with it".
+	for _, line := range strings.Split(out.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && strings.HasPrefix(f[0], "-") && !strings.HasPrefix(line, "    ") {
+			t.Errorf("--help names a flag's value with words from its help: %q", line)
+		}
+	}
 }
 
 func wd(t *testing.T) string {

@@ -13,8 +13,8 @@ import (
 	"github.com/grotto-game/grotto/game"
 )
 
-// update rewrites the golden screens: go test ./game/tui -run Golden -update
-// (last regenerated for 26 item kinds, items named by appearance)
+// update rewrites the golden screens: go test ./game/tui -update (the whole
+// package: the replay tests keep golden screens too; see CONTRIBUTING.md).
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt from the screens drawn now")
 
 // goldenModel is the one place golden screens get a model: a fixed player,
