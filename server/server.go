@@ -525,11 +525,12 @@ func (s *Server) play(st seat) {
 	if isNew {
 		listed = ""
 	}
-	model, prog, err := s.claim(st, lob, player, listed, logger)
+	model, prog, keys, err := s.claim(st, lob, player, listed, logger)
 	if !claimed(st, err, logger) {
 		return
 	}
 	defer lob.release() // once the game is saved (finish), never before
+	keys.Start(prog)    // the program that runs reads the keys
 	st.run(prog)        // until the player leaves or the session ends
 	model.Close()
 	s.finish(st, id.fp, play, model, lob.lease, logger)
@@ -679,9 +680,10 @@ func (q loggedQuarantine) Quarantined(fp string) ([]store.Quarantined, error) {
 // (placement.claim: the key's lease, then its lobby slot), listed under
 // listed: the key's player slot, or, when the key already plays
 // elsewhere, a spectator slot with the model on the choice screen (take
-// over or watch). It returns the lobby's error (lobby.ErrClosing) when no
-// slot can be had, and the store's when the key's lease cannot be claimed.
-func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed string, logger *log.Logger) (*tui.Model, *tea.Program, error) {
+// over or watch), with the keyboard to Start the program with just before
+// it runs. It returns the lobby's error (lobby.ErrClosing) when no slot
+// can be had, and the store's when the key's lease cannot be claimed.
+func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed string, logger *log.Logger) (*tui.Model, *tea.Program, *input.Keyboard, error) {
 	opts, keys := s.programOptions(st, logger)
 	var model *tui.Model
 	var prog *tea.Program
@@ -694,14 +696,13 @@ func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed str
 		player.Conflict = seat.conflict
 		model = tui.New(player)
 		prog = tea.NewProgram(model, opts...)
-		keys.Start(prog)
 		lob.setProgram(prog) // before the slot: it hears from the start
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	lob.setSlot(slot)
-	return model, prog, nil
+	return model, prog, keys, nil
 }
 
 // programOptions are the options of a seat's program: its keys through

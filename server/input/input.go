@@ -135,23 +135,19 @@ var queries = ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore +
 	ansi.RequestTermcap("RGB") + ansi.RequestTermcap("Tc")
 
 // Option makes each program made with it read no input of its own: its
-// keys come from this keyboard only, once Start has been called for it. It
-// also sets the program's context to the keyboard's (the session's), so
-// that a program that is never run lets go of the keyboard when the
-// session ends.
+// keys come from this keyboard only, once Start has been called for it.
+// A session may make several programs with one keyboard (a claim tried
+// again makes a new one) and runs one of them.
 func (in *Keyboard) Option() tea.ProgramOption {
-	return func(p *tea.Program) {
-		tea.WithInput(nil)(p)
-		tea.WithContext(in.ctx)(p)
-	}
+	return tea.WithInput(nil)
 }
 
 // Start decodes keys for p, made with Option, from when it runs until it
 // ends: a goroutine sends p the terminal's queries as a tea.RawMsg, which
 // p's event loop takes once Run has started (Bubble Tea writes them before
-// its first frame), then serves p. Only a running program reads keys, and
-// a session runs one program at a time. Call it once p is made
-// (tea.NewProgram has returned).
+// its first frame), then serves p. Call it for the program that is about
+// to run, once: the goroutine waits for p's Run (or the end of its
+// context), so a program that never runs would keep it.
 func (in *Keyboard) Start(p *tea.Program) { go in.start(p) }
 
 // start waits until p runs, then serves it until it ends.
