@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
@@ -252,9 +251,9 @@ func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) st
 // stay; only when even they do not fit is the line cut, marked "…".
 func (m *Model) statusLine(g *game.Game) string {
 	p := g.Player()
-	hp, low := m.th.hpGood, ""
+	hp, low := m.th.spans.hpGood, ""
 	if game.LowHealth(p.HP, p.MaxHP) {
-		hp, low = m.th.hpLow, " LOW HP"
+		hp, low = m.th.spans.hpLow, " LOW HP"
 	}
 	daily := g.Daily()
 	dailies := []string{""} // the daily's labels, longest first
@@ -268,12 +267,12 @@ func (m *Model) statusLine(g *game.Game) string {
 	}
 	hint := "? help"
 	if pad := m.w - len(left) - len(rest) - len(hint); pad >= 1 {
-		return hp.Render(left) + m.th.status.Render(rest+strings.Repeat(" ", pad)) + m.th.dim.Render(hint)
+		return hp.render(left) + m.th.spans.status.render(rest+strings.Repeat(" ", pad)) + m.th.spans.dim.render(hint)
 	}
 	if room := m.w - len(left); len(rest) > room && room > 0 {
 		rest = rest[:room-1] + "…" // ASCII before the cut: only the mark is wide
 	}
-	return hp.Render(left) + m.th.status.Render(fit(rest, m.w-len(left)))
+	return hp.render(left) + m.th.spans.status.render(fit(rest, m.w-len(left)))
 }
 
 // fitWide is the wide form of the status line after its HP part (used
@@ -422,10 +421,10 @@ func drawMessages(m *Model, b *strings.Builder, g *game.Game, rows int, note str
 	// Collect newest first, each message word-wrapped to the width, then
 	// write the last rows lines oldest first.
 	lines := make([]string, 0, rows)
-	add := func(text string, st lipgloss.Style) {
+	add := func(text string, st span) {
 		wrapped := strings.Split(ansi.Wordwrap(text, m.w, ""), "\n")
 		for i := len(wrapped) - 1; i >= 0 && len(lines) < rows; i-- {
-			lines = append(lines, st.Render(truncate(wrapped[i], m.w)))
+			lines = append(lines, st.render(truncate(wrapped[i], m.w)))
 		}
 	}
 	if note != "" {
@@ -438,12 +437,12 @@ func drawMessages(m *Model, b *strings.Builder, g *game.Game, rows int, note str
 			wrapped[rows-1] = string(last[:min(len(last), m.w-1)]) + "…"
 		}
 		for i := len(wrapped) - 1; i >= 0 && len(lines) < rows; i-- {
-			lines = append(lines, m.th.impossible.Render(truncate(wrapped[i], m.w)))
+			lines = append(lines, m.th.spans.impossible.render(truncate(wrapped[i], m.w)))
 		}
 	}
 	for i := g.LogLen() - 1; i >= 0 && len(lines) < rows; i-- {
 		msg := g.Message(i)
-		add(msgText(msg), m.th.msgStyle(msg.Kind))
+		add(msgText(msg), m.th.msgSpan(msg.Kind))
 	}
 	for i := len(lines) - 1; i >= 0; i-- {
 		b.WriteString(lines[i])

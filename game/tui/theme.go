@@ -37,6 +37,12 @@ type theme struct {
 	potion     lipgloss.Style
 	scroll     lipgloss.Style
 	box        lipgloss.Style
+
+	// spans are the styles drawn in every frame, as spans (span.go).
+	spans struct {
+		status, hpGood, hpLow, dim, impossible span
+		msg                                    map[game.MsgKind]span
+	}
 }
 
 func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 255} }
@@ -78,6 +84,20 @@ func (t *theme) chrome() {
 	t.potion = st(rgb(200, 100, 255))
 	t.scroll = st(rgb(255, 230, 100))
 	t.box = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(rgb(120, 120, 140)).Padding(0, 1)
+	t.spans.status, t.spans.hpGood, t.spans.hpLow = spanOf(t.status), spanOf(t.hpGood), spanOf(t.hpLow)
+	t.spans.dim, t.spans.impossible = spanOf(t.dim), spanOf(t.impossible)
+	t.spans.msg = make(map[game.MsgKind]span, len(t.msg))
+	for k, st := range t.msg {
+		t.spans.msg[k] = spanOf(st)
+	}
+}
+
+// msgSpan returns the span of a message kind (white for unknown kinds).
+func (t *theme) msgSpan(k game.MsgKind) span {
+	if s, ok := t.spans.msg[k]; ok {
+		return s
+	}
+	return t.spans.msg[game.MsgInfo]
 }
 
 // msgStyle returns the style of a message kind (white for unknown kinds).
