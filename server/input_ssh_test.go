@@ -80,3 +80,25 @@ func TestALoneEscStillLeavesLookMode(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A session asks the terminal for the keyboard enhancements Bubble Tea
+// asked for when it read the input itself (server/input, terminal.go):
+// once on the alternate screen, and undone before leaving it, so that the
+// player's shell gets its keys back as before.
+func TestASessionAsksForTheKeyboardModesAndUndoesThemOnTheWayOut(t *testing.T) {
+	_, addr := startServer(t)
+	c := dial(t, addr, newKey(t), 80, 24)
+	newGame(t, c)
+	c.Send("S")
+	select {
+	case <-c.Done():
+	case <-time.After(waitLong):
+		t.Fatal("S did not end the session")
+	}
+	out := string(c.Output())
+	on := strings.Index(out, "\x1b[?1049h\x1b[>4;2m\x1b[>1u")
+	off := strings.LastIndex(out, "\x1b[>4m\x1b[<1u\x1b[?1049l")
+	if on < 0 || off < on {
+		t.Errorf("the keyboard modes were not asked on the alternate screen (at %d) and undone before leaving it (at %d): %q", on, off, out)
+	}
+}

@@ -77,7 +77,8 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	seat := sshSeat{sess: sess, next: next, s: s}
 	ctx, keys, term := seat.keys()
 	kb := input.New(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger, nil)
-	opts := append(seat.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), kb.Option())
+	opts := append(seat.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), kb.Option(),
+		tea.WithOutput(kb.Terminal(sess)))
 	prog := tea.NewProgram(tui.NewReplayer(rg, s.data), opts...)
 	kb.Start(prog)
 	if !s.replays.running.add(prog) {

@@ -57,7 +57,7 @@ func TestTheKeyboardAsksTheTerminalAndBubbleTeaHearsTheAnswer(t *testing.T) {
 	defer w.Close()
 	out := &screenOut{}
 	in := New(context.Background(), r, "xterm-256color", 0, nil, nil)
-	p := tea.NewProgram(&echoModel{}, tea.WithOutput(out), tea.WithWindowSize(40, 5), tea.WithoutSignalHandler(),
+	p := tea.NewProgram(&echoModel{}, tea.WithOutput(in.Terminal(out)), tea.WithWindowSize(40, 5), tea.WithoutSignalHandler(),
 		tea.WithEnvironment([]string{"TERM=xterm-256color"}), in.Option())
 	in.Start(p)
 	ran := make(chan error, 1)

@@ -1,0 +1,81 @@
+package input
+
+import (
+	"bytes"
+	"io"
+	"sync"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The keyboard enhancements Bubble Tea asks a terminal for when it reads
+// the input itself (cursed_renderer.go: modifyOtherKeys 2 and the kitty
+// keyboard protocol's "disambiguate" flag, pushed once it is on the
+// alternate screen, popped before it leaves). With them Esc arrives at
+// once instead of after escWait, and Ctrl+digits and Alt+keys arrive
+// unambiguous, on terminals that have them (kitty, foot, WezTerm, ghostty
+// for the kitty protocol; xterm for modifyOtherKeys). A program made with
+// Option reads no input of its own, so Bubble Tea writes neither: the
+// keyboard's Terminal does, around the alternate screen Bubble Tea enters
+// and leaves, so that they are undone on every way out that leaves it.
+const (
+	keyboardModes = ansi.SetModifyOtherKeys2 + "\x1b[>1u"  // ansi.PushKittyKeyboard(1)
+	keyboardReset = ansi.ResetModifyOtherKeys + "\x1b[<1u" // ansi.PopKittyKeyboard(1)
+)
+
+var (
+	altScreenOn  = []byte(ansi.SetModeAltScreenSaveCursor)
+	altScreenOff = []byte(ansi.ResetModeAltScreenSaveCursor)
+)
+
+// Terminal wraps w, the output of the program this keyboard serves: right
+// after Bubble Tea enters the alternate screen it asks for the keyboard
+// enhancements, and right before it leaves it undoes them. Bubble Tea
+// writes each of those sequences whole within one write.
+func (in *Keyboard) Terminal(w io.Writer) io.Writer { return &terminal{w: w} }
+
+// terminal is Keyboard.Terminal's writer.
+type terminal struct {
+	w  io.Writer
+	mu sync.Mutex
+	on bool // the enhancements were asked for and not yet undone
+}
+
+func (t *terminal) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out, changed := t.rewrite(p)
+	if !changed {
+		return t.w.Write(p)
+	}
+	if _, err := t.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// rewrite returns p with the keyboard's modes after each entry to the
+// alternate screen and their reset before each exit from it, and whether
+// it added anything.
+func (t *terminal) rewrite(p []byte) ([]byte, bool) {
+	var out []byte
+	changed := false
+	for {
+		on, off := bytes.Index(p, altScreenOn), bytes.Index(p, altScreenOff)
+		switch {
+		case on >= 0 && (off < 0 || on < off):
+			end := on + len(altScreenOn)
+			out = append(append(out, p[:end]...), keyboardModes...)
+			p, t.on, changed = p[end:], true, true
+		case off >= 0 && t.on:
+			out = append(append(out, p[:off]...), keyboardReset...)
+			out = append(out, altScreenOff...)
+			p, t.on, changed = p[off+len(altScreenOff):], false, true
+		case off >= 0:
+			out = append(out, p[:off+len(altScreenOff)]...)
+			p = p[off+len(altScreenOff):]
+		default:
+			return append(out, p...), changed
+		}
+	}
+}

@@ -1,0 +1,33 @@
+package input
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestTheKeyboardModesAreAskedOnTheAlternateScreenAndUndoneBeforeLeavingIt(t *testing.T) {
+	on, off := string(altScreenOn), string(altScreenOff)
+	for _, tc := range []struct {
+		name   string
+		writes []string
+		want   string
+	}{
+		{"a frame without the alternate screen", []string{"hello"}, "hello"},
+		{"entering, drawing, leaving", []string{"q" + on + "frame", "more", "bye" + off + "after"},
+			"q" + on + keyboardModes + "frame" + "more" + "bye" + keyboardReset + off + "after"},
+		{"in and out in one write", []string{on + "x" + off}, on + keyboardModes + "x" + keyboardReset + off},
+		{"leaving without having entered", []string{off + "x"}, off + "x"},
+		{"twice", []string{on, off, on, off}, on + keyboardModes + keyboardReset + off + on + keyboardModes + keyboardReset + off},
+	} {
+		var out bytes.Buffer
+		w := (&Keyboard{}).Terminal(&out)
+		for _, s := range tc.writes {
+			if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
+				t.Fatalf("%s: Write(%q) = %d, %v", tc.name, s, n, err)
+			}
+		}
+		if out.String() != tc.want {
+			t.Errorf("%s: wrote %q, want %q", tc.name, out.String(), tc.want)
+		}
+	}
+}
