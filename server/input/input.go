@@ -28,10 +28,9 @@ package input
 // reader goroutines, but it no longer asks the terminal its questions
 // either, since it could not read the answers: the keyboard asks them
 // (queries), and the answers come back through the decoder as before.
-// Bubble Tea also leaves the keyboard protocols alone (no modifyOtherKeys,
-// no kitty flags pushed), so there is nothing of the keyboard's to restore
-// on the way out: the terminal sends the keys it sends by default, which
-// the decoder reads.
+// Nor does it ask for the keyboard enhancements (modifyOtherKeys, the kitty
+// protocol's flags): the keyboard's Terminal asks for them on the
+// alternate screen and undoes them before it is left (terminal.go).
 
 import (
 	"context"
