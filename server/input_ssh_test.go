@@ -102,3 +102,26 @@ func TestASessionAsksForTheKeyboardModesAndUndoesThemOnTheWayOut(t *testing.T) {
 		t.Errorf("the keyboard modes were not asked on the alternate screen (at %d) and undone before leaving it (at %d): %q", on, off, out)
 	}
 }
+
+// Look mode shows a block cursor (DECSCUSR); a session that ends in it
+// gives the player's shell its own cursor back (the breaker's shell kept
+// a blinking block).
+func TestASessionEndedInLookModeGivesTheCursorShapeBack(t *testing.T) {
+	_, addr := startServer(t)
+	c := dial(t, addr, newKey(t), 80, 24)
+	newGame(t, c)
+	c.Send("/")
+	waitText(t, c, "Esc leaves")
+	c.Send("\x03") // Ctrl+C: save and leave, from any screen
+	select {
+	case <-c.Done():
+	case <-time.After(waitLong):
+		t.Fatal("Ctrl+C did not end the session")
+	}
+	out := string(c.Output())
+	shaped := strings.Index(out, "\x1b[1 q")
+	reset := strings.LastIndex(out, "\x1b[0 q\x1b[?1049l")
+	if shaped < 0 || reset < shaped {
+		t.Errorf("a block cursor (at %d) is not given back before leaving the alternate screen (at %d)", shaped, reset)
+	}
+}

@@ -3,6 +3,7 @@ package input
 import (
 	"bytes"
 	"io"
+	"regexp"
 	"sync"
 
 	"github.com/charmbracelet/x/ansi"
@@ -30,20 +31,33 @@ var (
 
 // Terminal wraps w, the output of the program this keyboard serves: right
 // after Bubble Tea enters the alternate screen it asks for the keyboard
-// enhancements, and right before it leaves it undoes them. Bubble Tea
-// writes each of those sequences whole within one write.
+// enhancements, and right before it leaves it undoes them, and puts back
+// the user's cursor shape if the program changed it (look and aim modes
+// show a block: Bubble Tea v2.1.1 leaves it set on the way out). Bubble
+// Tea writes each of those sequences whole within one write.
 func (in *Keyboard) Terminal(w io.Writer) io.Writer { return &terminal{w: w} }
 
 // terminal is Keyboard.Terminal's writer.
 type terminal struct {
-	w  io.Writer
-	mu sync.Mutex
-	on bool // the enhancements were asked for and not yet undone
+	w      io.Writer
+	mu     sync.Mutex
+	on     bool // the enhancements were asked for and not yet undone
+	shaped bool // the program set the cursor's shape (DECSCUSR) since
 }
+
+// cursorShape begins DECSCUSR, CSI Ps SP q, as Bubble Tea writes it
+// (ansi.SetCursorStyle); cursorDefault is its "the user's default".
+var (
+	cursorShape   = regexp.MustCompile(`\x1b\[[0-9]+ q`)
+	cursorDefault = "\x1b[0 q"
+)
 
 func (t *terminal) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if !t.shaped && bytes.Contains(p, []byte(" q")) && cursorShape.Match(p) {
+		t.shaped = true
+	}
 	out, changed := t.rewrite(p)
 	if !changed {
 		return t.w.Write(p)
@@ -69,6 +83,9 @@ func (t *terminal) rewrite(p []byte) ([]byte, bool) {
 			p, t.on, changed = p[end:], true, true
 		case off >= 0 && t.on:
 			out = append(append(out, p[:off]...), keyboardReset...)
+			if t.shaped {
+				out, t.shaped = append(out, cursorDefault...), false
+			}
 			out = append(out, altScreenOff...)
 			p, t.on, changed = p[off+len(altScreenOff):], false, true
 		case off >= 0:

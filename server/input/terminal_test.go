@@ -18,6 +18,7 @@ func TestTheKeyboardModesAreAskedOnTheAlternateScreenAndUndoneBeforeLeavingIt(t 
 		{"in and out in one write", []string{on + "x" + off}, on + keyboardModes + "x" + keyboardReset + off},
 		{"leaving without having entered", []string{off + "x"}, off + "x"},
 		{"twice", []string{on, off, on, off}, on + keyboardModes + keyboardReset + off + on + keyboardModes + keyboardReset + off},
+		{"a cursor shape set on the way", []string{on, "\x1b[1 q@", off}, on + keyboardModes + "\x1b[1 q@" + keyboardReset + cursorDefault + off},
 	} {
 		var out bytes.Buffer
 		w := (&Keyboard{}).Terminal(&out)
