@@ -35,7 +35,33 @@ var (
 // the user's cursor shape if the program changed it (look and aim modes
 // show a block: Bubble Tea v2.1.1 leaves it set on the way out). Bubble
 // Tea writes each of those sequences whole within one write.
-func (in *Keyboard) Terminal(w io.Writer) io.Writer { return &terminal{w: w} }
+//
+// When w is a terminal file (a real PTY's side: Read, Write, Close, Fd),
+// so is what Terminal returns, so that Bubble Tea treats it as it would
+// the file itself.
+func (in *Keyboard) Terminal(w io.Writer) io.Writer {
+	t := &terminal{w: w}
+	if f, ok := w.(ttyFile); ok {
+		return &terminalFile{terminal: t, f: f}
+	}
+	return t
+}
+
+// ttyFile is a terminal file as Bubble Tea recognises one (term.File).
+type ttyFile interface {
+	io.ReadWriteCloser
+	Fd() uintptr
+}
+
+// terminalFile is a terminal over a ttyFile.
+type terminalFile struct {
+	*terminal
+	f ttyFile
+}
+
+func (t *terminalFile) Read(p []byte) (int, error) { return t.f.Read(p) }
+func (t *terminalFile) Close() error               { return t.f.Close() }
+func (t *terminalFile) Fd() uintptr                { return t.f.Fd() }
 
 // terminal is Keyboard.Terminal's writer.
 type terminal struct {

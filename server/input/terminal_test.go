@@ -32,3 +32,15 @@ func TestTheKeyboardModesAreAskedOnTheAlternateScreenAndUndoneBeforeLeavingIt(t 
 		}
 	}
 }
+
+// fakeTTY is a terminal file: Read, Write, Close, Fd.
+type fakeTTY struct{ bytes.Buffer }
+
+func (*fakeTTY) Close() error { return nil }
+func (*fakeTTY) Fd() uintptr  { return 7 }
+
+func TestTheTerminalOfATerminalFileIsStillOne(t *testing.T) {
+	if _, ok := (&Keyboard{}).Terminal(&fakeTTY{}).(ttyFile); !ok {
+		t.Error("a terminal file wrapped is no longer one: Bubble Tea would treat a real PTY as a plain writer")
+	}
+}
