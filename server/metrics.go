@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"charm.land/log/v2"
 	"charm.land/ssh"
 	"golang.org/x/net/netutil"
 	"golang.org/x/time/rate"
@@ -161,14 +162,34 @@ func (s *Server) stopMetrics(ctx context.Context) {
 	}
 }
 
+// outputStall is how long one write to a session's terminal may take
+// before the session's connection is closed. A client that stays
+// connected but stops reading (a frozen terminal, `ssh host | sleep`)
+// fills its SSH window; Bubble Tea's renderer then blocks in that write
+// holding its lock, the program blocks behind it, and its game can be
+// neither saved on an idle check nor taken over by the key's next session
+// (found by a breaker: the take-over gave up after 30 s). Closing the
+// channel would wait behind the blocked write (x/crypto/ssh's
+// channel.writeMu); closing the connection ends the write, the session,
+// and the game is saved as on any disconnect. A slow link's biggest frame
+// (16 KiB at 56 kbit/s) takes under 3 s.
+const outputStall = 10 * time.Second
+
 // sessionOutput is where a session's program writes, as wish's bubbletea
 // middleware chooses it (the session for the emulated PTY, else the PTY's
-// slave side), with each write ending the wait of the key it answers.
-func sessionOutput(sess ssh.Session, clock *metrics.KeyClock) io.Writer {
-	if pty, _, ok := sess.Pty(); ok && !sess.EmulatedPty() && pty.Slave != nil {
-		return &frameFile{f: pty.Slave, clock: clock}
+// slave side), with each write ending the wait of the key it answers, and
+// a write stalled for outputStall closing the connection (logged).
+func sessionOutput(sess ssh.Session, clock *metrics.KeyClock, logger *log.Logger) io.Writer {
+	stall := func() {
+		if c, ok := sess.Context().Value(ssh.ContextKeyConn).(io.Closer); ok {
+			logger.Warn("closing a session whose terminal took no output", "for", outputStall)
+			c.Close()
+		}
 	}
-	return &frameWriter{w: sess, clock: clock}
+	if pty, _, ok := sess.Pty(); ok && !sess.EmulatedPty() && pty.Slave != nil {
+		return &frameFile{f: pty.Slave, clock: clock, stall: stall}
+	}
+	return &frameWriter{w: sess, clock: clock, stall: stall}
 }
 
 // frameWriter is a session's output: every write is a frame (Bubble Tea
@@ -176,12 +197,28 @@ func sessionOutput(sess ssh.Session, clock *metrics.KeyClock) io.Writer {
 type frameWriter struct {
 	w     io.Writer
 	clock *metrics.KeyClock
+	stall func()        // called when a write has taken outputStall; nil for none
+	after time.Duration // outputStall; tests shorten it
 }
 
 func (f *frameWriter) Write(p []byte) (int, error) {
+	defer watchStall(f.stall, f.after)()
 	n, err := f.w.Write(p)
 	f.clock.Frame()
 	return n, err
+}
+
+// watchStall calls stall if the write it watches has not returned within
+// after (outputStall when 0); the function it returns ends the watch.
+func watchStall(stall func(), after time.Duration) func() {
+	if stall == nil {
+		return func() {}
+	}
+	if after == 0 {
+		after = outputStall
+	}
+	t := time.AfterFunc(after, stall)
+	return func() { t.Stop() }
 }
 
 // frameFile is frameWriter for a real PTY: still a terminal file
@@ -190,6 +227,7 @@ func (f *frameWriter) Write(p []byte) (int, error) {
 type frameFile struct {
 	f     *os.File
 	clock *metrics.KeyClock
+	stall func() // as frameWriter's
 }
 
 func (f *frameFile) Read(p []byte) (int, error) { return f.f.Read(p) }
@@ -197,6 +235,7 @@ func (f *frameFile) Close() error               { return f.f.Close() }
 func (f *frameFile) Fd() uintptr                { return f.f.Fd() }
 
 func (f *frameFile) Write(p []byte) (int, error) {
+	defer watchStall(f.stall, 0)()
 	n, err := f.f.Write(p)
 	f.clock.Frame()
 	return n, err

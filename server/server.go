@@ -717,7 +717,7 @@ func (s *Server) programOptions(st seat, logger *log.Logger) ([]tea.ProgramOptio
 	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), in.Option())
 	switch t := st.(type) {
 	case sshSeat:
-		opts = append(opts, tea.WithOutput(in.Terminal(sessionOutput(t.sess, clock))))
+		opts = append(opts, tea.WithOutput(in.Terminal(sessionOutput(t.sess, clock, logger))))
 	case webSeat:
 		opts = append(opts, tea.WithOutput(in.Terminal(&frameWriter{w: t.t.Output(), clock: clock})))
 	}
