@@ -5,5 +5,10 @@
 // session's Bubble Tea program with Program.Send (input.go says which
 // upstream faults make this necessary). It holds no server state: a
 // Keyboard is made from the client's reader, its TERM, its byte rate, a
-// logger and a key clock, and gives the program its input through Option.
+// logger and a key clock, and gives the program its input through Option
+// and Start. Bubble Tea then reads no input of its own, so the keyboard
+// also does what Bubble Tea did for its input: it asks the terminal its
+// questions (input.go, queries) and, through Terminal around the
+// program's output, asks for the keyboard enhancements on the alternate
+// screen and undoes them before leaving it (terminal.go).
 package input
