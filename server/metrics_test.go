@@ -296,7 +296,11 @@ func TestABrowsersKeysAreTimedToTheirFrames(t *testing.T) {
 	p.waitFor(t, "Turn: 0")
 	before := samples(t, srv.Metrics().KeyFrame)
 	walkPage(t, p, 0)
-	if after := samples(t, srv.Metrics().KeyFrame); after <= before {
+	// The frame is observed once its write has returned, which can be
+	// after the page has drawn it: wait for the count, within a deadline
+	// (read at once, it failed one run of the suite in 16).
+	after := before
+	if !await.Within(waitLong, func() bool { after = samples(t, srv.Metrics().KeyFrame); return after > before }) {
 		t.Errorf("a browser's move left grotto_key_to_frame_seconds at %d observations", after)
 	}
 }
