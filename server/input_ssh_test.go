@@ -90,12 +90,7 @@ func TestASessionAsksForTheKeyboardModesAndUndoesThemOnTheWayOut(t *testing.T) {
 	c := dial(t, addr, newKey(t), 80, 24)
 	newGame(t, c)
 	c.Send("S")
-	select {
-	case <-c.Done():
-	case <-time.After(waitLong):
-		t.Fatal("S did not end the session")
-	}
-	out := string(c.Output())
+	out := ended(t, c)
 	on := strings.Index(out, "\x1b[?1049h\x1b[>4;2m\x1b[>1u")
 	off := strings.LastIndex(out, "\x1b[>4m\x1b[<1u\x1b[?1049l")
 	if on < 0 || off < on {
@@ -113,12 +108,7 @@ func TestASessionEndedInLookModeGivesTheCursorShapeBack(t *testing.T) {
 	c.Send("/")
 	waitText(t, c, "Esc leaves")
 	c.Send("\x03") // Ctrl+C: save and leave, from any screen
-	select {
-	case <-c.Done():
-	case <-time.After(waitLong):
-		t.Fatal("Ctrl+C did not end the session")
-	}
-	out := string(c.Output())
+	out := ended(t, c)
 	shaped := strings.Index(out, "\x1b[1 q")
 	reset := strings.LastIndex(out, "\x1b[0 q\x1b[?1049l")
 	if shaped < 0 || reset < shaped {
