@@ -19,7 +19,8 @@ type cursedRenderer struct {
 	w             io.Writer
 	buf           bytes.Buffer // updates buffer to be flushed to [w]
 	scr           *uv.TerminalRenderer
-	cellbuf       uv.ScreenBuffer
+	cellbuf       uv.ScreenBuffer // grotto: holds cells only while flush draws a frame (borrowFrame)
+	frame         uv.Rectangle    // grotto: the bounds cellbuf had after the last frame drawn
 	lastView      *View
 	env           []string
 	term          string // the terminal type $TERM
@@ -39,13 +40,38 @@ type cursedRenderer struct {
 
 var _ renderer = &cursedRenderer{}
 
+// frameBuffers holds the cell buffers of frames being drawn, shared by every
+// program in the process (grotto). A buffer is one frame's cells, 112 bytes
+// a cell (167 KiB at 80x24); the terminal renderer keeps its own copy of
+// what the screen shows to diff against, so the frame's buffer need not
+// outlive its flush, and a program that draws nothing holds none.
+var frameBuffers sync.Pool
+
+// borrowFrame returns a buffer of area's size from frameBuffers, or a new
+// one. Its cells are whatever the last frame left: flush clears it before
+// drawing, as it cleared its own buffer every frame before.
+func borrowFrame(area uv.Rectangle) *uv.RenderBuffer {
+	b, _ := frameBuffers.Get().(*uv.RenderBuffer)
+	if b == nil {
+		return uv.NewRenderBuffer(area.Dx(), area.Dy())
+	}
+	if b.Bounds() != area {
+		// As a resized frame did before: the touched lines start again
+		// for the new height.
+		b.Touched = nil
+		b.Resize(area.Dx(), area.Dy())
+	}
+	return b
+}
+
 func newCursedRenderer(w io.Writer, env []string, width, height int) (s *cursedRenderer) {
 	s = new(cursedRenderer)
 	s.w = w
 	s.env = env
 	s.term = uv.Environ(env).Getenv("TERM")
 	s.width, s.height = width, height // This needs to happen before [cursedRenderer.reset].
-	s.cellbuf = uv.NewScreenBuffer(s.width, s.height)
+	s.cellbuf = uv.ScreenBuffer{Method: ansi.WcWidth} // grotto: cells are borrowed per frame
+	s.frame = uv.Rect(0, 0, s.width, s.height)
 	reset(s)
 	return
 }
@@ -198,7 +224,7 @@ func (s *cursedRenderer) close() (err error) {
 		// We need to go to the bottom of the screen regardless of whether
 		// we're in alt screen mode or not to avoid leaving the cursor in the
 		// middle in terminals that don't support alt screen mode.
-		s.scr.MoveTo(0, s.cellbuf.Height()-1)
+		s.scr.MoveTo(0, s.frame.Dy()-1)
 		_ = s.scr.Flush() // we need to flush to write the cursor movement
 		if lv.AltScreen {
 			enableAltScreen(s, false, true)
@@ -323,7 +349,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 		_, _ = s.scr.WriteString(ansi.SetTabEvery8Columns)
 	}
 
-	if !s.starting && !closing && !s.pendingErase && s.lastView != nil && viewEquals(s.lastView, &view) && frameArea == s.cellbuf.Bounds() {
+	if !s.starting && !closing && !s.pendingErase && s.lastView != nil && viewEquals(s.lastView, &view) && frameArea == s.frame {
 		// No changes, nothing to do.
 		return nil
 	}
@@ -332,18 +358,17 @@ func (s *cursedRenderer) flush(closing bool) error {
 	s.starting = false
 	s.pendingErase = false
 
-	if frameArea != s.cellbuf.Bounds() {
+	if frameArea != s.frame {
 		s.scr.Erase() // Force a full redraw to avoid artifacts.
-
-		// We need to reset the touched lines buffer to match the new height.
-		s.cellbuf.Touched = nil
-
-		// Resize the screen buffer to match the frame area. This is necessary
-		// to ensure that the screen buffer is the same size as the frame area
-		// and to avoid rendering issues when the frame area is smaller than
-		// the screen buffer.
-		s.cellbuf.Resize(frameArea.Dx(), frameArea.Dy())
 	}
+
+	// grotto: the frame's cells are borrowed for this flush and given back
+	// after it, so an idle program holds no frame buffer (borrowFrame).
+	s.cellbuf.RenderBuffer = borrowFrame(frameArea)
+	defer func() {
+		frameBuffers.Put(s.cellbuf.RenderBuffer)
+		s.cellbuf.RenderBuffer = nil
+	}()
 
 	// Clear our screen buffer before copying the new frame into it to ensure
 	// we erase any old content.
@@ -355,6 +380,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 	if frameHeight := frameArea.Dy(); frameHeight > s.height {
 		s.cellbuf.Lines = s.cellbuf.Lines[frameHeight-s.height:]
 	}
+	s.frame = s.cellbuf.Bounds()
 
 	// Alt screen mode.
 	shouldUpdateAltScreen := (s.lastView == nil && view.AltScreen) || (s.lastView != nil && s.lastView.AltScreen != view.AltScreen)
@@ -778,7 +804,7 @@ func (s *cursedRenderer) insertAbove(str string) error {
 	}
 
 	var sb strings.Builder
-	w, h := s.cellbuf.Width(), s.cellbuf.Height()
+	w, h := s.frame.Dx(), s.frame.Dy()
 	_, y := s.scr.Position()
 
 	// We need to scroll the screen up by the number of lines in the queue.

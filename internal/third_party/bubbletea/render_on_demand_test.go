@@ -1,6 +1,6 @@
 package tea
 
-// grotto patch (see PATCHES.md): the render loop draws on demand. These
+// grotto patch (see internal/third_party/README.md): the render loop draws on demand. These
 // tests read the loop's steps through renderTrace, so they hold on a slow
 // machine as on a fast one: no assertion is on how long anything took.
 
