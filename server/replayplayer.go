@@ -75,8 +75,8 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	// The same screen options and key sanitizer as a game session (seat.go,
 	// server/input).
 	seat := sshSeat{sess: sess, next: next, s: s}
-	ctx, keys, term := seat.keys()
-	kb := input.New(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger, nil)
+	ctx, keys := seat.keys()
+	kb := input.New(ctx, keys, s.cfg.Limits.InputBytesPerSec, logger, nil)
 	opts := append(seat.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), kb.Option(),
 		tea.WithOutput(kb.Terminal(sess)))
 	prog := tea.NewProgram(tui.NewReplayer(rg, s.data), opts...)

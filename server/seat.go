@@ -29,9 +29,8 @@ type seat interface {
 	// play's, the same for every seat.
 	programOptions() []tea.ProgramOption
 	// keys returns what the player types, raw (play sanitizes it:
-	// server/input), the terminal's TERM, and a context that ends with the
-	// seat.
-	keys() (ctx context.Context, r io.Reader, term string)
+	// server/input), and a context that ends with the seat.
+	keys() (ctx context.Context, r io.Reader)
 	// conn is the connection keepalives go on; nil for none.
 	conn() lobby.Conn
 	// run runs prog until it ends.
@@ -67,9 +66,8 @@ func (t sshSeat) programOptions() []tea.ProgramOption {
 }
 
 // keys reads the session itself, or the PTY's slave side (inputOf).
-func (t sshSeat) keys() (context.Context, io.Reader, string) {
-	pty, _, _ := t.sess.Pty()
-	return t.sess.Context(), inputOf(t.sess), pty.Term
+func (t sshSeat) keys() (context.Context, io.Reader) {
+	return t.sess.Context(), inputOf(t.sess)
 }
 
 func (t sshSeat) conn() lobby.Conn {

@@ -711,9 +711,9 @@ func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed str
 // metrics.go). The keyboard's Start must be called with the program made
 // with them.
 func (s *Server) programOptions(st seat, logger *log.Logger) ([]tea.ProgramOption, *input.Keyboard) {
-	ctx, keys, term := st.keys()
+	ctx, keys := st.keys()
 	clock := s.metrics.NewKeyClock()
-	in := input.New(ctx, keys, term, s.cfg.Limits.InputBytesPerSec, logger, clock)
+	in := input.New(ctx, keys, s.cfg.Limits.InputBytesPerSec, logger, clock)
 	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), in.Option())
 	switch t := st.(type) {
 	case sshSeat:

@@ -246,8 +246,8 @@ type webSeat struct{ t *web.Seat }
 func (w webSeat) who() identity                       { return identity{fp: w.t.Fingerprint()} }
 func (w webSeat) browser() bool                       { return true }
 func (w webSeat) programOptions() []tea.ProgramOption { return w.t.Options() }
-func (w webSeat) keys() (context.Context, io.Reader, string) {
-	return w.t.Context(), w.t.Keys(), w.t.Term()
+func (w webSeat) keys() (context.Context, io.Reader) {
+	return w.t.Context(), w.t.Keys()
 }
 
 // conn is nil: a page that goes away closes its WebSocket, and one that

@@ -13,8 +13,8 @@ import (
 
 // FuzzInputDecoder feeds arbitrary bytes through the part of a session's
 // input path that sees a client's bytes before grotto's model does: the
-// rate-limited pump, the sanitizer and ultraviolet's TerminalReader, the
-// decoder Bubble Tea uses. It skips the program and the drawing that make
+// rate-limited pump, the sanitizer and the scanner (ultraviolet's
+// EventDecoder, the decoder Bubble Tea uses). It skips the program and the drawing that make
 // FuzzSessionInput cost about 4 ms a run, so it runs about 1,000 times
 // faster and finds what the decoder cannot take in seconds to minutes.
 //
@@ -49,7 +49,7 @@ func FuzzInputDecoder(f *testing.F) {
 		if skipC1 && bytes.IndexByte(data, 0x9b) >= 0 {
 			return
 		}
-		in := New(context.Background(), bytes.NewReader(data), "xterm-256color", 0, nil, nil)
+		in := New(context.Background(), bytes.NewReader(data), 0, nil, nil)
 		in.raw = raw
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
@@ -72,15 +72,20 @@ func FuzzInputDecoder(f *testing.F) {
 }
 
 // decodeEvents runs the part of a session's input path before the
-// program: the pump, the sanitizer and ultraviolet's TerminalReader over in,
-// until ctx ends or the input does (finished is then closed).
+// program: the pump, the sanitizer and the scanner over in, until ctx ends
+// or the input does (finished is then closed).
 func decodeEvents(ctx context.Context, in *Keyboard) (events <-chan uv.Event, finished <-chan struct{}) {
 	in.pumpOnce.Do(func() { go in.pump() })
 	evs := make(chan uv.Event)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		uv.NewTerminalReader(&feed{in: in, ctx: ctx}, in.term).StreamEvents(ctx, evs)
+		in.scanEvents(ctx, func(ev uv.Event) {
+			select {
+			case evs <- ev:
+			case <-ctx.Done():
+			}
+		})
 	}()
 	return evs, done
 }

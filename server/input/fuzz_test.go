@@ -41,7 +41,7 @@ func FuzzSessionInput(f *testing.F) {
 	st := storetest.TempBolt(f)
 	raw := os.Getenv("GROTTO_FUZZ_RAW") != ""
 	f.Fuzz(func(t *testing.T, data []byte) {
-		in := New(context.Background(), bytes.NewReader(data), "xterm-256color", 0, nil, nil)
+		in := New(context.Background(), bytes.NewReader(data), 0, nil, nil)
 		in.raw = raw
 		p, _ := program(st, in)
 		ran := make(chan error, 1)

@@ -21,11 +21,12 @@ package input
 //
 // So grotto gives Bubble Tea no input at all (tea.WithInput(nil)), and
 // runs the decoding itself: a sanitizer passes on only complete, bounded
-// sequences; ultraviolet's TerminalReader decodes them under recover; and
-// every event goes in with Program.Send, which returns once the program
-// has ended. With no input of its own Bubble Tea builds no key table
-// (ultraviolet's buildKeysTable, about 120 KiB a program) and runs no
-// reader goroutines, but it no longer asks the terminal its questions
+// sequences; ultraviolet's EventDecoder decodes them under recover, in the
+// keyboard's own goroutine (scan.go); and every event goes in with
+// Program.Send, which returns once the program has ended. Neither Bubble
+// Tea nor grotto builds a key table (ultraviolet's buildKeysTable, about
+// 110 KiB a reader) or runs reader goroutines, but Bubble Tea no longer
+// asks the terminal its questions
 // either, since it could not read the answers: the keyboard asks them
 // (queries), and the answers come back through the decoder as before.
 // Nor does it ask for the keyboard enhancements (modifyOtherKeys, the kitty
@@ -60,9 +61,9 @@ const (
 	// included, in bytes: that xterm reply is 45.
 	maxCSIBytes = 64
 	// maxStringBytes is the longest OSC, DCS, APC, PM or SOS string, in
-	// bytes with its introducer and terminator. It stays under ultraviolet's
-	// read buffer (readBufSize, 4096 bytes in terminal_reader.go) so that a
-	// sequence always reaches the decoder in one piece.
+	// bytes with its introducer and terminator. It stays under the
+	// scanner's read size (readSize, 4096 bytes) so that a sequence always
+	// reaches the decoder in one piece.
 	maxStringBytes = 4000
 	// escWait is how long a lone ESC waits for the rest of a sequence
 	// before it is the Esc key: Bubble Tea's own uv.DefaultEscTimeout.
@@ -83,7 +84,6 @@ const escKey = "\x1b[27u"
 type Keyboard struct {
 	ctx    context.Context
 	src    io.Reader
-	term   string // the client's TERM, for ultraviolet's key tables
 	perSec int
 	log    *log.Logger
 
@@ -105,14 +105,14 @@ type Keyboard struct {
 	clock *metrics.KeyClock
 }
 
-// New returns the keyboard of a session whose client sends src, with
-// TERM term (for ultraviolet's key tables), read at most perSec bytes a
-// second (0 for no limit; a flood waits, as for typed input), logging
+// New returns the keyboard of a session whose client sends src, read at
+// most perSec bytes a second (0 for no limit; a flood waits, as for typed
+// input), logging
 // decoder panics to logger (nil logs nothing) and timing each key to its
 // frame on clock (nil measures nothing). It reads src once the first
 // program made with Option starts, until src or ctx ends.
-func New(ctx context.Context, src io.Reader, term string, perSec int, logger *log.Logger, clock *metrics.KeyClock) *Keyboard {
-	return &Keyboard{ctx: ctx, src: src, term: term, perSec: perSec, log: logger, clock: clock,
+func New(ctx context.Context, src io.Reader, perSec int, logger *log.Logger, clock *metrics.KeyClock) *Keyboard {
+	return &Keyboard{ctx: ctx, src: src, perSec: perSec, log: logger, clock: clock,
 		chunks: make(chan []byte), done: make(chan struct{})}
 }
 
@@ -184,39 +184,41 @@ func (in *Keyboard) serve(ctx context.Context, p *tea.Program) {
 	}
 }
 
-// decode runs one ultraviolet TerminalReader over the sanitized input and
-// sends its events to p. It returns what a panic in the decoder recovered
-// (the reader is then abandoned and another takes over), or nil and whether
-// the input has ended.
+// decode reads the sanitized input and sends p its events, in the
+// calling goroutine, until p ends (ctx) or the input does. It returns what
+// a panic in the decoder recovered (what the scanner held is dropped, and
+// the caller starts another), or nil and whether the input has ended.
 func (in *Keyboard) decode(ctx context.Context, p *tea.Program) (recovered any, ended bool) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	events := make(chan uv.Event)
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		if !in.raw {
-			defer func() { recovered = recover() }()
-		}
-		tr := uv.NewTerminalReader(&feed{in: in, ctx: ctx}, in.term)
-		tr.StreamEvents(ctx, events)
-	}()
-	for {
-		select {
-		case ev := <-events:
-			if fromClient(ev) {
-				if _, key := ev.(uv.KeyPressEvent); key {
-					in.clock.Key()
-				}
-				p.Send(ev) // returns at once if p has ended: the reader never blocks
+	return in.scanEvents(ctx, func(ev uv.Event) {
+		if fromClient(ev) {
+			if _, key := ev.(uv.KeyPressEvent); key {
+				in.clock.Key()
 			}
-		case <-finished:
-			stopped := ctx.Err() != nil // the program ended
-			cancel()
-			in.mu.Lock() // waits for a reader abandoned by a panic to let go
+			p.Send(ev) // returns at once if p has ended
+		}
+	})
+}
+
+// scanEvents is decode with the events given to send, unfiltered.
+func (in *Keyboard) scanEvents(ctx context.Context, send func(uv.Event)) (recovered any, ended bool) {
+	if !in.raw {
+		defer func() {
+			if r := recover(); r != nil {
+				recovered, ended = r, false
+			}
+		}()
+	}
+	f := feed{in: in, ctx: ctx}
+	var sc scanner
+	buf := make([]byte, readSize)
+	for {
+		n, err := f.Read(buf)
+		sc.scan(buf[:n], send)
+		if err != nil {
+			in.mu.Lock()
 			drained := in.eof && len(in.in) == 0 && len(in.out) == 0
 			in.mu.Unlock()
-			return recovered, drained && !stopped
+			return nil, drained && ctx.Err() == nil
 		}
 	}
 }
@@ -242,8 +244,8 @@ func (in *Keyboard) pump() {
 	}
 }
 
-// feed is the sanitized input as one TerminalReader reads it; it ends with
-// io.EOF when ctx does.
+// feed is the sanitized input as the scanner reads it, whole units at a
+// time; it ends with io.EOF when ctx does.
 type feed struct {
 	in  *Keyboard
 	ctx context.Context

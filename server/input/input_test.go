@@ -39,7 +39,7 @@ func TestThe35BytesThatKilledTheServerAreReadAsNothing(t *testing.T) {
 	}
 	r, w := io.Pipe()
 	defer w.Close()
-	in := New(context.Background(), r, "xterm-256color", 0, nil, nil)
+	in := New(context.Background(), r, 0, nil, nil)
 	p, m := program(storetest.TempBolt(t), in)
 	ran := make(chan error, 1)
 	go func() { _, err := p.Run(); ran <- err }()

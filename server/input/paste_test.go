@@ -68,7 +68,7 @@ func TestThePasteSanitizerPassesABoundedPasteAndEndsIt(t *testing.T) {
 func TestAPasteWithNoEndHoldsNoMoreThanItsBoundInTheDecoder(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
-	in := New(context.Background(), r, "xterm-256color", 0, nil, nil)
+	in := New(context.Background(), r, 0, nil, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	events, finished := decodeEvents(ctx, in)

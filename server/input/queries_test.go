@@ -56,7 +56,7 @@ func TestTheKeyboardAsksTheTerminalAndBubbleTeaHearsTheAnswer(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	out := &screenOut{}
-	in := New(context.Background(), r, "xterm-256color", 0, nil, nil)
+	in := New(context.Background(), r, 0, nil, nil)
 	p := tea.NewProgram(&echoModel{}, tea.WithOutput(in.Terminal(out)), tea.WithWindowSize(40, 5), tea.WithoutSignalHandler(),
 		tea.WithEnvironment([]string{"TERM=xterm-256color"}), in.Option())
 	in.Start(p)

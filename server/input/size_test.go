@@ -46,7 +46,7 @@ func TestAClientsBytesNeverResizeTheScreen(t *testing.T) {
 	var sizes []tea.WindowSizeMsg
 	r, w := io.Pipe()
 	defer w.Close()
-	in := New(context.Background(), r, "xterm-256color", 0, nil, nil)
+	in := New(context.Background(), r, 0, nil, nil)
 	p := tea.NewProgram(sizeRecorder{mu: &mu, sizes: &sizes}, tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30),
 		tea.WithoutSignalHandler(), tea.WithEnvironment([]string{"TERM=xterm-256color"}), in.Option())
 	in.Start(p)
