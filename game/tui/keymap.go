@@ -99,6 +99,10 @@ func moves(act action, groups ...[]dirKey) []boundKey {
 	return out
 }
 
+// boundKeys is every session's key maps: built once and never written
+// after, so each model shares it (about 9 KiB a session held a copy of).
+var boundKeys = newKeyMaps()
+
 // newKeyMaps builds the key maps. Movement: arrows, vi-keys (hjklyubn) and
 // the number pad, whose keys arrive as digits with NumLock on and as arrows,
 // Home/End/PgUp/PgDn and Begin with it off (Bubble Tea names a keypad key

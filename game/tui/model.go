@@ -266,7 +266,7 @@ func New(p Player) *Model {
 	if p.Data == nil {
 		p.Data = content.Default()
 	}
-	m := &Model{p: p, keys: newKeyMaps(), w: 80, h: 24, set: p.Settings.normal(), detected: colorprofile.ANSI256}
+	m := &Model{p: p, keys: boundKeys, w: 80, h: 24, set: p.Settings.normal(), detected: colorprofile.ANSI256}
 	m.th = newTheme(m.profile())
 	switch {
 	case p.Conflict && p.Stranded != "":

@@ -16,14 +16,24 @@ import (
 // Tea's renderer downsamples to the 256 or 16 colours the client's terminal
 // reports, so one theme serves every terminal.
 
-// theme is built once per session (no package-level mutable state).
+// theme is a session's colours: the chrome every session shares, and what
+// depends on the session's terminal (its colour profile, and a cache of the
+// readable colours it has asked for).
 type theme struct {
+	*chrome // read-only, one for every session (sharedChrome)
+
 	basic   bool                 // 16 colours or fewer: basic colours, no lighting
 	profile colorprofile.Profile // the terminal's, for readable (contrast.go)
 
 	readableCache map[readableKey]content.RGB // readable's answers: the map asks for few colours many times
 	bare          bool                        // no colours (Ascii) or no attributes at all (NoTTY, e.g. TERM=dumb): overlays need marks, not colours
+}
 
+// chrome is the colours of text around the map, the same for every
+// terminal (Bubble Tea downsamples them). It is built once, at package
+// initialisation, and never written after: every session reads the one
+// sharedChrome (about 18 KiB that each session held a copy of).
+type chrome struct {
 	msg        map[game.MsgKind]lipgloss.Style
 	impossible lipgloss.Style
 	status     lipgloss.Style
@@ -45,6 +55,9 @@ type theme struct {
 	}
 }
 
+// sharedChrome is every session's chrome: read-only after initialisation.
+var sharedChrome = newChrome()
+
 func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 255} }
 
 // newTheme builds the colours for a terminal's colour profile. Colours are
@@ -53,13 +66,13 @@ func rgb(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 255
 // hand (and no lighting), because the nearest basic colour of a muted or
 // torch-lit tone is often a garish one.
 func newTheme(profile colorprofile.Profile) *theme {
-	t := &theme{basic: profile <= colorprofile.ANSI, bare: profile <= colorprofile.Ascii, profile: profile}
-	t.chrome()
-	return t
+	return &theme{chrome: sharedChrome, basic: profile <= colorprofile.ANSI, bare: profile <= colorprofile.Ascii, profile: profile}
 }
 
-// chrome sets the colours of text around the map; Bubble Tea downsamples them.
-func (t *theme) chrome() {
+// newChrome builds the colours of text around the map; Bubble Tea
+// downsamples them.
+func newChrome() *chrome {
+	t := &chrome{}
 	st := func(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	t.msg = map[game.MsgKind]lipgloss.Style{
 		game.MsgInfo:        st(rgb(255, 255, 255)),
@@ -90,10 +103,11 @@ func (t *theme) chrome() {
 	for k, st := range t.msg {
 		t.spans.msg[k] = spanOf(st)
 	}
+	return t
 }
 
 // msgSpan returns the span of a message kind (white for unknown kinds).
-func (t *theme) msgSpan(k game.MsgKind) span {
+func (t *chrome) msgSpan(k game.MsgKind) span {
 	if s, ok := t.spans.msg[k]; ok {
 		return s
 	}
@@ -101,7 +115,7 @@ func (t *theme) msgSpan(k game.MsgKind) span {
 }
 
 // msgStyle returns the style of a message kind (white for unknown kinds).
-func (t *theme) msgStyle(k game.MsgKind) lipgloss.Style {
+func (t *chrome) msgStyle(k game.MsgKind) lipgloss.Style {
 	if s, ok := t.msg[k]; ok {
 		return s
 	}
