@@ -718,6 +718,10 @@ func (s *Server) programOptions(st seat, logger *log.Logger) ([]tea.ProgramOptio
 	switch t := st.(type) {
 	case sshSeat:
 		opts = append(opts, tea.WithOutput(in.Terminal(sessionOutput(t.sess, clock, logger))))
+		// A client that closes its input can type no more: the game is
+		// saved and the session ends, instead of holding its seat until
+		// the idle timeout. A page's input ends only with its WebSocket.
+		in.EndWith(tui.InputEndedMsg{})
 	case webSeat:
 		opts = append(opts, tea.WithOutput(in.Terminal(&frameWriter{w: t.t.Output(), clock: clock})))
 	}
@@ -754,6 +758,11 @@ func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
 			return fmt.Sprintf("You were idle for %v; your game is saved. Goodbye.", s.cfg.Limits.IdleTimeout)
 		}
 		return fmt.Sprintf("You were idle for %v. Goodbye.", s.cfg.Limits.IdleTimeout)
+	case tui.ExitInputEnded:
+		if hadGame {
+			return "Your terminal stopped sending keys; your game is saved. Come back with the same key to carry on."
+		}
+		return "Your terminal stopped sending keys. Goodbye."
 	}
 	return ""
 }

@@ -187,6 +187,7 @@ const (
 	ExitIdle                   // no key for Player.IdleTimeout; the game was saved
 	ExitKicked                 // an admin ended the session (KickedMsg); the game was saved
 	ExitBanned                 // the key was banned (BannedMsg); the game was saved
+	ExitInputEnded             // the terminal will send no more keys (InputEndedMsg); the game was saved
 )
 
 // DefaultStallNotice is how long a turn's store call may go without an
@@ -208,6 +209,12 @@ func (m *Model) stallNotice() time.Duration {
 // ShutdownMsg tells a session that the server is stopping: the model saves the
 // game and quits.
 type ShutdownMsg struct{}
+
+// InputEndedMsg tells a session that its terminal will send no more keys
+// (the client closed its input, as ssh -tt host < file does at the end of
+// the file), after every key it sent: the model saves the game and quits,
+// rather than wait out Player.IdleTimeout for a key that cannot come.
+type InputEndedMsg struct{}
 
 // screen is one state of the UI state machine: it handles keys and draws
 // itself at the model's size, returning the next screen.
@@ -321,6 +328,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case ShutdownMsg:
 		return m.leave(ExitShutdown)
+	case InputEndedMsg:
+		return m.leave(ExitInputEnded)
 	case TakenOverMsg:
 		return m.leave(ExitTakenOver)
 	case KickedMsg:
@@ -457,6 +466,8 @@ func (e Exit) String() string {
 		return "kicked"
 	case ExitBanned:
 		return "banned"
+	case ExitInputEnded:
+		return "input ended"
 	}
 	return "disconnect"
 }

@@ -264,6 +264,21 @@ func (c *Client) Send(s string) error {
 	return nil
 }
 
+// CloseInput ends the session's standard input (an SSH EOF), as a client
+// whose input has run out does (ssh -tt host < file): nothing more can be
+// sent, the emulator's query replies included; output still arrives.
+func (c *Client) CloseInput() error {
+	if c == nil {
+		return ErrNoClient
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if cl, ok := c.stdin.(io.Closer); ok {
+		return cl.Close()
+	}
+	return nil
+}
+
 // Resize resizes the emulated screen to w columns by h rows and then sends
 // a window-change request, in that order, as a real terminal does.
 func (c *Client) Resize(w, h int) error {

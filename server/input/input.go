@@ -98,6 +98,8 @@ type Keyboard struct {
 	eof  bool   // chunks is closed and drained
 	done chan struct{}
 
+	endMsg tea.Msg // sent to the program once the input has ended (EndWith); nil for none
+
 	raw       bool         // tests only: no sanitizer and no recover, as before the fix
 	recovered atomic.Int64 // decoder panics caught: each is an upstream bug the sanitizer let through
 	// clock times each key to the frame that answers it (metrics.KeyClock:
@@ -119,6 +121,12 @@ func New(ctx context.Context, src io.Reader, perSec int, logger *log.Logger, clo
 // Panics returns how many decoder panics were caught: each is an upstream
 // bug the sanitizer let through.
 func (in *Keyboard) Panics() int64 { return in.recovered.Load() }
+
+// EndWith makes the keyboard send msg to the program it serves once the
+// client's input has ended (an SSH EOF) and every event before it has
+// been sent. Call it before Start. Without it the program hears nothing
+// and runs until it ends by itself.
+func (in *Keyboard) EndWith(msg tea.Msg) { in.endMsg = msg }
 
 // Consumed is closed once the client's input has ended and every event in
 // it has been handed to the program.
@@ -174,6 +182,9 @@ func (in *Keyboard) serve(ctx context.Context, p *tea.Program) {
 		if r == nil {
 			if ended {
 				in.doneOnce.Do(func() { close(in.done) })
+				if in.endMsg != nil {
+					p.Send(in.endMsg) // returns at once if p has ended
+				}
 			}
 			return
 		}
