@@ -70,7 +70,8 @@ func newCursedRenderer(w io.Writer, env []string, width, height int) (s *cursedR
 	s.env = env
 	s.term = uv.Environ(env).Getenv("TERM")
 	s.width, s.height = width, height // This needs to happen before [cursedRenderer.reset].
-	s.cellbuf = uv.ScreenBuffer{Method: ansi.WcWidth} // grotto: cells are borrowed per frame
+	// grotto: the cells are borrowed per frame (borrowFrame).
+	s.cellbuf = uv.ScreenBuffer{Method: ansi.WcWidth}
 	s.frame = uv.Rect(0, 0, s.width, s.height)
 	reset(s)
 	return
