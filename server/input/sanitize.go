@@ -344,6 +344,14 @@ func (s *sanitizer) csi(out []byte, b byte, now time.Time) []byte {
 			// ESC [ M: an X10 mouse report, 3 more bytes ultraviolet
 			// reads whatever they are.
 			s.state, s.need = sX10, 3
+		case b == '_':
+			// CSI Vk;Sc;Uc;Kd;Cs;Rc _ is a key record of win32-input
+			// mode (Windows Terminal's mode 9001), sent only to a
+			// program that turned the mode on, which grotto never does.
+			// ultraviolet decodes its repeat count Rc (up to 65,535) as
+			// that many key presses: 20 bytes played 281 turns, past
+			// the byte rate limit (a breaker's find). Dropped whole.
+			s.reset()
 		default:
 			return s.flush(out)
 		}

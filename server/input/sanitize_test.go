@@ -45,6 +45,7 @@ func TestTheSanitizerPassesWhatTerminalsSendAndDropsTheRest(t *testing.T) {
 		{"a lone ESC is the Esc key, written so nothing can join it", []string{"\x1b", "[A"}, escKey + "[A"},
 		{"two ESCs are two Esc keys", []string{"\x1b\x1b"}, escKey + escKey},
 		{"Alt+x passes", []string{"\x1bx"}, "\x1bx"},
+		{"a win32-input key record is nothing, whatever its repeat count", []string{"\x1b[190;52;46;1;0;300_."}, "."},
 		{"Alt+space is dropped: ESC SP would join what follows", []string{"\x1b [" + seps + "0"}, "[" + seps + "0"},
 		{"CAN cancels a string", []string{"\x1b]11;rgb\x18j"}, "j"},
 		{"ESC cancels a string and begins anew", []string{"\x1b]11;rgb\x1b[A"}, "\x1b[A"},

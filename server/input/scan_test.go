@@ -96,6 +96,19 @@ func TestTheScannerDecodesAsUltravioletsReader(t *testing.T) {
 	}
 }
 
+// One sequence is at most one key press, whatever the decoder makes of it:
+// a win32-input record with a repeat count of 300 (which the sanitizer
+// drops before the scanner sees it) is one key here.
+func TestOneSequenceIsAtMostOneKey(t *testing.T) {
+	evs := scannerEvents("\x1b[190;52;46;1;0;300_")
+	if len(evs) != 1 {
+		t.Fatalf("one win32-input record decodes to %d events", len(evs))
+	}
+	if k, ok := evs[0].(uv.KeyPressEvent); !ok || k.Text != "." {
+		t.Fatalf("it decodes to %#v, want the key .", evs[0])
+	}
+}
+
 // A paste comes as ultraviolet's reader gives it: its start, one
 // PasteEvent with its text (keys and sequences in it as text, invalid
 // UTF-8 left out), its end; a cancelled string is dropped; keys before and
