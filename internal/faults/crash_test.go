@@ -125,7 +125,7 @@ func sigtermWith50Sessions(t *testing.T, b backend) {
 		go func() {
 			_, err := pl.tryConnect(p.addr)
 			if err == nil {
-				err = pl.tryStep(".")
+				err = pl.tryWait()
 			}
 			errs <- err
 		}()

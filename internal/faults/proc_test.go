@@ -343,6 +343,26 @@ func (p *player) tryStep(key string) error {
 	return nil
 }
 
+// tryWait presses '.', which always plays a turn, and waits until the
+// screen shows that turn (up to a minute: many players at once under the
+// race detector on a loaded machine), then records it as shown. A wait on
+// any change of the screen, as tryStep's, can take the rest of an earlier
+// frame for the answer and record the turn before (one run of the README's
+// command in ten, on a machine loaded by other tests: "saved at turn 1,
+// screen showed 0").
+func (p *player) tryWait() error {
+	want := max(turnOf(p.c.Screen()), 0) + 1
+	p.c.Send(".")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := p.c.WaitFor(ctx, func(s string) bool { return turnOf(s) >= want }); err != nil {
+		return fmt.Errorf("%s: no turn %d after '.': %w", p.name, want, err)
+	}
+	screen := settle(p.c)
+	p.shown, p.around = turnOf(screen), around(screen)
+	return nil
+}
+
 // settle returns the screen once it has stopped changing for 60 ms: a frame
 // can arrive in pieces, further apart on a loaded machine, and nothing
 // marks a frame's end (the server does not use synchronized output with
