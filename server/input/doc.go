@@ -7,8 +7,8 @@
 // Keyboard is made from the client's reader, its TERM, its byte rate, a
 // logger and a key clock, and gives the program its input through Option
 // and Start. Bubble Tea then reads no input of its own, so the keyboard
-// also does what Bubble Tea did for its input: it asks the terminal its
-// questions (input.go, queries) and, through Terminal around the
-// program's output, asks for the keyboard enhancements on the alternate
-// screen and undoes them before leaving it (terminal.go).
+// also does what Bubble Tea did for its input, through Terminal around
+// the program's output (terminal.go): it asks the terminal its questions
+// in front of the first frame (input.go, queries), asks for the keyboard
+// enhancements on the alternate screen and undoes them before leaving it.
 package input

@@ -137,7 +137,10 @@ func (in *Keyboard) Consumed() <-chan struct{} { return in.done }
 // whether it supports synchronized output (mode 2026) and grapheme widths
 // (mode 2027), and whether it has true colour (XTGETTCAP RGB and Tc).
 // Bubble Tea reacts to the answers (ModeReportMsg, CapabilityMsg) however
-// they reach it.
+// they reach it. The keyboard's Terminal writes them in front of the
+// program's first frame; upstream queues them for its next frame, and a
+// program that ended before that frame wrote them after it had left the
+// alternate screen, where the terminal answered into the player's shell.
 var queries = ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore +
 	ansi.RequestTermcap("RGB") + ansi.RequestTermcap("Tc")
 
@@ -150,16 +153,18 @@ func (in *Keyboard) Option() tea.ProgramOption {
 }
 
 // Start decodes keys for p, made with Option, from when it runs until it
-// ends: a goroutine sends p the terminal's queries as a tea.RawMsg, which
-// p's event loop takes once Run has started (Bubble Tea writes them before
-// its first frame), then serves p. Call it for the program that is about
-// to run, once: the goroutine waits for p's Run (or the end of its
-// context), so a program that never runs would keep it.
+// ends: a goroutine waits until p's event loop runs, then serves p. Call
+// it for the program that is about to run, once: the goroutine waits for
+// p's Run (or the end of its context), so a program that never runs would
+// keep it. The terminal's answers to the queries (Terminal) are keys like
+// any other: read once p runs.
 func (in *Keyboard) Start(p *tea.Program) { go in.start(p) }
 
 // start waits until p runs, then serves it until it ends.
 func (in *Keyboard) start(p *tea.Program) {
-	p.Send(tea.RawMsg{Msg: queries}) // returns once p's event loop took it, or the session ended
+	// Send returns once p's event loop took the message (or the session
+	// ended); the loop drops a nil message (tea.go, eventLoop).
+	p.Send(nil)
 	if in.ctx.Err() != nil {
 		return
 	}

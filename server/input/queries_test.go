@@ -83,3 +83,49 @@ func TestTheKeyboardAsksTheTerminalAndBubbleTeaHearsTheAnswer(t *testing.T) {
 		t.Errorf("the frame after the answer is not a synchronized update: %q", s)
 	}
 }
+
+// altModel is echoModel on the alternate screen.
+type altModel struct{ echoModel }
+
+func (m *altModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.echoModel.Update(msg)
+	return m, cmd
+}
+
+func (m *altModel) View() tea.View {
+	v := m.echoModel.View()
+	v.AltScreen = true
+	return v
+}
+
+// A session that ends before its queries were drawn (a script piping
+// "\rq" into ssh -tt ends within a frame's interval) must not write them
+// after it has left the alternate screen: the terminal would answer into
+// the player's shell, on the screen they came back to. The renderer here
+// draws once a second and the keyboard starts after the first frame, so a
+// query queued for the next frame (as Bubble Tea queues them) would wait
+// for a frame that never comes and be written at the end.
+func TestQueriesQueuedAtTheEndAreWrittenBeforeTheTerminalIsRestored(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	out := &screenOut{}
+	in := New(context.Background(), r, 0, nil, nil)
+	p := tea.NewProgram(&altModel{}, tea.WithOutput(in.Terminal(out)), tea.WithWindowSize(40, 5), tea.WithoutSignalHandler(),
+		tea.WithEnvironment([]string{"TERM=xterm-256color"}), tea.WithFPS(1), in.Option())
+	ran := make(chan error, 1)
+	go func() { _, err := p.Run(); ran <- err }()
+	await.Until(t, waitLong, "the first frame", func() bool { return strings.Contains(out.String(), "last key:") })
+	in.Start(p) // the queries reach the program after its first frame
+	w.Write([]byte("q"))
+	if err := await.Recv(t, waitLong, "the program to quit on q", ran); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	q, restored := strings.Index(s, "\x1b[?2026$p"), strings.LastIndex(s, "\x1b[?1049l")
+	if q < 0 || restored < 0 {
+		t.Fatalf("want the queries and the alternate screen's end, got %q", s)
+	}
+	if q > restored {
+		t.Errorf("the queries were written after the terminal was restored: %q", s[restored:])
+	}
+}

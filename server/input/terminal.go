@@ -29,8 +29,9 @@ var (
 	altScreenOff = []byte(ansi.ResetModeAltScreenSaveCursor)
 )
 
-// Terminal wraps w, the output of the program this keyboard serves: right
-// after Bubble Tea enters the alternate screen it asks for the keyboard
+// Terminal wraps w, the output of the program this keyboard serves: its
+// first write (the first frame) carries the terminal's queries in front of
+// it (see queries); right after Bubble Tea enters the alternate screen it asks for the keyboard
 // enhancements, and right before it leaves it undoes them, and puts back
 // the user's cursor shape if the program changed it (look and aim modes
 // show a block: Bubble Tea v2.1.1 leaves it set on the way out). Bubble
@@ -69,6 +70,7 @@ type terminal struct {
 	mu     sync.Mutex
 	on     bool // the enhancements were asked for and not yet undone
 	shaped bool // the program set the cursor's shape (DECSCUSR) since
+	asked  bool // the first write went out, with the queries before it
 }
 
 // cursorShape begins DECSCUSR, CSI Ps SP q, as Bubble Tea writes it
@@ -85,6 +87,17 @@ func (t *terminal) Write(p []byte) (int, error) {
 		t.shaped = true
 	}
 	out, changed := t.rewrite(p)
+	if !t.asked {
+		// The program's first write, its first frame: the terminal's
+		// queries go before it, so they are never written after the
+		// program has restored the terminal (a program that ends before
+		// it drew anything asks nothing; one whose first write already
+		// leaves the alternate screen would hear no answer).
+		t.asked = true
+		if !bytes.Contains(p, altScreenOff) {
+			out, changed = append([]byte(queries), out...), true
+		}
+	}
 	if !changed {
 		return t.w.Write(p)
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 )
 
+// The queries go in front of the first write, unless that write already
+// leaves the alternate screen (nobody would read the answers).
 func TestTheKeyboardModesAreAskedOnTheAlternateScreenAndUndoneBeforeLeavingIt(t *testing.T) {
 	on, off := string(altScreenOn), string(altScreenOff)
 	for _, tc := range []struct {
@@ -12,13 +14,13 @@ func TestTheKeyboardModesAreAskedOnTheAlternateScreenAndUndoneBeforeLeavingIt(t 
 		writes []string
 		want   string
 	}{
-		{"a frame without the alternate screen", []string{"hello"}, "hello"},
+		{"a frame without the alternate screen", []string{"hello"}, queries + "hello"},
 		{"entering, drawing, leaving", []string{"q" + on + "frame", "more", "bye" + off + "after"},
-			"q" + on + keyboardModes + "frame" + "more" + "bye" + keyboardReset + off + "after"},
+			queries + "q" + on + keyboardModes + "frame" + "more" + "bye" + keyboardReset + off + "after"},
 		{"in and out in one write", []string{on + "x" + off}, on + keyboardModes + "x" + keyboardReset + off},
 		{"leaving without having entered", []string{off + "x"}, off + "x"},
-		{"twice", []string{on, off, on, off}, on + keyboardModes + keyboardReset + off + on + keyboardModes + keyboardReset + off},
-		{"a cursor shape set on the way", []string{on, "\x1b[1 q@", off}, on + keyboardModes + "\x1b[1 q@" + keyboardReset + cursorDefault + off},
+		{"twice", []string{on, off, on, off}, queries + on + keyboardModes + keyboardReset + off + on + keyboardModes + keyboardReset + off},
+		{"a cursor shape set on the way", []string{on, "\x1b[1 q@", off}, queries + on + keyboardModes + "\x1b[1 q@" + keyboardReset + cursorDefault + off},
 	} {
 		var out bytes.Buffer
 		w := (&Keyboard{}).Terminal(&out)
