@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -228,6 +229,24 @@ func main() {
 // memory per idle session (measured in docs/performance.md).
 const gcPercent = 50
 
+// minProcs is the fewest Ps (runtime.GOMAXPROCS) grotto runs with unless
+// GOMAXPROCS is set. With one P (the runtime's choice on a one-CPU host or
+// container), a goroutine in a blocking system call keeps the P until the
+// runtime's sysmon takes it back, after 20 µs to 10 ms (golang/go#18236,
+// #29734): every journal fdatasync then stops every session. With two, the
+// other sessions run while the disk syncs. Measured with the server pinned
+// to one CPU, 1,000 players at 1 key/s: key→frame p99 309, 147 and 141 ms
+// with one P, 112 and 101 ms with two (docs/performance.md, "Capacity").
+const minProcs = 2
+
+// procsFloor raises GOMAXPROCS to minProcs when the runtime chose fewer and
+// the host did not set it.
+func procsFloor() {
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set && runtime.GOMAXPROCS(0) < minProcs {
+		runtime.GOMAXPROCS(minProcs)
+	}
+}
+
 // run is grotto with its arguments (without the program name) and returns
 // the exit code: 0 after a clean stop or --help, 1 when the server cannot
 // start or a game could not be saved, 2 for a bad configuration (sockets
@@ -240,6 +259,7 @@ func runOn(args []string, inherited func() (sockets, error)) int {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
+	procsFloor()
 	if len(args) > 0 && args[0] == "compact" {
 		return compact(args[1:], os.Stdout, os.Stderr)
 	}

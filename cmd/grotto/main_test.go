@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -596,5 +597,22 @@ func TestTheNodeChannelIsCheckedBeforeAnythingIsOpened(t *testing.T) {
 	}
 	if c, err := parse([]string{"--data", t.TempDir(), "--store", pg, "--cluster-listen", "10.0.0.5:23235"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil || c.ClusterListen != "10.0.0.5:23235" {
 		t.Errorf("a private channel address: %v", err)
+	}
+}
+
+// On a one-CPU host the runtime would run one P, and a journal fsync would
+// stop every session; grotto runs two, unless the host set GOMAXPROCS.
+func TestOnOneCPUGrottoRunsTwoPsUnlessTheHostSaysOtherwise(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	t.Setenv("GOMAXPROCS", "1")
+	runtime.GOMAXPROCS(1)
+	procsFloor()
+	if n := runtime.GOMAXPROCS(0); n != 1 {
+		t.Errorf("GOMAXPROCS=1 set by the host: grotto runs %d Ps", n)
+	}
+	os.Unsetenv("GOMAXPROCS") // t.Setenv puts it back
+	procsFloor()
+	if n := runtime.GOMAXPROCS(0); n != minProcs {
+		t.Errorf("one CPU, GOMAXPROCS unset: grotto runs %d Ps, want %d", n, minProcs)
 	}
 }
