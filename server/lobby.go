@@ -124,18 +124,9 @@ func liveGame(g lobby.Game) tui.LiveGame {
 	return tui.LiveGame{ID: g.ID, Name: g.Name, Depth: g.Depth, Turn: g.Turn, Daily: g.Daily, LastInput: g.LastInput, Watchers: g.Watchers}
 }
 
-// liveGames converts a lobby listing for the UI and `who`.
-func liveGames(gs []lobby.Game) []tui.LiveGame {
-	out := make([]tui.LiveGame, len(gs))
-	for i, g := range gs {
-		out[i] = liveGame(g)
-	}
-	return out
-}
-
 // Games implements tui.Lobby: the games of every node (placement.games).
 func (l *sessionLobby) Games() []tui.LiveGame {
-	self := l.id()
+	self := l.srv.place.gameID(l.id(), l.fp)
 	var out []tui.LiveGame
 	for _, g := range l.srv.place.games() {
 		if g.ID != self || g.Node != l.srv.place.nodeName() {

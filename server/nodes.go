@@ -7,9 +7,11 @@ package server
 // over the authenticated channel (server/cluster: evict a key's game so
 // that another node takes it over, watch one), and asks them for theirs.
 //
-// Games of other nodes get IDs with the top bit set (remoteID), derived
-// from the node and the key, so that the UI can watch one by ID as it
-// watches a local game. On a store that is not shared (bbolt) the node
+// On a cluster every game, this node's and the others', is known by an ID
+// with the top bit set (clusterID), derived from its node and its key: the
+// same on every node, so that a watch link drawn by one node opens the same
+// game on any other behind the same address, and the UI watches a game of
+// another node by ID as it watches one of its own. On a store that is not shared (bbolt) the node
 // has no peers: it lists, announces and asks nothing, and the placement
 // (placement.go) makes the same calls as on a cluster.
 
@@ -197,22 +199,23 @@ func (n *nodes) announce() error {
 	return nil
 }
 
-// remoteBit marks the ID of a game on another node.
-const remoteBit = 1 << 63
+// clusterBit marks the ID of a game on a cluster (clusterID).
+const clusterBit = 1 << 63
 
-// remoteID is the ID the UI knows a game on another node by: stable for
-// the node and key, never that of a local slot (whose top bit is clear).
-func remoteID(node, fp string) uint64 {
+// clusterID is the ID the UI and the web pages know a game of a cluster by:
+// the same on every node for the node and key, never that of a lobby slot
+// (whose top bit is clear; each node numbers its slots from 1).
+func clusterID(node, fp string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(node))
 	h.Write([]byte{0})
 	h.Write([]byte(fp))
-	return remoteBit | h.Sum64()>>1
+	return clusterBit | h.Sum64()>>1
 }
 
 // remoteGame is how the UI lists a game of another node.
 func remoteGame(g store.NodeGame) tui.LiveGame {
-	return tui.LiveGame{ID: remoteID(g.Node, g.Fingerprint), Node: g.Node, Name: g.Name, Depth: g.Depth, Turn: g.Turn,
+	return tui.LiveGame{ID: clusterID(g.Node, g.Fingerprint), Node: g.Node, Name: g.Name, Depth: g.Depth, Turn: g.Turn,
 		LastInput: g.LastInput, Watchers: g.Watchers, Daily: g.Daily}
 }
 
@@ -226,7 +229,7 @@ func (n *nodes) remote() []store.NodeGame {
 // find returns the listed game of another node with ID id.
 func (n *nodes) find(id uint64) (store.NodeGame, bool) {
 	for _, g := range n.remote() {
-		if remoteID(g.Node, g.Fingerprint) == id {
+		if clusterID(g.Node, g.Fingerprint) == id {
 			return g, true
 		}
 	}

@@ -280,20 +280,16 @@ func (p *placement) kick(ctx context.Context, fp string) error {
 // cluster, the lobby's games with no node. Each game of today's daily is
 // marked Hidden (hide).
 func (p *placement) games() []tui.LiveGame {
-	local := liveGames(p.live.Games())
-	defer func() {
-		for i := range local {
-			local[i] = p.hide(local[i])
-		}
-	}()
+	here := p.live.Games()
+	local := make([]tui.LiveGame, len(here))
+	for i, g := range here {
+		local[i] = p.hide(p.listed(g))
+	}
 	if !p.clustered() {
 		return local
 	}
-	for i := range local {
-		local[i].Node = p.self
-	}
 	for _, g := range p.nodes.remote() {
-		local = append(local, remoteGame(g))
+		local = append(local, p.hide(remoteGame(g)))
 	}
 	slices.SortStableFunc(local, func(a, b tui.LiveGame) int {
 		if c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)); c != 0 {
@@ -304,6 +300,26 @@ func (p *placement) games() []tui.LiveGame {
 	return local
 }
 
+// listed is how the UI and the web pages list g, a game of this node: by
+// its slot alone, by clusterID on a cluster (gameID).
+func (p *placement) listed(g lobby.Game) tui.LiveGame {
+	lg := liveGame(g)
+	lg.ID = p.gameID(g.ID, g.Key)
+	if p.clustered() {
+		lg.Node = p.self
+	}
+	return lg
+}
+
+// gameID is the ID of the game in slot of this node, held by key: the slot
+// alone, clusterID on a cluster.
+func (p *placement) gameID(slot uint64, key string) uint64 {
+	if p.clustered() {
+		return clusterID(p.self, key)
+	}
+	return slot
+}
+
 // hide marks g Hidden when it is a game of today's daily challenge by the
 // server's clock (lobby.HiddenDaily: the lobby refuses to watch it, and
 // so does the node it plays on).
@@ -312,13 +328,31 @@ func (p *placement) hide(g tui.LiveGame) tui.LiveGame {
 	return g
 }
 
-// watch subscribes to the frames of game id as Lobby.Watch does: a game
-// of this node through its lobby, one of another node (remoteID) over the
-// node channel. ok is false when no such game is live or listed, or when
-// it is hidden (today's daily: hide), here or there.
+// watch subscribes to the frames of game id as Lobby.Watch does: alone,
+// a game of this node by its slot through the lobby; on a cluster, a game
+// of any node by clusterID, this node's too, so that the same ID (a web
+// page's watch link) opens the same game on every node. ok is false when
+// no such game is live or listed, or when it is hidden (today's daily:
+// hide), here or there.
 func (p *placement) watch(id uint64) (<-chan *frame.Frame, func(), bool) {
-	if id&remoteBit == 0 {
-		return p.watchHere(id)
+	if !p.clustered() {
+		return p.live.Watch(id)
+	}
+	if id&clusterBit == 0 {
+		return nil, nil, false // a slot's number names no game of a cluster
+	}
+	for _, g := range p.live.Games() {
+		if g.Key == "" || clusterID(p.self, g.Key) != id {
+			continue
+		}
+		if lobby.HiddenDaily(g.Daily, p.clock()) {
+			return nil, nil, false
+		}
+		// The watch follows the game if another node takes it over
+		// (nodes.watchRemote from this node: the watcher reads on instead
+		// of "left the game").
+		frames, stop := p.nodes.watchRemote(p.self, g.Key)
+		return frames, stop, true
 	}
 	g, ok := p.nodes.find(id)
 	if !ok || lobby.HiddenDaily(g.Daily, p.clock()) {
@@ -328,35 +362,13 @@ func (p *placement) watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 	return frames, stop, true
 }
 
-// watchHere is watch for a game of this node. On a cluster the watch
-// follows the game if another node takes it over (nodes.watchRemote from
-// this node: the watcher reads on instead of "left the game"); alone, a
-// take-over stays on this node and the lobby hands the watchers on
-// itself.
-func (p *placement) watchHere(id uint64) (<-chan *frame.Frame, func(), bool) {
-	if !p.clustered() {
-		return p.live.Watch(id)
-	}
-	for _, g := range p.live.Games() {
-		if g.ID != id {
-			continue
-		}
-		if lobby.HiddenDaily(g.Daily, p.clock()) {
-			return nil, nil, false
-		}
-		frames, stop := p.nodes.watchRemote(p.self, g.Key)
-		return frames, stop, true
-	}
-	return p.live.Watch(id) // not a player's game: the lobby says no
-}
-
 // mine returns key fp's game, for a second session of the key: on this
 // node, or listed on another; else, when elsewhere names the node that
 // held the key's lease as the session began, a game there not listed yet
 // (or whose node stopped), listed under name().
 func (p *placement) mine(fp, elsewhere string, name func() string) (tui.LiveGame, bool) {
 	if g, ok := p.live.OfKey(fp); ok {
-		return p.hide(liveGame(g)), true
+		return p.hide(p.listed(g)), true
 	}
 	if g, ok := p.nodes.ofKey(fp); ok {
 		return p.hide(remoteGame(g)), true
@@ -364,7 +376,7 @@ func (p *placement) mine(fp, elsewhere string, name func() string) (tui.LiveGame
 	if elsewhere == "" {
 		return tui.LiveGame{}, false
 	}
-	return tui.LiveGame{ID: remoteID(elsewhere, fp), Node: elsewhere, Name: name(), LastInput: time.Now()}, true
+	return tui.LiveGame{ID: clusterID(elsewhere, fp), Node: elsewhere, Name: name(), LastInput: time.Now()}, true
 }
 
 // watchFor is watch for a session of key fp: its own game on this node is
@@ -373,13 +385,13 @@ func (p *placement) mine(fp, elsewhere string, name func() string) (tui.LiveGame
 // channel does not carry who watches), and, when elsewhere names the node
 // that held the key's lease as the session began, before it is listed.
 func (p *placement) watchFor(fp string, id uint64, elsewhere string) (<-chan *frame.Frame, func(), bool) {
-	if g, ok := p.live.OfKey(fp); ok && g.ID == id {
+	if g, ok := p.live.OfKey(fp); ok && p.gameID(g.ID, g.Key) == id {
 		return p.live.WatchOwn(fp)
 	}
 	if frames, stop, ok := p.watch(id); ok {
 		return frames, stop, true
 	}
-	if elsewhere == "" || remoteID(elsewhere, fp) != id {
+	if elsewhere == "" || clusterID(elsewhere, fp) != id {
 		return nil, nil, false
 	}
 	frames, stop := p.nodes.watchRemote(elsewhere, fp)

@@ -429,3 +429,48 @@ func TestABigPasteInTheBrowserPlaysOnAndAnOversizedMessageIsToldWhy(t *testing.T
 		t.Errorf("a message over the limit: %v %q, want 1009 and a sentence", code, why)
 	}
 }
+
+// Behind a balancer the front page is drawn by one node and its links are
+// opened on another: a game's watch link, page and WebSocket, names the
+// same game on every node. Each node numbers its own sessions from 1, so
+// a number that meant ann's game on node A meant bob's on node B (found
+// behind HAProxy: 4 of 6 links were 404s, and one opened another
+// player's game).
+func TestAWatchLinkOpensTheSameGameOnEveryNode(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	var logsA, logsB lockedBuffer
+	withWeb := func(c *Config) { c.HTTP = "127.0.0.1:0" }
+	srvA, addrA := serveNode(t, url, "node-a", 0, &logsA, withWeb)
+	srvB, addrB := serveNode(t, url, "node-b", 0, &logsB, withWeb)
+	bases := []string{"http://" + srvA.HTTPAddr().String(), "http://" + srvB.HTTPAddr().String()}
+	// ann plays on node A at turn 2, bob on node B at turn 5.
+	turns := map[string]int{}
+	for i, addr := range []string{addrA, addrB} {
+		name := fmt.Sprintf("%s%d", []string{"ann", "bob"}[i], names.Add(1))
+		c := dial(t, addr, newKey(t), 100, 30)
+		namedGame(t, c, name)
+		turns[name] = 2 + 3*i
+		rest(t, c, turns[name])
+	}
+	for _, page := range bases {
+		var links map[string]string
+		if !await.Within(waitLong, func() bool {
+			links, _ = webGames(t, page)
+			return len(links) == 2
+		}) {
+			t.Fatalf("%s lists %v, want both games", page, links)
+		}
+		for name, link := range links {
+			for _, open := range bases {
+				code, body := get(t, http.DefaultClient, open+link)
+				if code != http.StatusOK || !strings.Contains(body, "watching <strong>"+name+"</strong>") {
+					t.Errorf("%s's link %s from %s, opened on %s: %d, want %s's watch page", name, link, page, open, code, name)
+					continue
+				}
+				p := openPage(t, http.DefaultClient, open, link+"/ws?cols=100&rows=30")
+				p.waitFor(t, fmt.Sprintf("Turn: %d", turns[name]))
+				p.ws.CloseNow()
+			}
+		}
+	}
+}
