@@ -73,6 +73,12 @@ type Config struct {
 	// (host:port): "" means ClusterListen, which must then name a host,
 	// not every address (":23235", "0.0.0.0:23235").
 	ClusterAdvertise string
+	// Drain is how long Shutdown keeps serving after it has begun to say
+	// "not ready" on /readyz (health.go), so that a balancer probing it
+	// sends new players to other nodes before this one refuses them: at
+	// least two of the balancer's check intervals. 0 stops refusing at
+	// once, as a lone server should. Negative is a bad configuration.
+	Drain time.Duration
 	// Logger receives the server's log; nil means stderr.
 	Logger *log.Logger
 	// NewSeed, if set, seeds every new game (tests use it); nil means random.
@@ -345,6 +351,9 @@ func (c *Config) validateNode() error {
 func (c *Config) validatePacing() error {
 	if c.LeaseTTL != 0 && c.LeaseTTL < MinLeaseTTL {
 		return badSetting("--lease-ttl", "must be at least %v, not %v", MinLeaseTTL, c.LeaseTTL)
+	}
+	if c.Drain < 0 {
+		return badSetting("--drain", "must be 0 or more, not %v", c.Drain)
 	}
 	if c.FPS < 1 || c.FPS > MaxFPS {
 		return badSetting("--fps", "must be between 1 and %d, not %d", MaxFPS, c.FPS)

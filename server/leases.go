@@ -16,6 +16,7 @@ import (
 	"hash/fnv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"charm.land/log/v2"
@@ -56,6 +57,9 @@ type nodeLeases struct {
 	// paused stops the renew loop's renewals (tests make a lease lapse
 	// with it, as a paused node's would: pause).
 	paused bool
+	// failing is set while the last renewal failed: the node's games may
+	// lapse to other nodes, and /readyz says so (health.go).
+	failing atomic.Bool
 }
 
 // heldLease is one key's lease on this node. Every field but fp and epoch
@@ -368,6 +372,7 @@ func (nl *nodeLeases) renewLoop(stop <-chan struct{}, logger *log.Logger) {
 		case <-t.C:
 		}
 		failing = nl.renewOnce(failing, logger)
+		nl.failing.Store(failing)
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/metrics"
+	"github.com/grotto-game/grotto/server/web"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -121,6 +122,7 @@ func (s *Server) listenMetrics() error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.metrics.Handler())
+	web.HealthRoutes(mux, s.readiness) // health.go
 	s.metrics.ln = netutil.LimitListener(ln, metricsMaxConns)
 	s.metrics.http = &http.Server{Handler: mux, ReadHeaderTimeout: metricsReadTimeout, ReadTimeout: metricsReadTimeout,
 		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 16 << 10,

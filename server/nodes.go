@@ -23,6 +23,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"charm.land/log/v2"
@@ -57,6 +58,10 @@ type nodes struct {
 
 	mu     sync.Mutex
 	others []store.NodeGame // the other nodes' games, from the last listing
+	// unannounced is the error of the last announcement, nil once one
+	// succeeds: while it is set the other nodes do not see this node's
+	// games, and /readyz says so (health.go).
+	unannounced atomic.Pointer[error]
 }
 
 // newNodes returns the cluster side of server s, one with no peers when
@@ -159,6 +164,11 @@ func (n *nodes) announceLoop(stop <-chan struct{}) {
 	failing := false
 	for {
 		err := n.announce()
+		if err != nil {
+			n.unannounced.Store(&err)
+		} else {
+			n.unannounced.Store(nil)
+		}
 		switch {
 		case err != nil && !failing:
 			n.log.Warn("could not announce this node's games; `who` on other nodes misses them until it can", "err", err)

@@ -153,6 +153,12 @@ type metricsSide struct {
 type life struct {
 	mu              sync.Mutex
 	stopped, served bool
+	// draining is set once Shutdown has begun: /readyz says 503 while
+	// the server still serves for Config.Drain (health.go).
+	draining atomic.Bool
+	// cut ends the drain early (CutDrain); cutOnce closes it once.
+	cut     chan struct{}
+	cutOnce sync.Once
 }
 
 // FileCheckEvery is how often a running server checks that its database
@@ -193,7 +199,7 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data,
+	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, life: life{cut: make(chan struct{})},
 		ends: ends{pending: session.NewPendingEnds(), unsaved: session.NewUnsaved()},
 		place: placement{leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL), self: cfg.Node, ttl: cfg.LeaseTTL,
 			stopRenew: make(chan struct{})}}
@@ -337,11 +343,15 @@ func (s *Server) Serve() error {
 	return err
 }
 
-// Shutdown stops accepting connections, tells every live session the server
-// is restarting, saves every game, and closes the store. Sessions that have
+// Shutdown first drains (health.go): /readyz says 503 while the server
+// still serves for Config.Drain (or until CutDrain, or ctx ends). Then it
+// stops accepting connections, tells every live session the server is
+// restarting, saves every game, and closes the store. Sessions that have
 // not ended when ctx expires are cut off; their games are still saved as
-// their handlers unwind. It returns the store's close error, if any.
+// their handlers unwind. ctx bounds the whole, drain included. It returns
+// the store's close error, if any.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.drain(ctx)          // health.go: not ready, still serving, for Config.Drain
 	s.log.Info("shutting down", "sessions", s.place.live.Len())
 	s.stopServing()       // shutdown.go
 	if s.web.srv != nil { // watch pages first: they hold no game

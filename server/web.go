@@ -114,7 +114,7 @@ func (s *Server) newWeb() (*web.Server, error) {
 		MaxWatchers: watchers, MaxReplays: replays, Logger: s.log, MaxConns: maxConns,
 		Counted: func(result string) { s.metrics.WebConnections.WithLabelValues(result).Inc() },
 		Tokens:  s.store, Players: webPlayers{s}, Gate: s.front.guard, BaseURL: s.cfg.HTTPURL,
-		SSH: func() string { return s.sshCommand(false) }})
+		SSH: func() string { return s.sshCommand(false) }, Ready: s.readiness})
 }
 
 // pageBudget returns the watchers' budget that fits beside replays

@@ -111,6 +111,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	stringFlag(&c.ClusterAdvertise, "cluster-advertise", "GROTTO_CLUSTER_ADVERTISE", "", "the address other nodes dial for this node's channel, when --cluster-listen listens on every address")
 	var proxyFrom string
 	stringFlag(&proxyFrom, "proxy-protocol-from", "GROTTO_PROXY_PROTOCOL_FROM", "", "load balancers (CIDR ranges or addresses, comma-separated) whose connections must start with a PROXY header (v2 or v1); off when empty")
+	durationFlag(&c.Drain, "drain", "GROTTO_DRAIN", "on SIGTERM, keep serving this long while /readyz (on --metrics and --http) says 503, so a balancer sends new players to other nodes first (at least two of its check intervals); a second SIGTERM ends it; 0 for none")
 	c.Limits = server.DefaultLimits()
 	durationFlag(&c.Limits.IdleTimeout, "idle-timeout", "GROTTO_IDLE_TIMEOUT", "end a session after this long without a key, saving the game; 0 for never, else at least 1s")
 	intFlag(&c.Limits.MaxSessions, "max-sessions", "GROTTO_MAX_SESSIONS", "most game sessions at once (commands such as who do not count)")
@@ -320,7 +321,7 @@ func runOn(args []string, inherited func() (sockets, error)) int {
 			}
 		}()
 	}
-	return serve(ctx, srv, logger)
+	return serve(ctx, srv, cfg.Drain, logger)
 }
 
 // start opens the game data and the database (open), builds the server on
@@ -343,10 +344,11 @@ func start(cfg server.Config) (*server.Server, error) {
 }
 
 // serve runs srv until ctx ends (SIGINT or SIGTERM), re-reading the admins
-// and bans on SIGHUP, then shuts it down within shutdownTimeout. It returns
+// and bans on SIGHUP, then shuts it down within drain (--drain) and
+// shutdownTimeout. It returns
 // the exit code: 0 when every game is saved, 1 otherwise or if the server
 // stopped by itself.
-func serve(ctx context.Context, srv *server.Server, logger *log.Logger) int {
+func serve(ctx context.Context, srv *server.Server, drain time.Duration, logger *log.Logger) int {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve() }()
 	hup := make(chan os.Signal, 1)
@@ -370,7 +372,19 @@ wait:
 			break wait
 		}
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	// A second SIGINT or SIGTERM cuts the drain short (--drain).
+	again, stopped := make(chan os.Signal, 1), make(chan struct{})
+	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(again)
+	defer close(stopped)
+	go func() {
+		select {
+		case <-again:
+			srv.CutDrain()
+		case <-stopped:
+		}
+	}()
+	sctx, cancel := context.WithTimeout(context.Background(), drain+shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		logger.Error("shutdown", "err", err)

@@ -49,7 +49,7 @@ func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
 func TestHelpListsEveryFlag(t *testing.T) {
 	var out bytes.Buffer
 	parse([]string{"--help"}, &out, &out)
-	for _, f := range []string{"-listen", "-data", "-admin-keys", "-host-key", "-proxy-protocol-from", "-node", "-lease-ttl", "-banned-keys",
+	for _, f := range []string{"-listen", "-data", "-admin-keys", "-host-key", "-proxy-protocol-from", "-node", "-lease-ttl", "-banned-keys", "-drain", "GROTTO_DRAIN",
 		"GROTTO_BANNED_KEYS", "GROTTO_LISTEN", "GROTTO_DATA", "GROTTO_ADMIN_KEYS", "GROTTO_HOST_KEY", "GROTTO_PROXY_PROTOCOL_FROM", "GROTTO_NODE", "GROTTO_LEASE_TTL"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("--help does not mention %s", f)
@@ -470,6 +470,7 @@ func TestAnErrorInAVariableNamesTheVariable(t *testing.T) {
 		{"GROTTO_PROXY_PROTOCOL_FROM", "10.0.0.0/40", "GROTTO_PROXY_PROTOCOL_FROM (--proxy-protocol-from)"},
 		{"GROTTO_LEASE_TTL", "soon", "GROTTO_LEASE_TTL (--lease-ttl) \"soon\" is not a duration"},
 		{"GROTTO_LEASE_TTL", "1s", "GROTTO_LEASE_TTL (--lease-ttl) must be at least 3s, not 1s"},
+		{"GROTTO_DRAIN", "-5s", "GROTTO_DRAIN (--drain) must be 0 or more, not -5s"},
 		{"GROTTO_NODE", "node a", "GROTTO_NODE (--node) \"node a\" must be printable, without spaces"},
 		{"GROTTO_METRICS", "localhost:99999", "GROTTO_METRICS (--metrics)"},
 	} {

@@ -72,6 +72,9 @@ type Live interface {
 type Config struct {
 	Scores Scores // the high-score table
 	Live   Live   // the live games
+	// Ready says whether this node should be sent new players, for
+	// GET /readyz (HealthRoutes); nil means always.
+	Ready func() error
 	// Replays opens finished games for /replay/{id} (replay.go); nil
 	// serves no replay pages and links none.
 	Replays Replays
@@ -353,9 +356,11 @@ func New(cfg Config) (*Server, error) {
 //	GET /play                   the play page (play.go)
 //	GET /play/ws                its WebSocket: the key's session
 //	GET /assets/{file}          xterm.js, its licence, the page's script and style
+//	GET /healthz, GET /readyz   the health endpoints (health.go)
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.index)
+	HealthRoutes(mux, s.cfg.Ready) // health.go
 	mux.HandleFunc("GET /watch/{game}", s.watchPage)
 	mux.HandleFunc("GET /watch/{game}/ws", s.watchSocket)
 	mux.HandleFunc("GET /play/{token}", s.redeemLink)

@@ -1,0 +1,84 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grotto-game/grotto/internal/await"
+	"github.com/grotto-game/grotto/internal/sshtest"
+)
+
+// probe fetches url and returns its status and body ("" and 0 when no
+// answer came).
+func probe(url string) (int, string) {
+	c := http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get(url)
+	if err != nil {
+		return 0, ""
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 512)
+	n, _ := resp.Body.Read(buf)
+	b.Write(buf[:n])
+	return resp.StatusCode, b.String()
+}
+
+// A node that begins to shut down says "not ready" before it refuses
+// anyone: a balancer probing /readyz sends new players elsewhere while the
+// node still serves the ones on their way (found behind HAProxy: the node
+// refused connections the instant SIGTERM came, while HAProxy still
+// counted it up for 2–4 s). The drain here lasts until CutDrain.
+func TestADrainingNodeSaysNotReadyWhileItStillServesThenRefuses(t *testing.T) {
+	srv, addr := serve(t, Config{Metrics: "127.0.0.1:0", HTTP: "127.0.0.1:0", Drain: time.Hour})
+	urls := []string{"http://" + srv.MetricsAddr().String(), "http://" + srv.HTTPAddr().String()}
+	for _, u := range urls {
+		if code, body := probe(u + "/readyz"); code != http.StatusOK || body != "ready\n" {
+			t.Fatalf("%s/readyz before the shutdown: %d %q, want 200 ready", u, code, body)
+		}
+		if code, body := probe(u + "/healthz"); code != http.StatusOK || body != "ok\n" {
+			t.Fatalf("%s/healthz: %d %q, want 200 ok", u, code, body)
+		}
+	}
+	player := dial(t, addr, newKey(t), 100, 30)
+	newGame(t, player)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*waitLong)
+	defer cancel()
+	stopped := make(chan error, 1)
+	go func() { stopped <- srv.Shutdown(ctx) }()
+	for _, u := range urls {
+		var code int
+		var body string
+		if !await.Within(waitLong, func() bool {
+			code, body = probe(u + "/readyz")
+			return code == http.StatusServiceUnavailable
+		}) || !strings.Contains(body, "draining") {
+			t.Fatalf("%s/readyz once the shutdown began: %d %q, want 503 draining", u, code, body)
+		}
+		if code, _ := probe(u + "/healthz"); code != http.StatusOK {
+			t.Errorf("%s/healthz while draining: %d, want 200: the process still serves", u, code)
+		}
+	}
+	late := dial(t, addr, newKey(t), 100, 30) // on its way when the balancer saw 503
+	title(t, late)
+	player.Send(".")
+	waitText(t, player, "Turn: 1")
+
+	srv.CutDrain()
+	if err := await.Recv(t, 3*waitLong, "the shutdown after the drain", stopped); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*sshtest.Client{player, late} {
+		if out := ended(t, c); !strings.Contains(out, "server is restarting") {
+			t.Errorf("a session open during the drain read %q at the end, want the server restarting", out)
+		}
+	}
+	if c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{Width: 80, Height: 24}); err == nil {
+		c.Close()
+		t.Error("a connection after the drain was served")
+	}
+}
