@@ -351,7 +351,7 @@ func (s *Server) Serve() error {
 // their handlers unwind. ctx bounds the whole, drain included. It returns
 // the store's close error, if any.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.drain(ctx)          // health.go: not ready, still serving, for Config.Drain
+	s.drain(ctx) // health.go: not ready, still serving, for Config.Drain
 	s.log.Info("shutting down", "sessions", s.place.live.Len())
 	s.stopServing()       // shutdown.go
 	if s.web.srv != nil { // watch pages first: they hold no game
