@@ -6,8 +6,10 @@ package server
 // only the balancer may name one.
 
 import (
+	"context"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,6 +22,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/haproxytest"
 )
 
@@ -210,5 +213,83 @@ func TestTheBalancerWithoutAPROXYHeaderIsRefusedAndLogged(t *testing.T) {
 	}
 	if !regexp.MustCompile(`ERRO.*without a valid PROXY header balancer=127\.0\.0\.2:\d+ err=.*send-proxy-v2`).MatchString(n.logs.String()) {
 		t.Errorf("the misconfigured balancer is not logged as an error naming it and send-proxy-v2:\n%s", n.logs)
+	}
+}
+
+// A node that begins to shut down leaves HAProxy's rotation while it still
+// serves: HAProxy asks each node's /readyz (the hosting guide's
+// configuration), the draining node answers 503, and new players go to the
+// other node, none of them refused on the way (found behind HAProxy: a
+// node refused connections the instant SIGTERM came, while HAProxy still
+// counted it up for 2–4 s, and leastconn sent new players to the emptied
+// node first).
+func TestThroughHAProxyADrainingNodeLeavesTheRotationBeforeItRefusesAnyone(t *testing.T) {
+	var nodes []node
+	var servers []*Server
+	var ready []string
+	for range 2 {
+		logs := &lockedBuffer{}
+		srv, addr := serve(t, Config{ProxyProtocolFrom: []string{balancerIP}, Metrics: "127.0.0.1:0", Drain: time.Hour,
+			Logger: log.NewWithOptions(logs, log.Options{Level: log.DebugLevel})})
+		nodes, servers = append(nodes, node{addr: addr, logs: logs}), append(servers, srv)
+		ready = append(ready, srv.MetricsAddr().String())
+	}
+	p := haproxytest.Start(t, haproxytest.Config{Nodes: []string{nodes[0].addr, nodes[1].addr},
+		Balance: "roundrobin", Source: balancerIP, Check: true, Ready: ready})
+	// through dials HAProxy, runs `scores` as a player would, and returns
+	// the node that served it.
+	through := func() int {
+		t.Helper()
+		c := dialFrom(t, "127.0.0.1", p.Addr)
+		cl, err := sshOver(t, c, p.Addr, gossh.InsecureIgnoreHostKey())
+		if err != nil {
+			t.Fatalf("a connection through HAProxy failed: %v\n%s", err, p.Output())
+		}
+		scores(t, cl)
+		cl.Close()
+		for i, n := range nodes {
+			if n.logged(c.LocalAddr()) {
+				return i
+			}
+		}
+		t.Fatalf("no node logged the session of %s", c.LocalAddr())
+		return -1
+	}
+	served := map[int]bool{}
+	if !await.Within(waitLong, func() bool { served[through()] = true; return len(served) == 2 }) {
+		t.Fatalf("HAProxy never sent a connection to both nodes: %v\n%s", served, p.Output())
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*waitLong)
+	defer cancel()
+	stopped := make(chan error, 1)
+	go func() { stopped <- servers[0].Shutdown(ctx) }()
+	if !await.Within(waitLong, func() bool {
+		code, _ := probe("http://" + ready[0] + "/readyz")
+		return code == http.StatusServiceUnavailable
+	}) {
+		t.Fatal("node 1 never said it was not ready")
+	}
+	// Every connection is served while HAProxy learns it (two failed
+	// checks); then four in a row go to node 2, with node 1 still up.
+	run := 0
+	if !await.Within(3*waitLong, func() bool {
+		if through() == 1 {
+			run++
+		} else {
+			run = 0
+		}
+		return run == 4
+	}) {
+		t.Fatalf("new connections still reach the draining node:\n%s", p.Output())
+	}
+	select {
+	case err := <-stopped:
+		t.Fatalf("node 1 stopped during its drain: %v", err)
+	default:
+	}
+	servers[0].CutDrain()
+	if err := await.Recv(t, 3*waitLong, "node 1's shutdown after the drain", stopped); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -35,6 +35,20 @@ var configTemplate string
 
 var tmpl = template.Must(template.New("haproxy.cfg").Funcs(template.FuncMap{
 	"inc": func(i int) int { return i + 1 },
+	// ready is " addr HOST port PORT" for node i's /readyz, "" without.
+	"ready": func(ready []string, i int) (string, error) {
+		if len(ready) == 0 {
+			return "", nil
+		}
+		if i >= len(ready) {
+			return "", errors.New("haproxytest: a Ready address for every node")
+		}
+		host, port, err := net.SplitHostPort(ready[i])
+		if err != nil {
+			return "", err
+		}
+		return " addr " + host + " port " + port, nil
+	},
 }).Parse(configTemplate))
 
 // Config is HAProxy's configuration for grotto: one TCP frontend and the
@@ -57,9 +71,14 @@ type Config struct {
 	Source string
 	// MaxConn is HAProxy's global connection cap (`maxconn`); 0 means 4096.
 	MaxConn int
-	// Check health-checks each node every 5 s, taking a node that stops
-	// answering out of the rotation.
+	// Check health-checks each node every 2 s, taking a node that stops
+	// answering out of the rotation after two failed checks.
 	Check bool
+	// Ready, when not empty, is each node's --metrics address (host:port,
+	// in the order of Nodes): the checks ask its /readyz, so that a node
+	// draining for a shutdown (--drain) leaves the rotation while it still
+	// serves. Empty checks the SSH port for a banner.
+	Ready []string
 }
 
 // Render returns the HAProxy configuration file for c.
