@@ -43,7 +43,7 @@ var migrations embed.FS
 
 // SchemaVersion is the schema version this code reads and writes: the
 // number of the newest file in migrations/.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // ErrUnreachable is returned (wrapped, naming the host and the reason) by
 // [Open] when the database cannot be reached or refuses the connection.
@@ -144,6 +144,9 @@ func migrateUp(pool *pgxpool.Pool) error {
 		return err
 	}
 	defer m.Close() // releases the driver's pooled connection
+	if v, dirty, err := m.Version(); err == nil && !dirty && v > SchemaVersion {
+		return newerSchema(pool, v)
+	}
 	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
 		return err
 	}
@@ -154,8 +157,23 @@ func migrateUp(pool *pgxpool.Pool) error {
 	if dirty {
 		return fmt.Errorf("migration %d failed half-way (schema_migrations is dirty): fix the schema by hand, then `UPDATE schema_migrations SET dirty = false`", v)
 	}
-	if v > SchemaVersion {
-		return fmt.Errorf("the database's schema is version %d, newer than this grotto's %d: run a newer grotto", v, SchemaVersion)
+	return nil
+}
+
+// newerSchema decides whether this build may run on schema version v, which
+// a newer grotto migrated (a rollback, or an older node during a rolling
+// deploy): yes when the schema says builds from this one's SchemaVersion on
+// may (schema_compat, migration 9), else an error that says which build
+// can, in place of golang-migrate's "no migration found for version v".
+func newerSchema(pool *pgxpool.Pool, v uint) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var oldest int
+	if err := pool.QueryRow(ctx, `SELECT min(oldest_reader) FROM schema_compat`).Scan(&oldest); err != nil {
+		return fmt.Errorf("the database has schema version %d, newer than this build's %d, and it cannot say which builds may run on it: %w", v, SchemaVersion, err)
+	}
+	if oldest > SchemaVersion {
+		return fmt.Errorf("the database has schema version %d, made by a newer grotto that builds older than schema %d cannot run on; this build has schema %d: run that newer build (or one since), or restore the backup taken before the upgrade", v, oldest, SchemaVersion)
 	}
 	return nil
 }

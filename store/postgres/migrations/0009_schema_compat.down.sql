@@ -1,0 +1,1 @@
+DROP TABLE schema_compat;

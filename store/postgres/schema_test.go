@@ -1,0 +1,57 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/grotto-game/grotto/internal/pgtest"
+	"github.com/grotto-game/grotto/store/postgres"
+)
+
+// exec runs sql on the database at url, as a newer build's migration
+// would.
+func exec(t *testing.T, url, sql string) {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), sql); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A deploy is rolled back by starting the older build again on the
+// database the newer one migrated. It starts when the newer schema says
+// builds as old as this one may use it (its migrations only added what
+// this build ignores), and otherwise says why it cannot, in words, instead
+// of golang-migrate's "no migration found for version 9 … file does not
+// exist" (found trying a rollback).
+func TestAnOlderBuildRunsOnANewerSchemaThatAllowsItAndSaysWhyWhenNot(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	mustOpen(t, url).Close()
+	newer := postgres.SchemaVersion + 1
+	// A newer build's additive migration: a column this build ignores.
+	exec(t, url, fmt.Sprintf(`ALTER TABLE players ADD COLUMN pronouns text NOT NULL DEFAULT '';
+		UPDATE schema_migrations SET version = %d`, newer))
+	s, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatalf("this build on schema %d, which allows builds from %d on: %v", newer, postgres.SchemaVersion, err)
+	}
+	if err := s.ClaimName("SHA256:a", "Ann", timeZero); err != nil {
+		t.Errorf("writing on the newer schema: %v", err)
+	}
+	s.Close()
+	// One that is not: the newer schema needs builds from its own version on.
+	exec(t, url, fmt.Sprintf(`UPDATE schema_compat SET oldest_reader = %d`, newer))
+	_, err = postgres.Open(context.Background(), url)
+	want := fmt.Sprintf("schema version %d, made by a newer grotto that builds older than schema %d cannot run on; this build has schema %d", newer, newer, postgres.SchemaVersion)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("this build on schema %d, which needs builds from %d on: %v, want %q", newer, newer, err, want)
+	}
+}
