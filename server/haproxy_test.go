@@ -19,11 +19,13 @@ import (
 
 	"charm.land/log/v2"
 	"github.com/pires/go-proxyproto"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/haproxytest"
+	"github.com/grotto-game/grotto/server/metrics"
 )
 
 // balancerIP is where HAProxy connects to the nodes from in these tests:
@@ -291,5 +293,21 @@ func TestThroughHAProxyADrainingNodeLeavesTheRotationBeforeItRefusesAnyone(t *te
 	servers[0].CutDrain()
 	if err := await.Recv(t, 3*waitLong, "node 1's shutdown after the drain", stopped); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// HAProxy's health checks of the SSH port (a PROXY header with the LOCAL
+// command, then the banner) are the balancer's, not players': they are
+// counted apart in grotto_connections_total (found: a host's dashboard
+// showed a connection every 2 s per balancer, all checks).
+func TestThroughHAProxyHealthChecksAreNotCountedAsPlayers(t *testing.T) {
+	srv, addr := serve(t, Config{ProxyProtocolFrom: []string{balancerIP}})
+	haproxytest.Start(t, haproxytest.Config{Nodes: []string{addr}, Source: balancerIP, Check: true})
+	conns := srv.Metrics().Connections
+	if !await.Within(3*waitLong, func() bool { return testutil.ToFloat64(conns.WithLabelValues(metrics.ConnHealthCheck)) >= 2 }) {
+		t.Fatalf("health checks counted: %v, want 2 within %v", testutil.ToFloat64(conns.WithLabelValues(metrics.ConnHealthCheck)), 3*waitLong)
+	}
+	if n := testutil.ToFloat64(conns.WithLabelValues(metrics.ConnAccepted)); n != 0 {
+		t.Errorf("grotto_connections_total{result=\"accepted\"} = %v with no player, want 0", n)
 	}
 }

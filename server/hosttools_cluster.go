@@ -48,6 +48,7 @@ func (n *nodes) broadcastOthers(text string) ([]nodeAnswer, error) {
 			ctx, cancel := context.WithTimeout(context.Background(), nodeCallTimeout)
 			defer cancel()
 			sessions, err := n.peers.Broadcast(ctx, node, text)
+			n.called(err)
 			answers[i] = nodeAnswer{node: node, sessions: sessions, err: err}
 		})
 	}
@@ -134,7 +135,7 @@ func (s *Server) kickElsewhere(sess ssh.Session, out, errOut io.Writer, name str
 	s.log.Info("an admin kicked a player on another node", "admin", s.adminOf(sess), "name", shown, "node", g.Node)
 	ctx, cancel := context.WithTimeout(context.Background(), kickWait+nodeCallTimeout)
 	defer cancel()
-	switch err := s.place.nodes.peers.Kick(ctx, g.Node, g.Fingerprint); {
+	switch err := s.place.nodes.called(s.place.nodes.peers.Kick(ctx, g.Node, g.Fingerprint)); {
 	case err == nil:
 		fmt.Fprintf(out, "kicked %s on node %s: the session has ended.\n", shown, node)
 		return 0

@@ -60,6 +60,10 @@ type nodeLeases struct {
 	// failing is set while the last renewal failed: the node's games may
 	// lapse to other nodes, and /readyz says so (health.go).
 	failing atomic.Bool
+	// renewFailures and lost count failed renewals and leases the store
+	// said this node lost, for the metrics (grotto_lease_renewal_failures_total,
+	// grotto_leases_lost_total).
+	renewFailures, lost atomic.Uint64
 }
 
 // heldLease is one key's lease on this node. Every field but fp and epoch
@@ -400,6 +404,7 @@ func (nl *nodeLeases) renewOnce(failing bool, logger *log.Logger) bool {
 	cancel()
 	nl.renewing.Unlock()
 	if err != nil {
+		nl.renewFailures.Add(1)
 		if !failing {
 			logger.Warn("could not renew this node's leases; retrying every third of the TTL (a lease not renewed within the TTL may be claimed by another node, which ends its game here)",
 				"leases", len(fps), "ttl", nl.ttl, "err", err)
@@ -423,6 +428,7 @@ func (nl *nodeLeases) dropLost(snap map[string]*heldLease, lost []string, logger
 		current := h != nil && nl.held[fp] == h
 		var users []*sessionLease
 		if current {
+			nl.lost.Add(1)
 			h.lost = true
 			delete(nl.held, fp)
 			h.let()

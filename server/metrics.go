@@ -82,7 +82,15 @@ func (e *httpErrorLog) Write(p []byte) (int, error) {
 // lobby's dropped frames at scrape time, and has db report its journal
 // commits when it can (store.Observable).
 func (s *Server) newMetrics(mem *lobby.Memory, db Database) {
-	s.metrics.Metrics = metrics.New(metrics.Sources{Sessions: s.sessionCounts, DroppedWatchFrames: mem.DroppedFrames})
+	s.metrics.Metrics = metrics.New(metrics.Sources{Sessions: s.sessionCounts, DroppedWatchFrames: mem.DroppedFrames,
+		LeaseRenewFailures: s.place.leases.renewFailures.Load, LeasesLost: s.place.leases.lost.Load,
+		NodeChannelFailures: func() uint64 {
+			if s.place.nodes == nil {
+				return 0
+			}
+			return s.place.nodes.failures.Load()
+		},
+		Ready: func() bool { return s.readiness() == nil }})
 	if o, ok := db.(store.Observable); ok {
 		o.SetObserver(s.metrics.Metrics)
 	}

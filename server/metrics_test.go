@@ -95,7 +95,9 @@ grotto_sessions{kind="watching"} 0
 		"grotto_sessions", "grotto_turns_total", "grotto_key_to_frame_seconds_bucket", "grotto_store_operation_seconds_bucket",
 		"grotto_store_operation_errors_total", "grotto_journal_commits_total", "grotto_journal_entries_per_commit_bucket",
 		"grotto_saves_total", "grotto_games_finished_total", "grotto_takeovers_total", "grotto_watch_frames_dropped_total",
-		"grotto_build_info", "go_goroutines", "process_resident_memory_bytes"} {
+		"grotto_build_info", "go_goroutines", "process_resident_memory_bytes", "grotto_fenced_writes_total",
+		"grotto_storage_waits_total", "grotto_lease_renewal_failures_total", "grotto_leases_lost_total",
+		"grotto_node_channel_failures_total", "grotto_ready 1"} {
 		if !bytes.Contains(body, []byte("\n"+name)) {
 			t.Errorf("the scrape lacks %s", name)
 		}

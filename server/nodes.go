@@ -62,6 +62,9 @@ type nodes struct {
 	// succeeds: while it is set the other nodes do not see this node's
 	// games, and /readyz says so (health.go).
 	unannounced atomic.Pointer[error]
+	// failures counts calls to other nodes over the channel that failed
+	// (grotto_node_channel_failures_total).
+	failures atomic.Uint64
 }
 
 // newNodes returns the cluster side of server s, one with no peers when
@@ -286,6 +289,7 @@ func (n *nodes) relayFrom(ctx context.Context, node, fp string, out chan *frame.
 	dial, dialCancel := context.WithTimeout(ctx, nodeCallTimeout)
 	frames, stop, err := n.peers.Watch(dial, node, fp)
 	dialCancel()
+	n.called(err)
 	if err != nil {
 		if ctx.Err() == nil {
 			n.log.Info("could not watch a game on another node", "node", node, "err", err)
@@ -409,7 +413,16 @@ func (n *nodes) nodeAnswers(node string) bool {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
 	defer cancel()
-	return n.peers.Ping(ctx, node) == nil
+	return n.called(n.peers.Ping(ctx, node)) == nil
+}
+
+// called counts err, a call's to another node, in failures when it says
+// the node could not be reached, and returns it.
+func (n *nodes) called(err error) error {
+	if errors.Is(err, cluster.ErrUnreachable) {
+		n.failures.Add(1)
+	}
+	return err
 }
 
 // silent reports whether err, a call's to another node, says the node
@@ -449,7 +462,7 @@ func (n *nodes) evict(ctx context.Context, node, fp string) error {
 	if !n.shared() {
 		return fmt.Errorf("evict from %s: %w", node, cluster.ErrUnreachable)
 	}
-	return n.peers.Evict(ctx, node, fp)
+	return n.called(n.peers.Evict(ctx, node, fp))
 }
 
 // Watch implements cluster.Local: the game's frames as their save blobs,

@@ -650,9 +650,11 @@ func (s *Server) newPlay(fp string, lease *sessionLease, logger *log.Logger) *se
 		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.ends.pending, Unsaved: s.ends.unsaved, Played: m.Played,
 		Trouble: func(err error) {
 			if errors.Is(err, store.ErrFenced) {
+				m.FencedWrites.Inc()
 				logger.Warn("a write of this player's game was refused (fenced): another node claimed the key; this session ends without writing again", "err", err)
 			} else if errors.Is(err, store.ErrUnavailable) {
-				logger.Error("the database is out of reach; this player's last turn waits for it, retried every second, and the player is told", "err", err)
+				m.StorageWaits.Inc()
+				logger.Error("the database is out of reach (or a table held locked: see err); this player's last turn waits for it, retried every second, and the player is told", "err", err)
 			} else if err != nil {
 				logger.Error("a write of this player's game failed; it is retried every turn and the player is told", "err", err)
 			} else {

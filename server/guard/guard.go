@@ -253,7 +253,11 @@ func (g *Guard) track(ctx ssh.Context, c net.Conn, key string) net.Conn {
 	tc := &trackedConn{Conn: c}
 	wait := g.cfg.SessionOpenTimeout
 	cs := &connState{wait: wait}
-	g.count(metrics.ConnAccepted)
+	if p, ok := c.(*proxiedConn); ok && p.check {
+		g.count(metrics.ConnHealthCheck)
+	} else {
+		g.count(metrics.ConnAccepted)
+	}
 	g.opened(1)
 	tc.release = func() {
 		cs.stop()

@@ -113,6 +113,7 @@ type proxiedConn struct {
 	net.Conn
 	r      *bufio.Reader // nil once drained
 	remote net.Addr
+	check  bool // the header's command was LOCAL: the balancer's own health check
 }
 
 // Read returns the bytes buffered after the header first.
@@ -158,7 +159,7 @@ func readProxyHeader(c net.Conn, required bool, timeout time.Duration) (net.Conn
 	if src, ok := h.SourceAddr.(*net.TCPAddr); ok && h.Command.IsProxy() {
 		remote = src
 	}
-	return &proxiedConn{Conn: c, r: br, remote: remote}, nil
+	return &proxiedConn{Conn: c, r: br, remote: remote, check: h.Command.IsLocal()}, nil
 }
 
 // isConnError reports whether err is the connection's own trouble (reset,

@@ -28,6 +28,7 @@ const Namespace = "grotto"
 // Label values of grotto_connections_total's result.
 const (
 	ConnAccepted       = "accepted"             // admitted: may go on to the SSH handshake
+	ConnHealthCheck    = "health_check"         // admitted, a balancer's health check (a PROXY header with the LOCAL command), not a player
 	ConnTooMany        = "refused_too_many"     // refused: its address holds Limits.MaxConnsPerAddr already
 	ConnBadProxyHeader = "refused_proxy_header" // refused: a trusted balancer sent no valid PROXY header, or an untrusted address sent one
 )
@@ -55,6 +56,22 @@ type Sources struct {
 	// watcher read them, since the server started
 	// (grotto_watch_frames_dropped_total; server/lobby Memory.DroppedFrames).
 	DroppedWatchFrames func() uint64
+	// LeaseRenewFailures is how many renewals of this node's leases
+	// failed since it started (grotto_lease_renewal_failures_total): the
+	// database did not answer, and a lease not renewed within the TTL may
+	// be claimed by another node. nil reads 0.
+	LeaseRenewFailures func() uint64
+	// LeasesLost is how many keys' leases the database said this node had
+	// lost when it renewed (grotto_leases_lost_total): another node
+	// claimed them, and their sessions here ended. nil reads 0.
+	LeasesLost func() uint64
+	// NodeChannelFailures is how many calls to other nodes over the node
+	// channel failed (grotto_node_channel_failures_total): a ping, a
+	// take-over's evict, a watch, a kick or a broadcast. nil reads 0.
+	NodeChannelFailures func() uint64
+	// Ready says whether the node should be sent new players, as /readyz
+	// does (grotto_ready: 1 or 0). nil reads 1.
+	Ready func() bool
 }
 
 // Metrics are one server's instruments and the registry that holds them.
@@ -64,7 +81,8 @@ type Metrics struct {
 	reg *prometheus.Registry
 
 	// Connections counts TCP connections by result (grotto_connections_total
-	// {result}: ConnAccepted, ConnTooMany, ConnBadProxyHeader), counted by
+	// {result}: ConnAccepted, ConnHealthCheck, ConnTooMany,
+	// ConnBadProxyHeader), counted by
 	// the server's connection callback before the SSH handshake.
 	Connections *prometheus.CounterVec
 	// WebConnections counts the web pages' connections (--http) by what
@@ -110,6 +128,15 @@ type Metrics struct {
 	// JournalEntries is how many journal entries each such commit carried
 	// (grotto_journal_entries_per_commit): group commit at work.
 	JournalEntries prometheus.Histogram
+	// FencedWrites counts writes of a game the store refused because
+	// another node had claimed its key (grotto_fenced_writes_total): the
+	// session ends without writing again.
+	FencedWrites prometheus.Counter
+	// StorageWaits counts the times a session's turn began to wait for the
+	// store (grotto_storage_waits_total): the database out of reach, or a
+	// table locked longer than the store's lock wait; the player is told
+	// and the turn is retried every second.
+	StorageWaits prometheus.Counter
 
 	ops       [numOps]opMetrics  // StoreSeconds and StoreErrors by operation, resolved once
 	died, won prometheus.Counter // GamesFinished by outcome, resolved once
@@ -136,7 +163,7 @@ func New(src Sources) *Metrics {
 	reg := prometheus.NewRegistry()
 	m := &Metrics{reg: reg,
 		Connections: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "connections_total",
-			Help: "TCP connections, by result: accepted, or refused before the SSH handshake."}, []string{"result"}),
+			Help: "TCP connections, by result: accepted (a client), health_check (a balancer's check: a PROXY header with the LOCAL command), or refused before the SSH handshake."}, []string{"result"}),
 		WebConnections: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "web_connections_total",
 			Help: "Connections to the web pages, by what became of them at accept (accepted, accepted in a waiting one's place, refused busy or for the address's limits), and requests refused for a body."}, []string{"result"}),
 		ConnectionsOpen: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: Namespace, Name: "connections_open",
@@ -162,10 +189,14 @@ func New(src Sources) *Metrics {
 			Help: "Committed store transactions that carried journal entries (one fsync each on bbolt)."}),
 		JournalEntries: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: Namespace, Name: "journal_entries_per_commit",
 			Help: "Journal entries carried by each journal commit.", Buckets: JournalEntryBuckets}),
+		FencedWrites: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "fenced_writes_total",
+			Help: "Writes of a game refused because another node had claimed its key (the session ends)."}),
+		StorageWaits: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "storage_waits_total",
+			Help: "Times a session's turn began to wait for the store (out of reach, or a table locked); retried every second."}),
 	}
 	// Every label value exists from the start, so a rate over a series
 	// that has not happened yet reads 0, not "no data".
-	for _, r := range []string{ConnAccepted, ConnTooMany, ConnBadProxyHeader} {
+	for _, r := range []string{ConnAccepted, ConnHealthCheck, ConnTooMany, ConnBadProxyHeader} {
 		m.Connections.WithLabelValues(r)
 	}
 	m.Auth.WithLabelValues("publickey", "accepted")
@@ -175,7 +206,18 @@ func New(src Sources) *Metrics {
 		m.ops[op] = opMetrics{seconds: m.StoreSeconds.WithLabelValues(opNames[op]), errors: m.StoreErrors.WithLabelValues(opNames[op])}
 	}
 	reg.MustRegister(m.Connections, m.WebConnections, m.ConnectionsOpen, m.Auth, m.Turns, m.GamesFinished, m.TakeOvers, m.KeyFrame,
-		m.StoreSeconds, m.StoreErrors, m.Saves, m.JournalCommits, m.JournalEntries,
+		m.StoreSeconds, m.StoreErrors, m.Saves, m.JournalCommits, m.JournalEntries, m.FencedWrites, m.StorageWaits,
+		counterFunc("lease_renewal_failures_total", "Renewals of this node's leases that failed (a lease not renewed within the TTL may be claimed by another node).", src.LeaseRenewFailures),
+		counterFunc("leases_lost_total", "Keys whose lease this node lost to another node's claim (their sessions here ended).", src.LeasesLost),
+		counterFunc("node_channel_failures_total", "Calls to other nodes over the node channel that failed.", src.NodeChannelFailures),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: Namespace, Name: "ready",
+			Help: "1 while the node should be sent new sessions (/readyz says ready), else 0: draining, or its database unreachable."},
+			func() float64 {
+				if src.Ready == nil || src.Ready() {
+					return 1
+				}
+				return 0
+			}),
 		sessionsCollector{desc: prometheus.NewDesc(Namespace+"_sessions", "Live sessions, by kind.", []string{"kind"}, nil), count: src.Sessions},
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: Namespace, Name: "watch_frames_dropped_total",
 			Help: "Frames of a watched game replaced before the watcher read them (a slow watcher sees only the newest)."},
@@ -190,6 +232,17 @@ func New(src Sources) *Metrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	return m
+}
+
+// counterFunc is a counter of grotto's named name whose value f reads (0
+// when f is nil).
+func counterFunc(name, help string, f func() uint64) prometheus.CounterFunc {
+	return prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: Namespace, Name: name, Help: help}, func() float64 {
+		if f == nil {
+			return 0
+		}
+		return float64(f())
+	})
 }
 
 // Registry returns the registry holding every metric of the server, for

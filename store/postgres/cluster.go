@@ -31,11 +31,11 @@ func (s *Store) ClusterSecret(ctx context.Context) ([]byte, error) {
 	defer cancel()
 	offer := make([]byte, store.ClusterSecretSize)
 	rand.Read(offer) // never fails (crypto/rand docs, Go 1.24+)
-	if _, err := s.pool.Exec(ctx, `INSERT INTO cluster_secret (one, secret) VALUES (true, $1) ON CONFLICT (one) DO NOTHING`, offer); err != nil {
+	if _, err := s.place.Exec(ctx, `INSERT INTO cluster_secret (one, secret) VALUES (true, $1) ON CONFLICT (one) DO NOTHING`, offer); err != nil {
 		return nil, fmt.Errorf("cluster secret: %w", avail(err))
 	}
 	var secret []byte
-	if err := s.pool.QueryRow(ctx, `SELECT secret FROM cluster_secret WHERE one`).Scan(&secret); err != nil {
+	if err := s.place.QueryRow(ctx, `SELECT secret FROM cluster_secret WHERE one`).Scan(&secret); err != nil {
 		return nil, fmt.Errorf("cluster secret: %w", avail(err))
 	}
 	if len(secret) != store.ClusterSecretSize {
@@ -79,7 +79,7 @@ func (s *Store) Announce(ctx context.Context, node, addr string, games []store.N
 			SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::integer[], $5::bigint[], $6::integer[], $7::timestamptz[], $8::text[]) AS u
 			ON CONFLICT (node, fp) DO NOTHING`, node, fps, names, depths, turns, watchers, inputs, dailies)
 	}
-	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+	if err := s.place.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("announce %s (%d games): %w", node, n, avail(err))
 	}
 	return nil
@@ -90,7 +90,7 @@ func (s *Store) Announce(ctx context.Context, node, addr string, games []store.N
 func (s *Store) NodeGames(ctx context.Context) ([]store.NodeGame, error) {
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT g.node, g.fp, g.name, g.depth, g.turn, g.watchers, g.last_input, g.daily
+	rows, err := s.place.Query(ctx, `SELECT g.node, g.fp, g.name, g.depth, g.turn, g.watchers, g.last_input, g.daily
 		FROM node_games g JOIN nodes n ON n.node = g.node
 		WHERE n.expires > now()
 		ORDER BY lower(g.name), g.name, g.node, g.fp`)
@@ -115,7 +115,7 @@ func (s *Store) NodeGames(ctx context.Context) ([]store.NodeGame, error) {
 func (s *Store) Nodes(ctx context.Context) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT node FROM nodes WHERE expires > now() ORDER BY node COLLATE "C"`)
+	rows, err := s.place.Query(ctx, `SELECT node FROM nodes WHERE expires > now() ORDER BY node COLLATE "C"`)
 	if err != nil {
 		return nil, fmt.Errorf("list the nodes: %w", avail(err))
 	}
@@ -133,7 +133,7 @@ func (s *Store) NodeAddr(ctx context.Context, node string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
 	var addr string
-	err := s.pool.QueryRow(ctx, `SELECT addr FROM nodes WHERE node = $1 AND expires > now()`, node).Scan(&addr)
+	err := s.place.QueryRow(ctx, `SELECT addr FROM nodes WHERE node = $1 AND expires > now()`, node).Scan(&addr)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", fmt.Errorf("address of node %q: %w: no live announcement", node, store.ErrNotFound)
 	}
@@ -151,7 +151,7 @@ func (s *Store) NodeAddr(ctx context.Context, node string) (string, error) {
 func (s *Store) Withdraw(ctx context.Context, node string) error {
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
-	if _, err := s.pool.Exec(ctx, `DELETE FROM nodes WHERE node = $1`, node); err != nil {
+	if _, err := s.place.Exec(ctx, `DELETE FROM nodes WHERE node = $1`, node); err != nil {
 		return fmt.Errorf("withdraw node %s: %w", node, avail(err))
 	}
 	return nil

@@ -43,7 +43,7 @@ func (s *Store) Claim(ctx context.Context, fp, node string, ttl time.Duration) (
 	defer cancel()
 	for range 3 { // a lease seen held may expire before it is read
 		var epoch int64
-		err := s.pool.QueryRow(ctx, `INSERT INTO leases AS l (fp, node, epoch, expires)
+		err := s.place.QueryRow(ctx, `INSERT INTO leases AS l (fp, node, epoch, expires)
 			VALUES ($1, $2, 1, now() + $3::bigint * interval '1 microsecond')
 			ON CONFLICT (fp) DO UPDATE SET
 				epoch = CASE WHEN l.expires > now() THEN l.epoch ELSE l.epoch + 1 END,
@@ -57,7 +57,7 @@ func (s *Store) Claim(ctx context.Context, fp, node string, ttl time.Duration) (
 			return 0, fmt.Errorf("claim %s: %w", fp, avail(err))
 		}
 		held := &store.LeaseHeldError{Fingerprint: fp}
-		err = s.pool.QueryRow(ctx, `SELECT node, expires FROM leases WHERE fp = $1 AND expires > now()`, fp).Scan(&held.Node, &held.Expires)
+		err = s.place.QueryRow(ctx, `SELECT node, expires FROM leases WHERE fp = $1 AND expires > now()`, fp).Scan(&held.Node, &held.Expires)
 		if err == nil {
 			return 0, held
 		}
@@ -83,7 +83,7 @@ func (s *Store) Renew(ctx context.Context, node string, fps []string, ttl time.D
 	}
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `WITH renewed AS (
+	rows, err := s.place.Query(ctx, `WITH renewed AS (
 			UPDATE leases SET expires = now() + $3::bigint * interval '1 microsecond'
 			WHERE node = $1 AND fp = ANY($2::text[]) RETURNING fp)
 		SELECT f FROM unnest($2::text[]) AS u(f) WHERE f NOT IN (SELECT fp FROM renewed)`, node, fps, micros(ttl))
@@ -107,7 +107,7 @@ func (s *Store) Release(ctx context.Context, fp, node string, epoch uint64) erro
 	}
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
-	_, err := s.pool.Exec(ctx, `UPDATE leases SET expires = least(expires, now()) WHERE fp = $1 AND node = $2 AND epoch = $3`, fp, node, int64(epoch))
+	_, err := s.place.Exec(ctx, `UPDATE leases SET expires = least(expires, now()) WHERE fp = $1 AND node = $2 AND epoch = $3`, fp, node, int64(epoch))
 	if err != nil {
 		return fmt.Errorf("release %s: %w", fp, avail(err))
 	}

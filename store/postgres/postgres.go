@@ -23,6 +23,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"strings"
 	"syscall"
@@ -63,6 +64,22 @@ const DefaultConnectTimeout = 5 * time.Second
 // server's max_connections (100 by default) across all nodes.
 const DefaultMaxConns = 16
 
+// LockWait is the longest a game's read or write waits for a lock another
+// session holds (PostgreSQL's lock_timeout, set on every connection of the
+// games' pool): a table locked by a host's ALTER TABLE or a stuck
+// transaction makes the call return store.ErrUnavailable within it, so
+// the player is told at once that their turn waits for storage and the
+// wait screen retries, instead of a screen frozen until OpTimeout. It
+// also bounds how long a journal write holds its lease rows FOR SHARE
+// while it waits.
+const LockWait = time.Second
+
+// PlaceConns is how many connections the placement pool opens at most:
+// the leases and the nodes' announcements, apart from the games' pool, so
+// that writes of games stuck on a lock (up to DefaultMaxConns of them)
+// cannot starve the renewals that keep every game placed.
+const PlaceConns = 4
+
 // OpTimeout bounds one store call (a query or a transaction, waiting for a
 // pooled connection included): past it the call returns an error rather
 // than hold the player's session forever.
@@ -71,8 +88,9 @@ const OpTimeout = 15 * time.Second
 // Store is a store.Store on PostgreSQL. It is safe for concurrent use by
 // many sessions and by many processes on the same database.
 type Store struct {
-	pool  *pgxpool.Pool
-	where string // host:port/database, for messages (never the password)
+	pool  *pgxpool.Pool // the games: players, saves, journal, scores (lock_timeout LockWait)
+	place *pgxpool.Pool // the placement: leases, nodes, the cluster secret, and migrations
+	where string        // host:port/database, for messages (never the password)
 	j     *journaler
 }
 
@@ -105,21 +123,36 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if strings.HasPrefix(cc.Host, "/") {
 		where = fmt.Sprintf("%s/.s.PGSQL.%d/%s", cc.Host, cc.Port, cc.Database)
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	placeCfg := cfg.Copy()
+	placeCfg.MaxConns = PlaceConns
+	placeCfg.MinConns = 0
+	// Its calls are few (a claim at login, renewals every third of the
+	// TTL) and a failed one costs a player their session: every
+	// connection is pinged before use, so that one left dead by a
+	// database restart is replaced instead of failing the call.
+	placeCfg.ShouldPing = func(context.Context, pgxpool.ShouldPingParams) bool { return true }
+	placeCfg.ConnConfig.RuntimeParams = maps.Clone(cfg.ConnConfig.RuntimeParams)
+	cfg.ConnConfig.RuntimeParams["lock_timeout"] = fmt.Sprintf("%dms", LockWait.Milliseconds())
+	place, err := pgxpool.NewWithConfig(ctx, placeCfg)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", where, err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, cc.ConnectTimeout+time.Second)
 	defer cancel()
-	if err := pool.Ping(pctx); err != nil {
-		pool.Close()
+	if err := place.Ping(pctx); err != nil {
+		place.Close()
 		return nil, fmt.Errorf("%w %s: %s", ErrUnreachable, where, reason(err))
 	}
-	if err := migrateUp(pool); err != nil {
-		pool.Close()
+	if err := migrateUp(place); err != nil { // no lock_timeout: nodes starting together wait for one migration
+		place.Close()
 		return nil, fmt.Errorf("open store %s: schema: %w", where, err)
 	}
-	s := &Store{pool: pool, where: where}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		place.Close()
+		return nil, fmt.Errorf("open store %s: %w", where, err)
+	}
+	s := &Store{pool: pool, place: place, where: where}
 	s.j = startJournaler(pool)
 	return s, nil
 }
@@ -223,6 +256,7 @@ func (s *Store) CheckFile() error { return nil }
 func (s *Store) Close() error {
 	s.j.stop()
 	s.pool.Close()
+	s.place.Close()
 	return nil
 }
 

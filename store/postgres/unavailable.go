@@ -31,8 +31,9 @@ func avail(err error) error {
 // rather than that it refused what was asked:
 //   - SQLSTATE class 08 (connection exception), 57P01 admin_shutdown,
 //     57P02 crash_shutdown, 57P03 cannot_connect_now (starting up or
-//     shutting down) and 53300 too_many_connections (PostgreSQL docs,
-//     Appendix A "PostgreSQL Error Codes");
+//     shutting down), 53300 too_many_connections and 55P03
+//     lock_not_available (a lock held longer than LockWait) (PostgreSQL
+//     docs, Appendix A "PostgreSQL Error Codes");
 //   - a connection that could not be made (pgconn.ConnectError), or broke:
 //     refused, reset, a broken pipe, an unexpected end of stream, any
 //     network error;
@@ -42,7 +43,8 @@ func unavailable(err error) bool {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		switch code := pgErr.Code; {
-		case strings.HasPrefix(code, "08"), code == "57P01", code == "57P02", code == "57P03", code == "53300":
+		case strings.HasPrefix(code, "08"), code == "57P01", code == "57P02", code == "57P03", code == "53300",
+			code == "55P03": // lock_not_available: waited LockWait for a lock
 			return true
 		}
 		return false

@@ -1,0 +1,77 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/grotto-game/grotto/internal/await"
+	"github.com/grotto-game/grotto/internal/pgtest"
+)
+
+// A table locked in the database (a host's ALTER TABLE, a stuck
+// migration) shows the player the storage wait while it is still locked,
+// not a frozen screen until a call times out, and does not stall the
+// lease renewals that keep the node's games placed: a lock longer than
+// the lease TTL must not let the game lapse to another node (found by a
+// host locking the saves for 30 s: 15–30 s of frozen screens, and
+// renewals waiting for a connection behind the sessions' stuck reads).
+// The player's turn 100 writes a snapshot (session.SnapshotEvery), and
+// twenty players logging in meanwhile each read their save.
+func TestALockedSavesTableShowsTheWaitAndTheLeasesStillRenew(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	var logs lockedBuffer
+	srv, addr := serveNode(t, url, "node-a", MinLeaseTTL, &logs)
+	player := dial(t, addr, newKey(t), 100, 30)
+	newGame(t, player)
+	rest(t, player, 99)
+
+	ctx := context.Background()
+	locker, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close(ctx)
+	tx, err := locker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `LOCK TABLE saves IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	var locked time.Time
+	if err := tx.QueryRow(ctx, `SELECT clock_timestamp()`).Scan(&locked); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 { // each names itself, then its title reads its save
+		c := dial(t, addr, newKey(t), 100, 30)
+		waitText(t, c, "Choose the name")
+		c.Send("\x15" + fmt.Sprintf("late%d", names.Add(1)) + "\r")
+	}
+	player.Send(".")
+	// Within waitLong, shorter than a store call's timeout (15 s).
+	waitText(t, player, "Waiting for storage")
+	// The lease is renewed while the journal stays locked: its expiry
+	// moves past the lock's start plus one TTL.
+	if !await.Within(3*waitLong, func() bool {
+		var expires time.Time // a lease renewed after the lock began
+		err := locker.QueryRow(ctx, `SELECT max(expires) FROM leases`).Scan(&expires)
+		return err == nil && expires.After(locked.Add(MinLeaseTTL))
+	}) {
+		t.Fatalf("the node's lease was not renewed while the journal was locked; the log:\n%s", logs.String())
+	}
+	tx.Rollback(ctx)
+	waitText(t, player, "Turn: 100")
+	if s := logs.String(); strings.Contains(s, "fenced") || strings.Contains(s, "lost") {
+		t.Errorf("the game lost its place while the saves were locked:\n%s", s)
+	}
+	// What a host's dashboard shows of it: no renewal failed.
+	if n := srv.place.leases.renewFailures.Load(); n != 0 {
+		t.Errorf("grotto_lease_renewal_failures_total = %d while only the saves were locked, want 0", n)
+	}
+}
