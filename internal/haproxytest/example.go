@@ -11,7 +11,7 @@ var HostingExample = Config{
 	Listen:  ":23234",
 	Nodes:   []string{"10.0.0.11:23234", "10.0.0.12:23234", "10.0.0.13:23234"},
 	Balance: "leastconn",
-	MaxConn: 20000,
+	MaxConn: 4000,
 	Check:   true,
 	Ready:   []string{"10.0.0.11:9100", "10.0.0.12:9100", "10.0.0.13:9100"},
 }
