@@ -96,6 +96,8 @@ type Server struct {
 	metrics metricsSide
 	// life orders Serve's start and Shutdown (shutdown.go).
 	life life
+	// controlLn is the control socket (control.go), once Listen made it.
+	controlLn net.Listener
 }
 
 // front is the server's SSH side.
@@ -292,6 +294,7 @@ func (s *Server) Listen() error {
 		}
 		return err
 	}
+	s.listenControl() // control.go
 	return nil
 }
 
@@ -320,6 +323,7 @@ func (s *Server) Serve() error {
 	}
 	stop := make(chan struct{})
 	defer close(stop)
+	go s.serveControl(stop) // control.go: grotto backup
 	go s.place.live.Sweep(s.cfg.Limits.KeepAlive, s.cfg.Limits.IdleTimeout, stop)
 	go s.watchFile(stop)
 	s.place.nodes.serve(stop)
@@ -401,6 +405,7 @@ func (s *Server) Close() error {
 	if s.front.ln != nil {
 		s.front.ln.Close()
 	}
+	s.closeControl()
 	if s.place.nodes.ln != nil {
 		s.place.nodes.ln.Close()
 	}

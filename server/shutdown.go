@@ -26,6 +26,7 @@ func (s *Server) stopServing() {
 	if s.life.served {
 		return
 	}
+	s.closeControl()
 	if s.place.nodes.ln != nil {
 		s.place.nodes.ln.Close()
 	}

@@ -132,7 +132,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	c.FPS = server.DefaultFPS
 	intFlag(&c.FPS, "fps", "GROTTO_FPS", "most frames per second a session draws (1–120)")
 	usage := func(w io.Writer) {
-		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the bbolt database, offline (see grotto compact --help)\n  grotto copy-store --from FILE --to URL   copy a bbolt database into PostgreSQL (see grotto copy-store --help)\n\nFlags:\n")
+		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the bbolt database, offline (see grotto compact --help)\n  grotto copy-store --from FILE --to URL   copy a bbolt database into PostgreSQL (see grotto copy-store --help)\n  grotto backup --out FILE [--data DIR]   copy a running server's bbolt database while players play (see grotto backup --help)\n\nFlags:\n")
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(stderr)
@@ -266,6 +266,9 @@ func runOn(args []string, inherited func() (sockets, error)) int {
 	}
 	if len(args) > 0 && args[0] == "copy-store" {
 		return copyStore(args[1:], os.Stdout, os.Stderr)
+	}
+	if len(args) > 0 && args[0] == "backup" {
+		return backup(args[1:], os.Stdout, os.Stderr)
 	}
 	logger := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, TimeFormat: time.RFC3339})
 	cfg, err := parse(args, os.Stdout, os.Stderr)
