@@ -90,7 +90,7 @@ func (s *Server) newMetrics(mem *lobby.Memory, db Database) {
 			}
 			return s.place.nodes.failures.Load()
 		},
-		Ready: func() bool { return s.readiness() == nil }})
+		Ready: func() bool { return s.readiness() == nil }, Unsaved: s.ends.unsaved.Len})
 	if o, ok := db.(store.Observable); ok {
 		o.SetObserver(s.metrics.Metrics)
 	}

@@ -72,6 +72,10 @@ type Sources struct {
 	// Ready says whether the node should be sent new players, as /readyz
 	// does (grotto_ready: 1 or 0). nil reads 1.
 	Ready func() bool
+	// Unsaved is how many keys' games could not be saved when their
+	// session ended and have not been saved since (grotto_games_unsaved):
+	// their last turns are lost if the server stops now. nil reads 0.
+	Unsaved func() int
 }
 
 // Metrics are one server's instruments and the registry that holds them.
@@ -210,6 +214,14 @@ func New(src Sources) *Metrics {
 		counterFunc("lease_renewal_failures_total", "Renewals of this node's leases that failed (a lease not renewed within the TTL may be claimed by another node).", src.LeaseRenewFailures),
 		counterFunc("leases_lost_total", "Keys whose lease this node lost to another node's claim (their sessions here ended).", src.LeasesLost),
 		counterFunc("node_channel_failures_total", "Calls to other nodes over the node channel that failed.", src.NodeChannelFailures),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: Namespace, Name: "games_unsaved",
+			Help: "Games that could not be saved when their session ended and have not been saved since (lost if the server stops now)."},
+			func() float64 {
+				if src.Unsaved == nil {
+					return 0
+				}
+				return float64(src.Unsaved())
+			}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: Namespace, Name: "ready",
 			Help: "1 while the node should be sent new sessions (/readyz says ready), else 0: draining, or its database unreachable."},
 			func() float64 {

@@ -85,6 +85,16 @@ func (u *Unsaved) Clear(fp string) {
 	delete(u.keys, fp)
 }
 
+// Len returns how many keys are in the set.
+func (u *Unsaved) Len() int {
+	if u == nil {
+		return 0
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return len(u.keys)
+}
+
 // Keys returns the fingerprints in the set, sorted; nil when it is empty.
 func (u *Unsaved) Keys() []string {
 	if u == nil {
