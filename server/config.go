@@ -79,6 +79,10 @@ type Config struct {
 	// least two of the balancer's check intervals. 0 stops refusing at
 	// once, as a lone server should. Negative is a bad configuration.
 	Drain time.Duration
+	// LogFormat is how cmd/grotto writes its log: "text" (charm log's
+	// lines, the default when "") or "json" (one object a line with the
+	// same fields, for log shippers). The server itself only checks it.
+	LogFormat string
 	// Logger receives the server's log; nil means stderr.
 	Logger *log.Logger
 	// NewSeed, if set, seeds every new game (tests use it); nil means random.
@@ -351,6 +355,9 @@ func (c *Config) validateNode() error {
 func (c *Config) validatePacing() error {
 	if c.LeaseTTL != 0 && c.LeaseTTL < MinLeaseTTL {
 		return badSetting("--lease-ttl", "must be at least %v, not %v", MinLeaseTTL, c.LeaseTTL)
+	}
+	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
+		return badSetting("--log-format", "must be text or json, not %q", c.LogFormat)
 	}
 	if c.Drain < 0 {
 		return badSetting("--drain", "must be 0 or more, not %v", c.Drain)

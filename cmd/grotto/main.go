@@ -128,6 +128,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	stringFlag(&httpProxies, "http-trusted-proxy", "GROTTO_HTTP_TRUSTED_PROXY", "", "HTTP reverse proxies in front of --http (CIDR ranges or addresses, comma-separated) whose X-Forwarded-For names the browser for the per-address limits; anyone else's header is ignored")
 	stringFlag(&c.PublicSSH, "public-ssh", "GROTTO_PUBLIC_SSH", "", "the host:port players reach SSH at (the balancer's or the port mapping's), e.g. play.example.org:2222: every hint of what to type names it (default <host> and the --listen port)")
 	stringFlag(&c.Metrics, "metrics", "GROTTO_METRICS", "", "serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:2112; off when empty")
+	stringFlag(&c.LogFormat, "log-format", "GROTTO_LOG_FORMAT", "text", "the log's format on stderr: text, or json (one object a line, for log shippers)")
 	stringFlag(&c.Pprof, "pprof", "GROTTO_PPROF", "", "serve Go's profiler on this loopback address, e.g. 127.0.0.1:6060")
 	c.FPS = server.DefaultFPS
 	intFlag(&c.FPS, "fps", "GROTTO_FPS", "most frames per second a session draws (1–120)")
@@ -248,6 +249,17 @@ func procsFloor() {
 	}
 }
 
+// newLogger is grotto's log on w in format (--log-format): charm log's
+// text lines with an RFC 3339 timestamp, or with "json" one JSON object a
+// line holding the same fields (time, level, msg, then the line's own).
+func newLogger(w io.Writer, format string) *log.Logger {
+	opts := log.Options{ReportTimestamp: true, TimeFormat: time.RFC3339}
+	if format == "json" {
+		opts.Formatter = log.JSONFormatter
+	}
+	return log.NewWithOptions(w, opts)
+}
+
 // run is grotto with its arguments (without the program name) and returns
 // the exit code: 0 after a clean stop or --help, 1 when the server cannot
 // start or a game could not be saved, 2 for a bad configuration (sockets
@@ -270,7 +282,7 @@ func runOn(args []string, inherited func() (sockets, error)) int {
 	if len(args) > 0 && args[0] == "backup" {
 		return backup(args[1:], os.Stdout, os.Stderr)
 	}
-	logger := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, TimeFormat: time.RFC3339})
+	logger := newLogger(os.Stderr, "text")
 	cfg, err := parse(args, os.Stdout, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -279,6 +291,7 @@ func runOn(args []string, inherited func() (sockets, error)) int {
 		logger.Error("bad configuration", "err", err)
 		return 2
 	}
+	logger = newLogger(os.Stderr, cfg.LogFormat)
 	cfg.Logger = logger
 	socks, err := inherited()
 	if err == nil {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"net"
 	"os"
 	"os/signal"
@@ -49,7 +51,7 @@ func TestFlagsWinOverEnvironmentAndEnvironmentOverDefaults(t *testing.T) {
 func TestHelpListsEveryFlag(t *testing.T) {
 	var out bytes.Buffer
 	parse([]string{"--help"}, &out, &out)
-	for _, f := range []string{"-listen", "-data", "-admin-keys", "-host-key", "-proxy-protocol-from", "-node", "-lease-ttl", "-banned-keys", "-drain", "GROTTO_DRAIN",
+	for _, f := range []string{"-listen", "-data", "-admin-keys", "-host-key", "-proxy-protocol-from", "-node", "-lease-ttl", "-banned-keys", "-drain", "GROTTO_DRAIN", "-log-format", "GROTTO_LOG_FORMAT",
 		"GROTTO_BANNED_KEYS", "GROTTO_LISTEN", "GROTTO_DATA", "GROTTO_ADMIN_KEYS", "GROTTO_HOST_KEY", "GROTTO_PROXY_PROTOCOL_FROM", "GROTTO_NODE", "GROTTO_LEASE_TTL"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("--help does not mention %s", f)
@@ -471,6 +473,7 @@ func TestAnErrorInAVariableNamesTheVariable(t *testing.T) {
 		{"GROTTO_LEASE_TTL", "soon", "GROTTO_LEASE_TTL (--lease-ttl) \"soon\" is not a duration"},
 		{"GROTTO_LEASE_TTL", "1s", "GROTTO_LEASE_TTL (--lease-ttl) must be at least 3s, not 1s"},
 		{"GROTTO_DRAIN", "-5s", "GROTTO_DRAIN (--drain) must be 0 or more, not -5s"},
+		{"GROTTO_LOG_FORMAT", "xml", "GROTTO_LOG_FORMAT (--log-format) must be text or json, not \"xml\""},
 		{"GROTTO_NODE", "node a", "GROTTO_NODE (--node) \"node a\" must be printable, without spaces"},
 		{"GROTTO_METRICS", "localhost:99999", "GROTTO_METRICS (--metrics)"},
 	} {
@@ -615,5 +618,30 @@ func TestOnOneCPUGrottoRunsTwoPsUnlessTheHostSaysOtherwise(t *testing.T) {
 	procsFloor()
 	if n := runtime.GOMAXPROCS(0); n != minProcs {
 		t.Errorf("one CPU, GOMAXPROCS unset: grotto runs %d Ps, want %d", n, minProcs)
+	}
+}
+
+// A log shipper reads --log-format json: one JSON object a line, with the
+// fields the text lines carry.
+func TestTheJSONLogHoldsTheTextLogsFields(t *testing.T) {
+	var text, js bytes.Buffer
+	for _, l := range []struct {
+		w      *bytes.Buffer
+		format string
+	}{{&text, "text"}, {&js, "json"}} {
+		newLogger(l.w, l.format).Info("backup: copied the database while serving", "bytes", 3481600, "took", "40ms")
+	}
+	var line map[string]any
+	if err := json.Unmarshal(js.Bytes(), &line); err != nil {
+		t.Fatalf("the json log line does not parse: %v\n%s", err, js.String())
+	}
+	if line["level"] != "info" || line["msg"] != "backup: copied the database while serving" || line["bytes"] != float64(3481600) || line["took"] != "40ms" {
+		t.Errorf("json line %v lacks a field", line)
+	}
+	if _, err := time.Parse(time.RFC3339, fmt.Sprint(line["time"])); err != nil {
+		t.Errorf("json time %v is not RFC 3339", line["time"])
+	}
+	if !strings.Contains(text.String(), "bytes=3481600") || strings.Contains(text.String(), "{") {
+		t.Errorf("the text line changed: %q", text.String())
 	}
 }
