@@ -45,8 +45,15 @@ func chromium(t *testing.T) string {
 // its tab's context and the console messages it has written so far.
 func browser(t *testing.T) (context.Context, func() []chromedp.ConsoleMessage) {
 	t.Helper()
+	return browserWith(t)
+}
+
+// browserWith is browser with more of Chromium's options.
+func browserWith(t *testing.T, more ...chromedp.ExecAllocatorOption) (context.Context, func() []chromedp.ConsoleMessage) {
+	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium(t)), chromedp.NoSandbox,
 		chromedp.DisableGPU, chromedp.WindowSize(1100, 800))
+	opts = append(opts, more...)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
