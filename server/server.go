@@ -10,7 +10,8 @@
 // Files by concern:
 //   - lifecycle: server.go (New, Listen, Serve, the session's play),
 //     shutdown.go (Shutdown's order), health.go (/readyz and the drain
-//     that begins Shutdown), bind.go (listening sockets), config.go
+//     that begins Shutdown), control.go (the control socket: grotto
+//     backup), bind.go (listening sockets), config.go
 //     (Config and its Validate), limits.go (the abuse limits and their
 //     defaults), hints.go (the command players are told to type);
 //   - the chain: chain.go (the middleware, in order), auth.go (keys and
