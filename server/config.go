@@ -77,7 +77,8 @@ type Config struct {
 	// "not ready" on /readyz (health.go), so that a balancer probing it
 	// sends new players to other nodes before this one refuses them: at
 	// least two of the balancer's check intervals. 0 stops refusing at
-	// once, as a lone server should. Negative is a bad configuration.
+	// once, as a lone server should. Negative or past MaxDrain is a bad
+	// configuration.
 	Drain time.Duration
 	// LogFormat is how cmd/grotto writes its log: "text" (charm log's
 	// lines, the default when "") or "json" (one object a line with the
@@ -151,6 +152,10 @@ func (c Config) HostKeyPath() string {
 	}
 	return filepath.Join(c.DataDir, HostKeyFile)
 }
+
+// MaxDrain is the longest Config.Drain: a balancer learns a node is not
+// ready within seconds, and a longer drain only delays a restart.
+const MaxDrain = 10 * time.Minute
 
 // DefaultLeaseTTL is Config.LeaseTTL's default: a stopped node's players
 // wait at most this long to play on another node.
@@ -359,8 +364,8 @@ func (c *Config) validatePacing() error {
 	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
 		return badSetting("--log-format", "must be text or json, not %q", c.LogFormat)
 	}
-	if c.Drain < 0 {
-		return badSetting("--drain", "must be 0 or more, not %v", c.Drain)
+	if c.Drain < 0 || c.Drain > MaxDrain {
+		return badSetting("--drain", "must be between 0 and %v, not %v", MaxDrain, c.Drain)
 	}
 	if c.FPS < 1 || c.FPS > MaxFPS {
 		return badSetting("--fps", "must be between 1 and %d, not %d", MaxFPS, c.FPS)

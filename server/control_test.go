@@ -1,6 +1,11 @@
 package server
 
 import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -13,6 +18,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/store/bolt"
 )
 
@@ -58,7 +64,7 @@ func TestABackupOfARunningServerResumesEveryGameAtItsTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := RequestBackup(filepath.Join(dir, ControlSocket), f)
+	n, err := RequestBackup(filepath.Join(dir, ControlSocket), f, nil)
 	f.Close()
 	close(stop)
 	busy.Wait()
@@ -116,3 +122,77 @@ func TestTheControlSocketRefusesAnUnknownRequest(t *testing.T) {
 }
 
 func dialUnix(path string) (net.Conn, error) { return net.Dial("unix", path) }
+
+// A backup client that stops reading holds no read transaction of the
+// store (a commit that must grow the file would wait for it, and every
+// player with it), and a shutdown does not wait for it (found by a
+// tester: a stalled `grotto backup | ssh` froze every player and the
+// stop).
+func TestABackupClientThatStopsReadingHoldsNothingAndShutdownEndsIt(t *testing.T) {
+	dir := t.TempDir()
+	// A database bigger than a unix socket's buffers, so that the copy
+	// cannot all be written before the client reads.
+	pre, err := bolt.Open(filepath.Join(dir, DBFile), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		blob := make([]byte, 1<<20)
+		rand.Read(blob)
+		if err := pre.PutSave(fmt.Sprintf("SHA256:filler%d", i), blob); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pre.Close()
+	srv, addr := serve(t, Config{DataDir: dir})
+	player := dial(t, addr, newKey(t), 100, 30)
+	newGame(t, player)
+	rest(t, player, 3)
+	c, err := dialUnix(filepath.Join(dir, ControlSocket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "backup\n")
+	c.SetReadDeadline(time.Now().Add(waitLong))
+	head, err := bufio.NewReader(c).ReadString('\n') // the header, then no more reading
+	if err != nil || !strings.HasPrefix(head, "OK ") {
+		t.Fatalf("the backup's header: %q, %v", head, err)
+	}
+	st := srv.Store().(*bolt.Store)
+	if n := st.OpenReads(); n != 0 {
+		t.Errorf("%d read transactions open while the client does not read, want 0", n)
+	}
+	rest(t, player, 6) // the game goes on
+	ctx, cancel := context.WithTimeout(context.Background(), 3*waitLong)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- srv.Shutdown(ctx) }()
+	if err := await.Recv(t, 2*waitLong, "the shutdown with a backup client stalled", done); err != nil {
+		t.Errorf("shutdown: %v", err)
+	}
+}
+
+// Two servers sharing a data dir (each with its own --store): the second
+// leaves the first's control socket alone, so backups still reach the
+// first.
+func TestASecondServerOnTheDataDirLeavesTheFirstsControlSocket(t *testing.T) {
+	dir := t.TempDir()
+	first, addr := serve(t, Config{DataDir: dir})
+	key := newKey(t)
+	newGame(t, dial(t, addr, key, 100, 30))
+	other, err := bolt.Open(filepath.Join(t.TempDir(), "other.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serveDB(t, Config{DataDir: dir}, other)
+	var copyBuf bytes.Buffer
+	if _, err := RequestBackup(filepath.Join(dir, ControlSocket), &copyBuf, func(h BackupHeader) error {
+		if h.Database != first.Store().(*bolt.Store).Path() {
+			t.Errorf("the backup is of %s, want the first server's %s", h.Database, first.Store().(*bolt.Store).Path())
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}

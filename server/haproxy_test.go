@@ -231,7 +231,7 @@ func TestThroughHAProxyADrainingNodeLeavesTheRotationBeforeItRefusesAnyone(t *te
 	var ready []string
 	for range 2 {
 		logs := &lockedBuffer{}
-		srv, addr := serve(t, Config{ProxyProtocolFrom: []string{balancerIP}, Metrics: "127.0.0.1:0", Drain: time.Hour,
+		srv, addr := serve(t, Config{ProxyProtocolFrom: []string{balancerIP}, Metrics: "127.0.0.1:0", Drain: MaxDrain,
 			Logger: log.NewWithOptions(logs, log.Options{Level: log.DebugLevel})})
 		nodes, servers = append(nodes, node{addr: addr, logs: logs}), append(servers, srv)
 		ready = append(ready, srv.MetricsAddr().String())

@@ -31,9 +31,9 @@ func probe(url string) (int, string) {
 // anyone: a balancer probing /readyz sends new players elsewhere while the
 // node still serves the ones on their way (found behind HAProxy: the node
 // refused connections the instant SIGTERM came, while HAProxy still
-// counted it up for 2–4 s). The drain here lasts until CutDrain.
+// counted it up for 2–4 s). The drain here (MaxDrain) lasts until CutDrain.
 func TestADrainingNodeSaysNotReadyWhileItStillServesThenRefuses(t *testing.T) {
-	srv, addr := serve(t, Config{Metrics: "127.0.0.1:0", HTTP: "127.0.0.1:0", Drain: time.Hour})
+	srv, addr := serve(t, Config{Metrics: "127.0.0.1:0", HTTP: "127.0.0.1:0", Drain: MaxDrain})
 	urls := []string{"http://" + srv.MetricsAddr().String(), "http://" + srv.HTTPAddr().String()}
 	for _, u := range urls {
 		if code, body := probe(u + "/readyz"); code != http.StatusOK || body != "ready\n" {
@@ -80,5 +80,32 @@ func TestADrainingNodeSaysNotReadyWhileItStillServesThenRefuses(t *testing.T) {
 	if c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{Width: 80, Height: 24}); err == nil {
 		c.Close()
 		t.Error("a connection after the drain was served")
+	}
+}
+
+// A probe is GET or HEAD, on either address alike; anything else is told
+// so (found: the web address answered 404, the metrics address 405).
+func TestTheHealthEndpointsAnswerOtherMethods405OnBothAddresses(t *testing.T) {
+	srv, _ := serve(t, Config{Metrics: "127.0.0.1:0", HTTP: "127.0.0.1:0"})
+	for _, base := range []string{"http://" + srv.MetricsAddr().String(), "http://" + srv.HTTPAddr().String()} {
+		for _, path := range []string{"/healthz", "/readyz"} {
+			req, _ := http.NewRequest(http.MethodDelete, base+path, nil)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
+				t.Errorf("DELETE %s%s: %s, Allow %q; want 405 and GET, HEAD", base, path, resp.Status, resp.Header.Get("Allow"))
+			}
+			head, err := http.Head(base + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			head.Body.Close()
+			if head.StatusCode != http.StatusOK {
+				t.Errorf("HEAD %s%s: %s, want 200", base, path, head.Status)
+			}
+		}
 	}
 }

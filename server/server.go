@@ -97,8 +97,8 @@ type Server struct {
 	metrics metricsSide
 	// life orders Serve's start and Shutdown (shutdown.go).
 	life life
-	// controlLn is the control socket (control.go), once Listen made it.
-	controlLn net.Listener
+	// ctl is the control socket (control.go), once Listen made it.
+	ctl *control
 }
 
 // front is the server's SSH side.

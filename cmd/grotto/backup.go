@@ -47,7 +47,7 @@ func backup(args []string, stdout, stderr io.Writer) int {
 	socket := filepath.Join(*data, server.ControlSocket)
 	start := time.Now()
 	if *out == "-" {
-		if _, err := server.RequestBackup(socket, stdout); err != nil {
+		if _, err := server.RequestBackup(socket, stdout, nil); err != nil {
 			fmt.Fprintf(stderr, "grotto backup: %v\n", err)
 			return 1
 		}
@@ -62,17 +62,23 @@ func backup(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// backupToFile writes the server's copy to path through path + ".part":
-// synced, checked, then renamed into place. On error path is untouched
-// and the part file removed.
+// backupToFile writes the server's copy to path through a part file of
+// its own beside it (so that backups run at once never share one):
+// synced, its size checked, opened and checked, then renamed into place.
+// It refuses a path that is the server's own database file. On error path
+// is untouched and the part file removed.
 func backupToFile(socket, path string) (int64, error) {
-	part := path + ".part"
-	f, err := os.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".part-*")
 	if err != nil {
 		return 0, err
 	}
+	part := f.Name()
 	defer os.Remove(part) // gone once renamed
-	n, err := server.RequestBackup(socket, f)
+	var db string // the server's database file, as it named it
+	n, err := server.RequestBackup(socket, f, func(h server.BackupHeader) error {
+		db = h.Database
+		return notTheDatabase(path, db)
+	})
 	if err == nil {
 		err = f.Sync()
 	}
@@ -80,7 +86,10 @@ func backupToFile(socket, path string) (int64, error) {
 		err = cerr
 	}
 	if err != nil {
-		return n, fmt.Errorf("writing %s: %w", part, err)
+		return n, err
+	}
+	if fi, err := os.Stat(part); err != nil || fi.Size() != n {
+		return n, fmt.Errorf("the copy in %s is not the %d bytes sent: %v", part, n, err)
 	}
 	st, err := bolt.Open(part, time.Second)
 	if err != nil {
@@ -91,6 +100,9 @@ func backupToFile(socket, path string) (int64, error) {
 	if err != nil {
 		return n, fmt.Errorf("the copy fails bbolt's consistency check: %w", err)
 	}
+	if err := notTheDatabase(path, db); err != nil { // checked again: a rename over it would cut the server off its file
+		return n, err
+	}
 	if err := os.Rename(part, path); err != nil {
 		return n, err
 	}
@@ -99,4 +111,24 @@ func backupToFile(socket, path string) (int64, error) {
 		d.Close()
 	}
 	return n, nil
+}
+
+// notTheDatabase refuses out when it is the server's database file (db,
+// as the server named it): renaming a copy over it would leave the server
+// writing to a file no path names.
+func notTheDatabase(out, db string) error {
+	refuse := fmt.Errorf("%s is the running server's own database file: write the backup somewhere else", out)
+	if abs, err := filepath.Abs(out); err == nil {
+		if dbAbs, err := filepath.Abs(db); err == nil && abs == dbAbs {
+			return refuse
+		}
+	}
+	dbInfo, err := os.Stat(db)
+	if err != nil {
+		return nil // another machine's path, or gone: not this file
+	}
+	if outInfo, err := os.Stat(out); err == nil && os.SameFile(outInfo, dbInfo) {
+		return refuse
+	}
+	return nil
 }

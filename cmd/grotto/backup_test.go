@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -54,8 +55,34 @@ func TestBackupCopiesTheRunningServersDatabaseIntoACheckedFile(t *testing.T) {
 		t.Errorf("the backup lacks the daily secret: %v", err)
 	}
 	st.Close()
-	if _, err := os.Stat(file + ".part"); err == nil {
-		t.Error("the part file was left beside the backup")
+
+	// Four backups at once to one file (overlapping cron runs): each
+	// through its own part file, so the file ends a whole copy.
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() { backup([]string{"--data", dir, "--out", file}, &bytes.Buffer{}, &bytes.Buffer{}) })
+	}
+	wg.Wait()
+	st, err = bolt.Open(file, time.Second)
+	if err != nil {
+		t.Fatalf("the backup after four at once does not open: %v", err)
+	}
+	if _, err := st.Profile(keys.Fingerprint(key.PublicKey())); err != nil {
+		t.Errorf("the backup after four at once lacks the player's profile: %v", err)
+	}
+	st.Close()
+	if parts, _ := filepath.Glob(file + ".part*"); len(parts) > 0 {
+		t.Errorf("part files left beside the backup: %v", parts)
+	}
+	// The server's own file is refused, and the server keeps it.
+	errOut.Reset()
+	live := filepath.Join(dir, server.DBFile)
+	if got := backup([]string{"--data", dir, "--out", live}, &out, &errOut); got != 1 || !strings.Contains(errOut.String(), "the running server's own database file") {
+		t.Errorf("backup over the live file: exit %d, %q; want 1 and why", got, errOut.String())
+	}
+	c.Send(".")
+	if _, err := c.WaitForText(10*time.Second, "Turn: 1"); err != nil {
+		t.Errorf("a turn after the refused backup: %v", err)
 	}
 
 	errOut.Reset()

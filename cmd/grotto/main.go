@@ -311,6 +311,11 @@ func runOn(args []string, inherited func() (sockets, error)) int {
 	// it has started, with its goodbye, instead of killing it mid-open.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Every stop signal, from the same moment: the first ends ctx, a
+	// second cuts the drain short (serve), however soon it follows.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
 	// pprof is bound before the server starts, so it answers as soon as the
 	// SSH port does (the fault suite reads its heap right away).
 	var pprof net.Listener
@@ -337,7 +342,7 @@ func runOn(args []string, inherited func() (sockets, error)) int {
 			}
 		}()
 	}
-	return serve(ctx, srv, cfg.Drain, logger)
+	return serve(ctx, signals, srv, cfg.Drain, logger)
 }
 
 // start opens the game data and the database (open), builds the server on
@@ -359,12 +364,13 @@ func start(cfg server.Config) (*server.Server, error) {
 	return srv, nil
 }
 
-// serve runs srv until ctx ends (SIGINT or SIGTERM), re-reading the admins
+// serve runs srv until ctx ends (SIGINT or SIGTERM, each also sent on
+// signals), re-reading the admins
 // and bans on SIGHUP, then shuts it down within drain (--drain) and
 // shutdownTimeout. It returns
 // the exit code: 0 when every game is saved, 1 otherwise or if the server
 // stopped by itself.
-func serve(ctx context.Context, srv *server.Server, drain time.Duration, logger *log.Logger) int {
+func serve(ctx context.Context, signals <-chan os.Signal, srv *server.Server, drain time.Duration, logger *log.Logger) int {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve() }()
 	hup := make(chan os.Signal, 1)
@@ -388,16 +394,21 @@ wait:
 			break wait
 		}
 	}
-	// A second SIGINT or SIGTERM cuts the drain short (--drain).
-	again, stopped := make(chan os.Signal, 1), make(chan struct{})
-	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(again)
+	// A second SIGINT or SIGTERM cuts the drain short (--drain): signals
+	// heard both signals, the first one included.
+	stopped := make(chan struct{})
 	defer close(stopped)
 	go func() {
-		select {
-		case <-again:
-			srv.CutDrain()
-		case <-stopped:
+		for seen := 0; ; {
+			select {
+			case <-signals:
+				if seen++; seen == 2 {
+					srv.CutDrain()
+					return
+				}
+			case <-stopped:
+				return
+			}
 		}
 	}()
 	sctx, cancel := context.WithTimeout(context.Background(), drain+shutdownTimeout)

@@ -472,7 +472,8 @@ func TestAnErrorInAVariableNamesTheVariable(t *testing.T) {
 		{"GROTTO_PROXY_PROTOCOL_FROM", "10.0.0.0/40", "GROTTO_PROXY_PROTOCOL_FROM (--proxy-protocol-from)"},
 		{"GROTTO_LEASE_TTL", "soon", "GROTTO_LEASE_TTL (--lease-ttl) \"soon\" is not a duration"},
 		{"GROTTO_LEASE_TTL", "1s", "GROTTO_LEASE_TTL (--lease-ttl) must be at least 3s, not 1s"},
-		{"GROTTO_DRAIN", "-5s", "GROTTO_DRAIN (--drain) must be 0 or more, not -5s"},
+		{"GROTTO_DRAIN", "-5s", "GROTTO_DRAIN (--drain) must be between 0 and 10m0s, not -5s"},
+		{"GROTTO_DRAIN", "2562047h", "GROTTO_DRAIN (--drain) must be between 0 and 10m0s, not 2562047h0m0s"},
 		{"GROTTO_LOG_FORMAT", "xml", "GROTTO_LOG_FORMAT (--log-format) must be text or json, not \"xml\""},
 		{"GROTTO_NODE", "node a", "GROTTO_NODE (--node) \"node a\" must be printable, without spaces"},
 		{"GROTTO_METRICS", "localhost:99999", "GROTTO_METRICS (--metrics)"},
@@ -645,3 +646,4 @@ func TestTheJSONLogHoldsTheTextLogsFields(t *testing.T) {
 		t.Errorf("the text line changed: %q", text.String())
 	}
 }
+

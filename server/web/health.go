@@ -18,10 +18,15 @@ import (
 // 503) and restarts it, if it restarts anything, on /healthz. nil ready
 // means always ready. Neither answer is cached.
 func HealthRoutes(mux *http.ServeMux, ready func() error) {
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		health(w, http.StatusOK, "ok")
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		if probed(w, r) {
+			health(w, http.StatusOK, "ok")
+		}
 	})
-	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		if !probed(w, r) {
+			return
+		}
 		if ready != nil {
 			if err := ready(); err != nil {
 				health(w, http.StatusServiceUnavailable, "not ready: "+err.Error())
@@ -30,6 +35,17 @@ func HealthRoutes(mux *http.ServeMux, ready func() error) {
 		}
 		health(w, http.StatusOK, "ready")
 	})
+}
+
+// probed reports whether r is a probe (GET or HEAD); anything else is
+// answered 405 with the methods allowed.
+func probed(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	health(w, http.StatusMethodNotAllowed, "a probe is GET or HEAD")
+	return false
 }
 
 // health writes a probe's one-line plain-text answer.
