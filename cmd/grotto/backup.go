@@ -74,7 +74,7 @@ func backupToFile(socket, path string) (int64, error) {
 	}
 	part := f.Name()
 	defer os.Remove(part) // gone once renamed
-	var db string // the server's database file, as it named it
+	var db string         // the server's database file, as it named it
 	n, err := server.RequestBackup(socket, f, func(h server.BackupHeader) error {
 		db = h.Database
 		return notTheDatabase(path, db)

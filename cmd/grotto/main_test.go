@@ -646,4 +646,3 @@ func TestTheJSONLogHoldsTheTextLogsFields(t *testing.T) {
 		t.Errorf("the text line changed: %q", text.String())
 	}
 }
-
