@@ -8,9 +8,10 @@ package server
 // that another node takes it over, watch one), and asks them for theirs.
 //
 // On a cluster every game, this node's and the others', is known by an ID
-// with the top bit set (clusterID), derived from its node and its key: the
-// same on every node, so that a watch link drawn by one node opens the same
-// game on any other behind the same address, and the UI watches a game of
+// with the top bit set (clusterID), derived from its player's key: the
+// same on every node and wherever the game moves, so that a watch link
+// drawn by one node opens the same game on any other behind the same
+// address, and the UI watches a game of
 // another node by ID as it watches one of its own. On a store that is not shared (bbolt) the node
 // has no peers: it lists, announces and asks nothing, and the placement
 // (placement.go) makes the same calls as on a cluster.
@@ -58,10 +59,6 @@ type nodes struct {
 
 	mu     sync.Mutex
 	others []store.NodeGame // the other nodes' games, from the last listing
-	// unannounced is the error of the last announcement, nil once one
-	// succeeds: while it is set the other nodes do not see this node's
-	// games, and /readyz says so (health.go).
-	unannounced atomic.Pointer[error]
 	// failures counts calls to other nodes over the channel that failed
 	// (grotto_node_channel_failures_total).
 	failures atomic.Uint64
@@ -167,11 +164,6 @@ func (n *nodes) announceLoop(stop <-chan struct{}) {
 	failing := false
 	for {
 		err := n.announce()
-		if err != nil {
-			n.unannounced.Store(&err)
-		} else {
-			n.unannounced.Store(nil)
-		}
 		switch {
 		case err != nil && !failing:
 			n.log.Warn("could not announce this node's games; `who` on other nodes misses them until it can", "err", err)
@@ -216,19 +208,21 @@ func (n *nodes) announce() error {
 const clusterBit = 1 << 63
 
 // clusterID is the ID the UI and the web pages know a game of a cluster by:
-// the same on every node for the node and key, never that of a lobby slot
-// (whose top bit is clear; each node numbers its slots from 1).
-func clusterID(node, fp string) uint64 {
+// derived from the player's key alone, so it is the same on every node and
+// stays the same when the game moves to another node (a take-over, a
+// drain): a watch link keeps naming the game. Never that of a lobby slot
+// (whose top bit is clear; each node numbers its slots from 1). A key
+// plays one game at a time across the cluster (its lease).
+func clusterID(fp string) uint64 {
 	h := fnv.New64a()
-	h.Write([]byte(node))
-	h.Write([]byte{0})
+	h.Write([]byte("grotto game\x00"))
 	h.Write([]byte(fp))
 	return clusterBit | h.Sum64()>>1
 }
 
 // remoteGame is how the UI lists a game of another node.
 func remoteGame(g store.NodeGame) tui.LiveGame {
-	return tui.LiveGame{ID: clusterID(g.Node, g.Fingerprint), Node: g.Node, Name: g.Name, Depth: g.Depth, Turn: g.Turn,
+	return tui.LiveGame{ID: clusterID(g.Fingerprint), Node: g.Node, Name: g.Name, Depth: g.Depth, Turn: g.Turn,
 		LastInput: g.LastInput, Watchers: g.Watchers, Daily: g.Daily}
 }
 
@@ -242,7 +236,7 @@ func (n *nodes) remote() []store.NodeGame {
 // find returns the listed game of another node with ID id.
 func (n *nodes) find(id uint64) (store.NodeGame, bool) {
 	for _, g := range n.remote() {
-		if clusterID(g.Node, g.Fingerprint) == id {
+		if clusterID(g.Fingerprint) == id {
 			return g, true
 		}
 	}

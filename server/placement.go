@@ -315,7 +315,7 @@ func (p *placement) listed(g lobby.Game) tui.LiveGame {
 // alone, clusterID on a cluster.
 func (p *placement) gameID(slot uint64, key string) uint64 {
 	if p.clustered() {
-		return clusterID(p.self, key)
+		return clusterID(key)
 	}
 	return slot
 }
@@ -342,7 +342,7 @@ func (p *placement) watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 		return nil, nil, false // a slot's number names no game of a cluster
 	}
 	for _, g := range p.live.Games() {
-		if g.Key == "" || clusterID(p.self, g.Key) != id {
+		if g.Key == "" || clusterID(g.Key) != id {
 			continue
 		}
 		if lobby.HiddenDaily(g.Daily, p.clock()) {
@@ -376,7 +376,7 @@ func (p *placement) mine(fp, elsewhere string, name func() string) (tui.LiveGame
 	if elsewhere == "" {
 		return tui.LiveGame{}, false
 	}
-	return tui.LiveGame{ID: clusterID(elsewhere, fp), Node: elsewhere, Name: name(), LastInput: time.Now()}, true
+	return tui.LiveGame{ID: clusterID(fp), Node: elsewhere, Name: name(), LastInput: time.Now()}, true
 }
 
 // watchFor is watch for a session of key fp: its own game on this node is
@@ -391,7 +391,7 @@ func (p *placement) watchFor(fp string, id uint64, elsewhere string) (<-chan *fr
 	if frames, stop, ok := p.watch(id); ok {
 		return frames, stop, true
 	}
-	if elsewhere == "" || clusterID(elsewhere, fp) != id {
+	if elsewhere == "" || clusterID(fp) != id {
 		return nil, nil, false
 	}
 	frames, stop := p.nodes.watchRemote(elsewhere, fp)

@@ -445,9 +445,15 @@ func TestAWatchLinkOpensTheSameGameOnEveryNode(t *testing.T) {
 	bases := []string{"http://" + srvA.HTTPAddr().String(), "http://" + srvB.HTTPAddr().String()}
 	// ann plays on node A at turn 2, bob on node B at turn 5.
 	turns := map[string]int{}
+	var annKey gossh.Signer
+	var ann string
 	for i, addr := range []string{addrA, addrB} {
 		name := fmt.Sprintf("%s%d", []string{"ann", "bob"}[i], names.Add(1))
-		c := dial(t, addr, newKey(t), 100, 30)
+		key := newKey(t)
+		if i == 0 {
+			annKey, ann = key, name
+		}
+		c := dial(t, addr, key, 100, 30)
 		namedGame(t, c, name)
 		turns[name] = 2 + 3*i
 		rest(t, c, turns[name])
@@ -471,6 +477,25 @@ func TestAWatchLinkOpensTheSameGameOnEveryNode(t *testing.T) {
 				p.waitFor(t, fmt.Sprintf("Turn: %d", turns[name]))
 				p.ws.CloseNow()
 			}
+		}
+	}
+	// ann's game moves to node B (her key takes it over there): the link
+	// the front page gave for it before still opens it, on either node
+	// (found: a link named the node, and died with every move).
+	links, _ := webGames(t, bases[0])
+	before := links[ann]
+	c := dial(t, addrB, annKey, 100, 30)
+	waitText(t, c, "already playing")
+	c.Send("t")
+	waitText(t, c, fmt.Sprintf("Turn: %d", turns[ann]))
+	for _, open := range bases {
+		var code int
+		var body string
+		if !await.Within(waitLong, func() bool {
+			code, body = get(t, http.DefaultClient, open+before)
+			return code == http.StatusOK && strings.Contains(body, "watching <strong>"+ann+"</strong>")
+		}) {
+			t.Errorf("ann's link %s after her game moved to node B, opened on %s: %d, want her watch page", before, open, code)
 		}
 	}
 }

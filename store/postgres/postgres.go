@@ -180,7 +180,17 @@ func migrateUp(pool *pgxpool.Pool) error {
 	if v, dirty, err := m.Version(); err == nil && !dirty && v > SchemaVersion {
 		return newerSchema(pool, v)
 	}
-	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+	// Up takes golang-migrate's advisory lock first: a node that finds the
+	// schema dirty there finds it so after another node's failed run, not
+	// in the middle of one.
+	var half migrate.ErrDirty
+	if err := m.Up(); errors.As(err, &half) {
+		by := ""
+		if half.Version > SchemaVersion {
+			by = fmt.Sprintf(" (a newer grotto's migration: this build's schema is %d)", SchemaVersion)
+		}
+		return fmt.Errorf("migration %d failed half-way%s (schema_migrations is dirty): fix the schema by hand, then `UPDATE schema_migrations SET dirty = false`", half.Version, by)
+	} else if err != nil && !errors.Is(err, migrate.ErrNoChange) {
 		return err
 	}
 	v, dirty, err := m.Version()

@@ -54,4 +54,12 @@ func TestAnOlderBuildRunsOnANewerSchemaThatAllowsItAndSaysWhyWhenNot(t *testing.
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("this build on schema %d, which needs builds from %d on: %v, want %q", newer, newer, err, want)
 	}
+	// A newer build's migration that failed half-way: said in words, not
+	// golang-migrate's "Dirty database version 10. Fix and force version."
+	exec(t, url, `UPDATE schema_migrations SET dirty = true`)
+	_, err = postgres.Open(context.Background(), url)
+	want = fmt.Sprintf("migration %d failed half-way (a newer grotto's migration: this build's schema is %d)", newer, postgres.SchemaVersion)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a dirty schema %d: %v, want %q", newer, err, want)
+	}
 }
