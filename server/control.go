@@ -5,9 +5,9 @@ package server
 // asks it for an online copy of the bbolt database. Only the data dir's
 // owner reaches it (the socket is 0600 in a directory grotto made 0700).
 //
-// The protocol is one request line, "backup\n", answered by
+// The protocol is one request line: "backup\n", answered by
 // "OK <bytes> <database path>\n" and that many bytes of the database file,
-// or "ERR <why>\n".
+// or "ERR <why>\n"; or "path\n", answered by "OK <database path>\n".
 //
 // The copy is made inside one bbolt read transaction into a file in the
 // data dir, then sent from that file: a commit that must grow bbolt's
@@ -159,6 +159,8 @@ func (s *Server) control(c net.Conn) {
 	switch strings.TrimSpace(line) {
 	case "backup":
 		s.sendBackup(c)
+	case "path":
+		fmt.Fprintf(c, "OK %s\n", s.store.(backupStore).Path())
 	default:
 		fmt.Fprintf(c, "ERR unknown request %q\n", oneLine(line))
 	}
@@ -216,6 +218,33 @@ func (w *progressWriter) Write(p []byte) (int, error) {
 // oneLine is text with its line breaks made spaces.
 func oneLine(text string) string {
 	return strings.Join(strings.Fields(text), " ")
+}
+
+// DatabasePath asks the server whose control socket is at socket for its
+// database file's path (on its machine), so that a backup can be refused
+// before the server copies anything. Errors: as RequestBackup's.
+func DatabasePath(socket string) (string, error) {
+	if len(socket) > maxSocketPath {
+		return "", fmt.Errorf("%s is %d bytes long, past a unix socket's %d: the server has no control socket; start it with a shorter --data path", socket, len(socket), maxSocketPath)
+	}
+	c, err := net.Dial("unix", socket)
+	if err != nil {
+		return "", fmt.Errorf("no running grotto answers on %s: %w", socket, err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "path\n"); err != nil {
+		return "", err
+	}
+	c.SetReadDeadline(time.Now().Add(controlRequestWait))
+	head, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return "", fmt.Errorf("the server closed the control socket before answering: %w", err)
+	}
+	path, ok := strings.CutPrefix(strings.TrimSuffix(head, "\n"), "OK ")
+	if !ok || path == "" {
+		return "", fmt.Errorf("the server answered %q, not a path", head)
+	}
+	return path, nil
 }
 
 // BackupHeader is what the server says of a copy before sending it.

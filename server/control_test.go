@@ -101,6 +101,17 @@ func TestABackupOfARunningServerResumesEveryGameAtItsTurn(t *testing.T) {
 	}
 }
 
+// The control socket names the database file, so that grotto backup can
+// refuse an --out that is it before the server copies anything.
+func TestTheControlSocketNamesTheDatabaseFile(t *testing.T) {
+	dir := t.TempDir()
+	serve(t, Config{DataDir: dir})
+	got, err := DatabasePath(filepath.Join(dir, ControlSocket))
+	if err != nil || got != filepath.Join(dir, DBFile) {
+		t.Errorf("the database path: %q, %v; want %s", got, err, filepath.Join(dir, DBFile))
+	}
+}
+
 // The control socket answers only what it knows, in one line.
 func TestTheControlSocketRefusesAnUnknownRequest(t *testing.T) {
 	dir := t.TempDir()

@@ -68,13 +68,19 @@ func backup(args []string, stdout, stderr io.Writer) int {
 // It refuses a path that is the server's own database file. On error path
 // is untouched and the part file removed.
 func backupToFile(socket, path string) (int64, error) {
+	db, err := server.DatabasePath(socket)
+	if err != nil {
+		return 0, err
+	}
+	if err := notTheDatabase(path, db); err != nil { // before the server copies anything
+		return 0, err
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".part-*")
 	if err != nil {
 		return 0, err
 	}
 	part := f.Name()
 	defer os.Remove(part) // gone once renamed
-	var db string         // the server's database file, as it named it
 	n, err := server.RequestBackup(socket, f, func(h server.BackupHeader) error {
 		db = h.Database
 		return notTheDatabase(path, db)
