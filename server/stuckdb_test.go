@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -74,4 +75,36 @@ func TestALockedSavesTableShowsTheWaitAndTheLeasesStillRenew(t *testing.T) {
 	if n := srv.place.leases.renewFailures.Load(); n != 0 {
 		t.Errorf("grotto_lease_renewal_failures_total = %d while only the saves were locked, want 0", n)
 	}
+}
+
+// A lock on node_games only stops the announcements that list a node's
+// games to the other nodes: the node still plays and still says ready
+// (found: one such lock took every node out of the balancer at once).
+func TestALockedNodeListingKeepsTheNodeReady(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	var logs lockedBuffer
+	srv, addr := serveNode(t, url, "node-a", MinLeaseTTL, &logs, func(c *Config) { c.Metrics = "127.0.0.1:0" })
+	player := dial(t, addr, newKey(t), 100, 30)
+	newGame(t, player)
+	ctx := context.Background()
+	locker, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close(ctx)
+	tx, err := locker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `LOCK TABLE node_games IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	if !await.Within(3*waitLong, func() bool { return strings.Contains(logs.String(), "could not announce this node's games") }) {
+		t.Fatalf("no announcement failed while node_games was locked:\n%s", logs.String())
+	}
+	if code, body := probe("http://" + srv.MetricsAddr().String() + "/readyz"); code != http.StatusOK {
+		t.Errorf("/readyz with only the listings locked: %d %q, want 200", code, body)
+	}
+	rest(t, player, 2) // and the game goes on
 }
