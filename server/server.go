@@ -553,11 +553,35 @@ func (s *Server) play(st seat) {
 	s.finish(st, id.fp, play, model, lob.lease, logger)
 }
 
+// loginStorageWait is how long a login waits for a database that does not
+// answer before it is refused.
+const loginStorageWait = 10 * time.Second
+
 // profileFor reads (or makes) the profile of the seat's key, or tells the
 // seat why it cannot play: a damaged record (the host must repair it) or a
 // store that cannot be read. ok is false when it told.
 func (s *Server) profileFor(st seat, id identity, logger *log.Logger) (name string, isNew, ok bool) {
 	name, isNew, err := s.touchProfile(id, logger)
+	// A database that does not answer for a moment (a restart, a table
+	// locked past the store's lock wait) is waited for, trying again
+	// every second, rather than refusing the login at once.
+	if errors.Is(err, store.ErrUnavailable) {
+		logger.Warn("the database does not answer; the login waits for it, trying again every second", "for", loginStorageWait, "err", err)
+		ctx, _ := st.keys()
+		deadline := time.NewTimer(loginStorageWait)
+		defer deadline.Stop()
+	wait:
+		for errors.Is(err, store.ErrUnavailable) {
+			select {
+			case <-ctx.Done():
+				return "", false, false // the client left
+			case <-deadline.C:
+				break wait
+			case <-time.After(time.Second):
+			}
+			name, isNew, err = s.touchProfile(id, logger)
+		}
+	}
 	if errors.Is(err, store.ErrCorrupt) {
 		// Trying again will not help: the host must repair or remove
 		// the record.

@@ -108,3 +108,32 @@ func TestALockedNodeListingKeepsTheNodeReady(t *testing.T) {
 	}
 	rest(t, player, 2) // and the game goes on
 }
+
+// A login while the players table is locked waits for it, instead of
+// being refused as soon as the store's lock wait ends (found: refused
+// after 1 s with "cannot read its database right now").
+func TestALoginWaitsForALockedPlayersTable(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	var logs lockedBuffer
+	_, addr := serveNode(t, url, "node-a", MinLeaseTTL, &logs)
+	ctx := context.Background()
+	locker, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close(ctx)
+	tx, err := locker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `LOCK TABLE players IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, addr, newKey(t), 100, 30)
+	if !await.Within(waitLong, func() bool { return strings.Contains(logs.String(), "the login waits for it") }) {
+		t.Fatalf("the login did not wait for the locked table; the screen:\n%s\nthe log:\n%s", c.Screen(), logs.String())
+	}
+	tx.Rollback(ctx)
+	title(t, c)
+}
