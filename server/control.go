@@ -224,27 +224,50 @@ func oneLine(text string) string {
 // database file's path (on its machine), so that a backup can be refused
 // before the server copies anything. Errors: as RequestBackup's.
 func DatabasePath(socket string) (string, error) {
-	if len(socket) > maxSocketPath {
-		return "", fmt.Errorf("%s is %d bytes long, past a unix socket's %d: the server has no control socket; start it with a shorter --data path", socket, len(socket), maxSocketPath)
-	}
-	c, err := net.Dial("unix", socket)
+	c, head, _, err := askControl(socket, "path", controlRequestWait)
 	if err != nil {
-		return "", fmt.Errorf("no running grotto answers on %s: %w", socket, err)
-	}
-	defer c.Close()
-	if _, err := io.WriteString(c, "path\n"); err != nil {
 		return "", err
 	}
-	c.SetReadDeadline(time.Now().Add(controlRequestWait))
-	head, err := bufio.NewReader(c).ReadString('\n')
-	if err != nil {
-		return "", fmt.Errorf("the server closed the control socket before answering: %w", err)
-	}
-	path, ok := strings.CutPrefix(strings.TrimSuffix(head, "\n"), "OK ")
+	defer c.Close()
+	path, ok := strings.CutPrefix(head, "OK ")
 	if !ok || path == "" {
 		return "", fmt.Errorf("the server answered %q, not a path", head)
 	}
 	return path, nil
+}
+
+// askControl sends request to the control socket at socket and returns
+// the connection, the answer's first line (without its newline, awaited
+// at most wait; 0 for no bound) and the reader holding what follows it. An "ERR" answer is returned as an error
+// (the connection closed), as are the connection's own errors.
+func askControl(socket, request string, wait time.Duration) (net.Conn, string, *bufio.Reader, error) {
+	if len(socket) > maxSocketPath {
+		return nil, "", nil, fmt.Errorf("%s is %d bytes long, past a unix socket's %d: the server has no control socket; start it with a shorter --data path", socket, len(socket), maxSocketPath)
+	}
+	c, err := net.Dial("unix", socket)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("no running grotto answers on %s: %w", socket, err)
+	}
+	if _, err := io.WriteString(c, request+"\n"); err != nil {
+		c.Close()
+		return nil, "", nil, err
+	}
+	if wait > 0 {
+		c.SetReadDeadline(time.Now().Add(wait))
+	}
+	r := bufio.NewReader(c)
+	head, err := r.ReadString('\n')
+	if err != nil {
+		c.Close()
+		return nil, "", nil, fmt.Errorf("the server closed the control socket before answering: %w", err)
+	}
+	c.SetReadDeadline(time.Time{})
+	head = strings.TrimSuffix(head, "\n")
+	if why, ok := strings.CutPrefix(head, "ERR "); ok {
+		c.Close()
+		return nil, "", nil, errors.New("the server refused: " + why)
+	}
+	return c, head, r, nil
 }
 
 // BackupHeader is what the server says of a copy before sending it.
@@ -261,26 +284,11 @@ type BackupHeader struct {
 // long for a unix socket), the server's own refusal, header's, or a copy
 // cut short (fewer bytes than announced).
 func RequestBackup(socket string, w io.Writer, header func(BackupHeader) error) (int64, error) {
-	if len(socket) > maxSocketPath {
-		return 0, fmt.Errorf("%s is %d bytes long, past a unix socket's %d: the server has no control socket; start it with a shorter --data path", socket, len(socket), maxSocketPath)
-	}
-	c, err := net.Dial("unix", socket)
+	c, head, r, err := askControl(socket, "backup", 0) // the copy is made before the header: no bound
 	if err != nil {
-		return 0, fmt.Errorf("no running grotto answers on %s: %w", socket, err)
-	}
-	defer c.Close()
-	if _, err := io.WriteString(c, "backup\n"); err != nil {
 		return 0, err
 	}
-	r := bufio.NewReader(c)
-	head, err := r.ReadString('\n')
-	if err != nil {
-		return 0, fmt.Errorf("the server closed the control socket before answering: %w", err)
-	}
-	head = strings.TrimSuffix(head, "\n")
-	if why, ok := strings.CutPrefix(head, "ERR "); ok {
-		return 0, errors.New("the server refused: " + why)
-	}
+	defer c.Close()
 	rest, ok := strings.CutPrefix(head, "OK ")
 	sizeText, db, _ := strings.Cut(rest, " ")
 	size, err := strconv.ParseInt(sizeText, 10, 64)

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -39,25 +38,7 @@ func TestABackupOfARunningServerResumesEveryGameAtItsTurn(t *testing.T) {
 		idle[key] = 3 + i
 		rest(t, c, 3+i)
 	}
-	stop := make(chan struct{})
-	var busy sync.WaitGroup
-	for range 5 {
-		c := dial(t, addr, newKey(t), 100, 30)
-		newGame(t, c)
-		busy.Go(func() {
-			for n := 1; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				c.Send(".")
-				if _, err := c.WaitForText(waitLong, "Turn: "+strconv.Itoa(n)); err != nil {
-					return
-				}
-			}
-		})
-	}
+	stopPlaying := playOn(t, addr, 5)
 
 	copyPath := filepath.Join(t.TempDir(), "backup.db")
 	f, err := os.Create(copyPath)
@@ -66,8 +47,7 @@ func TestABackupOfARunningServerResumesEveryGameAtItsTurn(t *testing.T) {
 	}
 	n, err := RequestBackup(filepath.Join(dir, ControlSocket), f, nil)
 	f.Close()
-	close(stop)
-	busy.Wait()
+	stopPlaying()
 	if err != nil {
 		t.Fatalf("backup while five players played: %v", err)
 	}

@@ -30,29 +30,10 @@ func TestAPgDumpUnderPlayRestoresEveryGameAtItsTurn(t *testing.T) {
 		rest(t, c, 2+i)
 		c.Close() // left: saved, its lease released
 	}
-	stop := make(chan struct{})
-	var busy sync.WaitGroup
-	for range 4 {
-		c := dial(t, addr, newKey(t), 100, 30)
-		newGame(t, c)
-		busy.Go(func() {
-			for n := 1; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				c.Send(".")
-				if _, err := c.WaitForText(waitLong, "Turn: "+strconv.Itoa(n)); err != nil {
-					return
-				}
-			}
-		})
-	}
+	stopPlaying := playOn(t, addr, 4)
 	dump := filepath.Join(t.TempDir(), "grotto.dump")
 	out, err := exec.Command(filepath.Join(pgtest.BinDir, "pg_dump"), "--format=custom", "--file="+dump, "--dbname="+url).CombinedOutput()
-	close(stop)
-	busy.Wait()
+	stopPlaying()
 	if err != nil {
 		t.Fatalf("pg_dump while four players played: %v\n%s", err, out)
 	}
@@ -71,4 +52,31 @@ func TestAPgDumpUnderPlayRestoresEveryGameAtItsTurn(t *testing.T) {
 		c.Send("\r")
 		waitText(t, c, "Turn: "+strconv.Itoa(want))
 	}
+}
+
+// playOn starts n players on addr, each in a new game waiting one turn
+// after another, each turn answered before the next, until the returned
+// function is called, which returns once they have stopped.
+func playOn(t *testing.T, addr string, n int) func() {
+	t.Helper()
+	stop := make(chan struct{})
+	var busy sync.WaitGroup
+	for range n {
+		c := dial(t, addr, newKey(t), 100, 30)
+		newGame(t, c)
+		busy.Go(func() {
+			for turn := 1; ; turn++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				c.Send(".")
+				if _, err := c.WaitForText(waitLong, "Turn: "+strconv.Itoa(turn)); err != nil {
+					return
+				}
+			}
+		})
+	}
+	return func() { close(stop); busy.Wait() }
 }

@@ -32,19 +32,7 @@ func TestALockedSavesTableShowsTheWaitAndTheLeasesStillRenew(t *testing.T) {
 	rest(t, player, 99)
 
 	ctx := context.Background()
-	locker, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer locker.Close(ctx)
-	tx, err := locker.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `LOCK TABLE saves IN ACCESS EXCLUSIVE MODE`); err != nil {
-		t.Fatal(err)
-	}
+	tx := lockTable(t, url, "saves")
 	var locked time.Time
 	if err := tx.QueryRow(ctx, `SELECT clock_timestamp()`).Scan(&locked); err != nil {
 		t.Fatal(err)
@@ -61,7 +49,7 @@ func TestALockedSavesTableShowsTheWaitAndTheLeasesStillRenew(t *testing.T) {
 	// moves past the lock's start plus one TTL.
 	if !await.Within(3*waitLong, func() bool {
 		var expires time.Time // a lease renewed after the lock began
-		err := locker.QueryRow(ctx, `SELECT max(expires) FROM leases`).Scan(&expires)
+		err := tx.QueryRow(ctx, `SELECT max(expires) FROM leases`).Scan(&expires)
 		return err == nil && expires.After(locked.Add(MinLeaseTTL))
 	}) {
 		t.Fatalf("the node's lease was not renewed while the journal was locked; the log:\n%s", logs.String())
@@ -86,20 +74,7 @@ func TestALockedNodeListingKeepsTheNodeReady(t *testing.T) {
 	srv, addr := serveNode(t, url, "node-a", MinLeaseTTL, &logs, func(c *Config) { c.Metrics = "127.0.0.1:0" })
 	player := dial(t, addr, newKey(t), 100, 30)
 	newGame(t, player)
-	ctx := context.Background()
-	locker, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer locker.Close(ctx)
-	tx, err := locker.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `LOCK TABLE node_games IN ACCESS EXCLUSIVE MODE`); err != nil {
-		t.Fatal(err)
-	}
+	lockTable(t, url, "node_games")
 	if !await.Within(3*waitLong, func() bool { return strings.Contains(logs.String(), "could not announce this node's games") }) {
 		t.Fatalf("no announcement failed while node_games was locked:\n%s", logs.String())
 	}
@@ -117,23 +92,33 @@ func TestALoginWaitsForALockedPlayersTable(t *testing.T) {
 	var logs lockedBuffer
 	_, addr := serveNode(t, url, "node-a", MinLeaseTTL, &logs)
 	ctx := context.Background()
-	locker, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer locker.Close(ctx)
-	tx, err := locker.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `LOCK TABLE players IN ACCESS EXCLUSIVE MODE`); err != nil {
-		t.Fatal(err)
-	}
+	tx := lockTable(t, url, "players")
 	c := dial(t, addr, newKey(t), 100, 30)
 	if !await.Within(waitLong, func() bool { return strings.Contains(logs.String(), "the login waits for it") }) {
 		t.Fatalf("the login did not wait for the locked table; the screen:\n%s\nthe log:\n%s", c.Screen(), logs.String())
 	}
 	tx.Rollback(ctx)
 	title(t, c)
+}
+
+// lockTable locks table of the database at url in a transaction of its
+// own, as a host's ALTER TABLE or a stuck migration would, and returns the
+// transaction: Rollback releases the lock, and cleanup does it anyway.
+func lockTable(t *testing.T, url, table string) pgx.Tx {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(ctx) })
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tx.Rollback(ctx) })
+	if _, err := tx.Exec(ctx, "LOCK TABLE "+table+" IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	return tx
 }
