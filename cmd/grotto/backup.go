@@ -81,10 +81,7 @@ func backupToFile(socket, path string) (int64, error) {
 	}
 	part := f.Name()
 	defer os.Remove(part) // gone once renamed
-	n, err := server.RequestBackup(socket, f, func(h server.BackupHeader) error {
-		db = h.Database
-		return notTheDatabase(path, db)
-	})
+	n, err := server.RequestBackup(socket, f, nil)
 	if err == nil {
 		err = f.Sync()
 	}
