@@ -306,3 +306,38 @@ func TestABrowsersKeysAreTimedToTheirFrames(t *testing.T) {
 		t.Errorf("a browser's move left grotto_key_to_frame_seconds at %d observations", after)
 	}
 }
+
+// TestAKeyThatChangesNothingOnScreenIsNotTimedToALaterFrame: a key that
+// repeats what the screen already says (an unknown key pressed twice) draws
+// nothing, so no frame answers it; it used to wait for whatever frame came
+// next, often the one of the player's next key seconds later (issue 24: 6
+// of 151 samples over 1 s in play that felt instant). It is counted apart,
+// and the next key is timed from its own read.
+func TestAKeyThatChangesNothingOnScreenIsNotTimedToALaterFrame(t *testing.T) {
+	srv, addr := serve(t, Config{NewSeed: func() uint64 { return 7 }})
+	m := srv.Metrics()
+	c := dial(t, addr, newKey(t), 80, 24)
+	newGame(t, c)
+	walk(t, c, 1)
+	c.Send("Z")
+	if _, err := c.WaitFor(timeout(t), func(s string) bool { return strings.Contains(s, `Unknown command "Z"`) }); err != nil {
+		t.Fatal(err)
+	}
+	// A second Z typed while the first one's frame is still being written
+	// is answered by that frame, as any key typed before a frame is: press
+	// it until one is on its own.
+	if !await.Within(waitLong, func() bool {
+		if testutil.ToFloat64(m.SilentKeys) >= 1 {
+			return true
+		}
+		c.Send("Z")
+		return false
+	}) {
+		t.Fatalf("a key that changed nothing is still waiting for a frame (grotto_keys_without_frame_total %v)", testutil.ToFloat64(m.SilentKeys))
+	}
+	timed := samples(t, m.KeyFrame)
+	walk(t, c, 2)
+	if !await.Within(waitLong, func() bool { return samples(t, m.KeyFrame) > timed }) {
+		t.Errorf("the move after it was not timed")
+	}
+}

@@ -751,13 +751,14 @@ func (s *Server) claim(st seat, lob *sessionLobby, player tui.Player, listed str
 // programOptions are the options of a seat's program: its keys through
 // the one sanitizer and rate of every seat (server/input), the frame rate, and
 // its output, whose frames stop its key's clock (key→frame latency,
-// metrics.go). The keyboard's Start must be called with the program made
+// metrics.go), which also hears of each frame drawn (a key that drew
+// nothing is not timed). The keyboard's Start must be called with the program made
 // with them.
 func (s *Server) programOptions(st seat, logger *log.Logger) ([]tea.ProgramOption, *input.Keyboard) {
 	ctx, keys := st.keys()
 	clock := s.metrics.NewKeyClock()
 	in := input.New(ctx, keys, s.cfg.Limits.InputBytesPerSec, logger, clock)
-	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), in.Option())
+	opts := append(st.programOptions(), tea.WithoutSignalHandler(), tea.WithFPS(s.cfg.FPS), in.Option(), tea.WithFrameObserver(clock))
 	switch t := st.(type) {
 	case sshSeat:
 		opts = append(opts, tea.WithOutput(in.Terminal(sessionOutput(t.sess, clock, logger))))

@@ -207,10 +207,20 @@ func (in *Keyboard) serve(ctx context.Context, p *tea.Program) {
 func (in *Keyboard) decode(ctx context.Context, p *tea.Program) (recovered any, ended bool) {
 	return in.scanEvents(ctx, func(ev uv.Event) {
 		if fromClient(ev) {
-			if _, key := ev.(uv.KeyPressEvent); key {
+			_, key := ev.(uv.KeyPressEvent)
+			if key {
 				in.clock.Key()
 			}
 			p.Send(ev) // returns at once if p has ended
+			if key && in.clock != nil {
+				// Send returns once the event loop has taken the message,
+				// which it does after the key's Update and view: the key
+				// is handled, and a frame that draws nothing after this
+				// means it changed nothing (metrics.KeyClock). The loop
+				// drops a nil message.
+				p.Send(nil)
+				in.clock.Handled()
+			}
 		}
 	})
 }

@@ -114,6 +114,10 @@ type Metrics struct {
 	// the next frame written to it (grotto_key_to_frame_seconds); see
 	// KeyClock.
 	KeyFrame prometheus.Histogram
+	// SilentKeys counts keys that changed nothing on screen
+	// (grotto_keys_without_frame_total): handled, and the frame drawn
+	// after them wrote nothing, so KeyFrame does not time them.
+	SilentKeys prometheus.Counter
 	// StoreSeconds is the latency of store operations made for sessions,
 	// by operation (grotto_store_operation_seconds{operation}; the Op*
 	// values in store.go), failed ones included.
@@ -181,8 +185,10 @@ func New(src Sources) *Metrics {
 		TakeOvers: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "takeovers_total",
 			Help: "Games a key's second session took over from its first."}),
 		KeyFrame: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: Namespace, Name: "key_to_frame_seconds",
-			Help:    "Time from a key read from a session's SSH channel to the next frame written to it.",
+			Help:    "Time from a key read from a session's SSH channel to the frame that answers it (keys that change nothing on screen are not timed).",
 			Buckets: KeyFrameBuckets}),
+		SilentKeys: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "keys_without_frame_total",
+			Help: "Keys that changed nothing on screen (not timed in key_to_frame_seconds)."}),
 		StoreSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: Namespace, Name: "store_operation_seconds",
 			Help: "Latency of store operations made for sessions, by operation.", Buckets: StoreBuckets}, []string{"operation"}),
 		StoreErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "store_operation_errors_total",
@@ -209,7 +215,7 @@ func New(src Sources) *Metrics {
 	for op := range m.ops {
 		m.ops[op] = opMetrics{seconds: m.StoreSeconds.WithLabelValues(opNames[op]), errors: m.StoreErrors.WithLabelValues(opNames[op])}
 	}
-	reg.MustRegister(m.Connections, m.WebConnections, m.ConnectionsOpen, m.Auth, m.Turns, m.GamesFinished, m.TakeOvers, m.KeyFrame,
+	reg.MustRegister(m.Connections, m.WebConnections, m.ConnectionsOpen, m.Auth, m.Turns, m.GamesFinished, m.TakeOvers, m.KeyFrame, m.SilentKeys,
 		m.StoreSeconds, m.StoreErrors, m.Saves, m.JournalCommits, m.JournalEntries, m.FencedWrites, m.StorageWaits,
 		counterFunc("lease_renewal_failures_total", "Renewals of this node's leases that failed (a lease not renewed within the TTL may be claimed by another node).", src.LeaseRenewFailures),
 		counterFunc("leases_lost_total", "Keys whose lease this node lost to another node's claim (their sessions here ended).", src.LeasesLost),

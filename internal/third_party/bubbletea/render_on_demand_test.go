@@ -155,3 +155,46 @@ func TestABurstOfChangesIsCoalescedToTheFrameRate(t *testing.T) {
 		t.Errorf("the last change is not drawn: %q", out.String())
 	}
 }
+
+// recordingObserver is a FrameObserver that notes, for each frame, how
+// many bytes the output held when it began and ended.
+type recordingObserver struct {
+	out    *lockedBuffer
+	frames chan [2]int // [bytes at FrameStart, bytes at FrameEnd]
+	start  int
+}
+
+func (o *recordingObserver) FrameStart() { o.start = len(o.out.String()) }
+func (o *recordingObserver) FrameEnd()   { o.frames <- [2]int{o.start, len(o.out.String())} }
+
+func TestAFrameObserverHearsOfAFrameThatWroteNothing(t *testing.T) {
+	out := &lockedBuffer{}
+	o := &recordingObserver{out: out, frames: make(chan [2]int, 64)}
+	p := NewProgram(&countModel{}, WithInput(nil), WithOutput(out), WithFPS(10), WithWindowSize(80, 24), WithFrameObserver(o))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = p.Run()
+	}()
+	defer func() { p.Quit(); <-done }()
+	next := func() [2]int {
+		select {
+		case f := <-o.frames:
+			return f
+		case <-time.After(10 * time.Second):
+			t.Fatal("no frame within 10 s")
+			return [2]int{}
+		}
+	}
+	if f := next(); f[1] == f[0] {
+		t.Fatalf("the first frame wrote nothing: %v", f)
+	}
+	p.Send(setMsg(3))
+	if f := next(); f[1] == f[0] || !strings.HasSuffix(out.String(), "3") {
+		t.Fatalf("the change's frame wrote %d bytes, output %q", f[1]-f[0], out.String())
+	}
+	p.Send(setMsg(3)) // the same view: a frame that writes nothing
+	if f := next(); f[1] != f[0] {
+		t.Errorf("an unchanged view's frame wrote %d bytes", f[1]-f[0])
+	}
+}

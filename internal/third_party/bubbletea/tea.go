@@ -566,6 +566,10 @@ type Program struct {
 	// patch, see PATCHES.md.)
 	renderTrace func(step string)
 
+	// frames, if set, is told when the render loop draws a frame
+	// (WithFrameObserver). (grotto patch, see PATCHES.md.)
+	frames FrameObserver
+
 	// once is used to stop the renderer.
 	once sync.Once
 
@@ -929,6 +933,26 @@ func (p *Program) render(model Model) {
 	if p.renderer != nil {
 		p.renderer.render(model.View()) // send view to renderer
 		p.wakeRenderer()
+	}
+}
+
+// FrameObserver is told when a program's render loop draws a frame:
+// FrameStart before the frame reads the latest view, FrameEnd once
+// whatever the frame wrote (nothing, when the view had not changed) has
+// been written to the output. Both are called from the render loop's
+// goroutine, never at once. (grotto patch, see PATCHES.md: a server
+// times a key to the frame that answers it, and needs to know when a key
+// drew nothing.)
+type FrameObserver interface {
+	FrameStart()
+	FrameEnd()
+}
+
+// WithFrameObserver makes the program tell o each time its render loop
+// draws a frame. (grotto patch, see PATCHES.md.)
+func WithFrameObserver(o FrameObserver) ProgramOption {
+	return func(p *Program) {
+		p.frames = o
 	}
 }
 
@@ -1500,8 +1524,14 @@ func (p *Program) renderLoop(interval time.Duration) {
 		}
 	}
 	draw := func(step string) {
+		if p.frames != nil {
+			p.frames.FrameStart()
+		}
 		_ = p.flush()
 		_ = p.renderer.flush(false)
+		if p.frames != nil {
+			p.frames.FrameEnd()
+		}
 		last = time.Now()
 		armed, dirty = true, false
 		timer.Reset(interval)
