@@ -95,6 +95,10 @@ type Score struct {
 	// game was, "" for a game of its own: FinishGame ranks a daily score
 	// on that day's board (DailyScores), never on the main one.
 	Daily string
+	// Removed marks a score an admin took off the tables
+	// (Moderation, ActRemoveScore): TopScores and DailyScores leave it
+	// out; FinishedGame and FinishedGames set it. Ignored by FinishGame.
+	Removed bool
 }
 
 // GameRecord is what a finished game needs beyond its Score to be replayed

@@ -63,3 +63,13 @@ func TestBoltReportsEachJournalCommitToItsObserver(t *testing.T) {
 		return b
 	})
 }
+
+func TestBoltPassesTheModerationContract(t *testing.T) {
+	storetest.RunModeration(t, func(t *testing.T) storetest.ModeratedStore {
+		b, err := bolt.Open(filepath.Join(t.TempDir(), "grotto.db"), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	})
+}

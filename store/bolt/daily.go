@@ -73,7 +73,9 @@ func (b *Store) DailyScores(date string, n int) ([]store.Score, error) {
 			if err != nil {
 				return err
 			}
-			top = append(top, keptGame(tx, s))
+			if !removed(tx, s.GameID) {
+				top = append(top, keptGame(tx, s))
+			}
 		}
 		return nil
 	})

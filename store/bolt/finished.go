@@ -92,6 +92,7 @@ func (b *Store) FinishedGame(id uint64) (store.Finished, error) {
 		}
 		var err error
 		f, err = decodeFinished(key, rec) // JSON decoding copies out of the mmap
+		f.Score.Removed = removed(tx, id)
 		return err
 	})
 	return f, err
@@ -129,6 +130,7 @@ func (b *Store) FinishedGames(name string, n int) ([]store.Finished, error) {
 				continue
 			}
 			f.Record.History, f.Record.Dump = nil, ""
+			f.Score.Removed = removed(tx, f.ID)
 			out = append(out, f)
 		}
 		return nil

@@ -95,8 +95,10 @@ func (b *Store) FinishGame(fp string, s store.Score) (rank int, err error) {
 		key := append(prefix, scoreKey(s, seq)...)
 		rank = 1
 		c := scores.Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && bytes.Compare(k, key) < 0; k, _ = c.Next() {
-			rank++
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && bytes.Compare(k, key) < 0; k, v = c.Next() {
+			if !removedScore(tx, k, v) {
+				rank++
+			}
 		}
 		return scores.Put(key, rec)
 	})
@@ -118,7 +120,8 @@ func keptGame(tx *bbolt.Tx, s store.Score) store.Score {
 }
 
 // TopScores returns up to n scores, best first: higher Points, then earlier
-// Date, then earlier recorded. n ≤ 0 returns none. A record that cannot be
+// Date, then earlier recorded, leaving out scores an admin removed
+// (Moderation). n ≤ 0 returns none. A record that cannot be
 // decoded makes it return an error wrapping ErrCorrupt. A score whose game
 // was set aside has GameID 0.
 func (b *Store) TopScores(n int) ([]store.Score, error) {
@@ -133,7 +136,9 @@ func (b *Store) TopScores(n int) ([]store.Score, error) {
 			if err != nil {
 				return err
 			}
-			top = append(top, keptGame(tx, s))
+			if !removed(tx, s.GameID) {
+				top = append(top, keptGame(tx, s))
+			}
 		}
 		return nil
 	})

@@ -50,7 +50,7 @@ func (s *Store) DailyScores(date string, n int) ([]store.Score, error) {
 	ctx, cancel := op()
 	defer cancel()
 	rows, err := s.pool.Query(ctx, `SELECT `+boardColumns+` FROM scores s LEFT JOIN finished f ON f.id = s.game_id
-		WHERE s.daily = $1 ORDER BY s.points DESC, s.date_ns, s.id LIMIT $2`, date, n)
+		WHERE s.daily = $1 AND `+onTable+` ORDER BY s.points DESC, s.date_ns, s.id LIMIT $2`, date, n)
 	if err != nil {
 		return nil, fmt.Errorf("daily scores %s: %w", date, avail(err))
 	}

@@ -108,6 +108,11 @@ func (s *Store) FinishedGame(id uint64) (store.Finished, error) {
 	if err != nil {
 		return store.Finished{}, fmt.Errorf("finished game %d: %w", id, avail(err))
 	}
+	gone, err := removedAmong(ctx, s.pool, []int64{int64(id)})
+	if err != nil {
+		return store.Finished{}, fmt.Errorf("finished game %d: %w", id, avail(err))
+	}
+	f.Score.Removed = gone[id]
 	return f, nil
 }
 
@@ -146,6 +151,17 @@ func (s *Store) FinishedGames(name string, n int) ([]store.Finished, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("finished games: %w", avail(err))
+	}
+	ids := make([]int64, len(out))
+	for i, f := range out {
+		ids[i] = int64(f.ID)
+	}
+	gone, err := removedAmong(ctx, s.pool, ids)
+	if err != nil {
+		return nil, fmt.Errorf("finished games: %w", avail(err))
+	}
+	for i := range out {
+		out[i].Score.Removed = gone[out[i].ID]
 	}
 	if bad != nil {
 		return out, bad

@@ -41,6 +41,10 @@ func TestPostgresPassesTheDamagedFinishedGameContract(t *testing.T) {
 	})
 }
 
+func TestPostgresPassesTheModerationContract(t *testing.T) {
+	storetest.RunModeration(t, func(t *testing.T) storetest.ModeratedStore { return open(t) })
+}
+
 func TestPostgresPassesTheWebTokenContract(t *testing.T) {
 	storetest.RunWebTokens(t, func(t *testing.T) storetest.WebTokenStore { return open(t) })
 }

@@ -92,7 +92,8 @@ func (s *Store) finishGame(fp string, sc store.Score, fence func(context.Context
 			return err
 		}
 		return tx.QueryRow(ctx, `SELECT 1 + count(*) FROM scores
-			WHERE daily IS NOT DISTINCT FROM $4 AND (points > $1 OR (points = $1 AND (date_ns < $2 OR (date_ns = $2 AND id < $3))))`,
+			WHERE daily IS NOT DISTINCT FROM $4 AND (points > $1 OR (points = $1 AND (date_ns < $2 OR (date_ns = $2 AND id < $3))))
+			AND NOT EXISTS (SELECT 1 FROM removed_scores r WHERE r.game_id = scores.game_id)`,
 			sc.Points, sc.Date.UnixNano(), id, daily(sc.Daily)).Scan(&rank)
 	})
 	if errors.Is(err, store.ErrFenced) {
@@ -118,8 +119,9 @@ func insertScore(ctx context.Context, tx pgx.Tx, id int64, sc store.Score) (int6
 }
 
 // TopScores returns up to n scores, best first: higher Points, then earlier
-// Date, then earlier recorded. n ≤ 0 returns none. A score whose game was
-// set aside has GameID 0.
+// Date, then earlier recorded, leaving out scores an admin removed
+// (store.Moderation). n ≤ 0 returns none. A score whose game was set aside
+// has GameID 0.
 func (s *Store) TopScores(n int) ([]store.Score, error) {
 	if n <= 0 {
 		return nil, nil
@@ -127,7 +129,7 @@ func (s *Store) TopScores(n int) ([]store.Score, error) {
 	ctx, cancel := op()
 	defer cancel()
 	rows, err := s.pool.Query(ctx, `SELECT `+boardColumns+` FROM scores s LEFT JOIN finished f ON f.id = s.game_id
-		WHERE s.daily IS NULL ORDER BY s.points DESC, s.date_ns, s.id LIMIT $1`, n)
+		WHERE s.daily IS NULL AND `+onTable+` ORDER BY s.points DESC, s.date_ns, s.id LIMIT $1`, n)
 	if err != nil {
 		return nil, fmt.Errorf("top scores: %w", avail(err))
 	}
@@ -137,6 +139,10 @@ func (s *Store) TopScores(n int) ([]store.Score, error) {
 	}
 	return top, nil
 }
+
+// onTable is the condition on scores s that leaves out the scores an
+// admin took off the tables (removed_scores, store.Moderation).
+const onTable = `NOT EXISTS (SELECT 1 FROM removed_scores r WHERE r.game_id = s.game_id)`
 
 // boardColumns are what scanScore reads of scores s joined with the
 // finished games f they kept: a game no longer there (set aside as

@@ -1,0 +1,3 @@
+DROP TABLE removed_scores;
+DROP TABLE bans;
+DROP TABLE moderation;
