@@ -41,6 +41,7 @@ type Counts struct {
 	DailyScores    int  // scores on the daily boards, every day together (Dailies)
 	DailyAttempts  int  // daily challenges started, every day and key together
 	DailySecret    bool // the store has made its daily secret
+	Acts           int  // moderation acts (store.Moderation), every one ever done
 }
 
 // String says n for a host to read: "6 players, 6 names, …, the daily
@@ -51,8 +52,8 @@ func (n Counts) String() string {
 		secret = "the daily secret"
 	}
 	return fmt.Sprintf("%d players, %d names, %d saves, %d journal entries, %d scores, %d finished games, %d quarantined, "+
-		"%d daily scores, %d daily attempts, %s",
-		n.Players, n.Names, n.Saves, n.JournalEntries, n.Scores, n.Finished, n.Quarantined, n.DailyScores, n.DailyAttempts, secret)
+		"%d daily scores, %d daily attempts, %d moderation acts, %s",
+		n.Players, n.Names, n.Saves, n.JournalEntries, n.Scores, n.Finished, n.Quarantined, n.DailyScores, n.DailyAttempts, n.Acts, secret)
 }
 
 // Dumper receives everything a store holds, one record at a time. Byte
@@ -90,4 +91,8 @@ type Dumper interface {
 	// DailyAttempt says that fp started the daily of date ("2006-01-02")
 	// at started (see [Dailies.StartDaily]).
 	DailyAttempt(date, fp string, started time.Time) error
+	// Act is one moderation act (see [Moderation]), with its Seq; they
+	// come oldest first, after every other record, so that applying each
+	// in turn leaves the bans and removed scores the source holds.
+	Act(a Act) error
 }

@@ -78,6 +78,18 @@ func fillBolt(t *testing.T, path string) {
 		must(t, err)
 	}
 	must(t, b.StartDaily("SHA256:d0", "2026-02-28", when.Add(-24*time.Hour)))
+	// Moderation: a ban that holds, one lifted, a score taken off the
+	// table (s0's 100, game 1).
+	for _, a := range []store.Act{
+		{Action: store.ActBan, Fingerprint: "SHA256:p1", Detail: "spam"},
+		{Action: store.ActBan, Fingerprint: "SHA256:p2"},
+		{Action: store.ActUnban, Fingerprint: "SHA256:p2", Detail: "appeal"},
+		{Action: store.ActRemoveScore, GameID: 1, Detail: "a bug"},
+	} {
+		a.When, a.Admin = when, "SHA256:admin"
+		_, err := b.Moderate(a)
+		must(t, err)
+	}
 }
 
 // dailyDate is the day of fillBolt's daily challenge.
@@ -105,7 +117,8 @@ func tables(t *testing.T, url string) string {
 		`SELECT s::text FROM saves s ORDER BY fp`, `SELECT j::text FROM journal j ORDER BY fp, seq`,
 		`SELECT s::text FROM scores s ORDER BY id`, `SELECT q::text FROM quarantine q ORDER BY key`,
 		`SELECT f::text FROM finished f ORDER BY id`, `SELECT a::text FROM daily_attempts a ORDER BY day, fp`,
-		`SELECT s::text FROM daily_secret s`,
+		`SELECT s::text FROM daily_secret s`, `SELECT m::text FROM moderation m ORDER BY id`,
+		`SELECT b::text FROM bans b ORDER BY fp`, `SELECT r::text FROM removed_scores r ORDER BY game_id`,
 	} {
 		rows, err := conn.Query(ctx, q)
 		must(t, err)
@@ -125,7 +138,7 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 		t.Fatalf("copy-store exited %d: %s", code, errs.String())
 	}
 	if !strings.Contains(out.String(), "6 players, 6 names, 5 saves, 10 journal entries, 5 scores, 7 finished games, 1 quarantined, "+
-		"3 daily scores, 5 daily attempts, the daily secret") ||
+		"3 daily scores, 5 daily attempts, 4 moderation acts, the daily secret") ||
 		!strings.Contains(out.String(), "counts match") {
 		t.Errorf("copy-store said %q", out.String())
 	}
@@ -183,6 +196,23 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 			t.Errorf("finished game 2: bbolt %+v, PostgreSQL %+v (%v)", bg, pgg, err)
 		}
 	}
+	// Moderation: the same bans, the same log, the removed score off
+	// both tables (compared above) and marked on both.
+	bb, _ := b.Bans()
+	pb, err := pg.Bans()
+	if err != nil || len(bb) != 1 || !slices.Equal(bb, pb) {
+		t.Errorf("the bans differ: bbolt %+v, PostgreSQL %+v (%v)", bb, pb, err)
+	}
+	bl, _ := b.ModerationLog(10)
+	pl, err := pg.ModerationLog(10)
+	if err != nil || len(bl) != 4 || !slices.EqualFunc(bl, pl, func(x, y store.Act) bool {
+		return x.Seq == y.Seq && x.When.Equal(y.When) && x.Action == y.Action && x.Fingerprint == y.Fingerprint && x.Detail == y.Detail && x.GameID == y.GameID
+	}) {
+		t.Errorf("the moderation logs differ: bbolt %+v, PostgreSQL %+v (%v)", bl, pl, err)
+	}
+	if f, err := pg.FinishedGame(1); err != nil || !f.Score.Removed {
+		t.Errorf("the removed score's game on PostgreSQL: %+v (%v), want marked removed", f.Score, err)
+	}
 	bq, _ := b.Quarantined("")
 	pq, err := pg.Quarantined("")
 	if err != nil || len(bq) != 1 || len(pq) != 1 || bq[0].Key != pq[0].Key || bq[0].SaveBytes != pq[0].SaveBytes ||
@@ -237,15 +267,15 @@ func TestCopyStoreCopiesEverythingAndTwiceChangesNothing(t *testing.T) {
 		t.Errorf("the second copy changed the database:\nfirst:\n%s\nsecond:\n%s", first, second)
 	}
 
-	// A game finished after the move ranks among the copied ones, after the
-	// two equal scores (same points, same date) recorded before it: 300,
-	// 100, 100, then it.
+	// A game finished after the move ranks among the copied ones on the
+	// table, after the equal score (same points, same date) recorded
+	// before it: 300, 100, then it (the other 100, game 1, was removed).
 	pg, err = postgres.Open(context.Background(), url)
 	must(t, err)
 	defer pg.Close()
 	rank, err = pg.FinishGame("SHA256:new", store.Score{Name: "new", Points: 100, Cause: "test", Date: bt[1].Date})
-	if err != nil || rank != 4 {
-		t.Errorf("a new 100-point score at the date of the best one ranked %d (%v), want 4", rank, err)
+	if err != nil || rank != 3 {
+		t.Errorf("a new 100-point score at the date of the best one ranked %d (%v), want 3", rank, err)
 	}
 	if _, err := pg.FinishGame("SHA256:new", store.Score{Name: "new", Points: 1, Date: bt[1].Date.Add(time.Hour),
 		Game: &store.GameRecord{History: []byte{1}}}); err != nil {

@@ -108,7 +108,20 @@ func (b *Store) Dump(d store.Dumper) (store.Counts, error) {
 				return err
 			}
 		}
-		return dumpDaily(tx, d, &n)
+		if err := dumpDaily(tx, d, &n); err != nil {
+			return err
+		}
+		if mb := tx.Bucket(moderationBucket); mb != nil {
+			return mb.ForEach(func(k, v []byte) error {
+				a, err := decodeAct(k, v)
+				if err != nil {
+					return err
+				}
+				n.Acts++
+				return d.Act(a)
+			})
+		}
+		return nil
 	})
 	if err != nil {
 		return n, fmt.Errorf("dump %s: %w", b.path, err)

@@ -61,7 +61,8 @@ func (s *Store) Import(ctx context.Context, fill func(store.Dumper) (store.Count
 		}
 		// Scores and games finished from now on get ids after the imported ones.
 		if _, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence('scores', 'id'), greatest((SELECT max(id) FROM scores), 1)),
-			setval(pg_get_serial_sequence('finished', 'id'), greatest((SELECT max(id) FROM finished), 1))`); err != nil {
+			setval(pg_get_serial_sequence('finished', 'id'), greatest((SELECT max(id) FROM finished), 1)),
+			setval(pg_get_serial_sequence('moderation', 'id'), greatest((SELECT max(id) FROM moderation), 1))`); err != nil {
 			return err
 		}
 		have, err := countIn(ctx, tx)
@@ -98,6 +99,22 @@ type importer struct {
 	ctx   context.Context
 	tx    pgx.Tx
 	daily []int64 // the ids of the daily scores handed so far
+}
+
+// Act records a, under its seq, and applies its ban or removed score (a
+// copy made again leaves both as they were).
+func (im *importer) Act(a store.Act) error {
+	var exists bool
+	if err := im.tx.QueryRow(im.ctx, `SELECT EXISTS (SELECT 1 FROM moderation WHERE id = $1)`, int64(a.Seq)).Scan(&exists); err != nil {
+		return fmt.Errorf("moderation act %d: %w", a.Seq, err)
+	}
+	if exists {
+		return nil
+	}
+	if err := insertAct(im.ctx, im.tx, &a); err != nil {
+		return fmt.Errorf("moderation act %d: %w", a.Seq, err)
+	}
+	return nil
 }
 
 func (im *importer) Profile(p store.Profile) error {
@@ -322,8 +339,8 @@ func countIn(ctx context.Context, q interface {
 	err := q.QueryRow(ctx, `SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM names),
 		(SELECT count(*) FROM saves), (SELECT count(*) FROM journal), (SELECT count(*) FROM scores WHERE daily IS NULL),
 		(SELECT count(*) FROM quarantine), (SELECT count(*) FROM finished), (SELECT count(*) FROM scores WHERE daily IS NOT NULL),
-		(SELECT count(*) FROM daily_attempts), EXISTS (SELECT FROM daily_secret)`).
+		(SELECT count(*) FROM daily_attempts), EXISTS (SELECT FROM daily_secret), (SELECT count(*) FROM moderation)`).
 		Scan(&n.Players, &n.Names, &n.Saves, &n.JournalEntries, &n.Scores, &n.Quarantined, &n.Finished,
-			&n.DailyScores, &n.DailyAttempts, &n.DailySecret)
+			&n.DailyScores, &n.DailyAttempts, &n.DailySecret, &n.Acts)
 	return n, err
 }
