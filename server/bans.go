@@ -51,6 +51,15 @@ func (s *Server) ReloadBans() error {
 	return nil
 }
 
+// isBanned reports whether fp is banned: in the banned-keys file, or by an
+// admin's `ban` (kept in the store, moderation.go).
+func (s *Server) isBanned(fp string) bool {
+	if b := s.policy.banned.Load(); b != nil && b.Contains(fp) {
+		return true
+	}
+	return s.storeBan(fp)
+}
+
 // refuseBanned ends the session of a banned key at once with one line
 // (bannedLine) on its stderr, exit status 1, before any command or game.
 // It runs after identify: keys are accepted at auth (every key is
@@ -59,7 +68,7 @@ func (s *Server) ReloadBans() error {
 func (s *Server) refuseBanned(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		id, _ := sess.Context().Value(ctxIdentity).(identity)
-		if b := s.policy.banned.Load(); b != nil && b.Contains(id.fp) {
+		if s.isBanned(id.fp) {
 			s.log.Info("banned key refused", "fp", id.fp, "addr", sess.RemoteAddr().String())
 			wish.Fatalln(sess, bannedLine)
 			return

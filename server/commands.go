@@ -49,6 +49,18 @@ func (h commandHost) Kick(c *sshcmd.Call, name string) int {
 func (h commandHost) Broadcast(c *sshcmd.Call, text []string) int {
 	return h.s.broadcast(c.Session, c.Out, c.Err, text)
 }
+func (h commandHost) Moderate(c *sshcmd.Call, action string) int {
+	switch action {
+	case store.ActRename:
+		return h.s.rename(c.Session, c.Out, c.Err, c.Args)
+	case store.ActRemoveScore, store.ActRestoreScore:
+		return h.s.moveScore(c.Session, c.Out, c.Err, action, c.Args)
+	case store.ActBan:
+		return h.s.banKey(c.Session, c.Out, c.Err, c.Args)
+	default:
+		return h.s.unbanKey(c.Session, c.Out, c.Err, c.Args)
+	}
+}
 
 // webLink answers `ssh host web`: a one-time link (server/web, tokens.go)
 // that ties a browser to the session's key, for a key that has a player

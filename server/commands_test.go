@@ -56,7 +56,7 @@ func TestCommandsAnswerAsBefore(t *testing.T) {
 		{"quarantine lists nothing for an admin", "quarantine", admin, 0, "Nothing is quarantined."},
 		{"no command goes on to the game", "", nil, 0, reached},
 		{"help lists the players' commands", "help", nil, 0, "  replays [NAME]       the finished games kept, with their IDs\n"},
-		{"an admin's help lists the host tools", "help", admin, 0, "  kick NAME            end a player's session, saving the game (admins)\n"},
+		{"an admin's help lists the host tools", "help", admin, 0, "  kick NAME                     end a player's session, saving the game (admins)\n"},
 		{"a wrong count of arguments gets the usage line", "who is here", nil, 2, "grotto: usage: who\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -175,11 +175,13 @@ const FileCheckEvery = 2 * time.Second
 // *postgres.Store (store/postgres), a store without a file of its own,
 // returns nil. Its leases (store.Leases) keep each key's game on one node
 // (leases.go); its web tokens (store.WebTokens) tie browsers to keys
-// (`ssh host web`, server/web).
+// (`ssh host web`, server/web); its moderation (store.Moderation) keeps
+// the admins' acts and bans (moderation.go).
 type Database interface {
 	store.Store
 	store.Leases
 	store.WebTokens
+	store.Moderation
 	CheckFile() error
 }
 

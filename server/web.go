@@ -184,7 +184,7 @@ type webPlayers struct{ s *Server }
 
 // Admit implements web.Players: a banned key is refused.
 func (p webPlayers) Admit(fp string) error {
-	if b := p.s.policy.banned.Load(); b != nil && b.Contains(fp) {
+	if p.s.isBanned(fp) {
 		return errors.New(bannedLine)
 	}
 	return nil

@@ -204,7 +204,7 @@ func RecordOf(f store.Finished) replay.Record {
 // WriteList prints finished games, newest first: id, name, score,
 // cause, depth, turns, date, and "cheated" for a game with cheats.
 // A daily game of a day not over at now is listed with a note saying
-// when its replay opens.
+// when its replay opens; a game whose score an admin removed says so.
 func WriteList(w io.Writer, games []store.Finished, name string, now time.Time) {
 	if len(games) == 0 {
 		if name != "" {
@@ -226,6 +226,9 @@ func WriteList(w io.Writer, games []store.Finished, name string, now time.Time) 
 			if !DailyOver(sc.Daily, now) {
 				mark += ": its replay opens after 00:00 UTC"
 			}
+		}
+		if sc.Removed {
+			mark = strings.TrimPrefix(mark+", score removed by an admin", ", ")
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%s\t%s\n", f.ID, tui.Inert(sc.Name), sc.Points, tui.Inert(game.ThirdPerson(sc.Cause)),
 			sc.Depth, sc.Turns, sc.Date.UTC().Format("2006-01-02 15:04"), mark)

@@ -53,6 +53,10 @@ type Host interface {
 	// typed: every session of every node shows it. It returns the exit
 	// status.
 	Broadcast(c *Call, text []string) int
+	// Moderate answers an admin's moderation command for action (a
+	// store.Act* value: rename, remove-score, restore-score, ban, unban)
+	// with c.Args as typed. It returns the exit status.
+	Moderate(c *Call, action string) int
 }
 
 // Store is what the commands read of the store.
@@ -60,14 +64,17 @@ type Store interface {
 	TopScores(n int) ([]store.Score, error)
 	DailyScores(date string, n int) ([]store.Score, error)
 	Quarantined(fp string) ([]store.Quarantined, error)
+	Bans() ([]store.Act, error)
+	ModerationLog(n int) ([]store.Act, error)
 }
 
 // Commands is every `ssh host CMD` of h, in the order `help` lists them:
 // for everyone `help`, `scores`, `scores daily [DATE]`, `who`, `replays
 // [NAME]`, `replay ID` (a program with a terminal: the replay player; see
 // Command.Program) and `dump ID`, and `web`; for admins `quarantine`, the
-// games set aside as damaged, and the host tools `kick NAME` and
-// `broadcast TEXT`.
+// games set aside as damaged, the host tools `kick NAME` and
+// `broadcast TEXT`, and moderation: `rename`, `remove-score`,
+// `restore-score`, `ban`, `unban`, `bans` and `moderation`.
 func Commands(h Host) Table {
 	var t Table
 	with := func(run func(Host, *Call) int) func(*Call) int { return func(c *Call) int { return run(h, c) } }
@@ -95,8 +102,52 @@ func Commands(h Host) Table {
 			About: "end a player's session, saving the game", Run: func(c *Call) int { return h.Kick(c, c.Args[0]) }},
 		{Name: "broadcast", Args: "TEXT", Note: "what every session shows until its next key", Min: 1, Max: -1, Admin: true,
 			About: "show TEXT on every session", Run: func(c *Call) int { return h.Broadcast(c, c.Args) }},
+		{Name: "rename", Args: "NAME NEWNAME [REASON]", Note: "NAME a player's name or key (SHA256:…)", Min: 2, Max: -1, Admin: true,
+			About: "give a player another name, on their scores and games too", Run: moderate(h, store.ActRename)},
+		{Name: "remove-score", Args: "ID [REASON]", Note: "a game `replays` lists", Min: 1, Max: -1, Admin: true,
+			About: "take a game's score off the tables (the game stays kept, marked)", Run: moderate(h, store.ActRemoveScore)},
+		{Name: "restore-score", Args: "ID [REASON]", Note: "a game whose score was removed", Min: 1, Max: -1, Admin: true,
+			About: "put a removed score back on its table", Run: moderate(h, store.ActRestoreScore)},
+		{Name: "ban", Args: "NAME [REASON]", Note: "a player's name or key (SHA256:…)", Min: 1, Max: -1, Admin: true,
+			About: "ban a key on every node, ending its sessions; its name stays held", Run: moderate(h, store.ActBan)},
+		{Name: "unban", Args: "NAME [REASON]", Note: "a player's name or key (SHA256:…)", Min: 1, Max: -1, Admin: true,
+			About: "lift a ban made with `ban`", Run: moderate(h, store.ActUnban)},
+		{Name: "bans", Admin: true, About: "the keys banned with `ban`, and why", Run: with(cmdBans)},
+		{Name: "moderation", Admin: true, About: "the last 50 moderation acts: who did what to whom, and why", Run: with(cmdModeration)},
 	}
 	return t
+}
+
+// moderate is the Run of the moderation command for action.
+func moderate(h Host, action string) func(*Call) int {
+	return func(c *Call) int { return h.Moderate(c, action) }
+}
+
+// ModerationShown is how many acts `moderation` lists, newest first.
+const ModerationShown = 50
+
+// cmdBans is `bans`, for admins.
+func cmdBans(h Host, c *Call) int {
+	acts, err := h.Store().Bans()
+	if err != nil {
+		h.Log().Error("bans", "err", err)
+		fmt.Fprintln(c.Err, "grotto: the bans cannot be read right now")
+		return 1
+	}
+	WriteActs(c.Out, acts, "No key is banned with `ban` (the banned-keys file may ban others).")
+	return 0
+}
+
+// cmdModeration is `moderation`, for admins.
+func cmdModeration(h Host, c *Call) int {
+	acts, err := h.Store().ModerationLog(ModerationShown)
+	if err != nil {
+		h.Log().Error("moderation log", "err", err)
+		fmt.Fprintln(c.Err, "grotto: the moderation log cannot be read right now")
+		return 1
+	}
+	WriteActs(c.Out, acts, "No moderation yet.")
+	return 0
 }
 
 // NoPTYReplay is what `ssh host replay ID` without a terminal reads, for
@@ -283,4 +334,33 @@ func writeDailyScores(w io.Writer, date string, scores []store.Score) {
 		return
 	}
 	writeScores(w, scores)
+}
+
+// WriteActs prints acts (none when there are none), one a line: when, admin, what, whom, why.
+func WriteActs(w io.Writer, acts []store.Act, none string) {
+	if len(acts) == 0 {
+		fmt.Fprintln(w, none)
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tWHEN\tADMIN\tACTION\tPLAYER\tKEY\tWHAT\tREASON")
+	for _, a := range acts {
+		what := "-"
+		switch a.Action {
+		case store.ActRename:
+			what = "to " + tui.Inert(a.NewName)
+		case store.ActRemoveScore, store.ActRestoreScore:
+			what = "game " + strconv.FormatUint(a.GameID, 10)
+		}
+		name, reason := tui.Inert(a.Name), tui.Inert(a.Detail)
+		if name == "" {
+			name = "-"
+		}
+		if reason == "" {
+			reason = "-"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Seq, a.When.UTC().Format(time.RFC3339), a.Admin, a.Action,
+			name, a.Fingerprint, what, reason)
+	}
+	tw.Flush()
 }

@@ -1,0 +1,109 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/store"
+)
+
+// TestAnAdminBansAPlayerByNameOnEveryLoginAndTheActIsLogged: `ban NAME`
+// ends the player's session with its game saved, refuses the key at
+// every login after (kept in the store, not the banned-keys file), keeps
+// the name held by the key, and `moderation` shows who did it and why.
+func TestAnAdminBansAPlayerByNameOnEveryLoginAndTheActIsLogged(t *testing.T) {
+	admin, bad := newKey(t), newKey(t)
+	srv, addr, _ := startWithAdmins(t, admin)
+	c := dial(t, addr, bad, 100, 30)
+	newGame(t, c)
+	wantTurn := atoi(turn(walk(t, c, 2)))
+	name := listedName(t, srv)
+
+	out, status := commandAs(t, addr, admin, "ban "+strings.ToLower(name)+" spamming the chat")
+	if status != 0 || !strings.Contains(out, "banned "+name) || !strings.Contains(out, "not a person with a new one") {
+		t.Errorf("the admin's ban: status %d, %q", status, out)
+	}
+	if bye := ended(t, c); !strings.Contains(bye, "This key is banned from this server; your game is saved.") {
+		t.Errorf("the banned player read:\n%s", bye)
+	}
+	if got := savedTurn(srv, bad); got != wantTurn {
+		t.Errorf("saved at turn %d, want %d", got, wantTurn)
+	}
+	if out := ended(t, dial(t, addr, bad, 100, 30)); !strings.Contains(out, "This key is banned from this server.") {
+		t.Errorf("the banned key logged in again: %q", out)
+	}
+	if out, status := commandAs(t, addr, bad, "who"); status != 1 || !strings.Contains(out, "banned") {
+		t.Errorf("the banned key's `who`: status %d, %q", status, out)
+	}
+	// Another key cannot take the banned player's name.
+	if fp, _ := srv.Store().NameHolder(name); fp != keys.Fingerprint(bad.PublicKey()) {
+		t.Errorf("the banned name is held by %q", fp)
+	}
+
+	log, status := commandAs(t, addr, admin, "moderation")
+	adminFP := keys.Fingerprint(admin.PublicKey())
+	if status != 0 || !strings.Contains(log, adminFP) || !strings.Contains(log, "ban") || !strings.Contains(log, name) ||
+		!strings.Contains(log, "spamming the chat") {
+		t.Errorf("`moderation`: status %d,\n%s", status, log)
+	}
+	if bans, _ := commandAs(t, addr, admin, "bans"); !strings.Contains(bans, name) {
+		t.Errorf("`bans`:\n%s", bans)
+	}
+	if out, status := commandAs(t, addr, admin, "unban "+name+" appeal granted"); status != 0 || !strings.Contains(out, "lifted the ban of "+name) {
+		t.Errorf("unban: status %d, %q", status, out)
+	}
+	again := dial(t, addr, bad, 100, 30)
+	waitText(t, again, "Continue")
+}
+
+func TestAnAdminRenamesAPlayerAndRemovesAScoreWhichStaysKeptAndMarked(t *testing.T) {
+	admin, rude := newKey(t), newKey(t)
+	srv, addr, _ := startWithAdmins(t, admin)
+	fp := keys.Fingerprint(rude.PublicKey())
+	if err := srv.Store().ClaimName(fp, "Rude", srv.clock()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Store().FinishGame(fp, store.Score{Name: "Rude", Points: 1234, Depth: 3, Turns: 900, Cause: "killed by an orc",
+		Date: srv.clock(), Game: &store.GameRecord{Seed: 1, Rules: "x", History: []byte{1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if out, status := commandAs(t, addr, admin, "rename rude bad-name!"); status != 2 || !strings.Contains(out, "not a name a player may have") {
+		t.Errorf("a rename to an invalid name: status %d, %q", status, out)
+	}
+	if out, status := commandAs(t, addr, admin, "rename nobody Ann"); status != 1 || !strings.Contains(out, "no player is called nobody") {
+		t.Errorf("renaming nobody: status %d, %q", status, out)
+	}
+	out, status := commandAs(t, addr, admin, "rename rude Ann offensive")
+	if status != 0 || !strings.Contains(out, "renamed Rude to Ann") {
+		t.Errorf("rename: status %d, %q", status, out)
+	}
+	if scores, _ := commandAs(t, addr, admin, "scores"); !strings.Contains(scores, "Ann") || strings.Contains(scores, "Rude") {
+		t.Errorf("the table after the rename:\n%s", scores)
+	}
+	c := dial(t, addr, rude, 100, 30)
+	waitText(t, c, "Ann") // the title greets the player by the new name
+	c.Close()
+
+	if out, status := commandAs(t, addr, admin, "remove-score 1 found a bug"); status != 0 || !strings.Contains(out, "removed game 1's score") {
+		t.Errorf("remove-score: status %d, %q", status, out)
+	}
+	if scores, _ := commandAs(t, addr, admin, "scores"); strings.Contains(scores, "1234") {
+		t.Errorf("the removed score is still on the table:\n%s", scores)
+	}
+	if list, _ := commandAs(t, addr, admin, "replays"); !strings.Contains(list, "1234") || !strings.Contains(list, "score removed by an admin") {
+		t.Errorf("`replays` after the removal:\n%s", list)
+	}
+	if out, status := commandAs(t, addr, admin, "remove-score 1"); status != 1 || !strings.Contains(out, "no score on the tables") {
+		t.Errorf("removing it again: status %d, %q", status, out)
+	}
+	if out, status := commandAs(t, addr, rude, "remove-score 1"); status == 0 || strings.Contains(out, "removed") {
+		t.Errorf("a player's remove-score: status %d, %q", status, out)
+	}
+	log, _ := commandAs(t, addr, admin, "moderation")
+	for _, want := range []string{"rename", "to Ann", "offensive", "remove-score", "game 1", "found a bug"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("`moderation` lacks %q:\n%s", want, log)
+		}
+	}
+}
