@@ -40,9 +40,11 @@ const restarting = "The server is restarting. Your game is saved; reconnect in a
 // -overlay (the tree itself is not touched, and every package the change
 // does not reach comes from the build cache), migration SchemaVersion+1
 // adding a table and a column with a default, SchemaVersion raised to it,
-// and a save field (newerMark) in every save the build writes. It returns
-// the binary's path and the new schema version.
-func buildNewer(t *testing.T) (string, int) {
+// and a save field (newerMark) in every save the build writes; with
+// newRules, RulesVersion raised as well (a rules change: the same seed
+// and commands may give another game). It returns the binary's path and
+// the new schema version.
+func buildNewer(t *testing.T, newRules bool) (string, int) {
 	t.Helper()
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
@@ -94,6 +96,12 @@ func buildNewer(t *testing.T) (string, int) {
 	edit("game/save.go", regexp.MustCompile(`sb := saveBody\{State: g\.s\.toSave\(\), RNG: rng\}\n`), func(m []string) string {
 		return m[0] + "\tif withHistory {\n\t\tsb.DeployProbe = \"written by the newer build\"\n\t}\n"
 	})
+	if newRules {
+		edit("game/history.go", regexp.MustCompile(`const RulesVersion = (\d+)`), func(m []string) string {
+			now, _ := strconv.Atoi(m[1])
+			return fmt.Sprintf("const RulesVersion = %d", now+1)
+		})
+	}
 	overlay, err := json.Marshal(map[string]any{"Replace": replace})
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +138,7 @@ func TestARollingDeployUpgradesEveryNodeWhilePlayersPlayAndNoTurnTheySawIsLost(t
 	}
 	t.Parallel()
 	began := time.Now()
-	newer, schema := buildNewer(t)
+	newer, schema := buildNewer(t, false)
 	t.Logf("built the newer grotto (schema %d) in %v", schema, time.Since(began).Round(100*time.Millisecond))
 	url := pgtest.NewDatabase(t)
 	hostKey := filepath.Join(t.TempDir(), "host_key")
@@ -332,4 +340,64 @@ func TestARollingDeployUpgradesEveryNodeWhilePlayersPlayAndNoTurnTheySawIsLost(t
 		t.Errorf("the schema is at version %d (%v), want the newer build's %d", version, err, schema)
 	}
 	t.Logf("deploy and rollback done in %v", time.Since(began).Round(100*time.Millisecond))
+}
+
+// A deploy whose newer build changes the rules: a game the newer build has
+// played a turn of cannot go on on an older node (its turns went by rules
+// the older build does not know). A player who meets an older node (before
+// it is upgraded, or after a rollback) reads so in words, the game is
+// kept (never set aside as damaged), and resumes on a newer node at the
+// turn their screen showed, even when the newer node was killed before
+// it saved the game at the session's end.
+func TestDuringADeployThatChangesTheRulesAnOlderNodeSaysAGameOfTheNewerRulesOpensOnlyOnANewerNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault suite")
+	}
+	t.Parallel()
+	newer, _ := buildNewer(t, true)
+	url := pgtest.NewDatabase(t)
+	b := backend{name: "postgres", url: url}
+	older := b.start(t, anyPort, t.TempDir(), "--node", "older")
+	newAddr, newData := heldAddr(t), t.TempDir()
+	flags := []string{"--store", url, "--lease-ttl", leaseTTL.String(), "--node", "newer"}
+	newerNode := startBin(t, newer, newAddr, newData, flags...)
+	st := b.open(t, "")
+	pl, fresh := newPlayers(t, 2)[0], newPlayers(t, 2)[1]
+
+	// Begun on the older node, played on on the newer one.
+	pl.enter(t, pl.arrive(t, older.addr))
+	pl.rest(t, 3)
+	pl.c.Close()
+	screen := pl.enter(t, pl.arrive(t, newerNode.addr))
+	if got := turnOf(screen); got != pl.shown {
+		t.Fatalf("the newer node resumed the older node's game at turn %d, the screen showed %d:\n%s", got, pl.shown, screen)
+	}
+	pl.rest(t, 2)
+	// The newer node dies with the game in its session: what the store
+	// holds is what it wrote turn by turn.
+	newerNode.kill9(t)
+	pl.c.Close()
+	// Begun on the newer node.
+	newerNode = startBin(t, newer, newAddr, newData, flags...)
+	fresh.enter(t, fresh.arrive(t, newerNode.addr))
+	fresh.rest(t, 2)
+	fresh.c.Close()
+
+	for _, p := range []*player{pl, fresh} {
+		title := p.arrive(t, older.addr)
+		if !strings.Contains(title, "newer version of grotto") || strings.Contains(title, "Continue") {
+			t.Errorf("%s: the older node's title does not say the game opens on a newer node, or offers to continue it:\n%s", p.name, title)
+		}
+		p.c.Close()
+		if q, err := st.Quarantined(keyFP(p)); err != nil || len(q) != 0 {
+			t.Errorf("%s: the older node set the newer game aside as damaged: %v %v", p.name, q, err)
+		}
+	}
+	for _, p := range []*player{pl, fresh} {
+		screen := p.enter(t, p.arrive(t, newerNode.addr))
+		if got := turnOf(screen); got != p.shown || around(screen) != p.around {
+			t.Errorf("%s: the screen showed turn %d, the newer node resumed at turn %d:\n%s", p.name, p.shown, got, screen)
+		}
+		p.c.Close()
+	}
 }
