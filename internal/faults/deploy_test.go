@@ -25,7 +25,6 @@ import (
 	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/haproxytest"
 	"github.com/grotto-game/grotto/internal/pgtest"
-	"github.com/grotto-game/grotto/store"
 )
 
 // newerMark is the value of the save field only the newer build writes
@@ -201,12 +200,11 @@ func TestARollingDeployUpgradesEveryNodeWhilePlayersPlayAndNoTurnTheySawIsLost(t
 	}
 	// check fails t unless pl's stored game is at the turn pl's screen
 	// shows, with nothing in flight.
-	check := func(pl *player, when string) store.Store {
+	check := func(pl *player, when string) {
 		t.Helper()
 		if g := storedGame(t, st, pl).game; g.Turn() != pl.shown {
 			t.Fatalf("%s, %s: the store holds turn %d, the screen shows %d", pl.name, when, g.Turn(), pl.shown)
 		}
-		return st
 	}
 	// moveTo takes pl out of their session and back in through HAProxy
 	// until a session lands on node to, and checks the game resumes at the
