@@ -49,6 +49,7 @@ type state struct {
 	Known     []ItemKind    // the kinds the player has learned, in the order learned (identify.go)
 	Called    []Called      // the names the player gave unknown kinds, in the order given (identify.go)
 	Rules     int           // the RulesVersion the game began under (history.go, Game.Rules); 0, as in saves from before rules versions were kept, is 1
+	Played    int           // the newest RulesVersion that has played a turn of the game, when newer than Rules; else 0 (Decode, Apply)
 	Hunger    int           // nutrition spent since the start's StartNutrition (clock.go); 0, as in saves from before hunger, is full; below 0 after eating
 	Rooms     []SpecialRoom // the special rooms of this level as built (special.go); none in older saves
 	Wander    int           // turns until the next monster arrives on this level (wander.go); 0: not drawn yet
@@ -69,6 +70,9 @@ type Game struct {
 	light     *lighting // derived each turn on dark levels; never saved
 	data      *content.Tables
 	hist      history // every command accepted since turn 0 (history.go)
+	// upgraded: decoded from a save last played under older rules than
+	// these (ResumedUnderNewerRules); never saved
+	upgraded bool
 }
 
 // New starts a game from seed on depth 1, with the monsters, items and spawn

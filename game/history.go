@@ -295,3 +295,14 @@ func countKill(slain []Slain, name string) []Slain {
 // each was first killed (a copy). Games saved before kills were counted by
 // monster count only those since.
 func (g *Game) KillsByMonster() []Slain { return append([]Slain(nil), g.s.Slain...) }
+
+// ResumedUnderNewerRules reports whether g was decoded from a save last
+// played under older rules than this build's RulesVersion: it plays on
+// under these (Rules names both), and once it has played a turn its saves
+// say so, so that a build of the older rules refuses them as another
+// version's (Decode's ErrSaveVersion) instead of playing on from turns of
+// rules it does not know. A save of the game before any turn is the one
+// it was decoded from.
+// A journal entry appended to the older save would escape that: the
+// caller saves a snapshot before the first turn it journals.
+func (g *Game) ResumedUnderNewerRules() bool { return g.upgraded }

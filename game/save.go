@@ -76,18 +76,25 @@ func Decode(blob []byte, data *content.Tables) (*Game, error) {
 		return nil, fmt.Errorf("%w: %v", ErrCorruptSave, err)
 	}
 	s := snap.State.state()
-	if s.Rules > RulesVersion {
+	if newest := max(s.Rules, s.Played); newest > RulesVersion {
 		// Not damaged: a newer build's game, kept for that build to read.
-		return nil, fmt.Errorf("%w: played under rules version %d, this server knows up to %d", ErrSaveVersion, s.Rules, RulesVersion)
+		// A game begun under these rules but played since by a newer
+		// build is one too: its turns went by the newer rules, which
+		// these cannot go on from, nor its history replay under.
+		return nil, fmt.Errorf("%w: played under rules version %d, this server knows up to %d", ErrSaveVersion, newest, RulesVersion)
 	}
 	if err := s.validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorruptSave, err)
 	}
+	// Played on from here under these rules, its next save will say so
+	// (Apply), and a build of the older rules refuse it (above, in that
+	// build).
+	upgraded := max(1, s.Rules, s.Played) < RulesVersion
 	pcg := &rand.PCG{}
 	if err := pcg.UnmarshalBinary(snap.RNG); err != nil {
 		return nil, fmt.Errorf("%w: rng: %v", ErrCorruptSave, err)
 	}
-	g := &Game{s: s, pcg: pcg, rng: rand.New(pcg), data: data}
+	g := &Game{s: s, pcg: pcg, rng: rand.New(pcg), data: data, upgraded: upgraded}
 	g.upgradeAIs()
 	if snap.History != nil {
 		raw, n, err := decodeHistoryRaw(snap.History)
@@ -141,8 +148,8 @@ func (s *state) validate() error {
 		return fmt.Errorf("depth %d, turn %d", s.Depth, s.Turn)
 	case s.CharLevel < 0 || s.XP < 0:
 		return fmt.Errorf("character level %d, XP %d", s.CharLevel, s.XP)
-	case s.Rules < 0:
-		return fmt.Errorf("rules version %d", s.Rules)
+	case s.Rules < 0 || s.Played < 0:
+		return fmt.Errorf("rules version %d, played under %d", s.Rules, s.Played)
 	case s.Wander < 0 || s.Wander > WanderMaxTurns:
 		// A level draws WanderMinTurns..WanderMaxTurns; a larger countdown
 		// would switch arrivals off for the rest of the game.

@@ -49,6 +49,7 @@ type saveState struct {
 	Known     []string       `json:"Known,omitempty"`     // ItemKind values learned; absent: none
 	Called    []saveCalled   `json:"Called,omitempty"`    // names given; absent: none
 	Rules     int            `json:"Rules,omitempty"`     // the RulesVersion the game began under; absent: 1
+	Played    int            `json:"Played,omitempty"`    // the newest RulesVersion that played it, when newer than Rules; absent: Rules
 	Hunger    int            `json:"Hunger,omitempty"`    // nutrition spent; absent in older saves, whose players are full
 	Rooms     []saveRoom     `json:"Rooms,omitempty"`     // the level's special rooms; absent in older saves and on levels without
 	Wander    int            `json:"Wander,omitempty"`    // turns until the next arrival (wander.go); absent: not drawn yet
@@ -245,7 +246,7 @@ func (s *state) toSave() saveState {
 		Slain: convert(s.Slain, func(k Slain) saveSlain { return saveSlain(k) }), Daily: s.Daily,
 		Known:  convert(s.Known, func(k ItemKind) string { return string(k) }),
 		Called: convert(s.Called, func(c Called) saveCalled { return saveCalled{Kind: string(c.Kind), Name: c.Name} }),
-		Hunger: s.Hunger, Rules: s.Rules, Wander: s.Wander,
+		Hunger: s.Hunger, Rules: s.Rules, Played: s.Played, Wander: s.Wander,
 		Rooms: convert(s.Rooms, func(r SpecialRoom) saveRoom { return saveRoom(r) })}
 }
 
@@ -259,6 +260,6 @@ func (s *saveState) state() state {
 		Slain: convert(s.Slain, func(k saveSlain) Slain { return Slain(k) }), Daily: s.Daily,
 		Known:  convert(s.Known, func(k string) ItemKind { return ItemKind(k) }),
 		Called: convert(s.Called, func(c saveCalled) Called { return Called{Kind: ItemKind(c.Kind), Name: c.Name} }),
-		Hunger: s.Hunger, Rules: s.Rules, Wander: s.Wander,
+		Hunger: s.Hunger, Rules: s.Rules, Played: s.Played, Wander: s.Wander,
 		Rooms: convert(s.Rooms, func(r saveRoom) SpecialRoom { return SpecialRoom(r) })}
 }

@@ -18,6 +18,9 @@ func (g *Game) Apply(c Command) (Result, error) {
 	res, err := g.apply(c)
 	if err == nil {
 		g.hist.add(c) // every accepted command, for replays (history.go)
+		if g.upgraded {
+			g.s.Played = RulesVersion // ResumedUnderNewerRules
+		}
 	}
 	return res, err
 }

@@ -332,7 +332,7 @@ func (p *fakePlay) openSlot(slot string) (*game.Game, string, error) {
 	g, err := p.st.load(key, p.data)
 	switch {
 	case errors.Is(err, game.ErrSaveVersion):
-		return nil, "", &playerErr{"Your " + what + " was written by another version of grotto and this server cannot read it; it is kept on the server.", err}
+		return nil, "", &playerErr{"Your " + what + " was last played on a newer version of grotto than this server runs. It is kept, and opens on a server running that version: if grotto is being upgraded, reconnect in a moment.", err}
 	case errors.Is(err, game.ErrCorruptSave):
 		p.st.quarantine(key, err.Error())
 		return nil, "Your " + what + " was damaged and could not be read. It is set aside for the host to look at; start a new game.", nil

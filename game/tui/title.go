@@ -366,7 +366,7 @@ func (t *titleScreen) noteBlock(m *Model) (string, int) {
 	case t.confirm != "":
 		return th.hpLow.Render(wrap(t.confirmText(m))) + "\n", lines
 	case t.saveErr != nil:
-		return th.hpLow.Render(truncate(t.saveErr.Error(), m.w-2)) + "\n", lines
+		return th.hpLow.Render(wrap(t.saveErr.Error())) + "\n", lines
 	case t.note != "":
 		return th.text.Render(wrap(t.note)) + "\n", lines
 	case t.save != nil || t.daily != nil:

@@ -63,7 +63,7 @@ func damagedSaves(t *testing.T, b backend) {
 		}
 		want := "damaged"
 		if d.other {
-			want = "another version of grotto"
+			want = "newer version of grotto"
 		}
 		if !strings.Contains(screen, want) || strings.Contains(screen, "Continue") {
 			t.Errorf("%s: title:\n%s", d.name, screen)

@@ -135,6 +135,13 @@ var listeningRE = regexp.MustCompile(`grotto is listening addr=(\S+)`)
 // flag whose address is held is served on the held socket.
 func start(t *testing.T, addr, data string, extra ...string) *proc {
 	t.Helper()
+	return startBin(t, bin, addr, data, extra...)
+}
+
+// startBin is start running the grotto binary at path program instead of
+// the one built for this run (another build of grotto: deploy_test.go).
+func startBin(t *testing.T, program, addr, data string, extra ...string) *proc {
+	t.Helper()
 	args := append([]string{"serve", "--listen", addr, "--data", data, "--conn-rate", "10000"}, extra...)
 	var files []*os.File
 	var names []string
@@ -145,14 +152,14 @@ func start(t *testing.T, addr, data string, extra ...string) *proc {
 			}
 		}
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(program, args...)
 	if len(files) > 0 {
 		// systemd's protocol (sd_listen_fds(3)): the sockets from fd 3 on,
 		// their count and names, and LISTEN_PID naming the process they
 		// are for, which only the process itself knows before it runs
 		// grotto: sh sets it to its own pid and execs grotto in its place
 		// (as systemd-socket-activate does).
-		cmd = exec.Command("/bin/sh", append([]string{"-c", `LISTEN_PID=$$ exec "$0" "$@"`, bin}, args...)...)
+		cmd = exec.Command("/bin/sh", append([]string{"-c", `LISTEN_PID=$$ exec "$0" "$@"`, program}, args...)...)
 		cmd.ExtraFiles = files
 		cmd.Env = append(os.Environ(), fmt.Sprintf("LISTEN_FDS=%d", len(files)), "LISTEN_FDNAMES="+strings.Join(names, ":"))
 	}

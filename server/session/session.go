@@ -121,9 +121,13 @@ type Session struct {
 	// UI must not show it. Retry (or Save) ends it. waitClean is set when
 	// every turn before that one was in the store when the wait began.
 	waiting, waitClean bool
-	journal            uint64    // journal entries since the snapshot: the next entry's number
-	rank               int       // the finished game's rank, 0 for none
-	ended              time.Time // the date of the game's end as recorded, kept so that a retried finish records the same score
+	// olderSave is set while the store's save of the game in progress is
+	// one of older rules than this build's (game.ResumedUnderNewerRules):
+	// the next turn is saved whole, not journaled after it.
+	olderSave bool
+	journal   uint64    // journal entries since the snapshot: the next entry's number
+	rank      int       // the finished game's rank, 0 for none
+	ended     time.Time // the date of the game's end as recorded, kept so that a retried finish records the same score
 }
 
 // New returns the session of the player cfg names, with no game open.
@@ -220,9 +224,10 @@ func (s *Session) openSlot(slot string) (*game.Game, uint64, string, error) {
 	}
 	g, journal, err := s.load(key)
 	if errors.Is(err, game.ErrSaveVersion) {
-		// Not damaged: written by another grotto (a newer one, before a
-		// downgrade). Keep it where it is for that version to read.
-		return nil, 0, "", &Error{Player: "Your " + what + " was written by another version of grotto and this server cannot read it; it is kept on the server.", Err: err}
+		// Not damaged: written by a newer grotto (a node already upgraded
+		// during a rolling deploy, or before a rollback). Keep it where
+		// it is for that version to read.
+		return nil, 0, "", &Error{Player: newerSave(what), Err: err}
 	}
 	if err != nil && corrupt(err) {
 		// Set the damaged save aside for the host; never drop it silently.
@@ -265,6 +270,7 @@ func (s *Session) ContinueDaily() error {
 func (s *Session) resumed() {
 	s.synced, s.behind, s.unrecorded, s.rank = true, false, false, 0
 	s.waiting, s.ended = false, time.Time{}
+	s.olderSave = s.game.ResumedUnderNewerRules()
 	s.cfg.Unsaved.Clear(s.cfg.Fingerprint) // the game in progress is the store's
 }
 
@@ -289,7 +295,7 @@ func (s *Session) StartDaily(seed uint64, date string) error {
 func (s *Session) start(g *game.Game, slot string) error {
 	s.game, s.saved, s.daily, s.slot = g, nil, nil, slot
 	s.synced, s.behind, s.unrecorded, s.rank, s.journal = false, false, false, 0, 0
-	s.waiting, s.ended = false, time.Time{}
+	s.waiting, s.ended, s.olderSave = false, time.Time{}, false
 	return s.Save()
 }
 
@@ -452,14 +458,16 @@ func (s *Session) Save() error {
 	if s.behind && s.cfg.Trouble != nil {
 		s.cfg.Trouble(nil)
 	}
-	s.synced, s.behind, s.journal, s.waiting = true, false, 0, false
+	s.synced, s.behind, s.journal, s.waiting, s.olderSave = true, false, 0, false, false
 	return nil
 }
 
 // record makes a command that just happened durable: one journal entry, or
 // a snapshot every SnapshotEvery entries. If the journal cannot be written,
 // or an earlier write failed, it makes a full save instead, which holds
-// every turn the journal missed.
+// every turn the journal missed; so it does for the first turn of a game
+// resumed from a save of older rules (olderSave), which a build of those
+// rules would otherwise read with this turn's entry, and play on.
 func (s *Session) record(c game.Command) error {
 	if s.cfg.NoJournal {
 		if s.journal++; s.journal < SnapshotEvery && !s.behind {
@@ -467,7 +475,7 @@ func (s *Session) record(c game.Command) error {
 		}
 		return s.Save()
 	}
-	if !s.behind {
+	if !s.behind && !s.olderSave {
 		err := s.cfg.Saves.AppendJournal(s.key(), s.journal, game.EncodeCommand(c))
 		if err == nil {
 			s.journal++
@@ -564,6 +572,13 @@ func (s *Session) load(key string) (*game.Game, uint64, error) {
 		return nil, 0, err
 	}
 	return g, uint64(len(entries)), nil
+}
+
+// newerSave is what a player reads of their saved game (what: "saved
+// game", "saved daily") when a newer grotto wrote it.
+func newerSave(what string) string {
+	return "Your " + what + " was last played on a newer version of grotto than this server runs. " +
+		"It is kept, and opens on a server running that version: if grotto is being upgraded, reconnect in a moment."
 }
 
 // corrupt reports whether a load error means the stored game is damaged

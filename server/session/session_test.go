@@ -2,7 +2,10 @@ package session
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"strings"
 	"testing"
 	"time"
@@ -478,7 +481,7 @@ func TestASaveOfAnotherVersionIsKeptNotQuarantined(t *testing.T) {
 	s := New(Config{Fingerprint: fp, Saves: st, Scores: st, Profiles: st, Quarantine: st})
 	g, _, err := s.Open()
 	var se *Error
-	if g != nil || !errors.As(err, &se) || !strings.Contains(se.Player, "another version") {
+	if g != nil || !errors.As(err, &se) || !strings.Contains(se.Player, "newer version of grotto") {
 		t.Fatalf("Open of a newer save: game %v, err %v", g != nil, err)
 	}
 	if q, _ := st.Quarantined(fp); len(q) != 0 {
@@ -515,5 +518,40 @@ func TestAFencedWriteIsFinalNotAWaitForStorage(t *testing.T) {
 	if msg := err.Error(); !strings.Contains(msg, "taken over elsewhere") || !strings.Contains(msg, "This session ends") ||
 		strings.Contains(msg, "Waiting") || strings.Contains(msg, "retried") {
 		t.Errorf("the player reads %q", msg)
+	}
+}
+
+// TestAGameOfOlderRulesIsSavedWholeAtItsFirstTurnHere: a game this build
+// resumes from a save of older rules plays on under these; its first turn
+// here is a snapshot, which says so, never a journal entry after the
+// older save, which a build of the older rules (a node not yet upgraded,
+// or after a rollback) would replay under its own rules and play on.
+func TestAGameOfOlderRulesIsSavedWholeAtItsFirstTurnHere(t *testing.T) {
+	st := storetest.TempBolt(t)
+	blob := encode(t, game.New(1, content.Default()))
+	was := fmt.Sprintf(`"Rules":%d,`, game.RulesVersion)
+	if !bytes.Contains(blob, []byte(was)) {
+		t.Fatalf("the save does not hold %s", was)
+	}
+	body := bytes.Replace(blob[10:], []byte(was), []byte(fmt.Sprintf(`"Rules":%d,`, game.RulesVersion-1)), 1)
+	older := append(binary.BigEndian.AppendUint32(bytes.Clone(blob[:6]), crc32.ChecksumIEEE(body)), body...)
+	st.PutSave(fp, older)
+	s := open(st, 1)
+	if g, _, err := s.Open(); g == nil || err != nil {
+		t.Fatalf("a save of the rules before: game %v, err %v", g != nil, err)
+	}
+	if err := s.Continue(); err != nil {
+		t.Fatal(err)
+	}
+	for turn := 1; turn <= 2; turn++ {
+		if _, err := s.Do(game.Wait()); err != nil {
+			t.Fatal(err)
+		}
+		journal, _ := st.Journal(fp)
+		saved, _ := st.Save(fp)
+		if want := turn - 1; len(journal) != want || !bytes.Contains(saved, []byte(`"Played":`)) {
+			t.Errorf("after turn %d here: %d journal entries (want %d), the save says it was played under these rules: %v",
+				turn, len(journal), want, bytes.Contains(saved, []byte(`"Played":`)))
+		}
 	}
 }
