@@ -8,8 +8,11 @@ package keys
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"os"
+	"strings"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -19,6 +22,18 @@ import (
 // It is the player identity used throughout grotto.
 func Fingerprint(k gossh.PublicKey) string {
 	return gossh.FingerprintSHA256(k)
+}
+
+// ValidFingerprint reports whether fp has the form Fingerprint returns:
+// "SHA256:" and the 43 characters of unpadded standard base64 of a
+// 32-byte digest. (A typed key is checked before it is stored or shown.)
+func ValidFingerprint(fp string) bool {
+	b64, ok := strings.CutPrefix(fp, "SHA256:")
+	if !ok || len(b64) != 43 {
+		return false
+	}
+	sum, err := base64.RawStdEncoding.DecodeString(b64)
+	return err == nil && len(sum) == sha256.Size
 }
 
 // AdminSet is an immutable set of key fingerprints (see [Fingerprint]) allowed

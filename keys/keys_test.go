@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"io/fs"
 	"os"
@@ -159,6 +160,26 @@ func TestOptionsOnAnAdminLineAreReportedAsIgnored(t *testing.T) {
 	for i := range want {
 		if got[i].Line != want[i].Line || got[i].Fingerprint != want[i].Fingerprint || strings.Join(got[i].Options, ",") != strings.Join(want[i].Options, ",") {
 			t.Errorf("ignored options %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestValidFingerprintTakesOnlyWhatFingerprintReturns(t *testing.T) {
+	pub, _, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := gossh.NewPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fp := Fingerprint(k); !ValidFingerprint(fp) {
+		t.Errorf("a key's own fingerprint %q is not valid", fp)
+	}
+	for _, bad := range []string{"", "SHA256:", "SHA256:huge", "MD5:" + strings.Repeat("a", 43), "SHA256:" + strings.Repeat("a", 44),
+		"SHA256:\x1b]0;x\a" + strings.Repeat("a", 36), "SHA256:" + strings.Repeat("a", 42) + "="} {
+		if ValidFingerprint(bad) {
+			t.Errorf("%q is taken for a fingerprint", bad)
 		}
 	}
 }

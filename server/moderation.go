@@ -18,6 +18,8 @@ import (
 	"charm.land/ssh"
 
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -34,10 +36,14 @@ func reasonOf(words []string) string {
 }
 
 // keyOf returns the key named by who: a fingerprint ("SHA256:…", as the
-// log and `moderation` show them) or a player's name, without regard to
-// case. It writes why not to errOut and returns "" when there is none.
+// log and `moderation` show them, checked for form: keys.ValidFingerprint)
+// or a player's name, without regard to case. It writes why not to errOut and returns "" when there is none.
 func (s *Server) keyOf(who string, errOut io.Writer) string {
 	if strings.HasPrefix(who, "SHA256:") {
+		if !keys.ValidFingerprint(who) {
+			fmt.Fprintf(errOut, "grotto: %s is not a key's fingerprint (SHA256: and 43 characters, as `moderation` and the log show them); nothing was done\n", finished.Echoed(who))
+			return ""
+		}
 		return who
 	}
 	fp, err := s.store.NameHolder(who)
@@ -79,8 +85,8 @@ func (s *Server) moderate(sess ssh.Session, act store.Act, errOut io.Writer) (st
 }
 
 // rename runs `rename NAME NEWNAME [REASON…]`: the player's name becomes
-// NEWNAME on their profile, their scores and their finished games. A game
-// being played shows the new name from the player's next session.
+// NEWNAME on their profile, their scores and their finished games, and
+// their live game here is listed under it.
 func (s *Server) rename(sess ssh.Session, out, errOut io.Writer, args []string) int {
 	name := args[1]
 	if !tui.ValidName(name) {
@@ -91,11 +97,19 @@ func (s *Server) rename(sess ssh.Session, out, errOut io.Writer, args []string) 
 	if fp == "" {
 		return 1
 	}
+	if p, err := s.store.Profile(fp); err == nil && p.Name == name {
+		fmt.Fprintf(errOut, "grotto: that player is already called %s; nothing was done\n", tui.Inert(name))
+		return 1
+	}
 	done, ok := s.moderate(sess, store.Act{Action: store.ActRename, Fingerprint: fp, NewName: name, Detail: reasonOf(args[2:])}, errOut)
 	if !ok {
 		return 1
 	}
-	fmt.Fprintf(out, "renamed %s to %s (key %s), on the scores and finished games too; a game being played shows it from the next session\n",
+	// `who`, `kick` and watchers list the live game under the new name
+	// at once (on this node; another node's listing follows at its next
+	// announcement or the player's next session).
+	s.place.live.RenameKey(fp, done.NewName)
+	fmt.Fprintf(out, "renamed %s to %s (key %s), on the scores and finished games too\n",
 		tui.Inert(done.Name), tui.Inert(done.NewName), done.Fingerprint)
 	return 0
 }
@@ -132,17 +146,22 @@ func (s *Server) banKey(sess ssh.Session, out, errOut io.Writer, args []string) 
 		fmt.Fprintln(errOut, "grotto: that is your own key; nothing was done")
 		return 1
 	}
+	if s.policy.admins.Load().Contains(fp) {
+		// A ban would shut an admin out of `unban` for good.
+		fmt.Fprintln(errOut, "grotto: that key is an admin's (--admin-keys); take it out of the admin file first (then SIGHUP); nothing was done")
+		return 1
+	}
 	done, ok := s.moderate(sess, store.Act{Action: store.ActBan, Fingerprint: fp, Detail: reasonOf(args[1:])}, errOut)
 	if !ok {
 		return 1
 	}
-	who := "a key with no player"
 	if done.Name != "" {
-		who = tui.Inert(done.Name)
+		fmt.Fprintf(out, "banned %s (key %s); the name stays held by that key. A ban stops this key, not a person with a new one.\n", tui.Inert(done.Name), fp)
+	} else {
+		fmt.Fprintf(out, "banned a key with no player (key %s). A ban stops this key, not a person with a new one.\n", fp)
 	}
-	fmt.Fprintf(out, "banned %s (key %s); the name stays held by that key. A ban stops this key, not a person with a new one.\n", who, fp)
 	if n := s.place.live.Ban(func(k string) bool { return k == fp }); n > 0 {
-		fmt.Fprintf(out, "ended %s of that key here, the game saved\n", count(n, "session"))
+		fmt.Fprintf(out, "ended %s of that key here (a game in play is saved)\n", count(n, "session"))
 	} else if _, elsewhere := s.place.nodes.named(done.Name); elsewhere && done.Name != "" {
 		// Playing on another node: it saves and leaves as a kick does;
 		// its next login on any node is refused.
@@ -166,6 +185,9 @@ func (s *Server) unbanKey(sess ssh.Session, out, errOut io.Writer, args []string
 		who = tui.Inert(done.Name)
 	}
 	fmt.Fprintf(out, "lifted the ban of %s (key %s)\n", who, fp)
+	if b := s.policy.banned.Load(); b != nil && b.Contains(fp) {
+		fmt.Fprintln(out, "the banned-keys file still bans this key: take it out of the file (then SIGHUP) to let it in")
+	}
 	return 0
 }
 

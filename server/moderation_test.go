@@ -55,6 +55,30 @@ func TestAnAdminBansAPlayerByNameOnEveryLoginAndTheActIsLogged(t *testing.T) {
 	}
 	again := dial(t, addr, bad, 100, 30)
 	waitText(t, again, "Continue")
+
+	// What a breaker tried: a "key" carrying escape sequences, and an
+	// admin banning another admin (who could then never unban).
+	evil := "SHA256:\x1b]0;PWNED\a\x1b[2J" + strings.Repeat("a", 30)
+	if out, status := commandAs(t, addr, admin, "ban '"+evil+"'"); status != 1 || strings.Contains(out, "\x1b") || !strings.Contains(out, "not a key's fingerprint") {
+		t.Errorf("a ban of an escape-laden key: status %d, %q", status, out)
+	}
+	if out, status := commandAs(t, addr, admin, "ban "+adminFP); status != 1 || !strings.Contains(out, "your own key") {
+		t.Errorf("an admin banning their own key: status %d, %q", status, out)
+	}
+	if log, _ := commandAs(t, addr, admin, "moderation"); strings.Contains(log, "\x1b") {
+		t.Errorf("`moderation` writes escape bytes:\n%q", log)
+	}
+}
+
+func TestAnAdminCannotBanAnotherAdmin(t *testing.T) {
+	admin, other := newKey(t), newKey(t)
+	_, addr, _ := startWithAdmins(t, admin, other)
+	if out, status := commandAs(t, addr, admin, "ban "+keys.Fingerprint(other.PublicKey())); status != 1 || !strings.Contains(out, "an admin's") {
+		t.Errorf("banning another admin: status %d, %q", status, out)
+	}
+	if out, status := commandAs(t, addr, other, "bans"); status != 0 || !strings.Contains(out, "No key is banned") {
+		t.Errorf("the other admin after it: status %d, %q", status, out)
+	}
 }
 
 func TestAnAdminRenamesAPlayerAndRemovesAScoreWhichStaysKeptAndMarked(t *testing.T) {
@@ -83,6 +107,18 @@ func TestAnAdminRenamesAPlayerAndRemovesAScoreWhichStaysKeptAndMarked(t *testing
 	}
 	c := dial(t, addr, rude, 100, 30)
 	waitText(t, c, "Ann") // the title greets the player by the new name
+	newGame(t, c)
+	// Renamed while playing: `who` and `kick` know the player by the new
+	// name at once, not the old one another key may now take.
+	if out, _ := commandAs(t, addr, admin, "rename ann Ada"); !strings.Contains(out, "renamed Ann to Ada") {
+		t.Errorf("renaming a player in a game: %q", out)
+	}
+	if who, _ := commandAs(t, addr, admin, "who"); !strings.Contains(who, "Ada") || strings.Contains(who, "Ann") {
+		t.Errorf("`who` after renaming a player in a game:\n%s", who)
+	}
+	if out, status := commandAs(t, addr, admin, "rename ada Ada"); status != 1 || !strings.Contains(out, "already called") {
+		t.Errorf("a rename to the same name: status %d, %q", status, out)
+	}
 	c.Close()
 
 	if out, status := commandAs(t, addr, admin, "remove-score 1 found a bug"); status != 0 || !strings.Contains(out, "removed game 1's score") {
@@ -101,7 +137,7 @@ func TestAnAdminRenamesAPlayerAndRemovesAScoreWhichStaysKeptAndMarked(t *testing
 		t.Errorf("a player's remove-score: status %d, %q", status, out)
 	}
 	log, _ := commandAs(t, addr, admin, "moderation")
-	for _, want := range []string{"rename", "to Ann", "offensive", "remove-score", "game 1", "found a bug"} {
+	for _, want := range []string{"rename", "to Ada", "offensive", "remove-score", "game 1", "found a bug"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("`moderation` lacks %q:\n%s", want, log)
 		}

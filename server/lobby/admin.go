@@ -41,6 +41,19 @@ func (m *Memory) kick(find func() *slot) (<-chan struct{}, bool) {
 	return found.done, true
 }
 
+// RenameKey lists the player slot of key fp under name from now on (an
+// admin's rename); it reports whether fp has one here.
+func (m *Memory) RenameKey(fp, name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.players[fp]
+	if s == nil || s.released {
+		return false
+	}
+	s.name = name
+	return true
+}
+
 // Ban implements Lobby.
 func (m *Memory) Ban(banned func(fp string) bool) int {
 	m.mu.Lock()

@@ -87,6 +87,9 @@ type Lobby interface {
 	// reports true: each Lost channel closes and each notifier gets
 	// Banned. It returns how many slots it took away.
 	Ban(banned func(fp string) bool) int
+	// RenameKey lists the player slot of key fp under name from now on
+	// (an admin's rename); it reports whether fp has a player slot.
+	RenameKey(fp, name string) bool
 	// Broadcast hands text to every slot's notifier that is an Announcer
 	// (players, spectators, sessions on the title screen or watching a
 	// game) and returns how many it told. The text is passed as it is:

@@ -359,8 +359,8 @@ func WriteActs(w io.Writer, acts []store.Act, none string) {
 		if reason == "" {
 			reason = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Seq, a.When.UTC().Format(time.RFC3339), a.Admin, a.Action,
-			name, a.Fingerprint, what, reason)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Seq, a.When.UTC().Format(time.RFC3339), tui.Inert(a.Admin), tui.Inert(a.Action),
+			name, tui.Inert(a.Fingerprint), what, reason)
 	}
 	tw.Flush()
 }
