@@ -122,3 +122,51 @@ func lockTable(t *testing.T, url, table string) pgx.Tx {
 	}
 	return tx
 }
+
+// A take-over while the saves table is locked carries on the game once
+// the lock clears, instead of leaving the new session on a title without
+// Continue (found: the title read the save once, during the lock, failed,
+// and never tried again, so the game seemed gone though it was saved).
+func TestATakeOverWhileTheSavesAreLockedCarriesOnOnceTheLockClears(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	var logs lockedBuffer
+	_, addr := serveNode(t, url, "node-a", MinLeaseTTL, &logs)
+	key := newKey(t)
+	a := dial(t, addr, key, 100, 30)
+	newGame(t, a)
+	wantTurn := turn(rest(t, a, 2))
+
+	tx := lockTable(t, url, "saves")
+	b := dial(t, addr, key, 100, 30)
+	waitText(t, b, "already playing")
+	b.Send("t")
+	ended(t, a) // the old session has let go of the game
+	// While the lock holds, the new session says it waits for the
+	// database rather than showing a title without the game.
+	waitText(t, b, "Waiting for storage")
+	tx.Rollback(context.Background())
+	waitText(t, b, "Turn: "+wantTurn)
+}
+
+// A login while the saves table is locked shows the title saying the save
+// cannot be read for now, and offers Continue once the lock clears,
+// without the player leaving and coming back.
+func TestATitleShownWhileTheSavesAreLockedOffersContinueOnceTheLockClears(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	var logs lockedBuffer
+	srv, addr := serveNode(t, url, "node-a", MinLeaseTTL, &logs)
+	key := newKey(t)
+	a := dial(t, addr, key, 100, 30)
+	newGame(t, a)
+	wantTurn := turn(rest(t, a, 2))
+	a.Close()
+	noSessions(t, srv)
+
+	tx := lockTable(t, url, "saves")
+	b := dial(t, addr, key, 100, 30)
+	waitText(t, b, "Trying again every second")
+	tx.Rollback(context.Background())
+	waitText(t, b, "Continue")
+	b.Send("\r")
+	waitText(t, b, "Turn: "+wantTurn)
+}

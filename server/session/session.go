@@ -84,10 +84,17 @@ type Config struct {
 type Error struct {
 	Player string // what to tell the player
 	Err    error  // the cause
+	// Again is set when the same call may succeed later: Open could not
+	// read a save that is there (a table locked, the database away), so
+	// the UI reads it again rather than showing once that it cannot.
+	Again bool
 }
 
 func (e *Error) Error() string { return e.Player }
 func (e *Error) Unwrap() error { return e.Err }
+
+// Retryable reports whether the same call may succeed later (Again).
+func (e *Error) Retryable() bool { return e.Again }
 
 // Session is one player's game lifecycle. See the package comment.
 type Session struct {
@@ -231,7 +238,7 @@ func (s *Session) openSlot(slot string) (*game.Game, uint64, string, error) {
 		}
 	}
 	if err != nil {
-		return nil, 0, "", &Error{Player: "Your " + what + " cannot be read right now; it is kept on the server.", Err: err}
+		return nil, 0, "", &Error{Player: "Your " + what + " cannot be read right now; it is kept on the server.", Err: err, Again: true}
 	}
 	if g != nil && g.Over() {
 		return nil, 0, s.recordEnd(g, slot), nil
