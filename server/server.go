@@ -679,7 +679,9 @@ func (s *Server) newPlay(fp string, lease *sessionLease, logger *log.Logger) *se
 		Profiles: t.Profiles, Quarantine: t.Quarantine,
 		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.ends.pending, Unsaved: s.ends.unsaved, Played: m.Played,
 		Trouble: func(err error) {
-			if errors.Is(err, store.ErrFenced) {
+			if errors.Is(err, session.ErrSnapshotLate) { // first, though it may wrap store.ErrUnavailable: no player waits
+				logger.Warn("a snapshot of this player's game could not be written; every turn is still journaled, so the game is whole; the snapshot is tried again every few turns", "err", err)
+			} else if errors.Is(err, store.ErrFenced) {
 				m.FencedWrites.Inc()
 				logger.Warn("a write of this player's game was refused (fenced): another node claimed the key; this session ends without writing again", "err", err)
 			} else if errors.Is(err, store.ErrUnavailable) {
