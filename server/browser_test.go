@@ -353,8 +353,8 @@ func TestABrowserWatchPageKeepsTheGameWhenTheServerRestarts(t *testing.T) {
 	}
 	status, err := chromedp.Run(ctx, chromedp.Poll[string](`document.body.dataset.closed && document.getElementById("status").textContent`,
 		chromedp.WithPollingTimeout(waitLong)))
-	if err != nil || !strings.Contains(status, "restarting") || !strings.Contains(status, "reload") {
-		t.Errorf("the page's status reads %q (%v), want the server restarting and to reload", status, err)
+	if err != nil || !strings.Contains(status, "shutting down") || !strings.Contains(status, "reload") || strings.Contains(status, "in a moment") {
+		t.Errorf("the page's status reads %q (%v), want the server shutting down and to reload later", status, err)
 	}
 	// Every frame came before the close, and the terminal has parsed them
 	// all once a write queued after them calls back: a frame that wiped

@@ -73,8 +73,8 @@ func TestADrainingNodeSaysNotReadyWhileItStillServesThenRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []*sshtest.Client{player, late} {
-		if out := ended(t, c); !strings.Contains(out, "server is restarting") {
-			t.Errorf("a session open during the drain read %q at the end, want the server restarting", out)
+		if out := ended(t, c); !strings.Contains(out, "The server is shutting down") {
+			t.Errorf("a session open during the drain read %q at the end, want the server shutting down", out)
 		}
 	}
 	if c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{Width: 80, Height: 24}); err == nil {

@@ -59,7 +59,7 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	// goodbye as for a player's, instead of closing its connection while
 	// it verifies (a tester found it did not).
 	if !s.replays.running.begin() {
-		wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
+		wish.Fatalln(sess, shutdownLine+"\r")
 		return
 	}
 	defer s.replays.running.end()
@@ -82,7 +82,7 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	prog := tea.NewProgram(tui.NewReplayer(rg, s.data), opts...)
 	kb.Start(prog)
 	if !s.replays.running.add(prog) {
-		wish.Fatalln(sess, "The server is restarting. Please reconnect in a moment.\r")
+		wish.Fatalln(sess, shutdownLine+"\r")
 		return
 	}
 	defer s.replays.running.remove(prog)
@@ -90,7 +90,7 @@ func (s *Server) replaySession(sess ssh.Session, next ssh.Handler, id string) {
 	sess.Context().SetValue(ctxProgram, prog)
 	next(sess) // guard.WindowSizes and the bubbletea middleware run prog
 	if s.replays.running.isClosing() {
-		wish.Println(sess, "The server is restarting; the replay has stopped. Please reconnect in a moment.\r")
+		wish.Println(sess, "The server is shutting down; the replay has stopped. Please try again later.\r")
 	}
 	sess.Exit(0)
 }

@@ -281,7 +281,7 @@ func TestShutdownEndsAReplay(t *testing.T) {
 	case <-time.After(waitLong):
 		t.Fatal("the replay went on after Shutdown")
 	}
-	if out := string(c.Output()); !strings.Contains(out, "The server is restarting; the replay has stopped.") {
+	if out := string(c.Output()); !strings.Contains(out, "The server is shutting down; the replay has stopped.") {
 		t.Errorf("the viewer is not told why the replay stopped:\n%q", out)
 	}
 }
@@ -313,8 +313,8 @@ func TestShutdownSaysGoodbyeToEveryReplayEvenOneStillReadingItsGame(t *testing.T
 			case <-time.After(waitLong):
 				t.Fatalf("round %d: replay %d went on after Shutdown", round, i)
 			}
-			if out := string(c.Output()); !strings.Contains(out, "Please reconnect in a moment.") {
-				t.Errorf("round %d: replay %d was not told the server restarts; it read %q", round, i, out[max(0, len(out)-120):])
+			if out := string(c.Output()); !strings.Contains(out, "The server is shutting down") {
+				t.Errorf("round %d: replay %d was not told the server is shutting down; it read %q", round, i, out[max(0, len(out)-120):])
 			}
 		}
 	}

@@ -354,7 +354,7 @@ func (s *Server) Serve() error {
 // Shutdown first drains (health.go): /readyz says 503 while the server
 // still serves for Config.Drain (or until CutDrain, or ctx ends). Then it
 // stops accepting connections, tells every live session the server is
-// restarting, saves every game, and closes the store. Sessions that have
+// shutting down, saves every game, and closes the store. Sessions that have
 // not ended when ctx expires are cut off; their games are still saved as
 // their handlers unwind. ctx bounds the whole, drain included. It returns
 // the store's close error, if any.
@@ -611,7 +611,7 @@ func claimed(st seat, err error, logger *log.Logger) bool {
 		st.fail(leaseHeldLine(held))
 		return false
 	case errors.Is(err, lobby.ErrClosing):
-		st.fail("The server is restarting. Please reconnect in a moment.")
+		st.fail(shutdownLine)
 		return false
 	case err != nil:
 		logger.Error("could not claim the key's lease", "err", err)
@@ -681,7 +681,9 @@ func (s *Server) newPlay(fp string, lease *sessionLease, logger *log.Logger) *se
 		Profiles: t.Profiles, Quarantine: t.Quarantine,
 		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.ends.pending, Unsaved: s.ends.unsaved, Played: m.Played,
 		Trouble: func(err error) {
-			if errors.Is(err, store.ErrFenced) {
+			if errors.Is(err, session.ErrSnapshotLate) { // first, though it may wrap store.ErrUnavailable: no player waits
+				logger.Warn("a snapshot of this player's game could not be written; every turn is still journaled, so the game is whole; the snapshot is tried again every few turns", "err", err)
+			} else if errors.Is(err, store.ErrFenced) {
 				m.FencedWrites.Inc()
 				logger.Warn("a write of this player's game was refused (fenced): another node claimed the key; this session ends without writing again", "err", err)
 			} else if errors.Is(err, store.ErrUnavailable) {
@@ -774,6 +776,18 @@ func (s *Server) programOptions(st seat, logger *log.Logger) ([]tea.ProgramOptio
 	return opts, in
 }
 
+// What a session reads when the server shuts down. SIGTERM is the same
+// whether the host stops grotto for good or restarts it (systemd's stop and
+// restart look alike from inside), so these promise no return, only what
+// is true either way; a host who restarts says so first with `broadcast`.
+const (
+	// shutdownSavedLine: the session had a game, and it is saved.
+	shutdownSavedLine = "The server is shutting down. Your game is saved; come back with the same key to carry on."
+	// shutdownLine: the session had no game (the title, a name screen, a
+	// login refused because the server is closing).
+	shutdownLine = "The server is shutting down; please try again later."
+)
+
 // goodbye is the line a player reads once their session has ended and the
 // game (if any) is saved; "" when the client went away.
 func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
@@ -782,9 +796,9 @@ func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
 		return "Your game is saved. Come back with the same key to carry on."
 	case tui.ExitShutdown:
 		if hadGame {
-			return "The server is restarting. Your game is saved; reconnect in a moment."
+			return shutdownSavedLine
 		}
-		return "The server is restarting. Please reconnect in a moment."
+		return shutdownLine
 	case tui.ExitTakenOver:
 		return "Your key connected from another session and took over; anything you were playing is saved and continues there."
 	case tui.ExitQuit:

@@ -82,3 +82,21 @@ func TestTheHostsLogSaysWhyAGameWasNotSavedAtTheEnd(t *testing.T) {
 		t.Errorf("the end-of-session log line: %q; want the cause and no promise of retries\n%s", line, logs.String())
 	}
 }
+
+// TestTheShutdownGoodbyeIsTrueWhetherOrNotTheServerComesBack: grotto
+// cannot tell a stop for good from a restart (SIGTERM is the same), so the
+// goodbye promises neither; a host who restarts says so with `broadcast`.
+func TestTheShutdownGoodbyeIsTrueWhetherOrNotTheServerComesBack(t *testing.T) {
+	s := &Server{}
+	for _, c := range []struct {
+		hadGame bool
+		want    string
+	}{
+		{true, "The server is shutting down. Your game is saved; come back with the same key to carry on."},
+		{false, "The server is shutting down; please try again later."},
+	} {
+		if bye := s.goodbye(tui.ExitShutdown, c.hadGame); bye != c.want {
+			t.Errorf("shutdown, game %v: %q, want %q", c.hadGame, bye, c.want)
+		}
+	}
+}

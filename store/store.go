@@ -34,6 +34,22 @@ var ErrCorrupt = errors.New("corrupt record")
 // journal entry again. The bbolt file never returns it.
 var ErrUnavailable = errors.New("database unavailable")
 
+// ErrNotCommitted is wrapped, beside [ErrUnavailable], by a write's error
+// when the store knows the write did not commit: it failed before its
+// commit was sent (a connection that could not be had, a lock waited for
+// past the store's lock wait), so the store is as it was before the call.
+// Without it, an ErrUnavailable write may have committed. A write error
+// without ErrUnavailable (bbolt's, a refused statement) never committed.
+var ErrNotCommitted = errors.New("not committed")
+
+// MayHaveCommitted reports whether a write that failed with err may have
+// committed all the same: when err wraps [ErrUnavailable] without
+// [ErrNotCommitted] (its answer may have been lost). Any other error is
+// a write that did not happen.
+func MayHaveCommitted(err error) bool {
+	return errors.Is(err, ErrUnavailable) && !errors.Is(err, ErrNotCommitted)
+}
+
 // Profile is what grotto remembers about a player between games.
 type Profile struct {
 	// Fingerprint is the player's identity: the SHA256 fingerprint of their

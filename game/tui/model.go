@@ -260,6 +260,7 @@ type Model struct {
 	forced   []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
 	banner   string                 // a host's broadcast shown until the next key (banner.go); "" for none
 	start    tea.Cmd                // run by Init: a watcher's first wait for a frame (NewWatcher)
+	reread   chan struct{}          // closed to end the tick under way before the next read of a save (reread.go); nil for none
 }
 
 // New returns the model for one session, starting on the title screen.
@@ -295,7 +296,7 @@ func (m *Model) Init() tea.Cmd {
 	// The terminal's true colour is asked by server/input (its queries):
 	// the program reads no input of its own, so Bubble Tea would skip
 	// tea.RequestCapability here.
-	cmds := []tea.Cmd{m.start}
+	cmds := []tea.Cmd{m.start, m.rereadIfDue()}
 	if c, ok := m.scr.(*conflictScreen); ok && c.waiting { // stranded: take over at once
 		cmds = append(cmds, m.takeOver())
 	}
@@ -309,9 +310,21 @@ func (m *Model) Init() tea.Cmd {
 type IdleCheckMsg struct{}
 
 // Update implements tea.Model. After every message it settles the screen it
-// ends on (camera, scroll positions), so View only draws.
+// ends on (camera, scroll positions), so View only draws, and starts the
+// next read of a save the screen waits to read again (reread.go).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.settle()
+	_, cmd := m.update(msg)
+	if m.exit == ExitDisconnect { // not leaving
+		if r := m.rereadIfDue(); r != nil {
+			cmd = tea.Batch(cmd, r)
+		}
+	}
+	return m, cmd
+}
+
+// update is Update without what follows every message.
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = min(msg.Width, MaxWidth), min(msg.Height, MaxHeight)
@@ -326,6 +339,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if t, ok := m.scr.(*titleScreen); ok { // the periodic check also refreshes the list of live games
 			t.refreshLive(m)
 		}
+	case rereadTick:
+		var cmd tea.Cmd
+		m.scr, cmd = m.rereadDue(msg)
+		return m, cmd
 	case ShutdownMsg:
 		return m.leave(ExitShutdown)
 	case InputEndedMsg:
@@ -497,6 +514,7 @@ func (m *Model) saveAndLeave() tea.Cmd {
 // once it returns. The server calls it once the program has ended,
 // however it ended, before its own save.
 func (m *Model) Close() {
+	m.stopReread()
 	switch w := m.scr.(type) {
 	case *watchScreen:
 		w.stop()

@@ -89,6 +89,12 @@ type conflictScreen struct {
 	// daily is the date of the daily the other session plays, "" for a
 	// game of the key's own: the game a take-over carries on.
 	daily string
+	// title is the title read once the take-over was done, while the
+	// saved game could not be read (the store out of reach): the screen
+	// reads it again every rereadEvery, then carries the game on. nil
+	// when not waiting for that.
+	title *titleScreen
+	tries int // reads of the save since the take-over, while title waits
 }
 
 // otherDaily returns the date of the daily this key's other session
@@ -150,6 +156,41 @@ func (s *conflictScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 		return newNameScreen(m.p.Name), nil
 	}
 	t := newTitle(m, "")
+	if passing(t.saveErr) { // the game is there, but the store cannot read it now
+		s.title, s.waiting, s.stranded = t, true, true
+		s.note = s.readNote(t)
+		return s, nil
+	}
+	return s.carryOn(m, t)
+}
+
+// rereads implements rereader: the take-over is done and waits to read
+// the saved game.
+func (s *conflictScreen) rereads() bool { return s.title != nil }
+
+// reread implements rereader: it reads the saved game again, and carries
+// it on once read.
+func (s *conflictScreen) reread(m *Model) (screen, tea.Cmd) {
+	s.title.read(m)
+	s.tries++
+	if passing(s.title.saveErr) {
+		s.note = s.readNote(s.title)
+		return s, nil
+	}
+	t := s.title
+	s.title, s.waiting, s.stranded = nil, false, false
+	t.refreshLive(m)
+	return s.carryOn(m, t)
+}
+
+// readNote says that the saved game waits to be read, with t's reason.
+func (s *conflictScreen) readNote(t *titleScreen) string {
+	return fmt.Sprintf("Waiting for storage: %s Trying again every second (%d tries so far).", t.saveErr.Error(), s.tries)
+}
+
+// carryOn goes on from the title t, read once the take-over was done, with
+// the game the other session played.
+func (s *conflictScreen) carryOn(m *Model, t *titleScreen) (screen, tea.Cmd) {
 	// Carry on exactly where the other session stopped: the daily kept
 	// beside the key's own game if that is what it played, else the save
 	// (an old daily saved in its place, before a key kept both, too).

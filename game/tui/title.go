@@ -47,12 +47,7 @@ const (
 
 func newTitle(m *Model, note string) *titleScreen {
 	t := &titleScreen{note: note}
-	var news string
-	t.save, news, t.saveErr = m.p.Play.Open()
-	t.daily = m.p.Play.SavedDaily()
-	if news != "" {
-		t.note = news
-	}
+	t.read(m)
 	m.game = nil
 	if m.p.Board == nil {
 		t.scoreErr = errors.New("no score table")
@@ -62,6 +57,34 @@ func newTitle(m *Model, note string) *titleScreen {
 	t.refreshLive(m)
 	m.publish()
 	return t
+}
+
+// read reads the saved games (Play.Open): the key's own and the daily
+// kept beside it, or why they cannot be read, and what the player must
+// read of them (news replaces the note).
+func (t *titleScreen) read(m *Model) {
+	var news string
+	t.save, news, t.saveErr = m.p.Play.Open()
+	t.daily = m.p.Play.SavedDaily()
+	if news != "" {
+		t.note = news
+	}
+}
+
+// rereads implements rereader: a save that could not be read for now
+// (the store is out of reach) is read again every rereadEvery while the
+// title shows.
+func (t *titleScreen) rereads() bool { return passing(t.saveErr) }
+
+// reread implements rereader: once the save is read the menu offers
+// Continue, with the cursor on it as on a title that read it at once.
+func (t *titleScreen) reread(m *Model) (screen, tea.Cmd) {
+	t.read(m)
+	t.refreshLive(m)
+	if t.save != nil || t.daily != nil {
+		t.sel = 0
+	}
+	return t, nil
 }
 
 // refreshLive reads the live games from the lobby again and rebuilds the
@@ -365,6 +388,8 @@ func (t *titleScreen) noteBlock(m *Model) (string, int) {
 	switch {
 	case t.confirm != "":
 		return th.hpLow.Render(wrap(t.confirmText(m))) + "\n", lines
+	case passing(t.saveErr):
+		return th.hpLow.Render(wrap(t.saveErr.Error()+" Trying again every second.")) + "\n", lines
 	case t.saveErr != nil:
 		return th.hpLow.Render(wrap(t.saveErr.Error())) + "\n", lines
 	case t.note != "":

@@ -33,7 +33,7 @@ const newerMark = `"DeployProbe":"written by the newer build"`
 
 // restarting is what a player on a node that stops reads as it ends their
 // session (server.goodbye, tui.ExitShutdown).
-const restarting = "The server is restarting. Your game is saved; reconnect in a moment."
+const restarting = "The server is shutting down. Your game is saved; come back with the same key to carry on."
 
 // buildNewer builds the newer grotto: this tree with, through go build's
 // -overlay (the tree itself is not touched, and every package the change

@@ -26,8 +26,19 @@ import (
 
 // SnapshotEvery is how many journaled turns make a new snapshot (a save,
 // which also empties the journal), so that resuming never replays more than
-// this many turns.
+// this many turns while the store takes snapshots.
 const SnapshotEvery = 100
+
+// snapshotRetryEvery is how many more journaled turns a snapshot that
+// failed waits before it is tried again. Meanwhile every turn is still
+// journaled, so nothing is lost; the journal only grows.
+const snapshotRetryEvery = 10
+
+// ErrSnapshotLate is what Config.Trouble hears (wrapped, with the store's
+// error) when a snapshot failed while the store still holds the whole game
+// (the last snapshot and every journal entry since): nothing is lost, the
+// player is not told, and the snapshot is tried again a few turns later.
+var ErrSnapshotLate = errors.New("a snapshot could not be written; every turn is still journaled, so the game is whole, and the snapshot is tried again")
 
 // Config is what one player's session needs: whose games, where they are
 // kept, and how to report trouble.
@@ -84,10 +95,17 @@ type Config struct {
 type Error struct {
 	Player string // what to tell the player
 	Err    error  // the cause
+	// Again is set when the same call may succeed later: Open could not
+	// read a save that is there (a table locked, the database away), so
+	// the UI reads it again rather than showing once that it cannot.
+	Again bool
 }
 
 func (e *Error) Error() string { return e.Player }
 func (e *Error) Unwrap() error { return e.Err }
+
+// Retryable reports whether the same call may succeed later (Again).
+func (e *Error) Retryable() bool { return e.Again }
 
 // Session is one player's game lifecycle. See the package comment.
 type Session struct {
@@ -125,9 +143,21 @@ type Session struct {
 	// one of older rules than this build's (game.ResumedUnderNewerRules):
 	// the next turn is saved whole, not journaled after it.
 	olderSave bool
-	journal   uint64    // journal entries since the snapshot: the next entry's number
-	rank      int       // the finished game's rank, 0 for none
-	ended     time.Time // the date of the game's end as recorded, kept so that a retried finish records the same score
+	// resync is set when a snapshot failed with an answer that may have
+	// been lost (store.MayHaveCommitted) while the store held the whole
+	// game: the store holds it still, as the old snapshot and its journal
+	// or as that snapshot with an empty journal, but which is unknown, so
+	// the next write is a full save, never a journal entry whose number
+	// may not follow (a gap: a game read as damaged).
+	resync bool
+	// snapLate is set while snapshots fail with the game whole in the
+	// journal (ErrSnapshotLate); snapAt is then the journal's length at
+	// which the next snapshot is tried (0: SnapshotEvery).
+	snapLate bool
+	snapAt   uint64
+	journal  uint64    // journal entries since the snapshot: the next entry's number
+	rank     int       // the finished game's rank, 0 for none
+	ended    time.Time // the date of the game's end as recorded, kept so that a retried finish records the same score
 }
 
 // New returns the session of the player cfg names, with no game open.
@@ -236,7 +266,7 @@ func (s *Session) openSlot(slot string) (*game.Game, uint64, string, error) {
 		}
 	}
 	if err != nil {
-		return nil, 0, "", &Error{Player: "Your " + what + " cannot be read right now; it is kept on the server.", Err: err}
+		return nil, 0, "", &Error{Player: "Your " + what + " cannot be read right now; it is kept on the server.", Err: err, Again: true}
 	}
 	if g != nil && g.Over() {
 		return nil, 0, s.recordEnd(g, slot), nil
@@ -431,15 +461,34 @@ func (s *Session) Retry() error {
 // after any failed write and, by the server, once the session's program
 // has ended for any reason. When it fails the store stays behind the game
 // in memory until a later Save succeeds; the *Error says the game is not
-// saved.
+// saved. A snapshot that fails while the store already holds the game
+// (its last snapshot and every turn since in the journal) loses nothing:
+// Save returns nil, Trouble hears ErrSnapshotLate, and the snapshot is
+// tried again snapshotRetryEvery journaled turns later.
 func (s *Session) Save() error {
 	g := s.game
-	if g == nil || (g.Over() && !s.unrecorded) || (s.synced && s.journal == 0 && !s.behind) {
+	if g == nil || (g.Over() && !s.unrecorded) || (s.synced && s.journal == 0 && !s.behind && !s.resync) {
 		return nil
 	}
+	whole := s.synced && !s.behind // the store holds the game, whatever this write does
 	blob, err := g.Encode()
 	if err == nil {
 		err = s.cfg.Saves.PutSave(s.key(), blob)
+	}
+	if err != nil && whole && !errors.Is(err, store.ErrFenced) {
+		// Not committed: the old snapshot and the journal still hold the
+		// game. Committed with its answer lost: the new snapshot holds it.
+		// Either way nothing is lost; in the second the journal's next
+		// number is unknown, so the next write is a full save (resync).
+		if store.MayHaveCommitted(err) {
+			s.resync = true
+		}
+		s.snapAt = s.journal + snapshotRetryEvery
+		if !s.snapLate && s.cfg.Trouble != nil {
+			s.cfg.Trouble(fmt.Errorf("%w: %w", ErrSnapshotLate, err))
+		}
+		s.snapLate = true
+		return nil
 	}
 	if err != nil {
 		if !s.behind && s.cfg.Trouble != nil {
@@ -455,19 +504,21 @@ func (s *Session) Save() error {
 		s.cfg.Pending.take(s.key()) // the store holds the end: Open records it from there
 	}
 	s.cfg.Unsaved.Clear(s.cfg.Fingerprint)
-	if s.behind && s.cfg.Trouble != nil {
+	if (s.behind || s.snapLate) && s.cfg.Trouble != nil {
 		s.cfg.Trouble(nil)
 	}
 	s.synced, s.behind, s.journal, s.waiting, s.olderSave = true, false, 0, false, false
+	s.resync, s.snapLate, s.snapAt = false, false, 0
 	return nil
 }
 
-// record makes a command that just happened durable: one journal entry, or
-// a snapshot every SnapshotEvery entries. If the journal cannot be written,
-// or an earlier write failed, it makes a full save instead, which holds
-// every turn the journal missed; so it does for the first turn of a game
-// resumed from a save of older rules (olderSave), which a build of those
-// rules would otherwise read with this turn's entry, and play on.
+// record makes a command that just happened durable: one journal entry, and
+// a snapshot every SnapshotEvery entries (one that fails loses nothing: see
+// Save). If the journal cannot be written, or an earlier write failed, or a
+// snapshot's answer was lost (resync), it makes a full save instead, which
+// holds every turn the journal missed; so it does for the first turn of a
+// game resumed from a save of older rules (olderSave), which a build of
+// those rules would otherwise read with this turn's entry, and play on.
 func (s *Session) record(c game.Command) error {
 	if s.cfg.NoJournal {
 		if s.journal++; s.journal < SnapshotEvery && !s.behind {
@@ -475,15 +526,16 @@ func (s *Session) record(c game.Command) error {
 		}
 		return s.Save()
 	}
-	if !s.behind && !s.olderSave {
+	if !s.behind && !s.olderSave && !s.resync {
 		err := s.cfg.Saves.AppendJournal(s.key(), s.journal, game.EncodeCommand(c))
 		if err == nil {
 			s.journal++
 			s.synced = true
 			s.cfg.Unsaved.Clear(s.cfg.Fingerprint)
-			if s.journal < SnapshotEvery {
+			if s.journal < max(SnapshotEvery, s.snapAt) {
 				return nil
 			}
+			return s.Save() // the turn is durable: a failed snapshot loses nothing
 		}
 		if errors.Is(err, store.ErrUnavailable) {
 			// Out of reach: a save now would wait as long again. The

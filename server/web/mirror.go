@@ -486,7 +486,7 @@ func (ms *mirrors) programs() int {
 // game's mirror of that size, until the page goes: frames is the page's
 // own subscription (Live.Watch), which it unsubscribes once this returns.
 // The page closes with status 1000 "The game has ended." endGrace after
-// the game ends, 1001 RestartingWatch at Shutdown.
+// the game ends, 1001 ShutdownWatch at Shutdown.
 func (s *Server) watchShared(b *bridge, g tui.LiveGame, frames <-chan *frame.Frame, size tea.WindowSizeMsg) {
 	b.mu.Lock()
 	b.keepLast = true
@@ -523,7 +523,7 @@ func (s *Server) watchShared(b *bridge, g tui.LiveGame, frames <-chan *frame.Fra
 	go b.read(nil, nil)
 	s.mirrors.serve(p)
 	if s.ctx.Err() != nil {
-		b.close(websocket.StatusGoingAway, RestartingWatch)
+		b.close(websocket.StatusGoingAway, ShutdownWatch)
 	}
 	s.mirrors.leave(p)
 }

@@ -236,7 +236,7 @@ func waitNoPrograms(t *testing.T, s *site) {
 }
 
 // TestShutdownClosesEverySharedPageSayingWhy: pages of one game at two
-// sizes all close with 1001 RestartingWatch and their programs stop.
+// sizes all close with 1001 ShutdownWatch and their programs stop.
 func TestShutdownClosesEverySharedPageSayingWhy(t *testing.T) {
 	s := newSite(t, Config{})
 	slot := s.play(t, "bob", 1, 0)
@@ -251,8 +251,8 @@ func TestShutdownClosesEverySharedPageSayingWhy(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- s.srv.Shutdown(ctx) }()
 	for i, c := range pages {
-		if ce := closed(t, c); ce.Code != websocket.StatusGoingAway || ce.Reason != RestartingWatch {
-			t.Errorf("page %d closed with %v %q, want 1001 %q", i, ce.Code, ce.Reason, RestartingWatch)
+		if ce := closed(t, c); ce.Code != websocket.StatusGoingAway || ce.Reason != ShutdownWatch {
+			t.Errorf("page %d closed with %v %q, want 1001 %q", i, ce.Code, ce.Reason, ShutdownWatch)
 		}
 	}
 	if err := recv(t, "Shutdown to return", done); err != nil {

@@ -109,7 +109,7 @@ func (s *Server) replaySocket(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		select {
 		case <-s.ctx.Done():
-			b.close(websocket.StatusGoingAway, RestartingReplay)
+			b.close(websocket.StatusGoingAway, ShutdownReplay)
 		case <-b.ctx.Done():
 		}
 	}()

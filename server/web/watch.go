@@ -40,7 +40,7 @@ const WatchFPS = 10
 // game (today's daily, tui.LiveGame.Hidden) is accepted and closed at once
 // with 1008 and tui.HiddenWhy, as is a watch whose game becomes hidden.
 // The connection closes with status 1000 "The game has ended." once the
-// game ends, 1001 RestartingWatch at Shutdown, 1013 when Config.Gate
+// game ends, 1001 ShutdownWatch at Shutdown, 1013 when Config.Gate
 // refuses it (the address's limits), 1008 when the page reads too slowly
 // (Config.WriteTimeout), 1003 for a message that is not a resize and 1009
 // for one over MaxMessage bytes.
@@ -154,8 +154,8 @@ var (
 	// errTooManyReplays: Config.MaxReplays replay pages are open (the
 	// replays' budget, --max-replays).
 	errTooManyReplays = errors.New(TooManyReplays)
-	// errRestarting: the web server is shutting down.
-	errRestarting = errors.New("The server is restarting; reload the page in a moment.")
+	// errShuttingDown: the web server is shutting down.
+	errShuttingDown = errors.New("The server is shutting down; reload the page later.")
 )
 
 // TooManyReplays is the close reason (status 1013) of a replay page past
@@ -192,7 +192,7 @@ func (s *Server) admitViewer(w http.ResponseWriter, r *http.Request, kind string
 	if !s.startWatching() {
 		<-slots
 		leave()
-		refuse(w, r, errRestarting)
+		refuse(w, r, errShuttingDown)
 		return nil, false
 	}
 	return func() {

@@ -188,11 +188,12 @@ const (
 	// splits a longer paste (xterm.js's onData) into several, well under
 	// MaxPlayMessage. Keep it equal to watch.js's maxKeys.
 	MaxPaste = 4096
-	// RestartingWatch is the close reason of a watch page when the server
+	// ShutdownWatch is the close reason of a watch page when the server
 	// shuts down (status 1001, Going Away); the page keeps its last frame.
-	RestartingWatch = "The server is restarting; reload the page in a moment to watch again."
-	// RestartingReplay is RestartingWatch for a replay page.
-	RestartingReplay = "The server is restarting; reload the page in a moment to see the replay again."
+	// It promises no return: a stop for good and a restart look alike.
+	ShutdownWatch = "The server is shutting down; reload the page later to watch again."
+	// ShutdownReplay is ShutdownWatch for a replay page.
+	ShutdownReplay = "The server is shutting down; reload the page later to see the replay again."
 	// TooBigPaste is the close reason of a play page's message over
 	// MaxPlayMessage.
 	TooBigPaste = "That paste was too large; reload the page and paste less at once."
@@ -414,7 +415,7 @@ func (s *Server) Serve(ln net.Listener) error {
 }
 
 // Shutdown stops the web server: no new request is accepted, every watch
-// and replay page is closed with RestartingWatch or RestartingReplay
+// and replay page is closed with ShutdownWatch or ShutdownReplay
 // (WebSocket status 1001), its last frame left on the page,
 // and it waits for them and for requests in flight until ctx expires.
 func (s *Server) Shutdown(ctx context.Context) error {

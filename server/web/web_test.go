@@ -343,7 +343,7 @@ func TestShutdownClosesWatchPagesSayingWhy(t *testing.T) {
 		defer cancel()
 		done <- s.srv.Shutdown(ctx)
 	}()
-	if ce := closed(t, c); ce.Code != websocket.StatusGoingAway || ce.Reason != RestartingWatch {
+	if ce := closed(t, c); ce.Code != websocket.StatusGoingAway || ce.Reason != ShutdownWatch {
 		t.Errorf("closed with %v %q", ce.Code, ce.Reason)
 	}
 	if err := recv(t, "Shutdown to return", done); err != nil {
@@ -425,8 +425,8 @@ func TestAWatchPageKeepsItsLastFrameAtShutdown(t *testing.T) {
 			if !errors.As(err, &ce) {
 				t.Fatalf("the connection ended without a close frame: %v", err)
 			}
-			if ce.Code != websocket.StatusGoingAway || !strings.Contains(ce.Reason, "restarting") || !strings.Contains(ce.Reason, "reload") {
-				t.Errorf("closed with %v %q, want 1001 saying the server is restarting and to reload", ce.Code, ce.Reason)
+			if ce.Code != websocket.StatusGoingAway || !strings.Contains(ce.Reason, "shutting down") || !strings.Contains(ce.Reason, "reload") || strings.Contains(ce.Reason, "in a moment") {
+				t.Errorf("closed with %v %q, want 1001 saying the server is shutting down and to reload later", ce.Code, ce.Reason)
 			}
 			break
 		}

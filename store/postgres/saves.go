@@ -48,7 +48,9 @@ func (s *Store) Save(fp string) ([]byte, error) {
 }
 
 // PutSave creates or replaces fp's saved game with blob and drops fp's
-// journal, in one transaction: the save is a snapshot.
+// journal, in one transaction: the save is a snapshot. An error that came
+// before the commit was sent (no connection, a lock waited for past
+// LockWait) wraps store.ErrNotCommitted: the old save and its journal stand.
 func (s *Store) PutSave(fp string, blob []byte) error { return s.putSave(fp, blob, nil) }
 
 // putSave is PutSave, running fence (when not nil) first in the same
@@ -61,7 +63,7 @@ func (s *Store) putSave(fp string, blob []byte, fence func(context.Context, pgx.
 	if blob == nil {
 		blob = []byte{}
 	}
-	err := s.tx(func(ctx context.Context, tx pgx.Tx) error {
+	sent, err := s.txSent(func(ctx context.Context, tx pgx.Tx) error {
 		if fence != nil {
 			if err := fence(ctx, tx); err != nil {
 				return err
@@ -76,6 +78,12 @@ func (s *Store) putSave(fp string, blob []byte, fence func(context.Context, pgx.
 	})
 	if errors.Is(err, store.ErrFenced) {
 		return err
+	}
+	if err != nil && !sent {
+		// The journal's numbering after a snapshot restarts at 0: the
+		// session keeps numbering on from the old one only when it knows
+		// this one did not commit.
+		return fmt.Errorf("put save %s: %w: %w", fp, store.ErrNotCommitted, avail(err))
 	}
 	if err != nil {
 		return fmt.Errorf("put save %s: %w", fp, avail(err))
@@ -330,7 +338,22 @@ var _ store.Observable = (*Store)(nil)
 // tx runs fn in one transaction, committed if fn returns nil, within
 // OpTimeout.
 func (s *Store) tx(fn func(ctx context.Context, tx pgx.Tx) error) error {
+	_, err := s.txSent(fn)
+	return err
+}
+
+// txSent is tx, also reporting whether the commit was sent: when it was
+// not, an error means nothing of fn was committed; when it was, an error
+// may hide a commit whose answer was lost.
+func (s *Store) txSent(fn func(ctx context.Context, tx pgx.Tx) error) (sent bool, err error) {
 	ctx, cancel := op()
 	defer cancel()
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := fn(ctx, tx); err != nil {
+			return err
+		}
+		sent = true // BeginFunc commits next
+		return nil
+	})
+	return sent, err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/store"
 	"github.com/grotto-game/grotto/store/postgres"
+	"github.com/jackc/pgx/v5"
 )
 
 // TestADatabaseThatGoesAwayIsUnavailableAndComesBackWithoutReopening:
@@ -102,5 +103,49 @@ func TestARetriedFinishRecordsOneScore(t *testing.T) {
 	scores, _ := st.TopScores(10)
 	if err != nil || r1 != 1 || r2 != 1 || len(scores) != 1 {
 		t.Fatalf("ranks %d and %d (%v), scores %+v: want one score at rank 1", r1, r2, err, scores)
+	}
+}
+
+// TestASnapshotRefusedByALockSaysItDidNotCommit: a PutSave that waited past
+// LockWait for a locked saves table (a host's ALTER TABLE) is out of reach
+// and known not to have committed (store.ErrNotCommitted): the old save and
+// its journal stand, so a session may go on numbering journal entries after
+// them instead of calling the game unsaved.
+func TestASnapshotRefusedByALockSaysItDidNotCommit(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	st, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.PutSave("fp", []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AppendJournal("fp", 0, []byte("turn")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "LOCK TABLE saves IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	err = st.PutSave("fp", []byte("new"))
+	tx.Rollback(ctx)
+	if !errors.Is(err, store.ErrUnavailable) || !errors.Is(err, store.ErrNotCommitted) || store.MayHaveCommitted(err) {
+		t.Fatalf("a snapshot refused by a lock: %v; want ErrUnavailable and ErrNotCommitted", err)
+	}
+	if blob, err := st.Save("fp"); err != nil || string(blob) != "old" {
+		t.Errorf("the save after the refused snapshot: %q, %v; want the old one", blob, err)
+	}
+	if j, err := st.Journal("fp"); err != nil || len(j) != 1 {
+		t.Errorf("the journal after the refused snapshot: %d entries, %v; want the 1 before", len(j), err)
 	}
 }
