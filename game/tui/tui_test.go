@@ -577,6 +577,19 @@ func TestInertTurnsEveryControlByteIntoAReplacementCharacter(t *testing.T) {
 	}
 }
 
+func TestInertTurnsBidirectionalOverridesIntoAReplacementCharacter(t *testing.T) {
+	// An admin's reason with a right-to-left override read backwards on
+	// every other admin's terminal (a breaker of the moderation log).
+	for _, r := range []rune{0x061c, 0x200e, 0x200f, 0x202a, 0x202e, 0x2066, 0x2069} {
+		if got := Inert("ok " + string(r) + "txet"); strings.ContainsRune(got, r) || got != "ok \uFFFDtxet" {
+			t.Errorf("Inert(U+%04X) = %q", r, got)
+		}
+	}
+	if got := Inert("café ünïcode ✓"); got != "café ünïcode ✓" {
+		t.Errorf("Inert changed ordinary text: %q", got)
+	}
+}
+
 func TestTheNameScreenTakesOnlyValidNames(t *testing.T) {
 	p := newPlayer(t, newFakeStore(), "SHA256:n", "", 1)
 	p.Name, p.NeedName = "evil\x1b", true
