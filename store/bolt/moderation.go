@@ -266,25 +266,21 @@ func renameFinished(fb *bbolt.Bucket, fp, name string) error {
 
 // moveScoreIn takes finished game act.GameID's score off its table, or
 // puts it back (ActRestoreScore); act.Fingerprint and act.Name are set
-// from the game.
+// from the score. The score is found on its table (scoreOfGame), so a
+// game set aside as damaged (QuarantineFinished) still has its score
+// moved.
 func moveScoreIn(tx *bbolt.Tx, act *store.Act) error {
-	fb := tx.Bucket(finishedBucket)
-	if fb == nil {
+	if act.GameID == 0 {
 		return store.ErrNoScore
 	}
-	id := binary.BigEndian.AppendUint64(nil, act.GameID)
-	rec := fb.Get(id)
-	if rec == nil {
-		return store.ErrNoScore
-	}
-	f, err := decodeFinished(id, rec)
+	s, ok, err := scoreOfGame(tx, act.GameID)
 	if err != nil {
 		return err
 	}
-	if f.Score.Cheated {
-		return store.ErrNoScore // kept, never on a table
+	if !ok {
+		return store.ErrNoScore // not kept, or cheated (kept, never on a table)
 	}
-	act.Fingerprint, act.Name = f.Score.Fingerprint, f.Score.Name
+	act.Fingerprint, act.Name = s.Fingerprint, s.Name
 	gone := removed(tx, act.GameID)
 	if act.Action == store.ActRemoveScore {
 		if gone {
@@ -295,7 +291,31 @@ func moveScoreIn(tx *bbolt.Tx, act *store.Act) error {
 	if !gone {
 		return store.ErrNoScore
 	}
-	return tx.Bucket(removedScoresBucket).Delete(id)
+	return tx.Bucket(removedScoresBucket).Delete(binary.BigEndian.AppendUint64(nil, act.GameID))
+}
+
+// scoreOfGame returns the score on the main table or a daily board whose
+// finished game is id, and whether there is one. A record that does not
+// decode is passed over.
+func scoreOfGame(tx *bbolt.Tx, id uint64) (store.Score, bool, error) {
+	var found store.Score
+	var ok bool
+	for _, table := range [][]byte{scoresBucket, dailyScoresBucket} {
+		b := tx.Bucket(table)
+		if b == nil || ok {
+			continue
+		}
+		err := b.ForEach(func(k, v []byte) error {
+			if s, err := decodeScore(k, v); err == nil && s.GameID == id && !ok {
+				found, ok = s, true
+			}
+			return nil
+		})
+		if err != nil {
+			return store.Score{}, false, err
+		}
+	}
+	return found, ok, nil
 }
 
 // banIn checks an unban and lifts it; a ban is recorded by putAct.

@@ -128,19 +128,21 @@ func renameIn(ctx context.Context, tx pgx.Tx, act *store.Act) error {
 	return nil
 }
 
-// moveScoreIn checks that finished game act.GameID has a score to take off
-// its table (or to put back, ActRestoreScore), and sets act.Fingerprint
-// and act.Name from the game; insertAct moves it.
+// moveScoreIn checks that finished game act.GameID has a score on a
+// table to take off (or one taken off to put back, ActRestoreScore), and
+// sets act.Fingerprint and act.Name from the score; insertAct moves it.
+// The score is found by its game_id, so a game set aside as damaged
+// (QuarantineFinished) still has its score moved.
 func moveScoreIn(ctx context.Context, tx pgx.Tx, act *store.Act) error {
-	var cheated, gone bool
-	err := tx.QueryRow(ctx, `SELECT fp, name, cheated, EXISTS (SELECT 1 FROM removed_scores r WHERE r.game_id = f.id)
-		FROM finished f WHERE id = $1 FOR UPDATE`, int64(act.GameID)).Scan(&act.Fingerprint, &act.Name, &cheated, &gone)
+	var gone bool
+	err := tx.QueryRow(ctx, `SELECT fp, name, EXISTS (SELECT 1 FROM removed_scores r WHERE r.game_id = s.game_id)
+		FROM scores s WHERE game_id = $1 ORDER BY id LIMIT 1 FOR UPDATE`, int64(act.GameID)).Scan(&act.Fingerprint, &act.Name, &gone)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return store.ErrNoScore
+	case errors.Is(err, pgx.ErrNoRows) || act.GameID == 0:
+		return store.ErrNoScore // not kept, or cheated (kept, never on a table)
 	case err != nil:
 		return err
-	case cheated, gone == (act.Action == store.ActRemoveScore):
+	case gone == (act.Action == store.ActRemoveScore):
 		return store.ErrNoScore
 	}
 	return nil

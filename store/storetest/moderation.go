@@ -155,6 +155,20 @@ func removeScore(t *testing.T, st ModeratedStore) {
 	if f, err := st.FinishedGame(a); err != nil || f.Score.Removed {
 		t.Errorf("the restored game: %+v (%v), want no longer marked", f.Score, err)
 	}
+	// A game set aside as damaged keeps its score on the table: it can
+	// still be removed, and put back after.
+	if _, err := st.QuarantineFinished(b, "damaged", when); err != nil {
+		t.Fatal(err)
+	}
+	if act, err := st.Moderate(store.Act{When: when, Admin: admin, Action: store.ActRemoveScore, GameID: b}); err != nil || act.Name != "Bob" {
+		t.Errorf("removing the score of a game set aside: %+v (%v)", act, err)
+	}
+	if top, _ := st.TopScores(10); len(top) != 2 {
+		t.Errorf("the table after removing the set-aside game's score: %+v", top)
+	}
+	if _, err := st.Moderate(store.Act{When: when, Admin: admin, Action: store.ActRestoreScore, GameID: b}); err != nil {
+		t.Errorf("restoring the score of a game set aside: %v", err)
+	}
 }
 
 func ban(t *testing.T, st ModeratedStore) {
