@@ -173,6 +173,11 @@ type Replays interface {
 	// named, with the rest returned, by an *UnreadableFinished error (one
 	// damaged record does not hide every other).
 	FinishedGames(name string, n int) ([]Finished, error)
+	// KeyGames returns every finished game of the key fp, oldest first,
+	// for a player page: each game's Score (Name left "", Removed set)
+	// and Record.Won, without the rest of its Record. It reads an index
+	// of the key's games, never the whole list of games.
+	KeyGames(fp string) ([]Finished, error)
 	// QuarantineFinished moves finished game id aside, as stored, with a
 	// reason (its history is damaged): it is no longer listed nor read,
 	// and the host still has its bytes. It returns the quarantine key,

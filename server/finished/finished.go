@@ -25,13 +25,17 @@ import (
 )
 
 // Store is what the finished games are read from: the finished games
-// themselves, their quarantine, and the daily's secret (a daily game's
-// seed is checked against it).
+// themselves, their quarantine, the daily's secret (a daily game's seed
+// is checked against it), and for player pages each key's games, names
+// and profiles.
 type Store interface {
 	FinishedGame(id uint64) (store.Finished, error)
 	FinishedGames(name string, n int) ([]store.Finished, error)
 	QuarantineFinished(id uint64, reason string, now time.Time) (key string, err error)
 	DailySecret() ([]byte, error)
+	KeyGames(fp string) ([]store.Finished, error)
+	NameHolder(name string) (string, error)
+	Profile(fp string) (store.Profile, error)
 }
 
 // Games are the finished games of a store, as players may see them.
@@ -217,19 +221,7 @@ func WriteList(w io.Writer, games []store.Finished, name string, now time.Time) 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSCORE\tCAUSE\tDEPTH\tTURNS\tDATE\t")
 	for _, f := range games {
-		sc, mark := f.Score, ""
-		if sc.Cheated {
-			mark = "cheated"
-		}
-		if sc.Daily != "" {
-			mark = "daily " + tui.Inert(sc.Daily)
-			if !DailyOver(sc.Daily, now) {
-				mark += ": its replay opens after 00:00 UTC"
-			}
-		}
-		if sc.Removed {
-			mark = strings.TrimPrefix(mark+", score removed by an admin", ", ")
-		}
+		sc, mark := f.Score, Marks(f, now)
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%s\t%s\n", f.ID, tui.Inert(sc.Name), sc.Points, tui.Inert(game.ThirdPerson(sc.Cause)),
 			sc.Depth, sc.Turns, sc.Date.UTC().Format("2006-01-02 15:04"), mark)
 	}

@@ -71,7 +71,7 @@ type Store interface {
 // Commands is every `ssh host CMD` of h, in the order `help` lists them:
 // for everyone `help`, `scores`, `scores daily [DATE]`, `who`, `replays
 // [NAME]`, `replay ID` (a program with a terminal: the replay player; see
-// Command.Program) and `dump ID`, and `web`; for admins `quarantine`, the
+// Command.Program), `player NAME` and `dump ID`, and `web`; for admins `quarantine`, the
 // games set aside as damaged, the host tools `kick NAME` and
 // `broadcast TEXT`, and moderation: `rename`, `remove-score`,
 // `restore-score`, `ban`, `unban`, `bans` and `moderation`.
@@ -94,6 +94,8 @@ func Commands(h Host) Table {
 			About: "the finished games kept, with their IDs", Run: with(cmdReplays)},
 		{Name: "replay", Args: "ID", Note: "a game `replays` lists", Min: 1, Max: 1, Program: true,
 			About: "watch a finished game, turn by turn (needs ssh -t)", Run: with(cmdReplayWithoutPTY)},
+		{Name: "player", Args: "NAME", Note: "a player's name", Min: 1, Max: 1,
+			About: "a player's games: wins, best score, deaths, streak, the last games", Run: with(cmdPlayer)},
 		{Name: "dump", Args: "ID", Note: "a game `replays` lists", Min: 1, Max: 1,
 			About: "a finished game's character dump", Run: with(cmdDump)},
 		{Name: "web", About: "a one-time link to play in a browser", Run: h.WebLink},
@@ -219,6 +221,23 @@ func cmdReplays(h Host, c *Call) int {
 		return 1
 	}
 	finished.WriteList(c.Out, games, name, h.Now())
+	return 0
+}
+
+// cmdPlayer is `player NAME`.
+func cmdPlayer(h Host, c *Call) int {
+	name := c.Args[0]
+	car, err := h.Finished().Career(name)
+	switch {
+	case errors.Is(err, finished.ErrNoSuchPlayer):
+		fmt.Fprintf(c.Err, "grotto: no player is called %s\n", finished.Echoed(name))
+		return 1
+	case err != nil:
+		h.Log().Error("player", "name", tui.Inert(name), "err", err)
+		fmt.Fprintln(c.Err, "grotto: the player's games cannot be read right now")
+		return 1
+	}
+	finished.WriteCareer(c.Out, car, h.Now())
 	return 0
 }
 

@@ -17,7 +17,9 @@ import (
 type pages struct{ t *template.Template }
 
 func parsePages() (*pages, error) {
-	t, err := template.ParseFS(templates, "templates/*.html")
+	t, err := template.New("pages").Funcs(template.FuncMap{
+		"gamesOf": func(rows []playerGame, replays bool) gamesData { return gamesData{Rows: rows, Replays: replays} },
+	}).ParseFS(templates, "templates/*.html")
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +47,7 @@ type indexData struct {
 	Scores      []scoreRow
 	ScoresError bool // the scores could not be read
 	Replays     bool // a score has a replay: the table has a column for the links
+	Players     bool // names link to the players' pages (Config.Careers)
 	Games       []gameRow
 	// Hidden, when a game is hidden, says why under the list
 	// (tui.HiddenList); "" when none is. HiddenNote marks such a game's
@@ -54,7 +57,7 @@ type indexData struct {
 
 // index serves the front page: the top scores and the live games.
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
-	var d indexData
+	d := indexData{Players: s.cfg.Careers != nil}
 	scores, err := s.cfg.Scores.TopScores(TopScores)
 	if err != nil {
 		s.log.Error("web: the scores cannot be read", "err", err)

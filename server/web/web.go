@@ -78,6 +78,9 @@ type Config struct {
 	// Replays opens finished games for /replay/{id} (replay.go); nil
 	// serves no replay pages and links none.
 	Replays Replays
+	// Careers reads the player pages, /player/{name} (player.go); nil
+	// serves none and links none.
+	Careers Careers
 	Data    *content.Tables // the game data of the watch and replay pages; nil means content.Default()
 	// FPS is the most frames per second a replay page is drawn at (as an
 	// SSH session's), and a watch page at most WatchFPS of them; 0 means
@@ -356,6 +359,7 @@ func New(cfg Config) (*Server, error) {
 //	GET /play/{token}           a one-time link: sets the play cookie, on to /play (tokens.go)
 //	GET /play                   the play page (play.go)
 //	GET /play/ws                its WebSocket: the key's session
+//	GET /player/{name}          a player's page (player.go)
 //	GET /assets/{file}          xterm.js, its licence, the page's script and style
 //	GET /healthz, GET /readyz   the health endpoints (health.go)
 func (s *Server) Handler() http.Handler {
@@ -367,6 +371,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /play/{token}", s.redeemLink)
 	mux.HandleFunc("GET /play", s.playPage)
 	mux.HandleFunc("GET /play/ws", s.playSocket)
+	if s.cfg.Careers != nil {
+		mux.HandleFunc("GET /player/{name}", s.playerPage)
+	}
 	if s.cfg.Replays != nil {
 		mux.HandleFunc("GET /replay/{id}", s.replayPage)
 		mux.HandleFunc("GET /replay/{id}/ws", s.replaySocket)

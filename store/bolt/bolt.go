@@ -84,7 +84,7 @@ func Open(path string, lockTimeout time.Duration) (*Store, error) {
 				return fmt.Errorf("bucket %s: %w", name, err)
 			}
 		}
-		return nil
+		return buildKeyIndex(tx)
 	})
 	if err != nil {
 		db.Close()

@@ -34,8 +34,12 @@ func putFinished(tx *bbolt.Tx, s store.Score) (uint64, error) {
 		return 0, err
 	}
 	s.GameID = id
-	rec, err := encodeFinished(store.Finished{ID: id, Score: s, Record: *s.Game})
+	f := store.Finished{ID: id, Score: s, Record: *s.Game}
+	rec, err := encodeFinished(f)
 	if err != nil {
+		return 0, err
+	}
+	if err := indexFinished(tx, f); err != nil {
 		return 0, err
 	}
 	return id, fb.Put(binary.BigEndian.AppendUint64(nil, id), rec)
@@ -171,6 +175,11 @@ func (b *Store) QuarantineFinished(id uint64, reason string, now time.Time) (str
 		}
 		if err := qb.Put([]byte(key), rec); err != nil {
 			return err
+		}
+		if kb := tx.Bucket(finishedKeysBucket); kb != nil && q.Fingerprint != "" {
+			if err := kb.Delete(keyGameKey(q.Fingerprint, id)); err != nil {
+				return err
+			}
 		}
 		return fb.Delete(k)
 	})

@@ -211,3 +211,29 @@ func (s *Store) QuarantineFinished(id uint64, reason string, now time.Time) (str
 	}
 	return key, nil
 }
+
+// KeyGames returns every finished game of fp, oldest first (see
+// [store.Replays]): the finished rows of fp (the index of UNIQUE (fp,
+// date_ns)), without name, history or dump.
+func (s *Store) KeyGames(fp string) ([]store.Finished, error) {
+	ctx, cancel := op()
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT id, depth, turns, kills, points, cause, date_ns, cheated, won, coalesce(daily, ''),
+		EXISTS (SELECT 1 FROM removed_scores r WHERE r.game_id = f.id)
+		FROM finished f WHERE fp = $1 ORDER BY id`, fp)
+	if err != nil {
+		return nil, fmt.Errorf("games of %s: %w", fp, avail(err))
+	}
+	games, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Finished, error) {
+		var f store.Finished
+		var id, ns int64
+		sc := &f.Score
+		err := row.Scan(&id, &sc.Depth, &sc.Turns, &sc.Kills, &sc.Points, &sc.Cause, &ns, &sc.Cheated, &f.Record.Won, &sc.Daily, &sc.Removed)
+		f.ID, sc.GameID, sc.Fingerprint, sc.Date = uint64(id), uint64(id), fp, time.Unix(0, ns).UTC()
+		return f, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("games of %s: %w", fp, avail(err))
+	}
+	return games, nil
+}

@@ -35,6 +35,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"quarantine moves the save and journal aside with the reason", quarantine},
 		{"every finished game is kept whole with its score, cheated ones unranked", finishedGames},
 		{"a damaged finished game is set aside, no longer listed", quarantineFinished},
+		{"a key's finished games are listed oldest first, without the others' or the set aside", keyGames},
 		{"one attempt at a day's daily per key, of racing attempts one wins", dailyAttempts},
 		{"a daily score ranks on its day's board, apart from the main one", dailyBoard},
 	} {
@@ -287,6 +288,47 @@ func quarantine(t *testing.T, st store.Store) {
 func gameRecord(seed uint64) *store.GameRecord {
 	return &store.GameRecord{Seed: seed, Rules: "1.abcdef012345", Hash: fmt.Sprintf("%064x", seed),
 		History: []byte{1, 0, 0, 0, byte(seed), 0xff, 0x80}, Dump: fmt.Sprintf("Ann: the dump of game %d\n", seed)}
+}
+
+func keyGames(t *testing.T, st store.Store) {
+	if games, err := st.KeyGames("SHA256:a"); err != nil || len(games) != 0 {
+		t.Errorf("a key with no games: %+v (%v)", games, err)
+	}
+	for i, e := range []struct {
+		fp      string
+		won     bool
+		cheated bool
+		daily   string
+	}{{"SHA256:a", false, false, ""}, {"SHA256:b", true, false, ""}, {"SHA256:a", true, false, ""}, {"SHA256:a", false, true, ""}, {"SHA256:a", false, false, "2026-11-30"}} {
+		rec := gameRecord(uint64(i + 1))
+		rec.Won = e.won
+		if _, err := st.FinishGame(e.fp, store.Score{Name: "Ann", Points: 100 * (i + 1), Depth: i + 1, Turns: 10 * i, Kills: i, Cause: fmt.Sprintf("end %d", i),
+			Date: when.Add(time.Duration(i) * time.Minute), Cheated: e.cheated, Daily: e.daily, Game: rec}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	games, err := st.KeyGames("SHA256:a")
+	if err != nil || len(games) != 4 {
+		t.Fatalf("a's games: %+v (%v), want 4", games, err)
+	}
+	for i, want := range []struct {
+		points       int
+		won, cheated bool
+		daily, cause string
+	}{{100, false, false, "", "end 0"}, {300, true, false, "", "end 2"}, {400, false, true, "", "end 3"}, {500, false, false, "2026-11-30", "end 4"}} {
+		g := games[i]
+		if g.Score.Points != want.points || g.Record.Won != want.won || g.Score.Cheated != want.cheated || g.Score.Daily != want.daily ||
+			g.Score.Cause != want.cause || g.ID == 0 || g.Score.GameID != g.ID || g.Score.Fingerprint != "SHA256:a" ||
+			len(g.Record.History) != 0 || !g.Score.Date.Equal(when.Add(time.Duration(want.points/100-1)*time.Minute)) {
+			t.Errorf("a's game %d: %+v, want %+v", i, g, want)
+		}
+	}
+	if _, err := st.QuarantineFinished(games[0].ID, "damaged", when); err != nil {
+		t.Fatal(err)
+	}
+	if games, err := st.KeyGames("SHA256:a"); err != nil || len(games) != 3 || games[0].Score.Points != 300 {
+		t.Errorf("a's games after one was set aside: %+v (%v)", games, err)
+	}
 }
 
 func finishedGames(t *testing.T, st store.Store) {
