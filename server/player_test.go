@@ -79,4 +79,3 @@ func TestAPlayersPageAddsUpTheirGamesOverSSHAndOnTheWeb(t *testing.T) {
 		t.Errorf("/player/Ann, the old name on the scores: %d", code)
 	}
 }
-

@@ -24,8 +24,8 @@ func TestACareerCountsWinsStreaksAndDeathsButNotCheatsOrRemovedScores(t *testing
 		ended(2, 500, true, false, false, ""),
 		ended(3, 700, true, false, false, ""),
 		ended(4, 900, false, false, false, "killed by a kobold on depth 4"),
-		ended(5, 9999, true, true, false, ""),  // cheated: counts in Games only
-		ended(6, 5000, true, false, true, ""),  // removed by an admin: not the best score
+		ended(5, 9999, true, true, false, ""), // cheated: counts in Games only
+		ended(6, 5000, true, false, true, ""), // removed by an admin: not the best score
 		ended(7, 800, true, false, false, ""),
 		ended(8, 50, false, false, false, "killed by an orc on depth 8"),
 		ended(9, 60, true, false, false, ""),
