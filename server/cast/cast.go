@@ -150,6 +150,11 @@ func idleError() error {
 	return fmt.Errorf("%w: the idle limit is a number of seconds from %g to %g (default %g)", ErrBadOption, MinIdle, MaxIdle, DefaultIdle)
 }
 
+// ErrBusy is returned by a server asked for a recording when as many are
+// being made as it allows and none finished in time. Its text is the one
+// line a requester reads after "grotto: ".
+var ErrBusy = errors.New("too many recordings are being made right now; please try again in a minute")
+
 // Game is a finished game as a recording needs it.
 type Game struct {
 	// Replay is the game at turn 0 as the replay player opens it
