@@ -101,7 +101,7 @@ func Commands(h Host) Table {
 		}},
 		{Name: "replays", Args: "[NAME]", Note: "every player's games, or NAME's", Max: 1,
 			About: "the finished games kept, with their IDs", Run: with(cmdReplays)},
-		{Name: "replay", Args: "ID [--cast]", Note: "a game `replays` lists; " + castFlags, Min: 1, Max: 7,
+		{Name: "replay", Args: "ID [--cast]", Note: "a game `replays` lists; " + castFlags, Min: 1, Max: 8,
 			Program: true, Plain: func(args []string) bool { return len(args) > 1 },
 			About: "watch a finished game, turn by turn (needs ssh -t); --cast: as an asciinema recording",
 			Run:   with(cmdReplay)},
@@ -226,7 +226,7 @@ func cmdReplay(h Host, c *Call) int {
 		fmt.Fprintln(c.Err, "grotto: "+finished.Problem(err, id))
 		return 1
 	}
-	if _, err := c.Session.Write(rec); err != nil { // as it is: "\n" stays "\n" on a terminal too
+	if _, err := c.Session.Write(rec); err != nil { // not c.Out: the recording as made (a terminal's session still ends lines "\r\n", which asciinema reads)
 		return 1
 	}
 	return 0
