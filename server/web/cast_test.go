@@ -12,7 +12,9 @@ import (
 // busyCasts makes no recording: the server is busy.
 type busyCasts struct{}
 
-func (busyCasts) Cast(context.Context, string, cast.Options) ([]byte, error) { return nil, cast.ErrBusy }
+func (busyCasts) Cast(context.Context, string, cast.Options) ([]byte, error) {
+	return nil, cast.ErrBusy
+}
 
 // echoCasts "records" the options it was asked for.
 type echoCasts struct{ asked *cast.Options }
