@@ -181,8 +181,8 @@ type header struct {
 // turn 0 to the end, which it plays g.Replay.Replay to. It returns
 // ErrBadOption (wrapped) for options out of bounds, before writing
 // anything; ctx's error when ctx ends first (the requester has gone); or
-// w's. A long game takes a while: about 1 s per 5,000 turns at 80x24 on
-// one core.
+// w's. A long game takes a while: about 1.2 s for 3,200 commands at
+// 80x24, 2.4 s at 120x50, on one core (BenchmarkCastOfALongGame).
 func Write(ctx context.Context, w io.Writer, g Game, o Options) error {
 	o = o.withDefaults()
 	if err := o.Check(); err != nil {
