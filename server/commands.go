@@ -4,6 +4,7 @@ package server
 // `ssh host CMD` reads and does, and `web`'s link.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"charm.land/ssh"
 
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/cast"
 	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/server/sshcmd"
 	"github.com/grotto-game/grotto/server/web"
@@ -40,6 +42,9 @@ func (h commandHost) Log() *log.Logger          { return h.s.log }
 func (h commandHost) Store() sshcmd.Store       { return h.s.store }
 func (h commandHost) Games() []tui.LiveGame     { return h.s.place.games() }
 func (h commandHost) Finished() *finished.Games { return h.s.replays.games }
+func (h commandHost) Cast(ctx context.Context, id string, o cast.Options) ([]byte, error) {
+	return h.s.Cast(ctx, id, o)
+}
 func (h commandHost) WebLink(c *sshcmd.Call) int {
 	return h.s.webLink(c.Session, c.Out, c.Err)
 }

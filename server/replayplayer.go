@@ -11,6 +11,7 @@ import (
 	"errors"
 	"strconv"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
@@ -37,6 +38,12 @@ func replayCommand(cmd []string) (id string, ok bool) {
 // is shown instead). Errors are OpenReplay's: finished.ErrNoSuchGame,
 // finished.ErrHistoryDamaged, the store's.
 func (s *Server) ReplayGame(id string) (tui.ReplayGame, error) {
+	rg, _, err := s.replayGame(id)
+	return rg, err
+}
+
+// replayGame is ReplayGame, with when the game ended.
+func (s *Server) replayGame(id string) (tui.ReplayGame, time.Time, error) {
 	f, r, err := s.OpenReplay(id)
 	rg := tui.ReplayGame{ID: f.ID, Name: f.Score.Name, Replay: r, Dump: f.Record.Dump, Turns: f.Score.Turns}
 	switch {
@@ -45,9 +52,9 @@ func (s *Server) ReplayGame(id string) (tui.ReplayGame, error) {
 	case errors.Is(err, replay.ErrNoHistory):
 		rg.Why = "This game was kept without its full history (it began before histories were kept), so it cannot be played back; here is its account instead."
 	case err != nil:
-		return tui.ReplayGame{}, err
+		return tui.ReplayGame{}, time.Time{}, err
 	}
-	return rg, nil
+	return rg, f.Score.Date, nil
 }
 
 // replaySession runs `ssh -t host replay ID` on a session with a terminal:

@@ -200,6 +200,10 @@ func TestOpenReplayStepsAKeptGameOrSaysWhyNot(t *testing.T) {
 	}
 }
 
+// castUsage is what `replay ID` followed by words other than --cast and
+// its options answers.
+const castUsage = "grotto: usage: replay ID --cast [--size WxH] [--speed N] [--idle S] (size in cells, 80x24 by default; speed 1 by default; idle in seconds, 2 by default)\n"
+
 // TestReplayAndDumpWithoutAnIDSayHowToAsk: `replay` or `dump` without an
 // id (or with more) answers a usage line and status 2, as `kick` does,
 // not "unknown command"; `replays` with a name of 5,000 characters echoes
@@ -209,8 +213,8 @@ func TestReplayAndDumpWithoutAnIDSayHowToAsk(t *testing.T) {
 	addr := commandsOn(t, db, nil)
 	key := newKey(t)
 	for cmd, want := range map[string]string{
-		"replay":      "grotto: usage: replay ID (a game `replays` lists)\n",
-		"replay 1 2":  "grotto: usage: replay ID (a game `replays` lists)\n",
+		"replay":      "grotto: usage: replay ID [--cast] (a game `replays` lists; --cast takes --size WxH, --speed N, --idle S)\n",
+		"replay 1 2":  castUsage,
 		"dump":        "grotto: usage: dump ID (a game `replays` lists)\n",
 		"dump 1 2":    "grotto: usage: dump ID (a game `replays` lists)\n",
 		"replays a b": "grotto: usage: replays [NAME] (every player's games, or NAME's)\n",

@@ -121,6 +121,7 @@ type policy struct {
 type replays struct {
 	games   *finished.Games
 	running replayPrograms
+	casts   castSlots // the recordings being made (casts.go)
 }
 
 // ends are the games whose end the store did not take.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/cast"
 	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/web"
@@ -53,6 +54,21 @@ func (r webReplays) ReplayGame(id string) (tui.ReplayGame, error) {
 		return rg, errors.New(finished.Sentence(finished.Problem(err, id)))
 	}
 	return rg, nil
+}
+
+// Cast implements web.Casts, in a visitor's words on error but
+// cast.ErrBusy and ctx's.
+func (r webReplays) Cast(ctx context.Context, id string, o cast.Options) ([]byte, error) {
+	rec, err := r.s.Cast(ctx, id, o)
+	switch {
+	case err == nil, errors.Is(err, cast.ErrBusy), ctx.Err() != nil:
+		return rec, err
+	case errors.Is(err, cast.ErrBadOption): // the page checked them: a bug
+		r.s.log.Error("web: replay cast", "replay", id, "err", err)
+	case !errors.Is(err, finished.ErrNoSuchGame) && !errors.Is(err, finished.ErrDailyNotOver):
+		r.s.log.Error("web: replay cast", "replay", id, "err", err)
+	}
+	return nil, errors.New(finished.Sentence(finished.Problem(err, id)))
 }
 
 // ReplayTitle implements web.Replays: the player's name of finished game
@@ -110,7 +126,7 @@ func (s *Server) newWeb() (*web.Server, error) {
 	for _, r := range []string{web.ConnAdmitted, web.ConnTookWaiting, web.ConnRefusedBusy, web.ConnRefusedAddress, web.ConnRefusedBody} {
 		s.metrics.WebConnections.WithLabelValues(r) // each reads 0 from the start
 	}
-	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Careers: s.replays.games, Data: s.data, FPS: s.cfg.FPS,
+	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Casts: webReplays{s}, Careers: s.replays.games, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: watchers, MaxReplays: replays, Logger: s.log, MaxConns: maxConns,
 		Counted: func(result string) { s.metrics.WebConnections.WithLabelValues(result).Inc() },
 		Tokens:  s.store, Players: webPlayers{s}, Gate: s.front.guard, BaseURL: s.cfg.HTTPURL,

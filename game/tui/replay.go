@@ -83,6 +83,10 @@ type replayScreen struct {
 	gen    int         // the tick generation: a tick of an older one is stale
 	board  *playScreen // draws the game with its own camera
 	dump   *dumpScreen // the account shown instead, when the game cannot be played or did not match
+	// recorded is the speed a recording of the replay plays at, as its
+	// status line says it ("4×"), which then names no keys
+	// (ReplayFrames); "" in the replay player.
+	recorded string
 }
 
 // replayTick is one tick of generation gen.
@@ -244,7 +248,11 @@ func (r *replayScreen) status() string {
 	if last > 0 {
 		of = fmt.Sprintf("/%d", last)
 	}
-	s := fmt.Sprintf("Replay of %s · turn %d%s · %d×", Inert(r.rg.Name), turn, of, r.speed)
+	speed := fmt.Sprintf("%d×", r.speed)
+	if r.recorded != "" {
+		speed = r.recorded
+	}
+	s := fmt.Sprintf("Replay of %s · turn %d%s · %s", Inert(r.rg.Name), turn, of, speed)
 	switch {
 	case rp.Done():
 		g := rp.Game()
@@ -291,6 +299,9 @@ func (r *replayScreen) view(m *Model) string {
 	}
 	if r.keys {
 		return r.keysView(m)
+	}
+	if r.recorded != "" { // a recording: no keys to name
+		return r.board.render(m, m.game, nil, r.status())
 	}
 	return r.board.render(m, m.game, nil, r.status()+"  ("+replayHint+")")
 }

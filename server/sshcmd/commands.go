@@ -5,11 +5,13 @@ package sshcmd
 // server through Host.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -18,6 +20,7 @@ import (
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/cast"
 	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/store"
 )
@@ -43,6 +46,11 @@ type Host interface {
 	Games() []tui.LiveGame
 	// Finished are the finished games kept.
 	Finished() *finished.Games
+	// Cast returns finished game id's recording made with o (`replay ID
+	// --cast`), whole; its errors are finished.Games.Find's,
+	// cast.ErrBadOption, cast.ErrBusy, ctx's (the client has gone) or the
+	// store's.
+	Cast(ctx context.Context, id string, o cast.Options) ([]byte, error)
 	// WebLink answers `web` for c's key: a one-time link to play in a
 	// browser. It returns the exit status.
 	WebLink(c *Call) int
@@ -71,7 +79,8 @@ type Store interface {
 // Commands is every `ssh host CMD` of h, in the order `help` lists them:
 // for everyone `help`, `scores`, `scores daily [DATE]`, `who`, `replays
 // [NAME]`, `replay ID` (a program with a terminal: the replay player; see
-// Command.Program), `player NAME` and `dump ID`, and `web`; for admins `quarantine`, the
+// Command.Program), `replay ID --cast` (an asciinema recording, with or
+// without a terminal: Command.Plain), `player NAME` and `dump ID`, and `web`; for admins `quarantine`, the
 // games set aside as damaged, the host tools `kick NAME` and
 // `broadcast TEXT`, and moderation: `rename`, `remove-score`,
 // `restore-score`, `ban`, `unban`, `bans` and `moderation`.
@@ -92,8 +101,10 @@ func Commands(h Host) Table {
 		}},
 		{Name: "replays", Args: "[NAME]", Note: "every player's games, or NAME's", Max: 1,
 			About: "the finished games kept, with their IDs", Run: with(cmdReplays)},
-		{Name: "replay", Args: "ID", Note: "a game `replays` lists", Min: 1, Max: 1, Program: true,
-			About: "watch a finished game, turn by turn (needs ssh -t)", Run: with(cmdReplayWithoutPTY)},
+		{Name: "replay", Args: "ID [--cast]", Note: "a game `replays` lists; " + castFlags, Min: 1, Max: 8,
+			Program: true, Plain: func(args []string) bool { return len(args) > 1 },
+			About: "watch a finished game, turn by turn (needs ssh -t); --cast: as an asciinema recording",
+			Run:   with(cmdReplay)},
 		{Name: "player", Args: "NAME", Note: "a player's name", Min: 1, Max: 1,
 			About: "a player's games: wins, best score, deaths, streak, the last games", Run: with(cmdPlayer)},
 		{Name: "dump", Args: "ID", Note: "a game `replays` lists", Min: 1, Max: 1,
@@ -189,6 +200,82 @@ func cmdDailyScores(h Host, c *Call) int {
 	}
 	writeDailyScores(c.Out, date, scores)
 	return 0
+}
+
+// cmdReplay is `replay ID --cast [--size WxH] [--speed N] [--idle S]`,
+// with or without a terminal, and `replay ID` without one.
+func cmdReplay(h Host, c *Call) int {
+	if len(c.Args) == 1 {
+		return cmdReplayWithoutPTY(h, c)
+	}
+	o, err := castOptions(c.Args[1:])
+	if err != nil {
+		fmt.Fprintln(c.Err, "grotto: "+err.Error())
+		return 2
+	}
+	id := c.Args[0]
+	rec, err := h.Cast(c.Session.Context(), id, o)
+	switch {
+	case errors.Is(err, cast.ErrBusy):
+		fmt.Fprintln(c.Err, "grotto: "+err.Error())
+		return 1
+	case errors.Is(err, context.Canceled):
+		return 1 // the client has gone
+	case err != nil:
+		if !errors.Is(err, finished.ErrNoSuchGame) && !errors.Is(err, finished.ErrDailyNotOver) {
+			h.Log().Error("replay --cast", "id", id, "err", err)
+		}
+		fmt.Fprintln(c.Err, "grotto: "+finished.Problem(err, id))
+		return 1
+	}
+	if _, err := c.Session.Write(rec); err != nil { // not c.Out: the recording as made (a terminal's session still ends lines "\r\n", which asciinema reads)
+		return 1
+	}
+	return 0
+}
+
+// castFlags and castDefaults are what the usage lines say of --cast.
+const (
+	castFlags    = "--cast takes --size WxH, --speed N, --idle S"
+	castDefaults = "size in cells, 80x24 by default; speed 1 by default; idle in seconds, 2 by default"
+)
+
+// castOptions reads the words after `replay ID`: --cast, then --size,
+// --speed and --idle, each with its value as the next word or after "=".
+// Its error is one line, without the words typed: what is allowed.
+func castOptions(words []string) (cast.Options, error) {
+	usage := errors.New("usage: replay ID --cast [--size WxH] [--speed N] [--idle S] (" + castDefaults + ")")
+	vals := map[string]string{}
+	hasCast := false
+	for i := 0; i < len(words); i++ {
+		name, val, inline := strings.Cut(words[i], "=")
+		switch name {
+		case "--cast":
+			if inline || hasCast {
+				return cast.Options{}, usage
+			}
+			hasCast = true
+			continue
+		case "--size", "--speed", "--idle":
+		default:
+			return cast.Options{}, usage
+		}
+		if _, twice := vals[name]; twice {
+			return cast.Options{}, usage
+		}
+		if !inline {
+			if i+1 >= len(words) {
+				return cast.Options{}, usage
+			}
+			i++
+			val = words[i]
+		}
+		vals[name] = val
+	}
+	if !hasCast {
+		return cast.Options{}, usage
+	}
+	return cast.Parse(vals["--size"], vals["--speed"], vals["--idle"])
 }
 
 // cmdReplayWithoutPTY is `replay ID` without a terminal: the ID is checked

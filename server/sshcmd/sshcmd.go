@@ -54,6 +54,10 @@ type Command struct {
 	// (a program: the replay player) once the arguments are checked; Run
 	// answers a session without one.
 	Program bool
+	// Plain reports whether the arguments ask a Program command for an
+	// answer Run writes even with a terminal (`replay ID --cast`); nil
+	// for never.
+	Plain func(args []string) bool
 	// Run carries it out and returns the exit status.
 	Run func(c *Call) int
 }
@@ -131,7 +135,7 @@ func (t Table) Handler(isAdmin func(ssh.Session) bool, next ssh.Handler) ssh.Han
 			sess.Exit(2)
 			return
 		}
-		if _, _, pty := sess.Pty(); c.Program && pty {
+		if _, _, pty := sess.Pty(); c.Program && pty && (c.Plain == nil || !c.Plain(args)) {
 			next(sess)
 			return
 		}

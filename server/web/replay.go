@@ -1,6 +1,7 @@
 package web
 
-// This file: the replay page, /replay/{id}, and its WebSocket,
+// This file: the replay page, /replay/{id} (and /replay/{id}.cast, the
+// download of its recording: cast.go), and its WebSocket,
 // /replay/{id}/ws?cols=N&rows=N. It plays a finished game back
 // in xterm.js with the replay player of `ssh -t host replay ID`
 // (tui.NewReplayer) on a bridge (bridge.go); the page sends the replay's
@@ -10,6 +11,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/coder/websocket"
@@ -56,18 +58,23 @@ type replayData struct {
 	ID   string
 	Name string
 	SSH  string // the command that reaches the SSH server (sshCommand)
+	Cast bool   // the recording can be downloaded (/replay/{id}.cast)
 }
 
 // replayPage serves the page that plays finished game {id} back
 // (replay.js connects its WebSocket); an unknown game gets the not-found
 // page, saying why.
 func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
+	if id, ok := strings.CutSuffix(r.PathValue("id"), ".cast"); ok && s.cfg.Casts != nil { // a pattern's wildcard is a whole segment
+		s.castDownload(w, r, id)
+		return
+	}
 	name, err := s.cfg.Replays.ReplayTitle(r.PathValue("id"))
 	if err != nil {
 		s.notFound(w, err.Error())
 		return
 	}
-	s.render(w, http.StatusOK, "replay.html", replayData{ID: r.PathValue("id"), Name: tui.Inert(name), SSH: s.sshCommand()})
+	s.render(w, http.StatusOK, "replay.html", replayData{ID: r.PathValue("id"), Name: tui.Inert(name), SSH: s.sshCommand(), Cast: s.cfg.Casts != nil})
 }
 
 // replaySocket serves a replay page's WebSocket: 404 for a game that

@@ -81,7 +81,10 @@ type Config struct {
 	// Careers reads the player pages, /player/{name} (player.go); nil
 	// serves none and links none.
 	Careers Careers
-	Data    *content.Tables // the game data of the watch and replay pages; nil means content.Default()
+	// Casts makes the recordings of /replay/{id}.cast (cast.go); nil (or
+	// Replays nil) serves none and links none.
+	Casts Casts
+	Data  *content.Tables // the game data of the watch and replay pages; nil means content.Default()
 	// FPS is the most frames per second a replay page is drawn at (as an
 	// SSH session's), and a watch page at most WatchFPS of them; 0 means
 	// 30.
@@ -356,6 +359,9 @@ func New(cfg Config) (*Server, error) {
 //	GET /                       the top scores and the live games
 //	GET /watch/{game}           a live game's watch page (404 for an unknown game)
 //	GET /watch/{game}/ws        its WebSocket (watch.go)
+//	GET /replay/{id}            a finished game's replay page, with Replays (replay.go)
+//	GET /replay/{id}.cast       its asciinema recording, with Casts (cast.go)
+//	GET /replay/{id}/ws         the replay page's WebSocket
 //	GET /play/{token}           a one-time link: sets the play cookie, on to /play (tokens.go)
 //	GET /play                   the play page (play.go)
 //	GET /play/ws                its WebSocket: the key's session
