@@ -30,8 +30,10 @@ import (
 	"time"
 
 	"github.com/golang-migrate/migrate/v4"
+	"github.com/golang-migrate/migrate/v4/database"
 	migratepgx "github.com/golang-migrate/migrate/v4/database/pgx/v5"
 	"github.com/golang-migrate/migrate/v4/source/iofs"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -143,9 +145,9 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		place.Close()
 		return nil, fmt.Errorf("%w %s: %s", ErrUnreachable, where, reason(err))
 	}
-	if err := migrateUp(place); err != nil { // no lock_timeout: nodes starting together wait for one migration
+	if err := migrateUp(place, placeCfg.ConnConfig); err != nil { // no lock_timeout: nodes starting together wait for one migration
 		place.Close()
-		return nil, fmt.Errorf("open store %s: schema: %w", where, err)
+		return nil, fmt.Errorf("open store %s: schema: %w", where, privileges(err))
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -160,12 +162,18 @@ func Open(ctx context.Context, url string) (*Store, error) {
 // migrateUp brings the schema to SchemaVersion with golang-migrate, which
 // takes its advisory lock for the whole run: a second node waits, then
 // finds nothing to do.
-func migrateUp(pool *pgxpool.Pool) error {
+//
+// golang-migrate runs on a database/sql connection of its own (cc), not one
+// of pool's: its pgx driver keeps the connection it took when its first
+// statement fails (WithInstance returns no driver to close), and a pool
+// waits at Close for every connection it lent, so a role that may not
+// create the migrations table hung the start for good.
+func migrateUp(pool *pgxpool.Pool, cc *pgx.ConnConfig) error {
 	src, err := iofs.New(migrations, "migrations")
 	if err != nil {
 		return err
 	}
-	db := stdlib.OpenDBFromPool(pool)
+	db := stdlib.OpenDB(*cc)
 	defer db.Close()
 	drv, err := migratepgx.WithInstance(db, &migratepgx.Config{MigrationsTable: "schema_migrations"})
 	if err != nil {
@@ -201,6 +209,21 @@ func migrateUp(pool *pgxpool.Pool) error {
 		return fmt.Errorf("migration %d failed half-way (schema_migrations is dirty): fix the schema by hand, then `UPDATE schema_migrations SET dirty = false`", v)
 	}
 	return nil
+}
+
+// privileges is err, saying what grotto's role needs when the database
+// refused it for want of privileges (SQLSTATE 42501): to own the database,
+// or at least to create tables in its schema.
+func privileges(err error) error {
+	var mErr *database.Error // golang-migrate's, which does not unwrap
+	if errors.As(err, &mErr) && mErr.OrigErr != nil {
+		err = mErr.OrigErr
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "42501" {
+		return fmt.Errorf("%s: grotto's role makes and migrates the schema, so it must own the database (CREATE DATABASE grotto OWNER grotto) or hold CREATE on its schema (docs/hosting.md, PostgreSQL)", pgErr.Message)
+	}
+	return err
 }
 
 // newerSchema decides whether this build may run on schema version v, which

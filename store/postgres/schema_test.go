@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -61,5 +62,45 @@ func TestAnOlderBuildRunsOnANewerSchemaThatAllowsItAndSaysWhyWhenNot(t *testing.
 	want = fmt.Sprintf("migration %d failed half-way (a newer grotto's migration: this build's schema is %d)", newer, postgres.SchemaVersion)
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a dirty schema %d: %v, want %q", newer, err, want)
+	}
+}
+
+// TestARoleThatCannotCreateTheSchemaIsOneLineNotAHang: a database owned
+// by another role, where grotto's role may only connect, is an ordinary
+// DBA setup; the first start must say why it cannot make the schema and
+// return, not hang with a connection held (a host's tester: the node sat
+// silent for ten minutes and ignored SIGTERM).
+func TestARoleThatCannotCreateTheSchemaIsOneLineNotAHang(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	role := fmt.Sprintf("visitor%d", time.Now().UnixNano()%1e9)
+	for _, q := range []string{"CREATE ROLE " + role + " LOGIN", "REVOKE CREATE ON SCHEMA public FROM PUBLIC"} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn.Close(ctx)
+	asRole := strings.Replace(url, "postgres://postgres@", "postgres://"+role+"@", 1)
+
+	type result struct{ err error }
+	done := make(chan result, 1)
+	go func() {
+		st, err := postgres.Open(ctx, asRole)
+		if err == nil {
+			st.Close()
+		}
+		done <- result{err}
+	}()
+	select {
+	case r := <-done:
+		if r.err == nil || !strings.Contains(r.err.Error(), "permission denied") || !strings.Contains(r.err.Error(), "own") {
+			t.Errorf("Open as a role that cannot create tables: %v; want the reason and what the role needs", r.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Open as a role that cannot create tables has not returned after 30 s")
 	}
 }
