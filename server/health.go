@@ -18,8 +18,9 @@ var errDraining = errors.New("shutting down: draining")
 
 // readiness returns nil when this node should be sent new players, else
 // why not, in one line: it is shutting down; its database file is gone;
-// on a cluster, it could not renew its leases in the database (its games
-// may move to other nodes, and a new one could not be placed here).
+// on a cluster, it could not renew its leases in the database, or, holding
+// none, could not reach it (its games may move to other nodes, and a new
+// one could not be placed here).
 func (s *Server) readiness() error {
 	if s.life.draining.Load() {
 		return errDraining
@@ -34,7 +35,7 @@ func (s *Server) readiness() error {
 	// from the other nodes' lists (found: one lock on node_games took
 	// every node out of the balancer at once, while all of them played).
 	if s.place.leases.failing.Load() {
-		return errors.New("cannot renew this node's leases in the database")
+		return errors.New("cannot reach the database (lease renewals fail)")
 	}
 	return nil
 }

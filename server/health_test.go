@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/grotto-game/grotto/internal/await"
+	"github.com/grotto-game/grotto/internal/pgtest"
 	"github.com/grotto-game/grotto/internal/sshtest"
 )
 
@@ -107,5 +108,48 @@ func TestTheHealthEndpointsAnswerOtherMethods405OnBothAddresses(t *testing.T) {
 				t.Errorf("HEAD %s%s: %s, want 200", base, path, head.Status)
 			}
 		}
+	}
+}
+
+// A node with no game to renew still says not ready while its database is
+// away, and ready once it is back: a host's tester saw the empty node stay
+// ready through a PostgreSQL outage, so HAProxy's leastconn sent it every
+// new login while it could reach no database either.
+func TestANodeWithNoGamesIsNotReadyWhileItsDatabaseIsAway(t *testing.T) {
+	pg, err := pgtest.Start() // this test's own: it stops it
+	if err != nil {
+		if testing.Short() {
+			t.Skipf("skipped under -short: %v", err)
+		}
+		t.Fatalf("pgtest: cannot start PostgreSQL: %v", err)
+	}
+	defer pg.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	url, err := pg.CreateDatabase(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := serveNode(t, url, "empty", 3*time.Second, &lockedBuffer{}, func(c *Config) { c.Metrics = "127.0.0.1:0" })
+	ready := "http://" + srv.MetricsAddr().String() + "/readyz"
+	if code, body := probe(ready); code != http.StatusOK {
+		t.Fatalf("a node on a database that answers: /readyz %d %q", code, body)
+	}
+	if err := pg.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	var code int
+	var body string
+	if !await.Within(waitLong, func() bool { code, body = probe(ready); return code == http.StatusServiceUnavailable }) {
+		t.Fatalf("with its database stopped, the node with no games says /readyz %d %q", code, body)
+	}
+	if !strings.Contains(body, "database") {
+		t.Errorf("/readyz says %q, not why", body)
+	}
+	if err := pg.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if !await.Within(waitLong, func() bool { code, body = probe(ready); return code == http.StatusOK }) {
+		t.Errorf("with its database back, /readyz %d %q", code, body)
 	}
 }

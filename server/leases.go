@@ -381,13 +381,14 @@ func (nl *nodeLeases) renewLoop(stop <-chan struct{}, logger *log.Logger) {
 }
 
 // renewOnce renews every lease the node holds, unless renewals are
-// paused or it holds none, and ends the sessions of the keys the store
+// paused (holding none, it asks whether the store answers: Renew with no
+// keys), and ends the sessions of the keys the store
 // says it lost (dropLost). failing says the last renewal failed; it
 // returns whether this one did, and logs only the changes.
 func (nl *nodeLeases) renewOnce(failing bool, logger *log.Logger) bool {
 	nl.renewing.Lock()
 	nl.mu.Lock()
-	if nl.paused || len(nl.held) == 0 {
+	if nl.paused {
 		nl.mu.Unlock()
 		nl.renewing.Unlock()
 		return failing

@@ -87,6 +87,9 @@ type Leases interface {
 	// Renew extends by ttl (from now) every lease of fps that node still
 	// holds, in one write, and returns the keys of fps it no longer holds
 	// (claimed by another node, or never held): their games must stop.
+	// With no fps it renews nothing and only says whether the store
+	// answers (an error when it does not), so that a node holding no
+	// game still learns the database is away (readiness).
 	Renew(ctx context.Context, node string, fps []string, ttl time.Duration) (lost []string, err error)
 	// Release ends node's lease of fp at epoch, so another node may claim
 	// it at once. The epoch is kept: the next claim gets epoch + 1.

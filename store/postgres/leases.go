@@ -75,7 +75,12 @@ func (s *Store) Claim(ctx context.Context, fp, node string, ttl time.Duration) (
 // keys (an UPDATE … WHERE fp = ANY($2) in a WITH, then the keys it did not
 // return). Errors: store.ErrUnavailable (wrapped).
 func (s *Store) Renew(ctx context.Context, node string, fps []string, ttl time.Duration) (lost []string, err error) {
-	if len(fps) == 0 {
+	if len(fps) == 0 { // nothing to renew: only whether the database answers
+		ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+		defer cancel()
+		if err := s.place.Ping(ctx); err != nil {
+			return nil, fmt.Errorf("renew: %w", avail(err))
+		}
 		return nil, nil
 	}
 	if ttl <= 0 {
