@@ -246,7 +246,7 @@ func askControl(socket, request string, wait time.Duration) (net.Conn, string, *
 	}
 	c, err := net.Dial("unix", socket)
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("no running grotto answers on %s: %w", socket, err)
+		return nil, "", nil, fmt.Errorf("no running grotto answers on %s (is one running with this --data? a node on PostgreSQL keeps no database there: back PostgreSQL up with pg_dump, docs/hosting.md): %w", socket, err)
 	}
 	if _, err := io.WriteString(c, request+"\n"); err != nil {
 		c.Close()

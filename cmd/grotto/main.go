@@ -282,6 +282,10 @@ func runOn(args []string, inherited func() (sockets, error)) int {
 	if len(args) > 0 && args[0] == "backup" {
 		return backup(args[1:], os.Stdout, os.Stderr)
 	}
+	if len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version") {
+		writeVersion(os.Stdout)
+		return 0
+	}
 	logger := newLogger(os.Stderr, "text")
 	cfg, err := parse(args, os.Stdout, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {

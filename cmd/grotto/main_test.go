@@ -646,3 +646,11 @@ func TestTheJSONLogHoldsTheTextLogsFields(t *testing.T) {
 		t.Errorf("the text line changed: %q", text.String())
 	}
 }
+
+func TestVersionSaysWhichBuildThisIs(t *testing.T) {
+	var out strings.Builder
+	writeVersion(&out)
+	if s := out.String(); !strings.HasPrefix(s, "grotto ") || !strings.Contains(s, "PostgreSQL schema ") || !strings.Contains(s, "rules ") {
+		t.Errorf("grotto version says %q", s)
+	}
+}

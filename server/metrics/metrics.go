@@ -309,12 +309,12 @@ func (c sessionsCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// buildInfo is grotto_build_info, always 1, its labels saying what runs:
-// the main module's version ("(devel)" for a build from a work tree without
-// a version), the VCS revision it was built from ("" when unknown), and the
-// Go version (runtime/debug.ReadBuildInfo).
-func buildInfo() prometheus.Collector {
-	version, revision, goVersion := "unknown", "", "unknown"
+// Build returns what grotto build runs: the main module's version
+// ("(devel)" for a build from a work tree without a version), the VCS
+// revision it was built from ("" when unknown: a build with
+// -buildvcs=false) and the Go version, from runtime/debug.ReadBuildInfo.
+func Build() (version, revision, goVersion string) {
+	version, goVersion = "unknown", "unknown"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		version, goVersion = bi.Main.Version, bi.GoVersion
 		for _, s := range bi.Settings {
@@ -323,6 +323,15 @@ func buildInfo() prometheus.Collector {
 			}
 		}
 	}
+	return version, revision, goVersion
+}
+
+// buildInfo is grotto_build_info, always 1, its labels saying what runs:
+// the main module's version ("(devel)" for a build from a work tree without
+// a version), the VCS revision it was built from ("" when unknown), and the
+// Go version (runtime/debug.ReadBuildInfo).
+func buildInfo() prometheus.Collector {
+	version, revision, goVersion := Build()
 	g := prometheus.NewGauge(prometheus.GaugeOpts{Namespace: Namespace, Name: "build_info",
 		Help:        "Always 1; its labels say which grotto build runs: version, VCS revision, Go version.",
 		ConstLabels: prometheus.Labels{"version": version, "revision": revision, "goversion": goVersion}})
