@@ -363,7 +363,14 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case takeOverDone, TakeOverNoteMsg, frameMsg, watchEnded, tripStep, storageRetry, turnAnswered, replayTick:
 		if h, ok := m.scr.(asyncHandler); ok { // else it is late news for a screen left behind
 			var cmd tea.Cmd
+			_, waited := m.scr.(*waitScreen)
 			m.scr, cmd = h.async(m, msg)
+			if _, still := m.scr.(*waitScreen); waited && !still {
+				// The turn that waited is saved and drawn now: list it.
+				// (show published while the wait screen was still up,
+				// which publish skips.)
+				m.publish()
+			}
 			return m, cmd
 		}
 	case tea.MouseMsg:

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game/frame"
 )
 
 // A fakeStore's writes say the database is out of reach (errUnavailable)
@@ -76,5 +78,43 @@ func TestCtrlCWhileWaitingForStorageLeavesAndStopsTheTicks(t *testing.T) {
 	m.Close()
 	if got := tick(); got != nil {
 		t.Errorf("a tick outlived the program: %#v", got)
+	}
+}
+
+// turnLobby records the turns the model publishes (what `who` and the
+// other nodes list).
+type turnLobby struct {
+	nopLobby
+	turns []int
+}
+
+func (l *turnLobby) Publish(_, turn int, _ string, _ *frame.Frame) { l.turns = append(l.turns, turn) }
+
+// TestATurnSavedAfterAWaitIsPublished: once a turn that waited for storage
+// is saved and drawn, `who` lists it (a host's tester saw `who` keep the
+// turn before for thirteen minutes after PostgreSQL came back, until the
+// player's next move).
+func TestATurnSavedAfterAWaitIsPublished(t *testing.T) {
+	ds := newFakeStore()
+	p := newPlayer(t, ds, "SHA256:test", "tester", 7)
+	l := &turnLobby{}
+	p.Lobby = l
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	press(m, "enter")
+	press(m, ".")
+	ds.down = true
+	press(m, ".")
+	w, ok := m.scr.(*waitScreen)
+	if !ok {
+		t.Fatalf("not waiting:\n%s", plain(m))
+	}
+	ds.down = false
+	m.Update(storageRetry{w.stop})
+	if !strings.Contains(plain(m), "Turn: 2") {
+		t.Fatalf("the saved turn is not drawn:\n%s", plain(m))
+	}
+	if n := len(l.turns); n == 0 || l.turns[n-1] != 2 {
+		t.Errorf("published turns %v, want the last to be 2", l.turns)
 	}
 }
