@@ -319,8 +319,13 @@ func (s *Server) Serve() error {
 			return err
 		}
 	}
-	s.log.Info("grotto is listening", "addr", s.front.ln.Addr().String(), "data", s.cfg.DataDir, "admins", s.policy.admins.Load().Len(),
-		"host_key", s.cfg.HostKeyPath(), "node", s.cfg.Node, "lease_ttl", s.cfg.LeaseTTL)
+	if IsPostgresURL(s.cfg.Store) {
+		s.log.Info("grotto is listening", "addr", s.front.ln.Addr().String(), "store", "postgres", "data", s.cfg.DataDir,
+			"admins", s.policy.admins.Load().Len(), "host_key", s.cfg.HostKeyPath(), "node", s.cfg.Node, "lease_ttl", s.cfg.LeaseTTL)
+	} else {
+		s.log.Info("grotto is listening", "addr", s.front.ln.Addr().String(), "store", "bbolt", "data", s.cfg.DataDir,
+			"admins", s.policy.admins.Load().Len(), "host_key", s.cfg.HostKeyPath())
+	}
 	if s.front.guard.Proxied() {
 		s.log.Info("PROXY protocol on: connections from these addresses must start with a PROXY header; a header from anywhere else is refused",
 			"proxy_protocol_from", strings.Join(s.cfg.ProxyProtocolFrom, ","))
