@@ -184,6 +184,37 @@ func (c *Chat) sweepKeys(now time.Time) {
 	}
 }
 
+// Owner returns the fingerprint of the game's player.
+func (c *Chat) Owner() string { return c.owner }
+
+// Allow reports why Say would refuse a line of key under name now, without
+// spending anything (nil: it would not, for a line of the right length):
+// a caller checks it before work of its own that a flood should not cost
+// (the server's read of an admin's mute).
+func (c *Chat) Allow(key, name string) error {
+	if name == "" {
+		return ErrChatNoName
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	switch {
+	case c.closed:
+		return ErrChatClosed
+	case c.muted && key != c.owner:
+		return ErrChatMuted
+	}
+	var k bucket
+	if b := c.keys[key]; b != nil {
+		k = *b
+	}
+	g := c.game
+	if !k.take(now, ChatEvery, ChatBurst) || !g.take(now, ChatGameEvery, ChatGameBurst) {
+		return ErrChatTooFast
+	}
+	return nil
+}
+
 // Lines returns the lines kept, oldest first, as a copy.
 func (c *Chat) Lines() []ChatLine {
 	c.mu.Lock()
