@@ -62,6 +62,8 @@ func (h commandHost) Moderate(c *sshcmd.Call, action string) int {
 		return h.s.moveScore(c.Session, c.Out, c.Err, action, c.Args)
 	case store.ActBan:
 		return h.s.banKey(c.Session, c.Out, c.Err, c.Args)
+	case store.ActMute, store.ActUnmute:
+		return h.s.muteKey(c.Session, c.Out, c.Err, action, c.Args)
 	default:
 		return h.s.unbanKey(c.Session, c.Out, c.Err, c.Args)
 	}

@@ -1,7 +1,7 @@
 package server
 
 // This file: the admins' moderation over `ssh host CMD` (rename,
-// remove-score, restore-score, ban, unban, bans, moderation): each act is
+// remove-score, restore-score, ban, unban, mute, unmute, bans, moderation): each act is
 // done and recorded by the store (store.Moderation) in one transaction,
 // with the admin's fingerprint, and logged ("moderation"). A ban made here
 // is kept in the store, so it holds on every node and across restarts,
@@ -75,6 +75,8 @@ func (s *Server) moderate(sess ssh.Session, act store.Act, errOut io.Writer) (st
 		fmt.Fprintf(errOut, "grotto: game %d has no score on the tables (not kept, cheated, or removed already); nothing was done\n", act.GameID)
 	case errors.Is(err, store.ErrNoScore):
 		fmt.Fprintf(errOut, "grotto: game %d's score was not removed; nothing was done\n", act.GameID)
+	case errors.Is(err, store.ErrNotMuted):
+		fmt.Fprintln(errOut, "grotto: that key is not muted; nothing was done")
 	case errors.Is(err, store.ErrNotBanned):
 		fmt.Fprintln(errOut, "grotto: that key is not banned (a key in the banned-keys file is lifted by editing the file); nothing was done")
 	default:
@@ -187,6 +189,31 @@ func (s *Server) unbanKey(sess ssh.Session, out, errOut io.Writer, args []string
 	fmt.Fprintf(out, "lifted the ban of %s (key %s)\n", who, fp)
 	if b := s.policy.banned.Load(); b != nil && b.Contains(fp) {
 		fmt.Fprintln(out, "the banned-keys file still bans this key: take it out of the file (then SIGHUP) to let it in")
+	}
+	return 0
+}
+
+// muteKey runs `mute NAME|KEY [REASON…]` or `unmute NAME|KEY [REASON…]`
+// (action store.ActMute or ActUnmute): the key is muted in every game's
+// chat (kept in the store: every node, across restarts; server/chat.go
+// reads it for each line the chat's bounds allow), or no longer.
+func (s *Server) muteKey(sess ssh.Session, out, errOut io.Writer, action string, args []string) int {
+	fp := s.keyOf(args[0], errOut)
+	if fp == "" {
+		return 1
+	}
+	done, ok := s.moderate(sess, store.Act{Action: action, Fingerprint: fp, Detail: reasonOf(args[1:])}, errOut)
+	if !ok {
+		return 1
+	}
+	who := "a key with no player"
+	if done.Name != "" {
+		who = tui.Inert(done.Name)
+	}
+	if action == store.ActMute {
+		fmt.Fprintf(out, "muted %s (key %s) in the chat of every game\n", who, fp)
+	} else {
+		fmt.Fprintf(out, "lifted the mute of %s (key %s)\n", who, fp)
 	}
 	return 0
 }

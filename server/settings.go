@@ -10,7 +10,7 @@ import (
 	"github.com/grotto-game/grotto/store"
 )
 
-// This file keeps a player's settings (symbols, colour) in their profile:
+// This file keeps a player's settings (symbols, colour, chat) in their profile:
 // read when the session starts, written when the settings screen changes
 // them. The tui never sees the store; it gets the values and a function.
 
@@ -21,7 +21,7 @@ func (s *Server) settingsOf(fp string) tui.Settings {
 	if err != nil {
 		return tui.Settings{}
 	}
-	return tui.Settings{Symbols: tui.Symbols(p.Settings.Symbols), Colour: tui.Colour(p.Settings.Colour)}
+	return tui.Settings{Symbols: tui.Symbols(p.Settings.Symbols), Colour: tui.Colour(p.Settings.Colour), Chat: tui.Chat(p.Settings.Chat)}
 }
 
 // saveSettings returns tui.Player.SaveSettings for key fp: it writes the
@@ -35,7 +35,7 @@ func (s *Server) saveSettings(fp string, logger *log.Logger) func(tui.Settings) 
 		}
 		if err == nil {
 			p.Fingerprint = fp // the key's, never the record's text, which may be damaged
-			p.Settings = store.Settings{Symbols: string(set.Symbols), Colour: string(set.Colour)}
+			p.Settings = store.Settings{Symbols: string(set.Symbols), Colour: string(set.Colour), Chat: string(set.Chat)}
 			err = s.store.PutProfile(p)
 		}
 		if err != nil {

@@ -25,6 +25,11 @@ const (
 	ActBan = "ban"
 	// ActUnban lifted a key's ban.
 	ActUnban = "unban"
+	// ActMute muted a key in every game's chat (issue 25): it may still
+	// play and watch, and read the chat.
+	ActMute = "mute"
+	// ActUnmute lifted a key's mute.
+	ActUnmute = "unmute"
 )
 
 // MaxActDetail is the longest Act.Detail a store keeps, in bytes (a reason
@@ -65,6 +70,10 @@ var ErrNoScore = errors.New("no such score on the tables")
 // banned.
 var ErrNotBanned = errors.New("the key is not banned")
 
+// ErrNotMuted is returned by Moderate for an unmute of a key that is not
+// muted.
+var ErrNotMuted = errors.New("the key is not muted")
+
 // Moderation keeps the admins' acts and what they change. Every act is
 // recorded in the same transaction as its change, and never deleted.
 type Moderation interface {
@@ -81,7 +90,12 @@ type Moderation interface {
 	//   - ActBan: act.Fingerprint is banned (Banned); banning a banned key
 	//     records the act again with the new reason.
 	//   - ActUnban: the ban is lifted; ErrNotBanned when there is none.
+	//   - ActMute, ActUnmute: as ActBan and ActUnban, for the chat
+	//     (Muted; ErrNotMuted).
 	Moderate(act Act) (Act, error)
+	// Muted returns the act that muted fp in the chat, and whether fp is
+	// muted.
+	Muted(fp string) (Act, bool, error)
 	// Banned returns the act that banned fp, and whether fp is banned.
 	Banned(fp string) (Act, bool, error)
 	// Bans returns the acts of every key banned now, oldest first.

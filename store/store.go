@@ -73,6 +73,9 @@ type Settings struct {
 	Symbols string
 	// Colour is the colour depth: "auto", "16", "256", "truecolor" or "none".
 	Colour string
+	// Chat is whether the play screen shows the game's chat: "on" or
+	// "off".
+	Chat string
 }
 
 // Score is one finished game on the high-score table.

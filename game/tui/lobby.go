@@ -75,6 +75,13 @@ type Lobby interface {
 	// Cheat records that an admin used a cheat (the server logs it with
 	// the key's fingerprint).
 	Cheat(what string)
+	// Chat opens the chat of live game id (a LiveGame.ID, as Watch takes
+	// it), or with id 0 of this session's own game once it is its key's
+	// player. ok is false when there is none: the game ended, or this
+	// session may not watch it (a game it cannot watch has no chat for
+	// it either). A session whose key has no name gets the room and may
+	// read it; Say tells it why it cannot talk.
+	Chat(id uint64) (room ChatRoom, ok bool)
 }
 
 // WatchersMsg tells a session that the number of people watching it
@@ -102,6 +109,7 @@ func (nopLobby) Watchers() int                                    { return 0 }
 func (nopLobby) TakeOver() error                                  { return nil }
 func (nopLobby) ClaimName(string) error                           { return nil }
 func (nopLobby) Cheat(string)                                     {}
+func (nopLobby) Chat(uint64) (ChatRoom, bool)                     { return nil, false }
 
 // publish tells the lobby where this game stands, with a frame only when
 // someone watches (encoding costs a fraction of a millisecond a turn; the

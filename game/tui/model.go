@@ -245,22 +245,24 @@ type mouseHandler interface {
 // Model is one session's UI. It is used by one goroutine at a time (the Bubble
 // Tea program's, then the session's after the program ends).
 type Model struct {
-	p        Player
-	th       *theme
-	keys     keyMaps
-	w, h     int
-	scr      screen
-	game     *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
-	exit     Exit
-	lastKey  time.Time
-	watchers int  // how many watch this game
-	framed   bool // the last publish held a frame, which the lobby hands each new watcher
-	set      Settings
-	detected colorprofile.Profile   // the terminal's colour profile, as Bubble Tea reports it
-	forced   []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
-	banner   string                 // a host's broadcast shown until the next key (banner.go); "" for none
-	start    tea.Cmd                // run by Init: a watcher's first wait for a frame (NewWatcher)
-	reread   chan struct{}          // closed to end the tick under way before the next read of a save (reread.go); nil for none
+	p         Player
+	th        *theme
+	keys      keyMaps
+	w, h      int
+	scr       screen
+	game      *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
+	exit      Exit
+	lastKey   time.Time
+	watchers  int  // how many watch this game
+	framed    bool // the last publish held a frame, which the lobby hands each new watcher
+	set       Settings
+	detected  colorprofile.Profile   // the terminal's colour profile, as Bubble Tea reports it
+	forced    []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
+	banner    string                 // a host's broadcast shown until the next key (banner.go); "" for none
+	start     tea.Cmd                // run by Init: a watcher's first wait for a frame (NewWatcher)
+	reread    chan struct{}          // closed to end the tick under way before the next read of a save (reread.go); nil for none
+	chat      ChatRoom               // the chat of the session's own game (chat.go); nil for none
+	chatLines []ChatLine             // its lines as last heard, oldest first
 }
 
 // New returns the model for one session, starting on the title screen.
@@ -296,7 +298,7 @@ func (m *Model) Init() tea.Cmd {
 	// The terminal's true colour is asked by server/input (its queries):
 	// the program reads no input of its own, so Bubble Tea would skip
 	// tea.RequestCapability here.
-	cmds := []tea.Cmd{m.start, m.rereadIfDue()}
+	cmds := []tea.Cmd{m.start, m.rereadIfDue(), m.openOwnChat()}
 	if c, ok := m.scr.(*conflictScreen); ok && c.waiting { // stranded: take over at once
 		cmds = append(cmds, m.takeOver())
 	}
@@ -360,7 +362,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.framed { // else a new watcher starts from the frame the lobby holds
 			m.publish()
 		}
+	case chatMsg:
+		return m, m.chatHeard(msg)
 	case takeOverDone, TakeOverNoteMsg, frameMsg, watchEnded, tripStep, storageRetry, turnAnswered, replayTick:
+		var open tea.Cmd
+		if d, ok := msg.(takeOverDone); ok && d.err == nil { // now the key's player: its game's chat is this session's
+			open = m.openOwnChat()
+		}
 		if h, ok := m.scr.(asyncHandler); ok { // else it is late news for a screen left behind
 			var cmd tea.Cmd
 			_, waited := m.scr.(*waitScreen)
@@ -371,8 +379,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				// which publish skips.)
 				m.publish()
 			}
-			return m, cmd
+			return m, tea.Batch(cmd, open)
 		}
+		return m, open
 	case tea.MouseMsg:
 		if h, ok := m.scr.(mouseHandler); ok && !m.tooSmallNow() {
 			var cmd tea.Cmd
@@ -522,9 +531,10 @@ func (m *Model) saveAndLeave() tea.Cmd {
 // however it ended, before its own save.
 func (m *Model) Close() {
 	m.stopReread()
+	m.closeChat()
 	switch w := m.scr.(type) {
 	case *watchScreen:
-		w.stop()
+		w.close()
 	case *waitScreen:
 		w.stopRetries()
 		if w.call != nil {

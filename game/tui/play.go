@@ -226,12 +226,26 @@ func (s *playScreen) follow(m *Model, g *game.Game, p world.Pos) {
 // render draws game g on the play screen with note as its grey line, and a
 // targeting overlay when ov is not nil.
 func (s *playScreen) render(m *Model, g *game.Game, ov *overlay, note string) string {
+	return s.renderChat(m, g, ov, note, m.shownChat())
+}
+
+// renderChat is render with chat rows at the bottom of the message area
+// (chat.go), which they take from the game's messages: never from the map.
+func (s *playScreen) renderChat(m *Model, g *game.Game, ov *overlay, note string, chat []string) string {
 	mapRows, msgRows := m.layout()
 	var b strings.Builder
 	b.Grow(m.w * m.h * 4)
 	s.drawMap(m, g, &b, mapRows, ov)
 	b.WriteString(m.statusLine(g))
 	b.WriteByte('\n')
+	if len(chat) > 0 {
+		chat = chat[max(0, len(chat)-(msgRows-1)):] // one row stays the game's
+		var msgs strings.Builder
+		drawMessages(m, &msgs, g, msgRows-len(chat), note)
+		rows := strings.Split(msgs.String(), "\n")[:msgRows-len(chat)]
+		b.WriteString(strings.Join(append(rows, chat...), "\n"))
+		return b.String()
+	}
 	drawMessages(m, &b, g, msgRows, note)
 	return b.String()
 }

@@ -26,7 +26,17 @@ import (
 type Settings struct {
 	Symbols Symbols
 	Colour  Colour
+	Chat    Chat
 }
+
+// Chat is whether the play screen shows the game's chat (chat.go).
+type Chat string
+
+// The chat's settings.
+const (
+	ChatOn  Chat = "on"  // the newest chat line under the messages (the default)
+	ChatOff Chat = "off" // no chat line; watchers may still talk
+)
 
 // Symbols is the glyph set the map is drawn with.
 type Symbols string
@@ -57,6 +67,7 @@ const (
 var (
 	allSymbols = []Symbols{SymbolsUnicode, SymbolsASCII}
 	allColours = []Colour{ColourAuto, Colour16, Colour256, ColourTrue, ColourNone}
+	allChats   = []Chat{ChatOn, ChatOff}
 )
 
 // normal returns s with unknown or empty options set to their defaults.
@@ -66,6 +77,9 @@ func (s Settings) normal() Settings {
 	}
 	if !slices.Contains(allColours, s.Colour) {
 		s.Colour = ColourAuto
+	}
+	if !slices.Contains(allChats, s.Chat) {
+		s.Chat = ChatOn
 	}
 	return s
 }
@@ -237,7 +251,7 @@ func asciiRune(r rune) byte {
 // and is saved in their profile.
 type settingsScreen struct {
 	back screen
-	row  int    // 0 symbols, 1 colour
+	row  int    // 0 symbols, 1 colour, 2 chat, 3 watchers (this game's, not kept)
 	note string // whether the last change was saved
 	bad  bool   // the note says a save failed
 }
@@ -245,14 +259,17 @@ type settingsScreen struct {
 func newSettings(back screen) *settingsScreen { return &settingsScreen{back: back} }
 
 func (s *settingsScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
-	step := 0
+	step, rows := 0, 3
+	if m.chat != nil {
+		rows = 4
+	}
 	switch k.String() {
 	case "esc", "q", "O", "o":
 		return s.back, nil
 	case "up", "k":
-		s.row = (s.row + 1) % 2
+		s.row = (s.row + rows - 1) % rows
 	case "down", "j", "tab":
-		s.row = (s.row + 1) % 2
+		s.row = (s.row + 1) % rows
 	case "left", "h":
 		step = -1
 	case "right", "l", "enter", "space":
@@ -262,10 +279,19 @@ func (s *settingsScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		return s, nil
 	}
 	next := m.set
-	if s.row == 0 {
+	switch s.row {
+	case 0:
 		next.Symbols = cycle(allSymbols, next.Symbols, step)
-	} else {
+	case 1:
 		next.Colour = cycle(allColours, next.Colour, step)
+	case 2:
+		next.Chat = cycle(allChats, next.Chat, step)
+	default: // this game's watchers: not a setting, nothing to save
+		if m.chat != nil {
+			m.chat.MuteWatchers(!m.chat.WatchersMuted())
+			s.note, s.bad = "Only for this game: watchers may talk again next game.", false
+		}
+		return s, nil
 	}
 	return s, s.apply(m, next)
 }
@@ -365,6 +391,14 @@ func (s *settingsScreen) view(m *Model) string {
 	}
 	row(0, "Symbols", syms, slices.Index(allSymbols, m.set.Symbols))
 	row(1, "Colour", cols, slices.Index(allColours, m.set.Colour))
+	row(2, "Chat", []string{"on", "off"}, slices.Index(allChats, m.set.Chat))
+	if m.chat != nil {
+		muted := 0
+		if m.chat.WatchersMuted() {
+			muted = 1
+		}
+		row(3, "Watchers", []string{"may talk", "muted"}, muted)
+	}
 	b.WriteString("\n")
 	for _, line := range mapLegend(m) {
 		b.WriteString(th.text.Render(line) + "\n")

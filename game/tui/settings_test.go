@@ -111,7 +111,7 @@ func TestTheSettingsScreenSwitchesTheMapToASCIIAtOnceAndSavesIt(t *testing.T) {
 	if !strings.Contains(plain(m), "#") || !strings.ContainsAny(plain(m), "~}") {
 		t.Errorf("the caverns in ASCII should show walls and water:\n%s", plain(m))
 	}
-	if len(saved) != 1 || saved[0] != (Settings{Symbols: SymbolsASCII, Colour: ColourAuto}) {
+	if len(saved) != 1 || saved[0] != (Settings{Symbols: SymbolsASCII, Colour: ColourAuto, Chat: ChatOn}) {
 		t.Errorf("saved %+v, want one save of ASCII with auto colour", saved)
 	}
 }
@@ -231,7 +231,7 @@ func TestSettingsFromTheProfileApplyFromTheFirstFrame(t *testing.T) {
 		t.Errorf("kept settings do not apply:\n%q", v)
 	}
 	m2 := cavernModel(t, Settings{Symbols: "braille", Colour: "1bit"}) // from a newer grotto
-	if m2.set != (Settings{Symbols: SymbolsUnicode, Colour: ColourAuto}) {
+	if m2.set != (Settings{Symbols: SymbolsUnicode, Colour: ColourAuto, Chat: ChatOn}) {
 		t.Errorf("unknown settings read as %+v, want the defaults", m2.set)
 	}
 }

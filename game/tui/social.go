@@ -434,7 +434,17 @@ type watchScreen struct {
 	board  *playScreen // draws the watched game with its own camera
 	g      *game.Game  // the newest frame's game, shared with every other watcher: read only
 	ended  bool
+	// The game's chat (chat.go): nil when this watcher has none (the
+	// game is on a node that relays none, or the page may only read).
+	chat  ChatRoom
+	lines []ChatLine // its lines as last heard
+	input chatInput  // the line being typed (c or Enter opens it)
+	said  string     // why the last line was refused; "" for none
 }
+
+// watchChatRows is how many of a watched game's chat lines the watch
+// screen shows under its messages (fewer on a short terminal).
+const watchChatRows = 2
 
 type frameMsg struct{ f *frame.Frame }
 type watchEnded struct{}
@@ -459,7 +469,21 @@ func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
 		name = "a new player"
 	}
 	w := &watchScreen{back: back, id: g.ID, name: name, frames: frames, stop: stop, board: newPlay()}
-	return w, waitFrame(frames)
+	cmds := []tea.Cmd{waitFrame(frames)}
+	if room, ok := m.p.Lobby.Chat(g.ID); ok {
+		w.chat, w.lines = room, room.Lines()
+		cmds = append(cmds, waitChat(room))
+	}
+	return w, tea.Batch(cmds...)
+}
+
+// close stops watching and lets go of the game's chat.
+func (w *watchScreen) close() {
+	w.stop()
+	if w.chat != nil {
+		w.chat.Close()
+		w.chat = nil
+	}
 }
 
 func (w *watchScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
@@ -484,9 +508,23 @@ func (w *watchScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 }
 
 func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	if w.input.on {
+		if text, send := w.input.key(k); send && w.chat != nil {
+			w.said = ""
+			if err := w.chat.Say(text); err != nil {
+				w.said = err.Error()
+			}
+		}
+		return w, nil
+	}
 	switch k.String() {
+	case "c", "enter":
+		if w.chat != nil && !w.ended {
+			w.input.on, w.said = true, ""
+		}
+		return w, nil
 	case "q", "esc":
-		w.stop()
+		w.close()
 		if w.back == nil { // a watcher only (NewWatcher): nothing to go back to
 			return w, tea.Quit
 		}
@@ -533,7 +571,31 @@ func (w *watchScreen) view(m *Model) string {
 	if w.back == nil { // a watcher only (NewWatcher): there is no going back
 		back = ""
 	}
-	return w.board.render(m, w.g, nil, note+back)
+	if w.chat != nil && !w.ended {
+		back += " · c chat"
+	}
+	return w.board.renderChat(m, w.g, nil, note+back, w.chatRows(m))
+}
+
+// chatRows is the watch screen's chat: its newest lines, then why the last
+// line was refused, then the input while one is typed.
+func (w *watchScreen) chatRows(m *Model) []string {
+	if w.chat == nil && len(w.lines) == 0 {
+		return nil
+	}
+	_, msgRows := m.layout()
+	n := min(watchChatRows, msgRows-1)
+	var rows []string
+	for _, l := range w.lines[max(0, len(w.lines)-n):] {
+		rows = append(rows, m.chatRow(l))
+	}
+	if w.said != "" {
+		rows = append(rows, m.th.spans.impossible.render(truncate(w.said, m.w)))
+	}
+	if w.input.on {
+		rows = append(rows, w.input.row(m))
+	}
+	return rows[max(0, len(rows)-n):]
 }
 
 // hiddenNow says that the watched player began today's daily challenge.

@@ -90,6 +90,14 @@ type Lobby interface {
 	// RenameKey lists the player slot of key fp under name from now on
 	// (an admin's rename); it reports whether fp has a player slot.
 	RenameKey(fp, name string) bool
+	// ChatOf returns the chat of the game key fp (a fingerprint) plays
+	// here (chat.go), for its player; ok is false when it plays none. It
+	// lasts through a take-over and closes when the key's player leaves.
+	ChatOf(fp string) (c *Chat, ok bool)
+	// ChatOfGame returns the chat of player slot id, for its watchers; ok
+	// is false when id is no player slot, or a hidden daily's
+	// (HiddenDaily: who cannot watch a game cannot talk in it).
+	ChatOfGame(id uint64) (c *Chat, ok bool)
 	// Broadcast hands text to every slot's notifier that is an Announcer
 	// (players, spectators, sessions on the title screen or watching a
 	// game) and returns how many it told. The text is passed as it is:

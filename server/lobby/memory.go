@@ -26,6 +26,7 @@ type Memory struct {
 	slots   map[uint64]*slot // every slot not yet released
 	players map[string]*slot // key fingerprint → its player slot
 	taking  map[string]*slot // key fingerprint → the spectator taking it over
+	chats   map[string]*Chat // key fingerprint → the chat of its game (chat.go), from its claim to its player's last release
 	closing bool
 	dropped atomic.Uint64 // frames replaced before their watcher read them (DroppedFrames)
 }
@@ -38,7 +39,7 @@ func NewMemory(now func() time.Time) *Memory {
 	if now == nil {
 		now = time.Now
 	}
-	return &Memory{now: now, slots: map[uint64]*slot{}, players: map[string]*slot{}, taking: map[string]*slot{}}
+	return &Memory{now: now, slots: map[uint64]*slot{}, players: map[string]*slot{}, taking: map[string]*slot{}, chats: map[string]*Chat{}}
 }
 
 // slot is one session's slot in a Memory. Every field but the constants (m,
@@ -90,6 +91,7 @@ func (m *Memory) Claim(h Holder) (Slot, error) {
 	s := m.newSlot(h)
 	s.player, s.name = true, h.Name
 	m.players[h.Key] = s
+	m.chatFor(h.Key)
 	return s, nil
 }
 
@@ -247,9 +249,13 @@ func (s *slot) Release() {
 	}
 	tell := false
 	if taker != nil {
-		tell = s.handWatchers(taker)
+		tell = s.handWatchers(taker) // the chat stays the key's too
 	} else {
 		s.closeWatchers()
+		if c := m.chats[s.key]; c != nil && s.player {
+			c.Close()
+			delete(m.chats, s.key)
+		}
 	}
 	close(s.done)
 	m.mu.Unlock()

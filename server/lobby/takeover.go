@@ -82,5 +82,6 @@ func (s *slot) TakeOver(ctx context.Context, name func() string) error {
 	}
 	s.player, s.name = true, listed
 	m.players[s.key] = s
+	m.chatFor(s.key)
 	return nil
 }

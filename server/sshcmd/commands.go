@@ -62,7 +62,7 @@ type Host interface {
 	// status.
 	Broadcast(c *Call, text []string) int
 	// Moderate answers an admin's moderation command for action (a
-	// store.Act* value: rename, remove-score, restore-score, ban, unban)
+	// store.Act* value: rename, remove-score, restore-score, ban, unban, mute, unmute)
 	// with c.Args as typed. It returns the exit status.
 	Moderate(c *Call, action string) int
 }
@@ -83,7 +83,7 @@ type Store interface {
 // without a terminal: Command.Plain), `player NAME` and `dump ID`, and `web`; for admins `quarantine`, the
 // games set aside as damaged, the host tools `kick NAME` and
 // `broadcast TEXT`, and moderation: `rename`, `remove-score`,
-// `restore-score`, `ban`, `unban`, `bans` and `moderation`.
+// `restore-score`, `ban`, `unban`, `mute`, `unmute`, `bans` and `moderation`.
 func Commands(h Host) Table {
 	var t Table
 	with := func(run func(Host, *Call) int) func(*Call) int { return func(c *Call) int { return run(h, c) } }
@@ -125,6 +125,10 @@ func Commands(h Host) Table {
 			About: "ban a key on every node, ending its sessions; its name stays held", Run: moderate(h, store.ActBan)},
 		{Name: "unban", Args: "NAME [REASON]", Note: "a player's name or key (SHA256:…)", Min: 1, Max: -1, Admin: true,
 			About: "lift a ban made with `ban`", Run: moderate(h, store.ActUnban)},
+		{Name: "mute", Args: "NAME [REASON]", Note: "a player's name or key (SHA256:…)", Min: 1, Max: -1, Admin: true,
+			About: "mute a key in every game's chat, on every node; it still plays and watches", Run: moderate(h, store.ActMute)},
+		{Name: "unmute", Args: "NAME [REASON]", Note: "a player's name or key (SHA256:…)", Min: 1, Max: -1, Admin: true,
+			About: "lift a mute made with `mute`", Run: moderate(h, store.ActUnmute)},
 		{Name: "bans", Admin: true, About: "the keys banned with `ban`, and why", Run: with(cmdBans)},
 		{Name: "moderation", Admin: true, About: "the last 50 moderation acts: who did what to whom, and why", Run: with(cmdModeration)},
 	}

@@ -145,6 +145,11 @@ func (oneGame) TakeOver() error                        { return nil }
 func (oneGame) ClaimName(string) error                 { return nil }
 func (oneGame) Cheat(string)                           {}
 
+// Chat implements tui.Lobby: a watch page has no key, and a key with no
+// name cannot talk, so the page's terminal shows no chat (the page's own
+// chat box reads and, for a signed-in key, says: chat.go).
+func (oneGame) Chat(uint64) (tui.ChatRoom, bool) { return nil, false }
+
 // Refusals of a watch or replay page, the close reasons (status 1013) its
 // page shows.
 var (

@@ -25,6 +25,9 @@ var (
 	// bansBucket maps a banned key's fingerprint to the seq of the act
 	// that banned it.
 	bansBucket = []byte("bans")
+	// mutesBucket maps a muted key's fingerprint to the seq of the act
+	// that muted it, as bansBucket does for bans.
+	mutesBucket = []byte("mutes")
 	// removedScoresBucket maps a finished game's id (big-endian uint64)
 	// to the seq of the act that took its score off the tables; the score
 	// stays in its table's bucket, skipped when the table is read.
@@ -93,7 +96,7 @@ func (b *Store) Moderate(act store.Act) (store.Act, error) {
 			err = renameIn(tx, &act)
 		case store.ActRemoveScore, store.ActRestoreScore:
 			err = moveScoreIn(tx, &act)
-		case store.ActBan, store.ActUnban:
+		case store.ActBan, store.ActUnban, store.ActMute, store.ActUnmute:
 			err = banIn(tx, &act)
 		default:
 			err = fmt.Errorf("unknown act %q", act.Action)
@@ -125,8 +128,11 @@ func putAct(tx *bbolt.Tx, act *store.Act) error {
 	}
 	seq := binary.BigEndian.AppendUint64(nil, act.Seq)
 	switch act.Action {
-	case store.ActBan:
+	case store.ActBan, store.ActMute:
 		bb, err := tx.CreateBucketIfNotExists(bansBucket)
+		if act.Action == store.ActMute {
+			bb, err = tx.CreateBucketIfNotExists(mutesBucket)
+		}
 		if err != nil {
 			return err
 		}
@@ -318,8 +324,9 @@ func scoreOfGame(tx *bbolt.Tx, id uint64) (store.Score, bool, error) {
 	return found, ok, nil
 }
 
-// banIn checks an unban and lifts it; a ban is recorded by putAct.
-// act.Name is set from the key's profile ("" without one).
+// banIn checks an unban (or unmute) and lifts it; a ban (or mute) is
+// recorded by putAct. act.Name is set from the key's profile ("" without
+// one).
 func banIn(tx *bbolt.Tx, act *store.Act) error {
 	if act.Fingerprint == "" {
 		return errors.New("ban: empty fingerprint")
@@ -329,12 +336,16 @@ func banIn(tx *bbolt.Tx, act *store.Act) error {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	if act.Action == store.ActBan {
+	if act.Action == store.ActBan || act.Action == store.ActMute {
 		return nil
 	}
-	bb := tx.Bucket(bansBucket)
+	bucket, none := bansBucket, store.ErrNotBanned
+	if act.Action == store.ActUnmute {
+		bucket, none = mutesBucket, store.ErrNotMuted
+	}
+	bb := tx.Bucket(bucket)
 	if bb == nil || bb.Get([]byte(act.Fingerprint)) == nil {
-		return store.ErrNotBanned
+		return none
 	}
 	return bb.Delete([]byte(act.Fingerprint))
 }
@@ -353,13 +364,21 @@ func actAt(tx *bbolt.Tx, seq []byte) (store.Act, error) {
 }
 
 // Banned returns the act that banned fp, and whether fp is banned.
-func (b *Store) Banned(fp string) (store.Act, bool, error) {
+func (b *Store) Banned(fp string) (store.Act, bool, error) { return b.actOn(bansBucket, fp) }
+
+// Muted returns the act that muted fp in the chat, and whether fp is
+// muted.
+func (b *Store) Muted(fp string) (store.Act, bool, error) { return b.actOn(mutesBucket, fp) }
+
+// actOn returns the act that put fp in bucket (bans or mutes), and
+// whether fp is in it.
+func (b *Store) actOn(bucket []byte, fp string) (store.Act, bool, error) {
 	var (
 		act    store.Act
 		banned bool
 	)
 	err := b.db.View(func(tx *bbolt.Tx) error {
-		bb := tx.Bucket(bansBucket)
+		bb := tx.Bucket(bucket)
 		if bb == nil {
 			return nil
 		}

@@ -37,6 +37,7 @@ type profileRecord struct {
 type settingsRecord struct {
 	Symbols string `json:"symbols,omitempty"`
 	Colour  string `json:"colour,omitempty"`
+	Chat    string `json:"chat,omitempty"`
 }
 
 // scoreRecord is Score's on-disk form.
@@ -107,7 +108,7 @@ func encodeProfile(p store.Profile) ([]byte, error) {
 		LastSeen:    p.LastSeen.UTC(),
 	}
 	if p.Settings != (store.Settings{}) {
-		r.Settings = &settingsRecord{Symbols: p.Settings.Symbols, Colour: p.Settings.Colour}
+		r.Settings = &settingsRecord{Symbols: p.Settings.Symbols, Colour: p.Settings.Colour, Chat: p.Settings.Chat}
 	}
 	return encodeJSON(profileV1, r)
 }
@@ -119,7 +120,7 @@ func decodeProfile(key, rec []byte) (store.Profile, error) {
 	}
 	p := store.Profile{Fingerprint: r.Fingerprint, Name: r.Name, Created: r.Created, LastSeen: r.LastSeen}
 	if r.Settings != nil {
-		p.Settings = store.Settings{Symbols: r.Settings.Symbols, Colour: r.Settings.Colour}
+		p.Settings = store.Settings{Symbols: r.Settings.Symbols, Colour: r.Settings.Colour, Chat: r.Settings.Chat}
 	}
 	return p, nil
 }

@@ -32,7 +32,7 @@ func (s *Store) Moderate(act store.Act) (store.Act, error) {
 			err = renameIn(ctx, tx, &a)
 		case store.ActRemoveScore, store.ActRestoreScore:
 			err = moveScoreIn(ctx, tx, &a)
-		case store.ActBan, store.ActUnban:
+		case store.ActBan, store.ActUnban, store.ActMute, store.ActUnmute:
 			err = banIn(ctx, tx, &a)
 		default:
 			err = fmt.Errorf("unknown act %q", a.Action)
@@ -46,7 +46,7 @@ func (s *Store) Moderate(act store.Act) (store.Act, error) {
 		act = a
 		return nil
 	})
-	if errors.Is(err, store.ErrNameTaken) || errors.Is(err, store.ErrNoScore) || errors.Is(err, store.ErrNotBanned) || errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, store.ErrNameTaken) || errors.Is(err, store.ErrNoScore) || errors.Is(err, store.ErrNotBanned) || errors.Is(err, store.ErrNotMuted) || errors.Is(err, store.ErrNotFound) {
 		return store.Act{}, fmt.Errorf("moderate: %s %s: %w", act.Action, act.Fingerprint, err)
 	}
 	if err != nil {
@@ -77,6 +77,10 @@ func insertAct(ctx context.Context, tx pgx.Tx, act *store.Act) error {
 		_, err = tx.Exec(ctx, `INSERT INTO bans (fp, act) VALUES ($1, $2) ON CONFLICT (fp) DO UPDATE SET act = excluded.act`, act.Fingerprint, id)
 	case store.ActUnban:
 		_, err = tx.Exec(ctx, `DELETE FROM bans WHERE fp = $1`, act.Fingerprint)
+	case store.ActMute:
+		_, err = tx.Exec(ctx, `INSERT INTO mutes (fp, act) VALUES ($1, $2) ON CONFLICT (fp) DO UPDATE SET act = excluded.act`, act.Fingerprint, id)
+	case store.ActUnmute:
+		_, err = tx.Exec(ctx, `DELETE FROM mutes WHERE fp = $1`, act.Fingerprint)
 	case store.ActRemoveScore:
 		_, err = tx.Exec(ctx, `INSERT INTO removed_scores (game_id, act) VALUES ($1, $2) ON CONFLICT (game_id) DO UPDATE SET act = excluded.act`, int64(act.GameID), id)
 	case store.ActRestoreScore:
@@ -158,15 +162,19 @@ func banIn(ctx context.Context, tx pgx.Tx, act *store.Act) error {
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return err
 	}
-	if act.Action == store.ActBan {
+	if act.Action == store.ActBan || act.Action == store.ActMute {
 		return nil
 	}
+	query, none := `SELECT EXISTS (SELECT 1 FROM bans WHERE fp = $1)`, store.ErrNotBanned
+	if act.Action == store.ActUnmute {
+		query, none = `SELECT EXISTS (SELECT 1 FROM mutes WHERE fp = $1)`, store.ErrNotMuted
+	}
 	var banned bool
-	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bans WHERE fp = $1)`, act.Fingerprint).Scan(&banned); err != nil {
+	if err := tx.QueryRow(ctx, query, act.Fingerprint).Scan(&banned); err != nil {
 		return err
 	}
 	if !banned {
-		return store.ErrNotBanned
+		return none
 	}
 	return nil
 }
@@ -197,6 +205,25 @@ func (s *Store) Banned(fp string) (store.Act, bool, error) {
 	}
 	if err != nil {
 		return store.Act{}, false, fmt.Errorf("banned %s: %w", fp, avail(err))
+	}
+	return a, true, nil
+}
+
+// Muted returns the act that muted fp in the chat, and whether fp is
+// muted.
+func (s *Store) Muted(fp string) (store.Act, bool, error) {
+	ctx, cancel := op()
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT `+actColumns+` FROM mutes b JOIN moderation m ON m.id = b.act WHERE b.fp = $1`, fp)
+	if err != nil {
+		return store.Act{}, false, fmt.Errorf("muted %s: %w", fp, avail(err))
+	}
+	a, err := pgx.CollectExactlyOneRow(rows, scanAct)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Act{}, false, nil
+	}
+	if err != nil {
+		return store.Act{}, false, fmt.Errorf("muted %s: %w", fp, avail(err))
 	}
 	return a, true, nil
 }

@@ -22,8 +22,8 @@ func (s *Store) Profile(fp string) (store.Profile, error) {
 	ctx, cancel := op()
 	defer cancel()
 	p := store.Profile{Fingerprint: fp}
-	err := s.pool.QueryRow(ctx, `SELECT name, created, last_seen, symbols, colour FROM players WHERE fp = $1`, fp).
-		Scan(&p.Name, &p.Created, &p.LastSeen, &p.Settings.Symbols, &p.Settings.Colour)
+	err := s.pool.QueryRow(ctx, `SELECT name, created, last_seen, symbols, colour, chat FROM players WHERE fp = $1`, fp).
+		Scan(&p.Name, &p.Created, &p.LastSeen, &p.Settings.Symbols, &p.Settings.Colour, &p.Settings.Chat)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.Profile{}, store.ErrNotFound
 	}
@@ -56,10 +56,10 @@ type execer interface {
 
 // putProfile upserts p through db.
 func putProfile(ctx context.Context, db execer, p store.Profile) error {
-	_, err := db.Exec(ctx, `INSERT INTO players (fp, name, created, last_seen, symbols, colour) VALUES ($1, $2, $3, $4, $5, $6)
+	_, err := db.Exec(ctx, `INSERT INTO players (fp, name, created, last_seen, symbols, colour, chat) VALUES ($1, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT (fp) DO UPDATE SET name = excluded.name, created = excluded.created, last_seen = excluded.last_seen,
-			symbols = excluded.symbols, colour = excluded.colour`,
-		p.Fingerprint, p.Name, p.Created.UTC(), p.LastSeen.UTC(), p.Settings.Symbols, p.Settings.Colour)
+			symbols = excluded.symbols, colour = excluded.colour, chat = excluded.chat`,
+		p.Fingerprint, p.Name, p.Created.UTC(), p.LastSeen.UTC(), p.Settings.Symbols, p.Settings.Colour, p.Settings.Chat)
 	return err
 }
 

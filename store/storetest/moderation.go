@@ -28,6 +28,7 @@ func RunModeration(t *testing.T, open func(t *testing.T) ModeratedStore) {
 		{"a rename changes the name everywhere it shows and frees the old one", rename},
 		{"a removed score leaves its table, stays kept and marked, and comes back", removeScore},
 		{"a ban holds the key and its name until it is lifted", ban},
+		{"a mute holds the key in the chat until it is lifted, apart from bans", mute},
 		{"every act is logged, newest first, with the admin and the reason", moderationLog},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -208,6 +209,38 @@ func ban(t *testing.T, st ModeratedStore) {
 	}
 	if bans, err := st.Bans(); err != nil || len(bans) != 1 {
 		t.Errorf("Bans after one unban: %+v (%v), want one", bans, err)
+	}
+}
+
+func mute(t *testing.T, st ModeratedStore) {
+	if err := st.ClaimName("SHA256:a", "Ann", when); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Moderate(store.Act{When: when, Admin: admin, Action: store.ActUnmute, Fingerprint: "SHA256:a"}); !errors.Is(err, store.ErrNotMuted) {
+		t.Errorf("unmuting a key not muted: %v, want ErrNotMuted", err)
+	}
+	act, err := st.Moderate(store.Act{When: when, Admin: admin, Action: store.ActMute, Fingerprint: "SHA256:a", Detail: "flood"})
+	if err != nil || act.Name != "Ann" {
+		t.Fatalf("mute: %+v (%v), want the name filled in", act, err)
+	}
+	got, muted, err := st.Muted("SHA256:a")
+	if err != nil || !muted || got.Detail != "flood" || got.Action != store.ActMute || got.Admin != admin {
+		t.Errorf("Muted: %+v %v (%v), want the act", got, muted, err)
+	}
+	if _, banned, err := st.Banned("SHA256:a"); err != nil || banned {
+		t.Errorf("a muted key is banned: %v (%v)", banned, err)
+	}
+	if _, err := st.Moderate(store.Act{When: when, Admin: admin, Action: store.ActUnban, Fingerprint: "SHA256:a"}); !errors.Is(err, store.ErrNotBanned) {
+		t.Errorf("an unban lifts a mute: %v", err)
+	}
+	if _, err := st.Moderate(store.Act{When: when, Admin: admin, Action: store.ActUnmute, Fingerprint: "SHA256:a"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, muted, err := st.Muted("SHA256:a"); err != nil || muted {
+		t.Errorf("after the unmute: muted %v (%v)", muted, err)
+	}
+	if acts, err := st.ModerationLog(10); err != nil || len(acts) != 2 || acts[0].Action != store.ActUnmute {
+		t.Errorf("the log of a mute and an unmute: %+v (%v)", acts, err)
 	}
 }
 

@@ -78,7 +78,7 @@ func settings(t *testing.T, st store.Store) {
 	if got, err := st.Profile("SHA256:a"); err != nil || got.Settings != (store.Settings{}) {
 		t.Errorf("a profile put without settings read back with %+v (%v), want none", got.Settings, err)
 	}
-	p.Settings = store.Settings{Symbols: "ascii", Colour: "none"}
+	p.Settings = store.Settings{Symbols: "ascii", Colour: "none", Chat: "off"}
 	if err := st.PutProfile(p); err != nil {
 		t.Fatal(err)
 	}

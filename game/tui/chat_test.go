@@ -1,0 +1,152 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/content"
+	"github.com/grotto-game/grotto/game/frame"
+)
+
+// fakeRoom is a chat room a test fills and reads.
+type fakeRoom struct {
+	mu      sync.Mutex
+	lines   []ChatLine
+	said    []string
+	muted   bool
+	refuse  error
+	changed chan struct{}
+}
+
+func newFakeRoom(lines ...ChatLine) *fakeRoom {
+	return &fakeRoom{lines: lines, changed: make(chan struct{}, 1)}
+}
+
+func (r *fakeRoom) Lines() []ChatLine {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]ChatLine(nil), r.lines...)
+}
+func (r *fakeRoom) Changed() <-chan struct{} { return r.changed }
+func (r *fakeRoom) Say(text string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.refuse != nil {
+		return r.refuse
+	}
+	r.said = append(r.said, text)
+	r.lines = append(r.lines, ChatLine{Name: "me", Text: text})
+	return nil
+}
+func (r *fakeRoom) MuteWatchers(on bool) { r.mu.Lock(); r.muted = on; r.mu.Unlock() }
+func (r *fakeRoom) WatchersMuted() bool  { r.mu.Lock(); defer r.mu.Unlock(); return r.muted }
+func (r *fakeRoom) Close()               {}
+
+// add says a line as someone else, as the lobby would.
+func (r *fakeRoom) add(l ChatLine) {
+	r.mu.Lock()
+	r.lines = append(r.lines, l)
+	r.mu.Unlock()
+}
+
+// chatLobby offers one room for every game, and for the session's own.
+type chatLobby struct {
+	fanLobby
+	room *fakeRoom
+}
+
+func (l *chatLobby) Chat(uint64) (ChatRoom, bool) { return l.room, true }
+
+func TestThePlayerSeesTheChatUnderTheMessagesWithoutAKeyAndCanTurnItOffAndMuteWatchers(t *testing.T) {
+	room := newFakeRoom()
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 7)
+	p.Lobby = &chatLobby{room: room}
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Init()
+	press(m, "n")
+	before := strings.Split(plain(m), "\n")
+	room.add(ChatLine{Name: "wat", Text: "hi \x1b[31mthere\x07"})
+	m.Update(chatMsg{room: room, open: true}) // no key pressed
+	after := strings.Split(plain(m), "\n")
+	if len(after) != len(before) {
+		t.Fatalf("the chat changed the screen's height: %d rows, then %d", len(before), len(after))
+	}
+	mapRows, _ := m.layout()
+	for i := range mapRows + 1 { // the map and the status line
+		if before[i] != after[i] {
+			t.Fatalf("row %d changed with a chat line:\n%q\n%q", i, before[i], after[i])
+		}
+	}
+	if last := after[len(after)-1]; !strings.Contains(last, "<wat> hi \uFFFD[31mthere\uFFFD") {
+		t.Fatalf("the last row is %q, want the chat line shown inert", last)
+	}
+	if v := m.View().Content; strings.Contains(v, "\x07") || strings.Contains(v, "[31mthere") && strings.Contains(v, "\x1b[31mthere") {
+		t.Fatalf("an escape from the chat reached the frame: %q", v)
+	}
+	press(m, "O") // the settings: chat off
+	press(m, "down")
+	press(m, "down")
+	if s := plain(m); !strings.Contains(s, "Watchers") {
+		t.Fatalf("the settings of a game with a chat offer no mute of its watchers:\n%s", s)
+	}
+	press(m, "right")
+	if m.set.Chat != ChatOff {
+		t.Fatalf("the chat setting is %q", m.set.Chat)
+	}
+	press(m, "down")
+	press(m, "right")
+	if !room.WatchersMuted() {
+		t.Fatal("the watchers were not muted")
+	}
+	press(m, "esc")
+	if s := plain(m); strings.Contains(s, "<wat>") {
+		t.Fatalf("the chat shows while off:\n%s", s)
+	}
+}
+
+func TestAWatcherTypesALineAndSeesWhyOneIsRefused(t *testing.T) {
+	g := game.New(7, content.Default())
+	blob, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := newFakeRoom(ChatLine{Name: "tester", Text: "welcome", Player: true})
+	l := &chatLobby{room: room}
+	f := frame.New(blob, content.Default())
+	l.latest = f
+	m, ok := NewWatcher(l, nil, LiveGame{ID: 3, Name: "tester"})
+	if !ok {
+		t.Fatal("not watching")
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(frameMsg{f})
+	if s := plain(m); !strings.Contains(s, "<tester*> welcome") || !strings.Contains(s, "c chat") {
+		t.Fatalf("the watch screen without the chat:\n%s", s)
+	}
+	press(m, "c")
+	for _, k := range []string{"h", "i", "q"} { // q types, it does not quit
+		press(m, k)
+	}
+	m.Update(tea.KeyPressMsg{Code: 0x1b, Text: "\x1b[2J"}) // a key whose text is an escape
+	if s := plain(m); !strings.Contains(s, "Say: hiq\uFFFD[2J_") {
+		t.Fatalf("the input line:\n%s", s)
+	}
+	press(m, "enter")
+	if len(room.said) != 1 || room.said[0] != "hiq\uFFFD[2J" {
+		t.Fatalf("said %q", room.said)
+	}
+	room.refuse = errors.New("slow down: one line a second")
+	press(m, "enter")
+	press(m, "x")
+	press(m, "enter")
+	if s := plain(m); !strings.Contains(s, "slow down") {
+		t.Fatalf("a refused line is not explained:\n%s", s)
+	}
+	press(m, "esc") // not typing: leaves
+}

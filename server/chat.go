@@ -1,0 +1,144 @@
+package server
+
+// This file: the chat of a live game as a session sees it (tui.ChatRoom on
+// server/lobby's Chat, issue 25): who speaks (the key and its stored
+// name), an admin's mute (kept in the store, `ssh host mute`), and which
+// game's chat a session may open (its own as its key's player; a game it
+// may watch, as a watcher).
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/lobby"
+)
+
+// errMutedKey is what a key muted by an admin reads when it speaks.
+var errMutedKey = errors.New("an admin has muted this key in the chat")
+
+// chatRoom is one session's view of a game's chat on this node.
+type chatRoom struct {
+	srv     *Server
+	c       *lobby.Chat
+	fp      string // the session's key
+	changed <-chan struct{}
+	stop    func()
+
+	mu   sync.Mutex
+	name string // the key's stored name, "" until it has one
+}
+
+var _ tui.ChatRoom = (*chatRoom)(nil)
+
+// newChatRoom opens c for key fp.
+func (s *Server) newChatRoom(c *lobby.Chat, fp string) *chatRoom {
+	ch, stop := c.Listen()
+	return &chatRoom{srv: s, c: c, fp: fp, changed: ch, stop: stop, name: s.nameOf(fp)}
+}
+
+// nameOf returns the name key fp's stored profile holds, "" for none or
+// when it cannot be read.
+func (s *Server) nameOf(fp string) string {
+	if p, err := s.store.Profile(fp); err == nil && tui.ValidName(p.Name) {
+		return p.Name
+	}
+	return ""
+}
+
+// chatLines is how the UI shows lobby lines.
+func chatLines(in []lobby.ChatLine) []tui.ChatLine {
+	out := make([]tui.ChatLine, len(in))
+	for i, l := range in {
+		out[i] = tui.ChatLine{Name: l.Name, Text: l.Text, Player: l.Player}
+	}
+	return out
+}
+
+// Lines implements tui.ChatRoom.
+func (r *chatRoom) Lines() []tui.ChatLine { return chatLines(r.c.Lines()) }
+
+// Changed implements tui.ChatRoom.
+func (r *chatRoom) Changed() <-chan struct{} { return r.changed }
+
+// Say implements tui.ChatRoom: the lobby's bounds first (so a flood costs
+// no store read), then the admins' mute, then the line. A key that had no
+// name when the room opened is looked up again, so a name claimed since
+// counts.
+func (r *chatRoom) Say(text string) error {
+	r.mu.Lock()
+	name := r.name
+	r.mu.Unlock()
+	if name == "" {
+		name = r.srv.nameOf(r.fp)
+		r.mu.Lock()
+		r.name = name
+		r.mu.Unlock()
+	}
+	return r.srv.say(r.c, r.fp, name, text)
+}
+
+// say says text in chat c as key fp under name, unless the chat refuses
+// it now (its bounds: no store read for a flood) or an admin muted fp.
+func (s *Server) say(c *lobby.Chat, fp, name, text string) error {
+	if err := c.Allow(fp, name); err != nil {
+		return err
+	}
+	if s.chatMuted(fp) {
+		return errMutedKey
+	}
+	_, err := c.Say(fp, name, text)
+	return err
+}
+
+// chatMuted reports whether an admin muted fp (`ssh host mute`); a store
+// that cannot say lets the line through, logged, as a ban read does.
+func (s *Server) chatMuted(fp string) bool {
+	_, muted, err := s.store.Muted(fp)
+	if err != nil {
+		s.log.Warn("could not read whether a key is muted; let it talk", "fp", fp, "err", err)
+	}
+	return muted
+}
+
+// MuteWatchers implements tui.ChatRoom: only the game's own player's
+// room mutes its watchers.
+func (r *chatRoom) MuteWatchers(on bool) {
+	if r.c.Owner() == r.fp {
+		r.c.MuteWatchers(on)
+	}
+}
+
+// WatchersMuted implements tui.ChatRoom.
+func (r *chatRoom) WatchersMuted() bool { return r.c.WatchersMuted() }
+
+// Close implements tui.ChatRoom.
+func (r *chatRoom) Close() { r.stop() }
+
+// Chat implements tui.Lobby: id 0 is the session's own game, once it is
+// its key's player here; another id is a game of this node the session
+// may watch (lobby.Memory.ChatOfGame: not today's daily). On a cluster a
+// game is watched through the node channel and its chat is not relayed
+// (yet): there is no room.
+func (l *sessionLobby) Chat(id uint64) (tui.ChatRoom, bool) {
+	mem := l.srv.place.live
+	if id == 0 {
+		s := l.held()
+		if s == nil || !s.Player() {
+			return nil, false
+		}
+		c, ok := mem.ChatOf(l.fp)
+		if !ok {
+			return nil, false
+		}
+		return l.srv.newChatRoom(c, l.fp), true
+	}
+	if l.srv.place.clustered() {
+		return nil, false
+	}
+	c, ok := mem.ChatOfGame(id)
+	if !ok {
+		return nil, false
+	}
+	return l.srv.newChatRoom(c, l.fp), true
+}

@@ -1,0 +1,2 @@
+ALTER TABLE players DROP COLUMN chat;
+DROP TABLE mutes;
