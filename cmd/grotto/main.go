@@ -133,7 +133,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	c.FPS = server.DefaultFPS
 	intFlag(&c.FPS, "fps", "GROTTO_FPS", "most frames per second a session draws (1–120)")
 	usage := func(w io.Writer) {
-		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the bbolt database, offline (see grotto compact --help)\n  grotto copy-store --from FILE --to URL   copy a bbolt database into PostgreSQL (see grotto copy-store --help)\n  grotto backup --out FILE [--data DIR]   copy a running server's bbolt database while players play (see grotto backup --help)\n\nFlags:\n")
+		fmt.Fprintf(w, "grotto serves a roguelike over SSH.\n\nUsage:\n  grotto [serve] [flags]\n  grotto compact [--data DIR]   shrink the bbolt database, offline (see grotto compact --help)\n  grotto copy-store --from FILE --to URL   copy a bbolt database into PostgreSQL (see grotto copy-store --help)\n  grotto backup --out FILE [--data DIR]   copy a running server's bbolt database while players play (see grotto backup --help)\n  grotto version   which build this is: version, revision, Go, schema, rules\n\nFlags:\n")
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(stderr)
