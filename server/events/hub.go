@@ -27,6 +27,8 @@ type Hub struct {
 	next int     // where the next event goes in ring
 	full bool    // ring has wrapped
 	subs map[*Sub]struct{}
+	// closed is set by Close: followers end, and a new one ends at once.
+	closed bool
 
 	published atomic.Uint64
 	cut       atomic.Uint64
@@ -103,8 +105,24 @@ func (h *Hub) Follow(buf int) ([]Event, *Sub) {
 	s := &Sub{h: h, ch: make(chan Event, buf)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.subs[s] = struct{}{}
+	if h.closed {
+		close(s.ch)
+	} else {
+		h.subs[s] = struct{}{}
+	}
 	return h.recent(), s
+}
+
+// Close ends every follower (their channels close, Cut false) and every
+// later one at once: the server is stopping. Publish still keeps events.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	for s := range h.subs {
+		delete(h.subs, s)
+		close(s.ch)
+	}
 }
 
 // Published returns how many events the hub took since it was made.

@@ -105,6 +105,24 @@ func (w *Webhook) Close() {
 	<-w.done
 }
 
+// Drain waits until no event waits to be posted, or ctx ends; it reports
+// whether the queue emptied. A server calls it before Close, so that the
+// last events of its games (a death at shutdown) go out.
+func (w *Webhook) Drain(ctx context.Context) bool {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for w.Queued() > 0 {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-w.done:
+			return w.Queued() == 0
+		case <-t.C:
+		}
+	}
+	return true
+}
+
 // Queued returns how many events wait to be posted.
 func (w *Webhook) Queued() int {
 	w.mu.Lock()

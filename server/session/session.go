@@ -162,9 +162,9 @@ type Session struct {
 	// which the next snapshot is tried (0: SnapshotEvery).
 	snapLate bool
 	snapAt   uint64
-	journal  uint64    // journal entries since the snapshot: the next entry's number
-	rank     int       // the finished game's rank, 0 for none
-	ended    time.Time // the date of the game's end as recorded, kept so that a retried finish records the same score
+	journal  uint64      // journal entries since the snapshot: the next entry's number
+	rank     int         // the finished game's rank, 0 for none
+	ended    time.Time   // the date of the game's end as recorded, kept so that a retried finish records the same score
 	held     []Milestone // milestones of the turn that waits for storage, told when the wait ends
 }
 
