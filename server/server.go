@@ -27,6 +27,9 @@
 //     window on it), leases.go (the node's store leases), nodes.go (the
 //     node channel and the other nodes' games), seat.go (an SSH session or
 //     a browser as the terminal of a session);
+//   - the live events feed: feed.go (milestones into events: the hub,
+//     the webhook, the other nodes), nodes_events.go (events over the
+//     node channel);
 //   - adapters: web.go (the web pages, browsers that play), metrics.go
 //     (Prometheus metrics on --metrics, server/metrics).
 package server
