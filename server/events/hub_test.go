@@ -139,3 +139,30 @@ func TestIDsAreUniqueAcrossPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPublishTo100Followers is what one event costs the turn that
+// makes it, with 100 followers reading (`ssh host events`). Run it with
+// -benchtime 4000x or less, so that no follower falls 4096 behind and is
+// cut ("cut" reports how many were). Measured on a busy 2-core machine:
+// 13–20 µs an event, 1 allocation.
+func BenchmarkPublishTo100Followers(b *testing.B) {
+	h := NewHub(0)
+	var wg sync.WaitGroup
+	for range 100 {
+		_, s := h.Follow(4096) // none cut at -benchtime 4000x: the cost of handing it to all
+		wg.Go(func() {
+			for range s.C() {
+			}
+		})
+	}
+	e := ev(1)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		e.ID = fmt.Sprintf("b-%d", i)
+		h.Publish(e)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(h.Cut()), "cut")
+	h.Close()
+	wg.Wait()
+}
