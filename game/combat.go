@@ -313,6 +313,7 @@ func (g *Game) die(b *Actor, cause, how string, byPlayer bool) {
 	if byPlayer {
 		g.s.Kills++
 		g.s.Slain = countKill(g.s.Slain, b.Name)
+		g.slain = append(g.slain, b.Kind) // for this turn's Result.Slain
 		g.s.XPEarned += b.XP
 		g.gainXP(b.XP)
 	}

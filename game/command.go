@@ -78,9 +78,15 @@ func (e *Impossible) Error() string { return e.Msg }
 var ErrGameOver = errors.New("the game is over")
 
 // Result tells the caller what a turn did that it may want to act on (save on
-// a level change, show the death screen).
+// a level change, show the death screen, tell the events feed).
 type Result struct {
 	Descended bool // the player reached a new depth
 	Died      bool // the player died this turn
 	Won       bool // the player took the last stairs out of the grotto
+	// Slain holds the kinds (content.Monster.ID) of the monsters the
+	// player killed this turn, in the order they died; nil for none.
+	Slain []string
+	// Level is the character level a level-up chosen this command
+	// reached (LevelUp), 0 when the level did not change.
+	Level int
 }

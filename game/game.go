@@ -73,6 +73,9 @@ type Game struct {
 	// upgraded: decoded from a save last played under older rules than
 	// these (ResumedUnderNewerRules); never saved
 	upgraded bool
+	// slain collects the kinds the player kills during one Apply, for
+	// its Result.Slain; nil between calls, never saved
+	slain []string
 }
 
 // New starts a game from seed on depth 1, with the monsters, items and spawn

@@ -229,3 +229,31 @@ func TestGrowthAndEquipmentReplayExactly(t *testing.T) {
 		}
 	}
 }
+
+func TestATurnsResultNamesTheMonstersKilledAndTheLevelReached(t *testing.T) {
+	g := arena("orc")
+	g.s.XP = 350 - 35
+	var slain []string
+	for range 30 {
+		res, err := g.Apply(Move(1, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Level != 0 {
+			t.Fatalf("a move reported level %d", res.Level)
+		}
+		if slain = res.Slain; slain != nil {
+			break
+		}
+	}
+	if len(slain) != 1 || slain[0] != "orc" {
+		t.Fatalf("the killing blow's Result.Slain = %q, want [orc]", slain)
+	}
+	res, err := g.Apply(LevelUp(StatHP))
+	if err != nil || res.Level != 2 || res.Slain != nil {
+		t.Errorf("choosing the level-up: %+v, %v; want Level 2", res, err)
+	}
+	if res, err = g.Apply(Wait()); err != nil || res.Slain != nil || res.Level != 0 {
+		t.Errorf("a turn that killed nothing and chose nothing: %+v, %v", res, err)
+	}
+}

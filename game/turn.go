@@ -15,8 +15,14 @@ import (
 // LevelUp is impossible. Every command it accepts joins the game's
 // history (History), which a replay plays again from the seed.
 func (g *Game) Apply(c Command) (Result, error) {
+	level := g.charLevel()
+	g.slain = nil
 	res, err := g.apply(c)
+	res.Slain, g.slain = g.slain, nil
 	if err == nil {
+		if now := g.charLevel(); now > level {
+			res.Level = now
+		}
 		g.hist.add(c) // every accepted command, for replays (history.go)
 		if g.upgraded {
 			g.s.Played = RulesVersion // ResumedUnderNewerRules

@@ -15,6 +15,7 @@ import (
 
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/cast"
+	"github.com/grotto-game/grotto/server/events"
 	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/server/sshcmd"
 	"github.com/grotto-game/grotto/server/web"
@@ -42,6 +43,7 @@ func (h commandHost) Log() *log.Logger          { return h.s.log }
 func (h commandHost) Store() sshcmd.Store       { return h.s.store }
 func (h commandHost) Games() []tui.LiveGame     { return h.s.place.games() }
 func (h commandHost) Finished() *finished.Games { return h.s.replays.games }
+func (h commandHost) Events() *events.Hub       { return h.s.feed.hub }
 func (h commandHost) Cast(ctx context.Context, id string, o cast.Options) ([]byte, error) {
 	return h.s.Cast(ctx, id, o)
 }

@@ -129,6 +129,11 @@ type Config struct {
 	// server is: keep it on loopback, or where only the host's Prometheus
 	// reaches.
 	Metrics string
+	// EventsWebhook is a URL (http or https) every event of this node's
+	// games is POSTed to as it happens, one JSON line each, in order,
+	// retried until taken (server/events.Webhook; docs/events.md); "" for
+	// none. Only the node a game is played on posts its events.
+	EventsWebhook string
 	// Bind, if set, opens each address the server listens on in place of
 	// net.Listen("tcp", addr): name says which (BindSSH for Listen,
 	// BindHTTP, BindMetrics, BindNode for ClusterListen) and addr is that
@@ -373,7 +378,8 @@ func (c *Config) validatePacing() error {
 	return c.Limits.validate()
 }
 
-// validateWeb checks --http, --http-url and --http-trusted-proxy.
+// validateWeb checks --http, --http-url, --events-webhook and
+// --http-trusted-proxy.
 func (c *Config) validateWeb() error {
 	if c.HTTP != "" {
 		if p := portProblem(c.HTTP, ":8080", true); p != "" {
@@ -387,6 +393,12 @@ func (c *Config) validateWeb() error {
 		u, err := url.Parse(c.HTTPURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || (u.Path != "" && u.Path != "/") {
 			return badSetting("--http-url", "%q must be a base URL such as https://play.example.org", c.HTTPURL)
+		}
+	}
+	if c.EventsWebhook != "" {
+		u, err := url.Parse(c.EventsWebhook)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
+			return badSetting("--events-webhook", "%q must be an http or https URL such as https://hooks.example.org/grotto", c.EventsWebhook)
 		}
 	}
 	if len(c.HTTPTrustedProxy) > 0 {

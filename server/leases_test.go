@@ -122,7 +122,7 @@ func TestANodeThatLostTheLeaseCannotQuarantineTheNewOwnersSave(t *testing.T) {
 	if err := db.Fenced(fp, epoch).PutSave(fp, []byte("B's game, unreadable here")); err != nil {
 		t.Fatal(err)
 	}
-	play := s.newPlay(fp, l, log.New(io.Discard))
+	play := s.newPlay(fp, &sessionLobby{srv: s, fp: fp, lease: l}, log.New(io.Discard))
 	if _, news, err := play.Open(); err == nil {
 		t.Errorf("node A opened B's game: news %q, no error; want it kept and not set aside", news)
 	}

@@ -33,6 +33,27 @@ type sessionLobby struct {
 	// elsewhere is the node that held the key's lease when this session
 	// began, when another node did: its game is there (nodes.go).
 	elsewhere string
+	// shown is the name the key's events carry (feed.go): the stored
+	// profile's at login, then the one claimed on the name screen.
+	shown string
+}
+
+// setShownName sets the name the session's events carry: name, or none
+// for a key that has claimed none yet (isNew: name is only a suggestion).
+func (l *sessionLobby) setShownName(name string, isNew bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if isNew {
+		name = ""
+	}
+	l.shown = name
+}
+
+// shownName returns the name the session's events carry.
+func (l *sessionLobby) shownName() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.shown
 }
 
 // setProgram makes p the program that hears this session's lobby events.
@@ -217,6 +238,7 @@ func (l *sessionLobby) ClaimName(name string) error {
 	if s := l.held(); s != nil {
 		s.Rename(name)
 	}
+	l.setShownName(name, false)
 	return nil
 }
 

@@ -82,7 +82,7 @@ func (e *httpErrorLog) Write(p []byte) (int, error) {
 // lobby's dropped frames at scrape time, and has db report its journal
 // commits when it can (store.Observable).
 func (s *Server) newMetrics(mem *lobby.Memory, db Database) {
-	s.metrics.Metrics = metrics.New(metrics.Sources{Sessions: s.sessionCounts, DroppedWatchFrames: mem.DroppedFrames,
+	src := metrics.Sources{Sessions: s.sessionCounts, DroppedWatchFrames: mem.DroppedFrames,
 		LeaseRenewFailures: s.place.leases.renewFailures.Load, LeasesLost: s.place.leases.lost.Load,
 		NodeChannelFailures: func() uint64 {
 			if s.place.nodes == nil {
@@ -90,7 +90,13 @@ func (s *Server) newMetrics(mem *lobby.Memory, db Database) {
 			}
 			return s.place.nodes.failures.Load()
 		},
-		Ready: func() bool { return s.readiness() == nil }, Unsaved: s.ends.unsaved.Len})
+		Ready: func() bool { return s.readiness() == nil }, Unsaved: s.ends.unsaved.Len,
+		EventsPublished: s.feed.hub.Published, EventFollowersCut: s.feed.hub.Cut}
+	if h := s.feed.hook; h != nil { // --events-webhook (feed.go)
+		src.WebhookDropped = func() uint64 { return h.Dropped() + h.Rejected() }
+		src.WebhookFailures, src.WebhookQueued = h.Failures, h.Queued
+	}
+	s.metrics.Metrics = metrics.New(src)
 	if o, ok := db.(store.Observable); ok {
 		o.SetObserver(s.metrics.Metrics)
 	}

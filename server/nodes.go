@@ -33,6 +33,7 @@ import (
 	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/cluster"
+	"github.com/grotto-game/grotto/server/events"
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/store"
 )
@@ -62,6 +63,9 @@ type nodes struct {
 	// failures counts calls to other nodes over the channel that failed
 	// (grotto_node_channel_failures_total).
 	failures atomic.Uint64
+	// outbox holds this node's events for the other nodes
+	// (nodes_events.go); nil without peers.
+	outbox chan events.Event
 }
 
 // newNodes returns the cluster side of server s, one with no peers when
@@ -86,7 +90,8 @@ func newNodes(s *Server, db Database) (*nodes, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &nodes{st: st, self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, creds: creds, live: s.place.live, data: s.data}
+	n := &nodes{st: st, self: s.cfg.Node, ttl: s.cfg.LeaseTTL, log: s.log, creds: creds, live: s.place.live, data: s.data,
+		outbox: make(chan events.Event, eventOutbox)}
 	n.peers = cluster.NewClient(creds, st.NodeAddr)
 	if s.cfg.ClusterListen != "" {
 		n.srv = cluster.NewServer(creds, nodeLocal{s}, s.log)
@@ -135,6 +140,7 @@ func (n *nodes) serve(stop <-chan struct{}) {
 	}
 	cancel()
 	go n.announceLoop(stop)
+	go n.sendEvents(stop) // nodes_events.go
 }
 
 // close withdraws this node's announcement and closes the channel.

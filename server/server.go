@@ -27,6 +27,9 @@
 //     window on it), leases.go (the node's store leases), nodes.go (the
 //     node channel and the other nodes' games), seat.go (an SSH session or
 //     a browser as the terminal of a session);
+//   - the live events feed: feed.go (milestones into events: the hub,
+//     the webhook, the other nodes), nodes_events.go (events over the
+//     node channel);
 //   - adapters: web.go (the web pages, browsers that play), metrics.go
 //     (Prometheus metrics on --metrics, server/metrics).
 package server
@@ -99,6 +102,8 @@ type Server struct {
 	life life
 	// ctl is the control socket (control.go), once Listen made it.
 	ctl *control
+	// feed is the live events feed: its hub, IDs and webhook (feed.go).
+	feed feed
 }
 
 // front is the server's SSH side.
@@ -206,7 +211,7 @@ func New(cfg Config, db Database, data *content.Tables) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, life: life{cut: make(chan struct{})},
+	s := &Server{cfg: cfg, log: cfg.Logger, store: db, data: data, life: life{cut: make(chan struct{})}, feed: newFeed(cfg),
 		ends: ends{pending: session.NewPendingEnds(), unsaved: session.NewUnsaved()},
 		place: placement{leases: newNodeLeases(db, cfg.Node, cfg.LeaseTTL), self: cfg.Node, ttl: cfg.LeaseTTL,
 			stopRenew: make(chan struct{})}}
@@ -368,6 +373,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.drain(ctx) // health.go: not ready, still serving, for Config.Drain
 	s.log.Info("shutting down", "sessions", s.place.live.Len())
 	s.stopServing()       // shutdown.go
+	s.feed.hub.Close()    // `events` followers and the front page's streams end (feed.go)
 	if s.web.srv != nil { // watch pages first: they hold no game
 		if err := s.web.srv.Shutdown(ctx); err != nil {
 			s.log.Warn("web pages still open at the deadline; closing them", "err", err)
@@ -387,6 +393,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	grace, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	s.place.live.Wait(grace)
+	s.closeWebhook(ctx) // the sessions' last events posted (feed.go)
 	s.place.stopRenewOnce.Do(func() { close(s.place.stopRenew) })
 	s.place.nodes.close()
 	s.stopMetrics(ctx) // the last scrape sees every save
@@ -423,6 +430,9 @@ func (s *Server) Close() error {
 	}
 	s.stopMetrics(context.Background())
 	s.front.srv.Close()
+	if s.feed.hook != nil {
+		s.feed.hook.Close()
+	}
 	return s.store.Close()
 }
 
@@ -536,7 +546,8 @@ func (s *Server) play(st seat) {
 	// out of a session that never played.
 	lob.lease = &sessionLease{nl: s.place.leases, st: s.store, fp: id.fp, n: lob}
 	defer lob.lease.release()
-	play := s.newPlay(id.fp, lob.lease, logger)
+	lob.setShownName(name, isNew)
+	play := s.newPlay(id.fp, lob, logger)
 	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.metrics.Timed(metrics.Roles{Scores: s.store}).Scores}, Data: s.data,
 		Replays: titleReplays{s}, Daily: &dailyStarter{s: s, fp: id.fp, play: play, log: logger},
 		IdleTimeout: s.cfg.Limits.IdleTimeout, Now: s.clock,
@@ -680,12 +691,17 @@ func cause(err error) error {
 //
 // Its game's writes, quarantine included, go through lease, fenced by the
 // key's store lease.
-func (s *Server) newPlay(fp string, lease *sessionLease, logger *log.Logger) *session.Session {
+//
+// Its game's milestones are published as events under the name lob shows
+// (feed.go).
+func (s *Server) newPlay(fp string, lob *sessionLobby, logger *log.Logger) *session.Session {
+	lease := lob.lease
 	m := s.metrics.Metrics // every store call of the session timed by operation
 	t := m.Timed(metrics.Roles{Saves: lease, Scores: lease, Profiles: s.store, Quarantine: loggedQuarantine{lease, logger}})
 	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: t.Saves, Scores: t.Scores,
 		Profiles: t.Profiles, Quarantine: t.Quarantine,
 		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.ends.pending, Unsaved: s.ends.unsaved, Played: m.Played,
+		Milestone: s.milestones(lob),
 		Trouble: func(err error) {
 			if errors.Is(err, session.ErrSnapshotLate) { // first, though it may wrap store.ErrUnavailable: no player waits
 				logger.Warn("a snapshot of this player's game could not be written; every turn is still journaled, so the game is whole; the snapshot is tried again every few turns", "err", err)

@@ -126,7 +126,7 @@ func (s *Server) newWeb() (*web.Server, error) {
 	for _, r := range []string{web.ConnAdmitted, web.ConnTookWaiting, web.ConnRefusedBusy, web.ConnRefusedAddress, web.ConnRefusedBody} {
 		s.metrics.WebConnections.WithLabelValues(r) // each reads 0 from the start
 	}
-	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Casts: webReplays{s}, Careers: s.replays.games, Data: s.data, FPS: s.cfg.FPS,
+	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Casts: webReplays{s}, Careers: s.replays.games, Events: s.feed.hub.Recent, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: watchers, MaxReplays: replays, Logger: s.log, MaxConns: maxConns,
 		Counted: func(result string) { s.metrics.WebConnections.WithLabelValues(result).Inc() },
 		Tokens:  s.store, Players: webPlayers{s}, Gate: s.front.guard, BaseURL: s.cfg.HTTPURL,

@@ -127,6 +127,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	var httpProxies string
 	stringFlag(&httpProxies, "http-trusted-proxy", "GROTTO_HTTP_TRUSTED_PROXY", "", "HTTP reverse proxies in front of --http (CIDR ranges or addresses, comma-separated) whose X-Forwarded-For names the browser for the per-address limits; anyone else's header is ignored")
 	stringFlag(&c.PublicSSH, "public-ssh", "GROTTO_PUBLIC_SSH", "", "the host:port players reach SSH at (the balancer's or the port mapping's), e.g. play.example.org:2222: every hint of what to type names it (default <host> and the --listen port)")
+	stringFlag(&c.EventsWebhook, "events-webhook", "GROTTO_EVENTS_WEBHOOK", "", "POST every event of this node's games (a game begun, a new depth, a level-up, a notable kill, an end; docs/events.md) to this URL, in order, retried until taken; off when empty")
 	stringFlag(&c.Metrics, "metrics", "GROTTO_METRICS", "", "serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:2112; off when empty")
 	stringFlag(&c.LogFormat, "log-format", "GROTTO_LOG_FORMAT", "text", "the log's format on stderr: text, or json (one object a line, for log shippers)")
 	stringFlag(&c.Pprof, "pprof", "GROTTO_PPROF", "", "serve Go's profiler on this loopback address, e.g. 127.0.0.1:6060")

@@ -96,6 +96,12 @@ type Monster struct {
 	Speed    Speed   // how often it acts
 	Ranged   *Ranged // its attack at a distance; set exactly when AI is AIRanged
 	Group    int     // how many spawn together (a pack), 0 or 1 for one alone
+	// Notable marks a kill worth telling everyone: the player killing
+	// one makes a "kill" event in the live events feed (server/events).
+	// It is no rule (the game never reads it), so it is left out of the
+	// data's digest (game.Rules) and marking a monster needs no new
+	// RulesVersion.
+	Notable bool `json:"-"`
 }
 
 // Item is the look of one item kind, and for equipment what wearing it
@@ -293,6 +299,7 @@ type monsterJSON struct {
 	Speed       string      `json:"speed"` // "", "fast" or "slow"
 	Ranged      *rangedJSON `json:"ranged"`
 	Group       int         `json:"group"`
+	Notable     bool        `json:"notable"` // optional: a kill the events feed tells
 }
 
 type rangedJSON struct {
@@ -424,7 +431,7 @@ func (m monsterJSON) convert() (Monster, error) {
 		return Monster{}, errors.New(`"ranged" is given exactly for the ai "ranged"`)
 	}
 	mon := Monster{ID: m.ID, Name: m.Name, Description: m.Description, Glyph: g, ASCII: a, FG: fg, HP: m.HP, Power: m.Power, Defense: m.Defense,
-		Vision: m.Vision, AI: AI(m.AI), XP: m.XP, Accuracy: m.Accuracy, Evasion: m.Evasion, Speed: Speed(m.Speed), Group: m.Group}
+		Vision: m.Vision, AI: AI(m.AI), XP: m.XP, Accuracy: m.Accuracy, Evasion: m.Evasion, Speed: Speed(m.Speed), Group: m.Group, Notable: m.Notable}
 	if r := m.Ranged; r != nil {
 		switch {
 		case r.Range < 2 || r.Range > 8:

@@ -154,3 +154,17 @@ func TestEveryMonsterAndTileMustBeExplained(t *testing.T) {
 		t.Error("no tiles loaded")
 	}
 }
+
+func TestTheRareDeepMonstersAreNotableAndTheCommonOnesAreNot(t *testing.T) {
+	tb := Default()
+	for _, id := range []string{"troll", "cube", "ogre", "dark elf archer"} {
+		if m, _ := tb.Monster(id); !m.Notable {
+			t.Errorf("%s is not notable", id)
+		}
+	}
+	for _, id := range []string{"rat", "orc", "goblin", "bat"} {
+		if m, _ := tb.Monster(id); m.Notable {
+			t.Errorf("%s is notable: its kills would flood the events feed", id)
+		}
+	}
+}

@@ -4,6 +4,7 @@ package cluster
 // pool per node, dialled at the address the node announced.
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -299,4 +300,24 @@ func trustFailure(err error) bool {
 		return true
 	}
 	return false
+}
+
+// Events hands node event lines of the live feed (each one event's JSON
+// line with its newline, at most [MaxEvents] bytes in all). Errors: as
+// [Client.Evict]'s.
+func (c *Client) Events(ctx context.Context, node string, lines []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://node"+eventsPath, bytes.NewReader(lines))
+	if err != nil {
+		return err
+	}
+	resp, err := c.client(node).Do(req)
+	if err != nil {
+		return c.failed(ctx, "send events to", node, err)
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	if resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusOK {
+		return nil
+	}
+	return c.refused(ctx, "send events to", node, resp, msg)
 }

@@ -112,7 +112,17 @@ type Local interface {
 	// the node's own wait, ErrNotHere when the key has no game here, or
 	// ctx's error.
 	Kick(ctx context.Context, fp string) error
+	// Events takes events of the live feed made on another node
+	// (server/events): lines, each one event's JSON line as that node
+	// wrote it, at most [MaxEvents] bytes in all. It must not wait: the
+	// node keeps them for its own followers.
+	Events(lines [][]byte)
 }
+
+// MaxEvents is the most bytes of event lines one call carries (an event's
+// line is at most 4 KiB, server/events.MaxLine); a larger body is refused
+// with 413.
+const MaxEvents = 256 << 10
 
 // writeFrame writes frame with its length before it.
 func writeFrame(w io.Writer, frame []byte) error {

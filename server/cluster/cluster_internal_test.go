@@ -106,6 +106,7 @@ type countingLocal struct{ n atomic.Int64 }
 func (l *countingLocal) Evict(context.Context, string) error            { l.n.Add(1); return ErrNotHere }
 func (l *countingLocal) Broadcast(context.Context, string) (int, error) { l.n.Add(1); return 0, nil }
 func (l *countingLocal) Kick(context.Context, string) error             { l.n.Add(1); return ErrNotHere }
+func (l *countingLocal) Events([][]byte)                                { l.n.Add(1) }
 func (l *countingLocal) Watch(string) (<-chan []byte, func(), bool) {
 	l.n.Add(1)
 	return nil, nil, false

@@ -28,11 +28,12 @@ import (
 // fakeLocal is a node's games as the lobby would offer them: each key's
 // game keeps its latest frame, and each watcher a one-slot channel.
 type fakeLocal struct {
-	mu    sync.Mutex
-	games map[string]*fakeGame
-	heard []string            // broadcasts shown
-	stuck map[string]struct{} // keys whose session is told to leave and never lets go
-	calls atomic.Int64        // calls of Evict, Watch, Broadcast and Kick
+	mu     sync.Mutex
+	games  map[string]*fakeGame
+	heard  []string            // broadcasts shown
+	events []string            // event lines taken
+	stuck  map[string]struct{} // keys whose session is told to leave and never lets go
+	calls  atomic.Int64        // calls of Evict, Watch, Broadcast and Kick
 }
 
 type fakeGame struct {
@@ -108,6 +109,22 @@ func (l *fakeLocal) Broadcast(_ context.Context, text string) (int, error) {
 	defer l.mu.Unlock()
 	l.heard = append(l.heard, text)
 	return len(l.games), nil
+}
+
+// Events keeps the event lines it is given.
+func (l *fakeLocal) Events(lines [][]byte) {
+	l.calls.Add(1)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range lines {
+		l.events = append(l.events, string(line))
+	}
+}
+
+func (l *fakeLocal) heardEvents() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.events)
 }
 
 func (l *fakeLocal) said() []string {
@@ -768,6 +785,7 @@ func (l *blockingLocal) Evict(ctx context.Context, fp string) error {
 func (l *blockingLocal) Watch(string) (<-chan []byte, func(), bool) { return nil, nil, false }
 
 func (l *blockingLocal) Broadcast(context.Context, string) (int, error) { return 0, nil }
+func (l *blockingLocal) Events([][]byte)                                {}
 
 func (l *blockingLocal) Kick(context.Context, string) error { return cluster.ErrNotHere }
 
@@ -799,5 +817,24 @@ func TestCloseWaitsForTheCallsInFlight(t *testing.T) {
 	}
 	if err := recv(t, "the caller's eviction to return", done); !errors.Is(err, cluster.ErrUnreachable) {
 		t.Errorf("the caller: %v, want ErrUnreachable", err)
+	}
+}
+
+// TestANodeHandsAnotherItsEventsLineByLine: event lines sent from b reach
+// a's Local in order, each whole; a body above MaxEvents is refused.
+func TestANodeHandsAnotherItsEventsLineByLine(t *testing.T) {
+	dir := &directory{}
+	secret := newSecret(t)
+	a := startNode(t, dir, secret, "node-a", newLocal())
+	b := startNode(t, dir, secret, "node-b", newLocal())
+	ctx := ctxMinute(t)
+	if err := b.client.Events(ctx, "node-a", []byte("{\"id\":\"1\"}\n{\"id\":\"2\"}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.local.heardEvents(); len(got) != 2 || got[0] != "{\"id\":\"1\"}\n" || got[1] != "{\"id\":\"2\"}\n" {
+		t.Errorf("a heard %q, want the two lines in order", got)
+	}
+	if err := b.client.Events(ctx, "node-a", make([]byte, cluster.MaxEvents+1)); err == nil {
+		t.Error("a body above MaxEvents was taken")
 	}
 }

@@ -5,6 +5,7 @@ package cluster
 // its shutdown.
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"net"
@@ -24,7 +25,9 @@ const (
 	pingPath  = "/v1/ping"
 	// broadcastPath carries the text as the request's body.
 	broadcastPath = "/v1/broadcast"
-	kickPath      = "/v1/kick"
+	// eventsPath carries event lines, one per line, as the body.
+	eventsPath = "/v1/events"
+	kickPath   = "/v1/kick"
 )
 
 // Server answers the other nodes' calls on this node's [Local]. It is safe
@@ -49,6 +52,7 @@ func NewServer(c *Credentials, local Local, logger *log.Logger) *Server {
 	mux.HandleFunc("GET "+pingPath, s.ping)
 	mux.HandleFunc("POST "+broadcastPath, s.broadcast)
 	mux.HandleFunc("POST "+kickPath, s.kick)
+	mux.HandleFunc("POST "+eventsPath, s.events)
 	s.http = &http.Server{
 		Handler:           mux,
 		TLSConfig:         c.serverConfig(),
@@ -259,4 +263,31 @@ func (s *Server) kick(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("an admin on another node kicked a player here, who could not leave", "fp", fp, "by", peer(r), "err", err)
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
+}
+
+// events answers POST /v1/events, event lines as the body (each ending in
+// a newline): 204 once the node took them, 413 for a body above
+// MaxEvents, 400 for one cut off, 503 while closing.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxEvents))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		http.Error(w, "events above "+strconv.Itoa(MaxEvents)+" bytes", http.StatusRequestEntityTooLarge)
+		return
+	case err != nil:
+		http.Error(w, "the events were cut off", http.StatusBadRequest)
+		return
+	}
+	if !s.begin() {
+		http.Error(w, "closing", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.calls.Done()
+	var lines [][]byte
+	for line := range bytes.Lines(body) {
+		lines = append(lines, line)
+	}
+	s.local.Events(lines)
+	w.WriteHeader(http.StatusNoContent)
 }

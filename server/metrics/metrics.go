@@ -72,6 +72,24 @@ type Sources struct {
 	// Ready says whether the node should be sent new players, as /readyz
 	// does (grotto_ready: 1 or 0). nil reads 1.
 	Ready func() bool
+	// EventsPublished is how many events the node's live feed took, its
+	// own and other nodes' (grotto_events_published_total; server/events
+	// Hub.Published). nil reads 0.
+	EventsPublished func() uint64
+	// EventFollowersCut is how many followers of the feed (`ssh host
+	// events`, the front page's stream) were cut for falling behind
+	// (grotto_event_followers_cut_total). nil reads 0.
+	EventFollowersCut func() uint64
+	// WebhookDropped is how many events the webhook dropped unsent, for a
+	// full queue or a receiver that refused them for good
+	// (grotto_events_webhook_dropped_total). nil reads 0.
+	WebhookDropped func() uint64
+	// WebhookFailures is how many POSTs to the webhook failed and were
+	// tried again (grotto_events_webhook_failures_total). nil reads 0.
+	WebhookFailures func() uint64
+	// WebhookQueued is how many events wait for the webhook now
+	// (grotto_events_webhook_queued). nil reads 0.
+	WebhookQueued func() int
 	// Unsaved is how many keys' games could not be saved when their
 	// session ended and have not been saved since (grotto_games_unsaved):
 	// their last turns are lost if the server stops now. nil reads 0.
@@ -220,6 +238,18 @@ func New(src Sources) *Metrics {
 		counterFunc("lease_renewal_failures_total", "Renewals of this node's leases that failed (a lease not renewed within the TTL may be claimed by another node).", src.LeaseRenewFailures),
 		counterFunc("leases_lost_total", "Keys whose lease this node lost to another node's claim (their sessions here ended).", src.LeasesLost),
 		counterFunc("node_channel_failures_total", "Calls to other nodes over the node channel that failed.", src.NodeChannelFailures),
+		counterFunc("events_published_total", "Events the node's live feed took, its own and other nodes'.", src.EventsPublished),
+		counterFunc("event_followers_cut_total", "Followers of the events feed cut for falling behind.", src.EventFollowersCut),
+		counterFunc("events_webhook_dropped_total", "Events the webhook dropped unsent: its queue was full, or the receiver refused them for good.", src.WebhookDropped),
+		counterFunc("events_webhook_failures_total", "POSTs to the events webhook that failed and were tried again.", src.WebhookFailures),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: Namespace, Name: "events_webhook_queued",
+			Help: "Events waiting to be posted to the events webhook."},
+			func() float64 {
+				if src.WebhookQueued == nil {
+					return 0
+				}
+				return float64(src.WebhookQueued())
+			}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: Namespace, Name: "games_unsaved",
 			Help: "Games that could not be saved when their session ended and have not been saved since (lost if the server stops now)."},
 			func() float64 {

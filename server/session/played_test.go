@@ -1,6 +1,7 @@
 package session
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -26,7 +27,7 @@ func TestTheServerHearsOfEveryTurnPlayedAndOfTheEnd(t *testing.T) {
 	if len(heard) != s.Game().Turn() {
 		t.Errorf("heard %d turns, the game played %d", len(heard), s.Game().Turn())
 	}
-	if last := heard[len(heard)-1]; last != end {
+	if last := heard[len(heard)-1]; !reflect.DeepEqual(last, end) {
 		t.Errorf("the last turn heard %+v, the game ended %+v", last, end)
 	}
 }

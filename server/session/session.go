@@ -87,6 +87,13 @@ type Config struct {
 	// the turn is written: the server's metrics count turns and ended
 	// games with it. It must return quickly.
 	Played func(game.Result)
+	// Milestone, if set, hears of each milestone of the game in progress
+	// (milestones.go: a game begun, a new depth, a level-up, a notable
+	// kill, its end) once the turn that made it is shown: when Do
+	// returns, or, for a turn that waited for storage, when the wait
+	// ends. It is called on the session's goroutine and must return
+	// quickly (the server's events hub never blocks).
+	Milestone func(Milestone)
 }
 
 // Error is a session failure as the player should read it: Error returns
@@ -155,9 +162,10 @@ type Session struct {
 	// which the next snapshot is tried (0: SnapshotEvery).
 	snapLate bool
 	snapAt   uint64
-	journal  uint64    // journal entries since the snapshot: the next entry's number
-	rank     int       // the finished game's rank, 0 for none
-	ended    time.Time // the date of the game's end as recorded, kept so that a retried finish records the same score
+	journal  uint64      // journal entries since the snapshot: the next entry's number
+	rank     int         // the finished game's rank, 0 for none
+	ended    time.Time   // the date of the game's end as recorded, kept so that a retried finish records the same score
+	held     []Milestone // milestones of the turn that waits for storage, told when the wait ends
 }
 
 // New returns the session of the player cfg names, with no game open.
@@ -325,8 +333,12 @@ func (s *Session) StartDaily(seed uint64, date string) error {
 func (s *Session) start(g *game.Game, slot string) error {
 	s.game, s.saved, s.daily, s.slot = g, nil, nil, slot
 	s.synced, s.behind, s.unrecorded, s.rank, s.journal = false, false, false, 0, 0
-	s.waiting, s.ended, s.olderSave = false, time.Time{}, false
-	return s.Save()
+	s.waiting, s.ended, s.olderSave, s.held = false, time.Time{}, false, nil
+	err := s.Save()
+	if s.cfg.Milestone != nil {
+		s.tell([]Milestone{{Kind: MilestoneStart, Daily: g.Daily(), Depth: g.Depth(), Turn: g.Turn()}})
+	}
+	return err
 }
 
 // Leave lets go of a game that has ended (the player left its last screen).
@@ -370,9 +382,15 @@ func (s *Session) Do(c game.Command) (game.Result, error) {
 		s.cfg.Played(res)
 	}
 	s.synced = false
-	if err := s.write(c, res); err != nil {
-		if errors.Is(err, store.ErrUnavailable) {
-			s.waiting, s.waitClean = true, clean
+	err = s.write(c, res)
+	if errors.Is(err, store.ErrUnavailable) {
+		s.waiting, s.waitClean = true, clean
+	}
+	if ms := s.milestones(res); ms != nil {
+		s.tell(ms) // held while the turn waits
+	}
+	if err != nil {
+		if s.waiting {
 			var se *Error
 			if errors.As(err, &se) {
 				err = se.Err
@@ -421,8 +439,23 @@ func (s *Session) write(c game.Command, res game.Result) error {
 // An error wrapping store.ErrUnavailable means the store is still out of
 // reach: the turn still waits (Waiting). Any other error ends the wait:
 // the turn is then shown, its error (an *Error) saying it is not durable
-// or that the end is not recorded, as Do's would.
+// or that the end is not recorded, as Do's would. The milestones of the
+// turn (Config.Milestone) are told when the wait ends.
 func (s *Session) Retry() error {
+	err := s.retry()
+	if !s.waiting && s.held != nil {
+		for i := range s.held {
+			if m := &s.held[i]; m.Rank == 0 && (m.Kind == MilestoneDeath || m.Kind == MilestoneVictory || m.Kind == MilestoneDaily) {
+				m.Rank = s.rank // the end is recorded now
+			}
+		}
+		s.tell(nil)
+	}
+	return err
+}
+
+// retry is Retry but for the milestones.
+func (s *Session) retry() error {
 	if !s.waiting {
 		return nil
 	}

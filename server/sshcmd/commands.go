@@ -21,6 +21,7 @@ import (
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/server/cast"
+	"github.com/grotto-game/grotto/server/events"
 	"github.com/grotto-game/grotto/server/finished"
 	"github.com/grotto-game/grotto/store"
 )
@@ -61,6 +62,9 @@ type Host interface {
 	// typed: every session of every node shows it. It returns the exit
 	// status.
 	Broadcast(c *Call, text []string) int
+	// Events is the node's live events feed (server/events): `events`
+	// follows it.
+	Events() *events.Hub
 	// Moderate answers an admin's moderation command for action (a
 	// store.Act* value: rename, remove-score, restore-score, ban, unban, mute, unmute)
 	// with c.Args as typed. It returns the exit status.
@@ -77,7 +81,7 @@ type Store interface {
 }
 
 // Commands is every `ssh host CMD` of h, in the order `help` lists them:
-// for everyone `help`, `scores`, `scores daily [DATE]`, `who`, `replays
+// for everyone `help`, `scores`, `scores daily [DATE]`, `who`, `events`, `replays
 // [NAME]`, `replay ID` (a program with a terminal: the replay player; see
 // Command.Program), `replay ID --cast` (an asciinema recording, with or
 // without a terminal: Command.Plain), `player NAME` and `dump ID`, and `web`; for admins `quarantine`, the
@@ -99,6 +103,8 @@ func Commands(h Host) Table {
 			writeWho(c.Out, h.Games(), h.Now())
 			return 0
 		}},
+		{Name: "events", About: "the last events of every game (a game begun, a new depth, a level-up, a notable kill, an end), then each as it happens, one JSON line each, until you leave",
+			Run: with(cmdEvents)},
 		{Name: "replays", Args: "[NAME]", Note: "every player's games, or NAME's", Max: 1,
 			About: "the finished games kept, with their IDs", Run: with(cmdReplays)},
 		{Name: "replay", Args: "ID [--cast]", Note: "a game `replays` lists; " + castFlags, Min: 1, Max: 8,
@@ -133,6 +139,42 @@ func Commands(h Host) Table {
 		{Name: "moderation", Admin: true, About: "the last 50 moderation acts: who did what to whom, and why", Run: with(cmdModeration)},
 	}
 	return t
+}
+
+// cmdEvents is `events`: the feed's recent events, then each new one as
+// it comes, one JSON line each (docs/events.md; Event.Line escapes every
+// byte a terminal would act on), until the client leaves or the server
+// stops (status 0). A client that reads too slowly is cut by the hub: it
+// is told on stderr and gets status 1.
+func cmdEvents(h Host, c *Call) int {
+	recent, sub := h.Events().Follow(0)
+	defer sub.Stop()
+	for _, e := range recent {
+		if _, err := c.Out.Write(e.Line()); err != nil {
+			return 0 // the client left
+		}
+	}
+	var left <-chan struct{}
+	if c.Session != nil {
+		left = c.Session.Context().Done()
+	}
+	for {
+		select {
+		case <-left:
+			return 0
+		case e, ok := <-sub.C():
+			if !ok {
+				if sub.Cut() {
+					fmt.Fprintln(c.Err, "grotto: you fell behind the events feed and missed some; connect again to follow it")
+					return 1
+				}
+				return 0 // the server is stopping
+			}
+			if _, err := c.Out.Write(e.Line()); err != nil {
+				return 0
+			}
+		}
+	}
 }
 
 // moderate is the Run of the moderation command for action.

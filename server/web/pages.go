@@ -53,6 +53,10 @@ type indexData struct {
 	// (tui.HiddenList); "" when none is. HiddenNote marks such a game's
 	// row (tui.HiddenNote).
 	Hidden, HiddenNote string
+	// EventsOn lists the live events (Config.Events); Events are the
+	// newest, newest first (events.go).
+	EventsOn bool
+	Events   []eventRow
 }
 
 // index serves the front page: the top scores and the live games.
@@ -80,6 +84,7 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	d.HiddenNote = tui.HiddenNote
+	d.EventsOn, d.Events = s.cfg.Events != nil, s.eventRows()
 	s.render(w, http.StatusOK, "index.html", d)
 }
 

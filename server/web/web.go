@@ -42,6 +42,7 @@ import (
 	"github.com/grotto-game/grotto/game/content"
 	"github.com/grotto-game/grotto/game/frame"
 	"github.com/grotto-game/grotto/game/tui"
+	"github.com/grotto-game/grotto/server/events"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -81,6 +82,10 @@ type Config struct {
 	// Careers reads the player pages, /player/{name} (player.go); nil
 	// serves none and links none.
 	Careers Careers
+	// Events returns the live events feed's recent events, oldest first
+	// (server/events Hub.Recent), for the front page and
+	// /events/recent.json (events.go); nil shows none.
+	Events func() []events.Event
 	// Casts makes the recordings of /replay/{id}.cast (cast.go); nil (or
 	// Replays nil) serves none and links none.
 	Casts Casts
@@ -367,11 +372,15 @@ func New(cfg Config) (*Server, error) {
 //	GET /play/ws                its WebSocket: the key's session
 //	GET /player/{name}          a player's page (player.go)
 //	GET /assets/{file}          xterm.js, its licence, the page's script and style
+//	GET /events/recent.json     the front page's newest events, with Events (events.go)
 //	GET /healthz, GET /readyz   the health endpoints (health.go)
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.index)
 	HealthRoutes(mux, s.cfg.Ready) // health.go
+	if s.cfg.Events != nil {
+		mux.HandleFunc("GET /events/recent.json", s.recentEvents) // events.go
+	}
 	mux.HandleFunc("GET /watch/{game}", s.watchPage)
 	mux.HandleFunc("GET /watch/{game}/ws", s.watchSocket)
 	mux.HandleFunc("GET /play/{token}", s.redeemLink)

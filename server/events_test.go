@@ -1,0 +1,163 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"charm.land/log/v2"
+
+	"github.com/grotto-game/grotto/game"
+	"github.com/grotto-game/grotto/game/bot"
+	"github.com/grotto-game/grotto/internal/await"
+	"github.com/grotto-game/grotto/internal/sshtest"
+	"github.com/grotto-game/grotto/server/events"
+	"github.com/grotto-game/grotto/server/lobby"
+)
+
+// playBot plays one game on srv as a key named name, through the server's
+// own session wiring (newPlay: the store, its lease, the events feed),
+// with the diver bot choosing every command, until the game ends or
+// turns run out. It returns the game.
+func playBot(t *testing.T, srv *Server, name string, turns int) *game.Game {
+	t.Helper()
+	fp := "SHA256:bot-" + name
+	lease := &sessionLease{nl: srv.place.leases, st: srv.store, fp: fp, n: lobby.NotifierFunc(func(lobby.Event) {})}
+	if err := lease.acquire(); err != nil {
+		t.Fatal(err)
+	}
+	defer lease.release()
+	lob := &sessionLobby{srv: srv, fp: fp, lease: lease, log: log.New(io.Discard)}
+	lob.setShownName(name, false)
+	play := srv.newPlay(fp, lob, log.New(io.Discard))
+	if err := play.Start(); err != nil {
+		t.Fatal(err)
+	}
+	diver, _ := bot.PolicyByName("diver")
+	g := play.Game()
+	v := bot.NewView(g)
+	for i := 0; i < turns && !g.Over(); i++ {
+		_, err := play.Do(diver.Decide(v))
+		if _, impossible := errors.AsType[*game.Impossible](err); impossible {
+			_, err = play.Do(game.Wait())
+		}
+		if err != nil && !g.Over() {
+			t.Fatalf("%s's turn %d: %v", name, g.Turn(), err)
+		}
+		v.Refresh()
+	}
+	return g
+}
+
+// lines parses the JSON lines of out, failing on any that is not an event.
+func lines(t *testing.T, out []byte) []events.Event {
+	t.Helper()
+	var es []events.Event
+	for _, l := range bytes.SplitAfter(out, []byte("\n")) {
+		if len(l) == 0 || l[len(l)-1] != '\n' {
+			continue // the line still arriving
+		}
+		e, err := events.Parse(l)
+		if err != nil {
+			t.Fatalf("the feed wrote %q: %v", l, err)
+		}
+		es = append(es, e)
+	}
+	return es
+}
+
+func ids(es []events.Event) string {
+	var b strings.Builder
+	for _, e := range es {
+		fmt.Fprintf(&b, "%s %s %s d%d\n", e.ID, e.Player, e.Kind, e.Depth)
+	}
+	return b.String()
+}
+
+// TestASSHClientFollowsTheEventsOfGamesAsBotsPlayThem: `ssh host events`
+// (no terminal) prints the recent events, then each milestone of the
+// games played meanwhile as it happens, in order, one JSON line each;
+// it ends when the client leaves.
+func TestASSHClientFollowsTheEventsOfGamesAsBotsPlayThem(t *testing.T) {
+	srv, addr := serve(t, Config{NewSeed: func() uint64 { return 7 }})
+	playBot(t, srv, "early", 0) // begun before the follower came: a recent event
+	follower, err := sshtest.Dial(addr, newKey(t), sshtest.Options{NoPTY: true, Command: "events"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer follower.Close()
+	await.Until(t, waitLong, "the recent event", func() bool { return len(lines(t, follower.Output())) == 1 })
+	_, mine := srv.feed.hub.Follow(10000) // the test's own follower, to compare with
+	defer mine.Stop()
+	g1 := playBot(t, srv, "ann", 3000)
+	g2 := playBot(t, srv, "bob", 3000)
+
+	var want []events.Event
+	for len(mine.C()) > 0 {
+		want = append(want, <-mine.C())
+	}
+	await.Until(t, waitLong, "the follower has every event", func() bool { return len(lines(t, follower.Output())) >= 1+len(want) })
+	got := lines(t, follower.Output())
+	if got[0].Player != "early" || got[0].Kind != events.KindStart {
+		t.Errorf("the first line %+v, want the start of early's game, from before the follower came", got[0])
+	}
+	if ids(got[1:]) != ids(want) {
+		t.Fatalf("the follower read:\n%s\nthe hub published:\n%s", ids(got[1:]), ids(want))
+	}
+	for _, p := range []struct {
+		name string
+		g    *game.Game
+	}{{"ann", g1}, {"bob", g2}} {
+		var kinds []events.Kind
+		depth := 1
+		for _, e := range got {
+			if e.Player != p.name {
+				continue
+			}
+			kinds = append(kinds, e.Kind)
+			if e.Node != srv.cfg.Node || e.V != events.Version || e.Time.IsZero() {
+				t.Errorf("%s's event %+v lacks its node, version or time", p.name, e)
+			}
+			if e.Kind == events.KindDepth {
+				if e.Depth != depth+1 {
+					t.Errorf("%s reached depth %d after %d", p.name, e.Depth, depth)
+				}
+				depth = e.Depth
+			}
+		}
+		if len(kinds) == 0 || kinds[0] != events.KindStart || depth != p.g.Depth() || depth < 2 {
+			t.Errorf("%s's events %v reach depth %d; the game reached %d (want a start first, then each depth)", p.name, kinds, depth, p.g.Depth())
+		}
+		if p.g.Over() {
+			last := kinds[len(kinds)-1]
+			if (p.g.Won() && last != events.KindVictory) || (!p.g.Won() && last != events.KindDeath) {
+				t.Errorf("%s's game ended (won %v) but the last event is %s", p.name, p.g.Won(), last)
+			}
+		}
+	}
+	t.Logf("the follower read:\n%s", ids(got))
+	follower.Close()
+	await.Until(t, waitLong, "the follower's session to end on the server", func() bool { return srv.feed.hub.Followers() == 1 })
+}
+
+// TestAFollowerThatNeverReadsCostsTheGamesNothing: a follower that reads
+// nothing is cut once its buffer is full, while the games go on to their
+// end; the cut is counted.
+func TestAFollowerThatNeverReadsCostsTheGamesNothing(t *testing.T) {
+	srv, _ := serve(t, Config{NewSeed: func() uint64 { return 7 }})
+	_, stuck := srv.feed.hub.Follow(1) // never read
+	defer stuck.Stop()
+	before := srv.feed.hub.Published()
+	for _, name := range []string{"ann", "bob", "cyd"} {
+		playBot(t, srv, name, 3000) // returns: no turn waited for the follower
+	}
+	if n := srv.feed.hub.Published() - before; n < 3 {
+		t.Fatalf("%d events published, want at least the three starts", n)
+	}
+	if !stuck.Cut() || srv.feed.hub.Cut() != 1 {
+		t.Errorf("the stuck follower cut %v (hub counts %d); want it cut once it fell behind", stuck.Cut(), srv.feed.hub.Cut())
+	}
+}
