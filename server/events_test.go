@@ -118,6 +118,9 @@ func TestASSHClientFollowsTheEventsOfGamesAsBotsPlayThem(t *testing.T) {
 				continue
 			}
 			kinds = append(kinds, e.Kind)
+			if e.Kind == events.KindDeath && (e.Cause == "" || strings.Contains(" "+e.Cause+" ", " you ") || strings.Contains(e.Cause, "your")) {
+				t.Errorf("%s's death says %q: a public feed says the cause as the score table does, in the third person", p.name, e.Cause)
+			}
 			if e.Node != srv.cfg.Node || e.V != events.Version || e.Time.IsZero() {
 				t.Errorf("%s's event %+v lacks its node, version or time", p.name, e)
 			}
@@ -137,6 +140,9 @@ func TestASSHClientFollowsTheEventsOfGamesAsBotsPlayThem(t *testing.T) {
 				t.Errorf("%s's game ended (won %v) but the last event is %s", p.name, p.g.Won(), last)
 			}
 		}
+	}
+	if !g1.Over() && !g2.Over() {
+		t.Error("neither bot's game ended: nothing checks a death's event")
 	}
 	t.Logf("the follower read:\n%s", ids(got))
 	follower.Close()

@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"time"
 
+	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/server/events"
 	"github.com/grotto-game/grotto/server/session"
 )
@@ -41,9 +42,17 @@ func newFeed(cfg Config) feed {
 // lobby is lob: each milestone becomes an event of this node, published.
 func (s *Server) milestones(lob *sessionLobby) func(session.Milestone) {
 	return func(m session.Milestone) {
+		// The name the live game is listed under now: an admin's rename
+		// changes it at once (lobby.RenameKey), the session's own later.
+		name := lob.shownName()
+		if g, ok := s.place.live.OfKey(lob.fp); ok && g.Name != "" {
+			name = g.Name
+		}
+		// The cause as the score table says it, in the third person: "(it
+		// hit them for 6)", never the player's "you" on a public feed.
 		s.publish(events.Event{V: events.Version, ID: s.feed.ids.Next(), Time: s.clock().UTC(), Node: s.cfg.Node,
-			Kind: events.Kind(m.Kind), Player: lob.shownName(), Daily: m.Daily, Depth: m.Depth, Turn: m.Turn,
-			Level: m.Level, Monster: m.Monster, Cause: m.Cause, Won: m.Won, Score: m.Score, Rank: m.Rank})
+			Kind: events.Kind(m.Kind), Player: name, Daily: m.Daily, Depth: m.Depth, Turn: m.Turn,
+			Level: m.Level, Monster: m.Monster, Cause: game.ThirdPerson(m.Cause), Won: m.Won, Score: m.Score, Rank: m.Rank})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/grotto-game/grotto/keys"
+	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
 )
 
@@ -141,5 +142,27 @@ func TestAnAdminRenamesAPlayerAndRemovesAScoreWhichStaysKeptAndMarked(t *testing
 		if !strings.Contains(log, want) {
 			t.Errorf("`moderation` lacks %q:\n%s", want, log)
 		}
+	}
+}
+
+// TestAnEventAfterARenameNamesThePlayerByTheNewName: the events feed
+// credits a renamed player's milestones to the name `who` shows, not the
+// old one someone else may now take (a community tester).
+func TestAnEventAfterARenameNamesThePlayerByTheNewName(t *testing.T) {
+	admin, rude := newKey(t), newKey(t)
+	srv, addr, _ := startWithAdmins(t, admin)
+	c := dial(t, addr, rude, 100, 30)
+	newGame(t, c)
+	old := listedName(t, srv)
+	if out, status := commandAs(t, addr, admin, "rename "+old+" Ann"); status != 0 {
+		t.Fatalf("rename: %q", out)
+	}
+	_, mine := srv.feed.hub.Follow(10)
+	defer mine.Stop()
+	lob := &sessionLobby{srv: srv, fp: keys.Fingerprint(rude.PublicKey())}
+	lob.setShownName(old, false) // what the session itself still holds
+	srv.milestones(lob)(session.Milestone{Kind: session.MilestoneDepth, Depth: 2})
+	if e := <-mine.C(); e.Player != "Ann" {
+		t.Errorf("the event after the rename names %q, want Ann", e.Player)
 	}
 }
