@@ -44,6 +44,10 @@ func (h commandHost) Store() sshcmd.Store       { return h.s.store }
 func (h commandHost) Games() []tui.LiveGame     { return h.s.place.games() }
 func (h commandHost) Finished() *finished.Games { return h.s.replays.games }
 func (h commandHost) Events() *events.Hub       { return h.s.feed.hub }
+func (h commandHost) Banned(sess ssh.Session) bool {
+	id, _ := sess.Context().Value(ctxIdentity).(identity)
+	return h.s.isBanned(id.fp)
+}
 func (h commandHost) Cast(ctx context.Context, id string, o cast.Options) ([]byte, error) {
 	return h.s.Cast(ctx, id, o)
 }

@@ -3,7 +3,10 @@ package server
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/grotto-game/grotto/internal/await"
+	"github.com/grotto-game/grotto/internal/sshtest"
 	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/server/session"
 	"github.com/grotto-game/grotto/store"
@@ -164,5 +167,34 @@ func TestAnEventAfterARenameNamesThePlayerByTheNewName(t *testing.T) {
 	srv.milestones(lob)(session.Milestone{Kind: session.MilestoneDepth, Depth: 2})
 	if e := <-mine.C(); e.Player != "Ann" {
 		t.Errorf("the event after the rename names %q, want Ann", e.Player)
+	}
+}
+
+// TestABanEndsTheBannedKeysEventsFollower: a key banned while it follows
+// the events feed is cut off (a community tester's banned key went on
+// reading every event).
+func TestABanEndsTheBannedKeysEventsFollower(t *testing.T) {
+	admin, bad := newKey(t), newKey(t)
+	srv, addr, _ := startWithAdmins(t, admin)
+	fp := keys.Fingerprint(bad.PublicKey())
+	if err := srv.Store().ClaimName(fp, "Bad", srv.clock()); err != nil {
+		t.Fatal(err)
+	}
+	follower, err := sshtest.Dial(addr, bad, sshtest.Options{NoPTY: true, Command: "events"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer follower.Close()
+	await.Until(t, waitLong, "the follower to follow", func() bool { return srv.feed.hub.Followers() == 1 })
+	if out, status := commandAs(t, addr, admin, "ban Bad"); status != 0 {
+		t.Fatalf("ban: %q", out)
+	}
+	select {
+	case <-follower.Done():
+	case <-time.After(waitLong):
+		t.Fatal("the banned key still follows the events feed")
+	}
+	if out := string(follower.Output()); !strings.Contains(out, "banned") || follower.ExitStatus() != 1 {
+		t.Errorf("the banned follower read %q, status %d", out, follower.ExitStatus())
 	}
 }

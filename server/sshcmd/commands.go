@@ -65,6 +65,10 @@ type Host interface {
 	// Events is the node's live events feed (server/events): `events`
 	// follows it.
 	Events() *events.Hub
+	// Banned reports whether sess's key is banned now (the banned-keys
+	// file, or an admin's `ban`): a command that follows something for
+	// long (`events`) asks it every BanCheckEvery and ends.
+	Banned(sess ssh.Session) bool
 	// Moderate answers an admin's moderation command for action (a
 	// store.Act* value: rename, remove-score, restore-score, ban, unban, mute, unmute)
 	// with c.Args as typed. It returns the exit status.
@@ -158,10 +162,17 @@ func cmdEvents(h Host, c *Call) int {
 	if c.Session != nil {
 		left = c.Session.Context().Done()
 	}
+	check := time.NewTicker(BanCheckEvery)
+	defer check.Stop()
 	for {
 		select {
 		case <-left:
 			return 0
+		case <-check.C:
+			if c.Session != nil && h.Banned(c.Session) {
+				fmt.Fprintln(c.Err, "This key is banned from this server.")
+				return 1
+			}
 		case e, ok := <-sub.C():
 			if !ok {
 				if sub.Cut() {
@@ -176,6 +187,10 @@ func cmdEvents(h Host, c *Call) int {
 		}
 	}
 }
+
+// BanCheckEvery is how often a follower of the events feed is checked
+// against the bans: a key banned while it follows is cut within it.
+const BanCheckEvery = 2 * time.Second
 
 // moderate is the Run of the moderation command for action.
 func moderate(h Host, action string) func(*Call) int {
