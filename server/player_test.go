@@ -79,3 +79,17 @@ func TestAPlayersPageAddsUpTheirGamesOverSSHAndOnTheWeb(t *testing.T) {
 		t.Errorf("/player/Ann, the old name on the scores: %d", code)
 	}
 }
+
+// TestAnUnknownReplayOnTheWebPointsAtPagesNotAnSSHCommand: a web page
+// says where the games are in the browser's terms (a community tester read
+// "`replays` lists them", an SSH command with its backticks, on a page).
+func TestAnUnknownReplayOnTheWebPointsAtPagesNotAnSSHCommand(t *testing.T) {
+	srv, _ := serve(t, Config{HTTP: "127.0.0.1:0"})
+	base := "http://" + srv.HTTPAddr().String()
+	for _, path := range []string{"/replay/99", "/replay/99.cast"} {
+		code, body := get(t, http.DefaultClient, base+path)
+		if code != http.StatusNotFound || strings.Contains(body, "`") || !strings.Contains(body, "players") {
+			t.Errorf("%s: %d %q", path, code, body)
+		}
+	}
+}

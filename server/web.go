@@ -51,7 +51,7 @@ func (r webReplays) ReplayGame(id string) (tui.ReplayGame, error) {
 		if !errors.Is(err, finished.ErrNoSuchGame) && !errors.Is(err, finished.ErrDailyNotOver) {
 			r.s.log.Error("web: replay", "replay", id, "err", err)
 		}
-		return rg, errors.New(finished.Sentence(finished.Problem(err, id)))
+		return rg, errors.New(finished.Sentence(finished.WebProblem(err, id)))
 	}
 	return rg, nil
 }
@@ -68,7 +68,7 @@ func (r webReplays) Cast(ctx context.Context, id string, o cast.Options) ([]byte
 	case !errors.Is(err, finished.ErrNoSuchGame) && !errors.Is(err, finished.ErrDailyNotOver):
 		r.s.log.Error("web: replay cast", "replay", id, "err", err)
 	}
-	return nil, errors.New(finished.Sentence(finished.Problem(err, id)))
+	return nil, errors.New(finished.Sentence(finished.WebProblem(err, id)))
 }
 
 // ReplayTitle implements web.Replays: the player's name of finished game
@@ -79,7 +79,7 @@ func (r webReplays) Cast(ctx context.Context, id string, o cast.Options) ([]byte
 func (r webReplays) ReplayTitle(id string) (string, error) {
 	n, err := strconv.ParseUint(id, 10, 64)
 	if err != nil || n == 0 {
-		return "", errors.New(finished.Sentence(finished.Problem(fmt.Errorf("%w: %q", finished.ErrNoSuchGame, id), id)))
+		return "", errors.New(finished.Sentence(finished.WebProblem(fmt.Errorf("%w: %q", finished.ErrNoSuchGame, id), id)))
 	}
 	f, err := r.s.store.FinishedGame(n)
 	if errors.Is(err, store.ErrCorrupt) { // rare: ReplayGame sets it aside and says so
@@ -95,7 +95,7 @@ func (r webReplays) ReplayTitle(id string) (string, error) {
 		r.s.log.Error("web: replay", "replay", id, "err", err)
 	}
 	if err != nil {
-		return "", errors.New(finished.Sentence(finished.Problem(err, id)))
+		return "", errors.New(finished.Sentence(finished.WebProblem(err, id)))
 	}
 	return f.Score.Name, nil
 }

@@ -283,6 +283,15 @@ func Problem(err error, id string) string {
 	return "the finished games cannot be read right now"
 }
 
+// WebProblem is Problem for a web page, which cannot point at an SSH
+// command: an unknown game points at the pages that link the games kept.
+func WebProblem(err error, id string) string {
+	if errors.Is(err, ErrNoSuchGame) {
+		return fmt.Sprintf("no finished game %q is kept here; the front page's scores and the players' pages link the games that are", Echoed(id))
+	}
+	return Problem(err, id)
+}
+
 // turns is n turns in English: "1 turn", "3 turns".
 func turns(n int) string {
 	if n == 1 {

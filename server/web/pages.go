@@ -48,6 +48,7 @@ type indexData struct {
 	ScoresError bool // the scores could not be read
 	Replays     bool // a score has a replay: the table has a column for the links
 	Players     bool // names link to the players' pages (Config.Careers)
+	SSH         string // what to type to play: "ssh -p 2222 play.example.org"
 	Games       []gameRow
 	// Hidden, when a game is hidden, says why under the list
 	// (tui.HiddenList); "" when none is. HiddenNote marks such a game's
@@ -61,7 +62,7 @@ type indexData struct {
 
 // index serves the front page: the top scores and the live games.
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
-	d := indexData{Players: s.cfg.Careers != nil}
+	d := indexData{Players: s.cfg.Careers != nil, SSH: s.sshCommand()}
 	scores, err := s.cfg.Scores.TopScores(TopScores)
 	if err != nil {
 		s.log.Error("web: the scores cannot be read", "err", err)

@@ -126,6 +126,16 @@ func TestFrontPageListsTheScoresAndWhoIsPlayingWithNamesEscaped(t *testing.T) {
 	}
 }
 
+// A visitor from a shared link learns how to play, not only how to watch
+// (a community tester found no host or port on the page).
+func TestTheFrontPageSaysHowToPlay(t *testing.T) {
+	s := newSite(t, Config{SSH: func() string { return "ssh -p 2222 play.example.org" }})
+	_, _, body := get(t, s.http.URL+"/")
+	if !strings.Contains(body, `<code id="play">ssh -p 2222 play.example.org</code>`) {
+		t.Errorf("the front page does not say what to type to play:\n%s", body)
+	}
+}
+
 func TestFrontPageWithNothingYetSaysSo(t *testing.T) {
 	s := newSite(t, Config{})
 	_, _, body := get(t, s.http.URL+"/")
