@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
 	gossh "golang.org/x/crypto/ssh"
 
@@ -129,4 +130,60 @@ func TestTwoSSHPlayersAndABrowserWatcherChat(t *testing.T) {
 		tied.sayOnPage(t, fmt.Sprintf("flood %d", i))
 	}
 	tied.waitChat(t, `"said":"slow down`)
+}
+
+// TestABrowserTiedToAKeyChatsOnTheWatchPage: in Chromium, a browser that
+// followed its key's link opens the watch page of an SSH player's game;
+// a line typed in its chat box reaches the player's screen, and an SSH
+// watcher's line with markup shows in the page's chat as text.
+func TestABrowserTiedToAKeyChatsOnTheWatchPage(t *testing.T) {
+	ctx, _ := browser(t)
+	_, addr, base := serveWeb(t)
+	n := names.Add(1)
+	pname, wname, bname := fmt.Sprintf("pagechatp%d", n), fmt.Sprintf("pagechatw%d", n), fmt.Sprintf("pagechatb%d", n)
+	player := dial(t, addr, newKey(t), 100, 30)
+	namedGame(t, player, pname)
+	w := watchNamed(t, addr, wname)
+	key := newKey(t)
+	c := dial(t, addr, key, 100, 30)
+	waitText(t, c, "Choose the name")
+	c.Send("\x15" + bname + "\r")
+	waitText(t, c, "New game")
+	c.Send("q")
+	ended(t, c)
+
+	var link string
+	await.Until(t, waitLong, "the game on the front page", func() bool {
+		links, _ := webGames(t, base)
+		link = links[pname]
+		return link != ""
+	})
+	if err := chromedp.Do(ctx, chromedp.Navigate(webLinkOf(t, addr, key)), chromedp.Navigate(base+link)); err != nil {
+		t.Fatal(err)
+	}
+	readTerm(t, ctx, "Turn: ")
+	await.Until(t, waitLong, "the chat box", func() bool {
+		shown, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!document.getElementById('chat-form').hidden`))
+		return err == nil && shown
+	})
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+  document.getElementById('chat-text').value = 'typed in chromium';
+  document.getElementById('chat-form').requestSubmit();
+  return true;
+})()`)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, player, "<"+bname+"> typed in chromium")
+
+	say(w, "<img src=x onerror=alert(1)> hi")
+	var lines string
+	if !await.Within(waitLong, func() bool {
+		lines, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('chat-lines').textContent`))
+		return strings.Contains(lines, "<"+wname+"> <img src=x onerror=alert(1)> hi")
+	}) {
+		t.Fatalf("the page's chat never showed the watcher's line as text; it shows %q", lines)
+	}
+	if imgs, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#chat-lines img').length`)); imgs != 0 {
+		t.Errorf("a watcher's markup became %d elements on the page", imgs)
+	}
 }
