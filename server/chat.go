@@ -116,27 +116,17 @@ func (r *chatRoom) WatchersMuted() bool { return r.c.WatchersMuted() }
 func (r *chatRoom) Close() { r.stop() }
 
 // Chat implements tui.Lobby: id 0 is the session's own game, once it is
-// its key's player here; another id is a game of this node the session
-// may watch (lobby.Memory.ChatOfGame: not today's daily). On a cluster a
-// game is watched through the node channel and its chat is not relayed
-// (yet): there is no room.
+// its key's player here; another id is a game the session may watch
+// (Server.watcherChat: on a cluster, of any node).
 func (l *sessionLobby) Chat(id uint64) (tui.ChatRoom, bool) {
-	mem := l.srv.place.live
-	if id == 0 {
-		s := l.held()
-		if s == nil || !s.Player() {
-			return nil, false
-		}
-		c, ok := mem.ChatOf(l.fp)
-		if !ok {
-			return nil, false
-		}
-		return l.srv.newChatRoom(c, l.fp), true
+	if id != 0 {
+		return l.srv.watcherChat(id, l.fp)
 	}
-	if l.srv.place.clustered() {
+	s := l.held()
+	if s == nil || !s.Player() {
 		return nil, false
 	}
-	c, ok := mem.ChatOfGame(id)
+	c, ok := l.srv.place.live.ChatOf(l.fp)
 	if !ok {
 		return nil, false
 	}

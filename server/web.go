@@ -41,6 +41,10 @@ func (l webLive) Watch(id uint64) (<-chan *frame.Frame, func(), bool) {
 	return l.s.place.watch(id)
 }
 
+// Chat implements web.Chats: a watch page's chat of game id, as a
+// watcher of key fp ("" reads only: Server.watcherChat).
+func (l webLive) Chat(id uint64, fp string) (tui.ChatRoom, bool) { return l.s.watcherChat(id, fp) }
+
 // webReplays opens finished games for the replay pages (web.Replays).
 type webReplays struct{ s *Server }
 
@@ -129,7 +133,7 @@ func (s *Server) newWeb() (*web.Server, error) {
 	return web.New(web.Config{Now: s.clock, TrustedProxies: proxies, Scores: s.store, Live: webLive{s}, Replays: webReplays{s}, Casts: webReplays{s}, Careers: s.replays.games, Events: s.feed.hub.Recent, Data: s.data, FPS: s.cfg.FPS,
 		MaxWatchers: watchers, MaxReplays: replays, Logger: s.log, MaxConns: maxConns,
 		Counted: func(result string) { s.metrics.WebConnections.WithLabelValues(result).Inc() },
-		Tokens:  s.store, Players: webPlayers{s}, Gate: s.front.guard, BaseURL: s.cfg.HTTPURL,
+		Tokens:  s.store, Players: webPlayers{s}, Chats: webLive{s}, Gate: s.front.guard, BaseURL: s.cfg.HTTPURL,
 		SSH: func() string { return s.sshCommand(false) }, Ready: s.readiness})
 }
 

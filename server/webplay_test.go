@@ -67,11 +67,12 @@ func get(t *testing.T, c *http.Client, url string) (int, string) {
 
 // page is a play or watch page's WebSocket with the screen it draws.
 type page struct {
-	ws  *websocket.Conn
-	mu  sync.Mutex
-	emu *vt.Emulator
-	end chan struct{}
-	err error // why the connection ended, once end is closed
+	ws    *websocket.Conn
+	mu    sync.Mutex
+	emu   *vt.Emulator
+	texts []string // the text messages it was sent (a watch page's chat), as sent
+	end   chan struct{}
+	err   error // why the connection ended, once end is closed
 }
 
 // openPage connects to the WebSocket at path with c's cookies.
@@ -93,11 +94,13 @@ func openPage(t *testing.T, c *http.Client, base, path string) *page {
 				p.err = err
 				return
 			}
+			p.mu.Lock()
 			if typ == websocket.MessageBinary {
-				p.mu.Lock()
 				p.emu.Write(data)
-				p.mu.Unlock()
+			} else {
+				p.texts = append(p.texts, string(data))
 			}
+			p.mu.Unlock()
 		}
 	}()
 	t.Cleanup(func() { ws.CloseNow() })

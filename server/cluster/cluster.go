@@ -1,7 +1,8 @@
 // Package cluster is the authenticated channel between the grotto nodes
 // that share one store: a node asks another to give up a player's game
 // (Evict, so that the player can take it over here), to stream its frames
-// (Watch, so that a player here can watch a game there), and for an
+// (Watch, so that a player here can watch a game there) and its chat
+// (Chat, Say), and for an
 // admin's host tools to show a banner to every session there (Broadcast)
 // or to end a player's session there (Kick).
 //
@@ -117,6 +118,18 @@ type Local interface {
 	// wrote it, at most [MaxEvents] bytes in all. It must not wait: the
 	// node keeps them for its own followers.
 	Events(lines [][]byte)
+	// Chat subscribes to the chat of key fp's game on this node (chat.go):
+	// the channel holds the whole chat first, then only the newest unread
+	// state, and closes when the chat ends; ok is false when the key has
+	// no game here whose chat a watcher may read. stop ends the
+	// subscription (it may be called more than once).
+	Chat(fp string) (states <-chan ChatState, stop func(), ok bool)
+	// Say says line in the chat of key fp's game on this node, checking
+	// the chat's bounds and the admins' mute again. It returns nil once the
+	// line is in the chat, ErrNotHere when the key has no game here whose
+	// chat a watcher may use, or why it was refused: a short code that
+	// the calling node maps to its own words (never shown as it is).
+	Say(ctx context.Context, fp string, line Said) error
 }
 
 // MaxEvents is the most bytes of event lines one call carries (an event's

@@ -107,6 +107,11 @@ func (l *countingLocal) Evict(context.Context, string) error            { l.n.Ad
 func (l *countingLocal) Broadcast(context.Context, string) (int, error) { l.n.Add(1); return 0, nil }
 func (l *countingLocal) Kick(context.Context, string) error             { l.n.Add(1); return ErrNotHere }
 func (l *countingLocal) Events([][]byte)                                { l.n.Add(1) }
+func (l *countingLocal) Say(context.Context, string, Said) error        { l.n.Add(1); return ErrNotHere }
+func (l *countingLocal) Chat(string) (<-chan ChatState, func(), bool) {
+	l.n.Add(1)
+	return nil, nil, false
+}
 func (l *countingLocal) Watch(string) (<-chan []byte, func(), bool) {
 	l.n.Add(1)
 	return nil, nil, false

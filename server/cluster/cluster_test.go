@@ -40,12 +40,14 @@ type fakeGame struct {
 	frame    []byte
 	watchers map[int]chan []byte
 	next     int
+	chat     []cluster.ChatLine
+	chatters map[int]chan cluster.ChatState
 }
 
 func newLocal(fps ...string) *fakeLocal {
 	l := &fakeLocal{games: map[string]*fakeGame{}, stuck: map[string]struct{}{}}
 	for _, fp := range fps {
-		l.games[fp] = &fakeGame{watchers: map[int]chan []byte{}}
+		l.games[fp] = &fakeGame{watchers: map[int]chan []byte{}, chatters: map[int]chan cluster.ChatState{}}
 	}
 	return l
 }
@@ -71,6 +73,9 @@ func (l *fakeLocal) end(fp string) {
 	defer l.mu.Unlock()
 	if g, ok := l.games[fp]; ok {
 		for _, ch := range g.watchers {
+			close(ch)
+		}
+		for _, ch := range g.chatters {
 			close(ch)
 		}
 		delete(l.games, fp)
@@ -172,6 +177,52 @@ func (l *fakeLocal) Watch(fp string) (<-chan []byte, func(), bool) {
 			close(w)
 		}
 	}, true
+}
+
+// Chat streams fp's chat: its lines now, then after each line said.
+func (l *fakeLocal) Chat(fp string) (<-chan cluster.ChatState, func(), bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g, ok := l.games[fp]
+	if !ok {
+		return nil, nil, false
+	}
+	g.next++
+	id := g.next
+	ch := make(chan cluster.ChatState, 1)
+	ch <- cluster.ChatState{Lines: slices.Clone(g.chat)}
+	g.chatters[id] = ch
+	return ch, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if c, ok := g.chatters[id]; ok {
+			delete(g.chatters, id)
+			close(c)
+		}
+	}, true
+}
+
+// Say adds line to fp's chat, unless its text is "too fast" (refused as
+// a chat over its rate would be).
+func (l *fakeLocal) Say(_ context.Context, fp string, line cluster.Said) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g, ok := l.games[fp]
+	if !ok {
+		return cluster.ErrNotHere
+	}
+	if line.Text == "too fast" {
+		return errors.New("too-fast")
+	}
+	g.chat = append(g.chat, cluster.ChatLine{Name: line.Name, Text: line.Text})
+	for _, ch := range g.chatters {
+		select {
+		case <-ch:
+		default:
+		}
+		ch <- cluster.ChatState{Lines: slices.Clone(g.chat)}
+	}
+	return nil
 }
 
 // directory is where the nodes' channels listen, as store.Cluster's
@@ -786,6 +837,10 @@ func (l *blockingLocal) Watch(string) (<-chan []byte, func(), bool) { return nil
 
 func (l *blockingLocal) Broadcast(context.Context, string) (int, error) { return 0, nil }
 func (l *blockingLocal) Events([][]byte)                                {}
+func (l *blockingLocal) Chat(string) (<-chan cluster.ChatState, func(), bool) {
+	return nil, nil, false
+}
+func (l *blockingLocal) Say(context.Context, string, cluster.Said) error { return cluster.ErrNotHere }
 
 func (l *blockingLocal) Kick(context.Context, string) error { return cluster.ErrNotHere }
 
@@ -836,5 +891,51 @@ func TestANodeHandsAnotherItsEventsLineByLine(t *testing.T) {
 	}
 	if err := b.client.Events(ctx, "node-a", make([]byte, cluster.MaxEvents+1)); err == nil {
 		t.Error("a body above MaxEvents was taken")
+	}
+}
+
+// TestANodeReadsAndSaysInTheChatOfAGameOnAnother: b streams the chat of
+// a's game and says a line in it, which comes back on the stream; a line
+// a's chat refuses is a RefusedError with a's reason; a key with no game
+// on a is ErrNotHere both ways; the stream closes with the game.
+func TestANodeReadsAndSaysInTheChatOfAGameOnAnother(t *testing.T) {
+	dir := &directory{}
+	secret := newSecret(t)
+	a := startNode(t, dir, secret, "node-a", newLocal("SHA256:amy"))
+	b := startNode(t, dir, secret, "node-b", newLocal())
+	ctx := ctxMinute(t)
+
+	states, stop, err := b.client.Chat(ctx, "node-a", "SHA256:amy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if st := recv(t, "the chat as it is", states); len(st.Lines) != 0 {
+		t.Fatalf("first state %+v, want no line yet", st)
+	}
+	if err := b.client.Say(ctx, "node-a", "SHA256:amy", cluster.Said{Key: "SHA256:bob", Name: "bob", Text: "hi amy"}); err != nil {
+		t.Fatal(err)
+	}
+	if st := recv(t, "the chat after bob's line", states); len(st.Lines) != 1 || st.Lines[0] != (cluster.ChatLine{Name: "bob", Text: "hi amy"}) {
+		t.Fatalf("state %+v, want bob's line", st)
+	}
+	var refused *cluster.RefusedError
+	if err := b.client.Say(ctx, "node-a", "SHA256:amy", cluster.Said{Key: "SHA256:bob", Name: "bob", Text: "too fast"}); !errors.As(err, &refused) || refused.Reason != "too-fast" {
+		t.Errorf("a refused line: %v, want a RefusedError saying too-fast", err)
+	}
+	if err := b.client.Say(ctx, "node-a", "SHA256:nobody", cluster.Said{Key: "SHA256:bob", Name: "bob", Text: "hi"}); !errors.Is(err, cluster.ErrNotHere) {
+		t.Errorf("a line in the chat of no game: %v, want ErrNotHere", err)
+	}
+	if _, _, err := b.client.Chat(ctx, "node-a", "SHA256:nobody"); !errors.Is(err, cluster.ErrNotHere) {
+		t.Errorf("the chat of no game: %v, want ErrNotHere", err)
+	}
+	a.local.end("SHA256:amy")
+	deadline := time.After(time.Minute)
+	for open := true; open; {
+		select {
+		case _, open = <-states:
+		case <-deadline:
+			t.Fatal("the chat's stream did not close with the game")
+		}
 	}
 }

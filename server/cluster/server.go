@@ -53,6 +53,8 @@ func NewServer(c *Credentials, local Local, logger *log.Logger) *Server {
 	mux.HandleFunc("POST "+broadcastPath, s.broadcast)
 	mux.HandleFunc("POST "+kickPath, s.kick)
 	mux.HandleFunc("POST "+eventsPath, s.events)
+	mux.HandleFunc("GET "+chatPath, s.chat)
+	mux.HandleFunc("POST "+sayPath, s.say)
 	s.http = &http.Server{
 		Handler:           mux,
 		TLSConfig:         c.serverConfig(),

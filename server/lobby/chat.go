@@ -340,3 +340,21 @@ func (m *Memory) ChatOfGame(id uint64) (c *Chat, ok bool) {
 	}
 	return m.chatFor(s.key), true
 }
+
+// ChatRate is one key's rate of lines (ChatEvery after a burst of
+// ChatBurst) kept by a node that relays a watcher's lines to a game's chat
+// on another node, so that a flood is refused there before it costs a
+// call; the game's chat checks its own rates again. The zero value is a
+// full burst. Safe for concurrent use.
+type ChatRate struct {
+	mu sync.Mutex
+	b  bucket
+}
+
+// Take spends one line at now and reports true, or reports false,
+// spending nothing, when the key is over its rate.
+func (r *ChatRate) Take(now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.b.take(now, ChatEvery, ChatBurst)
+}

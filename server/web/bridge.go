@@ -57,6 +57,10 @@ type bridge struct {
 	// onSize, when set (a page of a shared renderer: mirror.go), is
 	// given the page's coalesced resizes instead of the program.
 	onSize func(tea.WindowSizeMsg)
+	// onSay, when set before read runs (a watch page that may talk:
+	// chat.go), is given each line the page says ({"say":"…"}); it
+	// returns false to stop reading (the page has gone).
+	onSay func(text string) bool
 
 	mu     sync.Mutex
 	closed bool
@@ -109,6 +113,28 @@ func (b *bridge) send(msg []byte) error {
 	return nil
 }
 
+// sendText writes msg, a JSON text message (a watch page's chat:
+// chat.go), within the write timeout, or drops it once the bridge has
+// closed. A page that does not take it in time is closed with status 1008.
+func (b *bridge) sendText(msg []byte) error {
+	b.mu.Lock()
+	closed := b.closed
+	b.mu.Unlock()
+	if closed {
+		return context.Canceled
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
+	defer cancel()
+	if err := b.conn.Write(ctx, websocket.MessageText, msg); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			b.close(websocket.StatusPolicyViolation, "This page fell too far behind the game. Reload it to watch again.")
+		}
+		b.close(websocket.StatusAbnormalClosure, "")
+		return err
+	}
+	return nil
+}
+
 // close ends the program; the first call's status and reason (a sentence
 // the page shows; at most 123 bytes, RFC 6455 section 5.5) are what
 // finish sends the page.
@@ -150,6 +176,8 @@ type resize struct {
 	Cols int    `json:"cols"`
 	Rows int    `json:"rows"`
 	Key  string `json:"key,omitempty"`
+	// Say is a chat line, from a watch page that may talk (bridge.onSay).
+	Say *string `json:"say,omitempty"`
 }
 
 // read reads the page's messages until the connection ends, handing each
@@ -159,6 +187,7 @@ type resize struct {
 // read no faster), and the bytes of each binary message to
 // keys (a play page's keys), or, when keys is nil (a watch page: no key is
 // taken from a watcher), closing the connection with status 1003.
+// A chat line ({"say":"…"}) goes to b.onSay, when set.
 // Anything else is refused too: a key not in b.keys, a text that is not a
 // resize, and any message over b.limit bytes, closed with status 1009 and
 // b.tooBig. A write to keys waits for the
@@ -198,6 +227,13 @@ func (b *bridge) read(prog *tea.Program, keys io.Writer) {
 		}
 		var m resize
 		ok := typ == websocket.MessageText && json.Unmarshal(data, &m) == nil
+		if ok && m.Say != nil && b.onSay != nil && m.Key == "" && m.Cols == 0 && m.Rows == 0 {
+			if !b.onSay(*m.Say) {
+				b.close(websocket.StatusAbnormalClosure, "")
+				return
+			}
+			continue
+		}
 		if k, isKey := b.keys[m.Key]; ok && m.Key != "" && isKey { // a key the page may send
 			prog.Send(k)
 			if b.keyRate != nil && b.keyRate.Wait(b.ctx) != nil { // a flood is read no faster (the page waits)

@@ -27,8 +27,9 @@ const (
 	// SessionTTL is how long a browser plays after its link was redeemed:
 	// reloads keep playing until then, and then it needs a new link.
 	SessionTTL = 12 * time.Hour
-	// CookieName is the play session's cookie (Path /play, HttpOnly,
-	// SameSite=Strict, Secure when the base URL is https).
+	// CookieName is the play session's cookie (Path /, so that a watch
+	// page's chat knows the key too; HttpOnly, SameSite=Strict, Secure
+	// when the base URL is https).
 	CookieName = "grotto_play"
 	// tokenBytes is the random part of a token, in bytes.
 	tokenBytes = 32
@@ -116,7 +117,7 @@ func (s *Server) redeemLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("web: a browser was tied to a key", "fp", fp)
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: token, Path: "/play", MaxAge: int(SessionTTL / time.Second),
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: token, Path: "/", MaxAge: int(SessionTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.secure})
 	http.Redirect(w, r, "/play", http.StatusSeeOther)
 }

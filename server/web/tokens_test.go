@@ -52,7 +52,7 @@ func TestALinkWorksOnceWithinTenMinutesAndSetsAStrictCookie(t *testing.T) {
 	}
 	cookies := resp.Cookies()
 	if len(cookies) != 1 || cookies[0].Name != CookieName || !cookies[0].HttpOnly || !cookies[0].Secure ||
-		cookies[0].SameSite != http.SameSiteStrictMode || cookies[0].Path != "/play" || cookies[0].MaxAge != 12*60*60 {
+		cookies[0].SameSite != http.SameSiteStrictMode || cookies[0].Path != "/" || cookies[0].MaxAge != 12*60*60 {
 		t.Errorf("the cookie: %+v; want %s, HttpOnly, Secure (https base URL), SameSite=Strict, Path /play, 12 h", cookies, CookieName)
 	}
 	if code, _, body := get(t, link); code != http.StatusGone || !strings.Contains(body, "used already") || !strings.Contains(body, "ssh play.example.org web") {

@@ -3,7 +3,8 @@ package web
 // This file: the watch WebSocket, /watch/{game}/ws?cols=N&rows=N. Its page
 // is drawn by the game's shared watch-only program of its size (mirror.go)
 // on a bridge (bridge.go), counted as a watcher of the game (Live.Watch),
-// the newest frame only. Limits: MaxWatchers pages at
+// the newest frame only; the game's chat goes on the same socket as text
+// messages (chat.go). Limits: MaxWatchers pages at
 // once, MaxMessage bytes a message, Config.WriteTimeout a write, a program
 // no larger than tui.MaxWidth x tui.MaxHeight, a resize per
 // winsize.Interval at most (bridge.go).
@@ -75,6 +76,7 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 		s.refuseHidden(w, r)
 		return
 	}
+	fp, hint := s.chatSpeaker(r) // before Accept, which takes the request
 	frames, stop, ok := s.cfg.Live.Watch(g.ID)
 	if !ok {
 		if s.hidden(g.ID) { // it began today's daily meanwhile
@@ -91,6 +93,7 @@ func (s *Server) watchSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	b := newBridge(s.ctx, conn, s.cfg.WriteTimeout)
 	defer b.finish()
+	s.openChat(b, g.ID, fp, hint)                     // chat.go
 	s.watchShared(b, g, frames, pageSize(cols, rows)) // mirror.go
 }
 
@@ -145,9 +148,9 @@ func (oneGame) TakeOver() error                        { return nil }
 func (oneGame) ClaimName(string) error                 { return nil }
 func (oneGame) Cheat(string)                           {}
 
-// Chat implements tui.Lobby: a watch page has no key, and a key with no
-// name cannot talk, so the page's terminal shows no chat (the page's own
-// chat box reads and, for a signed-in key, says: chat.go).
+// Chat implements tui.Lobby: the page's terminal shows no chat; the
+// page's own chat box reads it and, for a browser tied to a key, says
+// lines (chat.go).
 func (oneGame) Chat(uint64) (tui.ChatRoom, bool) { return nil, false }
 
 // Refusals of a watch or replay page, the close reasons (status 1013) its

@@ -138,6 +138,9 @@ type Config struct {
 	Tokens store.WebTokens
 	// Players runs the play pages' sessions (play.go).
 	Players Players
+	// Chats opens live games' chats for the watch pages (chat.go); nil
+	// shows none.
+	Chats Chats
 	// Gate admits each connection Serve accepts, and each WebSocket
 	// (play, watch, replay) that comes through a trusted proxy, under
 	// the server's per-address limits (limits.go); nil admits every one.

@@ -5,7 +5,10 @@
 // page (data-play="1") sends what the player types as binary messages
 // (UTF-8, as xterm.js's onData gives it, a long paste split into messages
 // of at most 4096 bytes). window.grottoTerm is the
-// Terminal, for tests.
+// Terminal, for tests. A watch page also shows the game's chat, which
+// comes on the same socket as text messages ({"chat":{lines, canSay,
+// hint, said}}), drawn as text (textContent, never HTML); a page whose
+// browser is tied to a key sends its lines as {"say":"…"}.
 (function () {
   'use strict';
   var el = document.getElementById('term');
@@ -36,8 +39,49 @@
     });
     term.focus();
   }
+  var chat = document.getElementById('chat');
+  function showChat(m) {
+    chat.hidden = false;
+    if (m.lines) {
+      var list = document.getElementById('chat-lines');
+      var atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+      list.textContent = '';
+      m.lines.forEach(function (l) {
+        var li = document.createElement('li');
+        var who = document.createElement('span');
+        who.className = 'who';
+        who.textContent = '<' + l.name + (l.player ? '*' : '') + '> ';
+        li.appendChild(who);
+        li.appendChild(document.createTextNode(l.text));
+        list.appendChild(li);
+      });
+      if (atEnd) { list.scrollTop = list.scrollHeight; }
+    }
+    if (m.canSay !== undefined) { document.getElementById('chat-form').hidden = !m.canSay; }
+    if (m.hint) {
+      var hint = document.getElementById('chat-hint');
+      hint.textContent = m.hint;
+      hint.hidden = false;
+    }
+    var said = document.getElementById('chat-said');
+    said.textContent = m.said || '';
+    said.hidden = !m.said;
+  }
+  if (chat) {
+    document.getElementById('chat-form').addEventListener('submit', function (e) {
+      e.preventDefault();
+      var input = document.getElementById('chat-text');
+      if (input.value.trim() !== '' && ws.readyState === WebSocket.OPEN) {
+        ws.send(JSON.stringify({ say: input.value }));
+        input.value = '';
+      }
+    });
+  }
   ws.onmessage = function (e) {
-    if (e.data instanceof ArrayBuffer) { term.write(new Uint8Array(e.data)); }
+    if (e.data instanceof ArrayBuffer) { term.write(new Uint8Array(e.data)); return; }
+    if (!chat) { return; }
+    try { var m = JSON.parse(e.data); } catch (err) { return; }
+    if (m && m.chat) { showChat(m.chat); }
   };
   ws.onclose = function (e) {
     status.textContent = e.reason || (play ? 'The connection closed. Reload the page to play on.' : 'The connection closed. Reload the page to watch again.');
