@@ -78,14 +78,23 @@ func (r *chatRoom) Say(text string) error {
 	return r.srv.say(r.c, r.fp, name, text)
 }
 
-// say says text in chat c as key fp under name, unless the chat refuses
-// it now (its bounds: no store read for a flood) or an admin muted fp.
+// say says text in chat c as key fp under its name, unless the chat
+// refuses it now (its bounds: no store read for a flood) or an admin muted
+// fp.
+//
+// The line goes under the name the store holds now, not the one the room
+// was opened with: after an admin's rename the old name is free, and
+// another key that took it must not read as this one (a community tester
+// chatted as "carol" after carol was renamed).
 func (s *Server) say(c *lobby.Chat, fp, name, text string) error {
 	if err := c.Allow(fp, name); err != nil {
 		return err
 	}
 	if s.chatMuted(fp) {
 		return errMutedKey
+	}
+	if now := s.nameOf(fp); now != "" {
+		name = now
 	}
 	_, err := c.Say(fp, name, text)
 	return err

@@ -84,3 +84,24 @@ func TestAPlayerAndAWatcherChatOverSSHWithinTheBoundsAndAnAdminCanMute(t *testin
 		t.Fatalf("unmute: status %d\n%s", status, out)
 	}
 }
+
+// TestAWatcherRenamedByAnAdminChatsUnderTheNewName: after an admin renames
+// a watcher, its lines carry the new name, so whoever takes the old name
+// cannot be taken for it (a community tester chatted as "carol" once carol
+// was renamed, and the player could not tell them apart).
+func TestAWatcherRenamedByAnAdminChatsUnderTheNewName(t *testing.T) {
+	admin := newKey(t)
+	_, addr, _ := startWithAdmins(t, admin)
+	n := names.Add(1)
+	pname, wname, renamed := fmt.Sprintf("chatp%d", n), fmt.Sprintf("chatw%d", n), fmt.Sprintf("chatr%d", n)
+	player := dial(t, addr, newKey(t), 100, 30)
+	namedGame(t, player, pname)
+	w := watchNamed(t, addr, wname)
+	say(w, "before")
+	waitText(t, player, "<"+wname+"> before")
+	if out, status := commandAs(t, addr, admin, "rename "+wname+" "+renamed); status != 0 {
+		t.Fatalf("rename: %q", out)
+	}
+	say(w, "after")
+	waitText(t, player, "<"+renamed+"> after")
+}
