@@ -136,6 +136,22 @@ func TestTheFrontPageSaysHowToPlay(t *testing.T) {
 	}
 }
 
+// A session on the title has no game to watch: its row offers no watch
+// link (a community tester followed one to a title screen).
+func TestTheFrontPageOffersNoWatchLinkForASessionOnTheTitle(t *testing.T) {
+	s := newSite(t, Config{})
+	s.play(t, "tom", 0, 0)
+	s.play(t, "ann", 2, 40)
+	_, _, body := get(t, s.http.URL+"/")
+	tom := body[strings.Index(body, "<td>tom</td>"):]
+	tom = tom[:strings.Index(tom, "</tr>")]
+	ann := body[strings.Index(body, "<td>ann</td>"):]
+	ann = ann[:strings.Index(ann, "</tr>")]
+	if strings.Contains(tom, "/watch/") || !strings.Contains(tom, "on the title") || !strings.Contains(ann, "/watch/") {
+		t.Errorf("rows: %q and %q; want a watch link for ann's game only", tom, ann)
+	}
+}
+
 func TestFrontPageWithNothingYetSaysSo(t *testing.T) {
 	s := newSite(t, Config{})
 	_, _, body := get(t, s.http.URL+"/")
