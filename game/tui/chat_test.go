@@ -150,3 +150,27 @@ func TestAWatcherTypesALineAndSeesWhyOneIsRefused(t *testing.T) {
 	}
 	press(m, "esc") // not typing: leaves
 }
+
+// A watcher learns that the player muted the watchers before typing a
+// line, not only from its refusal (a community tester).
+func TestAWatcherSeesThatThePlayerMutedTheWatchers(t *testing.T) {
+	g := game.New(7, content.Default())
+	blob, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := newFakeRoom()
+	room.MuteWatchers(true)
+	l := &chatLobby{room: room}
+	f := frame.New(blob, content.Default())
+	l.latest = f
+	m, ok := NewWatcher(l, nil, LiveGame{ID: 3, Name: "tester"})
+	if !ok {
+		t.Fatal("not watching")
+	}
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m.Update(frameMsg{f})
+	if s := plain(m); !strings.Contains(s, "the player has muted watchers") || strings.Contains(s, "c chat") {
+		t.Fatalf("the watch screen of a muted chat:\n%s", s)
+	}
+}

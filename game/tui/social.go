@@ -571,7 +571,11 @@ func (w *watchScreen) view(m *Model) string {
 	if w.back == nil { // a watcher only (NewWatcher): there is no going back
 		back = ""
 	}
-	if w.chat != nil && !w.ended {
+	switch {
+	case w.chat == nil || w.ended:
+	case w.chat.WatchersMuted(): // said before a line is typed, not after
+		back += " · chat: the player has muted watchers"
+	default:
 		back += " · c chat"
 	}
 	return w.board.renderChat(m, w.g, nil, note+back, w.chatRows(m))
