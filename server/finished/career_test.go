@@ -3,6 +3,7 @@ package finished
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,5 +70,14 @@ func BenchmarkCareer10000(b *testing.B) {
 		if c, err := g.Career("bob"); err != nil || c.Games != 10000 {
 			b.Fatalf("%d games (%v)", c.Games, err)
 		}
+	}
+}
+
+func TestADumpNamesThePlayerAsTheGameIsKeptNow(t *testing.T) {
+	var b strings.Builder
+	WriteDump(&b, store.Finished{ID: 1, Score: store.Score{Name: "Ann", Date: at},
+		Record: store.GameRecord{Dump: "Rude: 1203 points, killed by a rat.\nDepth 3.\nRude's pack: nothing\n"}})
+	if s := b.String(); !strings.Contains(s, "\nAnn: 1203 points, killed by a rat.\n") || strings.Contains(s, "Rude: ") {
+		t.Errorf("the dump after a rename:\n%s", s)
 	}
 }

@@ -255,9 +255,24 @@ func WriteDump(w io.Writer, f store.Finished) {
 			tui.Inert(f.Score.Name), f.Score.Points, tui.Inert(game.ThirdPerson(f.Score.Cause)), f.Score.Depth, turns(f.Score.Turns))
 		return
 	}
-	for _, line := range strings.SplitAfter(strings.TrimSuffix(f.Record.Dump, "\n"), "\n") {
-		fmt.Fprintln(w, tui.Inert(strings.TrimSuffix(line, "\n"))) // a name or message sent no escape
+	for i, line := range strings.SplitAfter(strings.TrimSuffix(f.Record.Dump, "\n"), "\n") {
+		line = strings.TrimSuffix(line, "\n")
+		if i == 0 {
+			line = renamed(line, f.Score.Name)
+		}
+		fmt.Fprintln(w, tui.Inert(line)) // a name or message sent no escape
 	}
+}
+
+// renamed is a dump's first line ("NAME: 1203 points, …", written when the
+// game ended) under name, the one the game is kept under now: an admin's
+// rename reaches the account too (a community tester read the old name in
+// `dump` after a rename).
+func renamed(first, name string) string {
+	if i := strings.Index(first, ": "); i > 0 && name != "" && tui.ValidName(first[:i]) {
+		return name + first[i:]
+	}
+	return first
 }
 
 // Sentence returns msg, a Problem line, as a sentence: upper case first,
