@@ -105,3 +105,18 @@ func TestAWatcherRenamedByAnAdminChatsUnderTheNewName(t *testing.T) {
 	say(w, "after")
 	waitText(t, player, "<"+renamed+"> after")
 }
+
+// TestThePlayerAnswersTheWatchersOverSSH: the player's " opens a chat line
+// that the watchers read, marked as the player's.
+func TestThePlayerAnswersTheWatchersOverSSH(t *testing.T) {
+	_, addr := serve(t, Config{})
+	n := names.Add(1)
+	pname, wname := fmt.Sprintf("chatp%d", n), fmt.Sprintf("chatw%d", n)
+	player := dial(t, addr, newKey(t), 100, 30)
+	namedGame(t, player, pname)
+	w := watchNamed(t, addr, wname)
+	player.Send(`"`)
+	waitText(t, player, "Say: _")
+	player.Send("hi back\r")
+	waitText(t, w, "<"+pname+"*> hi back")
+}

@@ -106,13 +106,24 @@ func (m *Model) closeChat() {
 	}
 }
 
-// shownChat is the player's chat rows under the map's messages: the
-// newest line, when the chat is on (Settings.Chat) and has one.
+// shownChat is the player's chat rows under the map's messages, when the
+// chat is on (Settings.Chat): the newest line, why the player's own last
+// line was refused, and the line the player is typing (" opens it).
 func (m *Model) shownChat() []string {
-	if m.set.Chat == ChatOff || len(m.chatLines) == 0 {
+	if m.set.Chat == ChatOff {
 		return nil
 	}
-	return []string{m.chatRow(m.chatLines[len(m.chatLines)-1])}
+	var rows []string
+	if len(m.chatLines) > 0 {
+		rows = append(rows, m.chatRow(m.chatLines[len(m.chatLines)-1]))
+	}
+	if m.chatSaid != "" { // why the player's last line was refused
+		rows = append(rows, m.th.spans.impossible.render(truncate(m.chatSaid, m.w)))
+	}
+	if m.chatIn.on {
+		rows = append(rows, m.chatIn.row(m))
+	}
+	return rows
 }
 
 // chatRow draws one chat line on one row: "‹name› text", cut to the width.

@@ -174,3 +174,41 @@ func TestAWatcherSeesThatThePlayerMutedTheWatchers(t *testing.T) {
 		t.Fatalf("the watch screen of a muted chat:\n%s", s)
 	}
 }
+
+// TestThePlayerAnswersInTheChat: " opens a line under the messages; what is
+// typed is text, not commands (h does not move); Enter says it; a refusal
+// is shown; Esc cancels (a community tester: the player could only read).
+func TestThePlayerAnswersInTheChat(t *testing.T) {
+	room := newFakeRoom()
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 7)
+	p.Lobby = &chatLobby{room: room}
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Init()
+	press(m, "n")
+	turn, pos := m.game.Turn(), m.game.Player().Pos
+	press(m, `"`)
+	for _, k := range []string{"h", "i", " ", "a", "l", "l"} {
+		press(m, k)
+	}
+	if s := plain(m); !strings.Contains(s, "Say: hi all_") {
+		t.Fatalf("the player's chat input:\n%s", s)
+	}
+	press(m, "enter")
+	if len(room.said) != 1 || room.said[0] != "hi all" || m.game.Turn() != turn || m.game.Player().Pos != pos {
+		t.Fatalf("said %q; turn %d→%d: typed keys played as commands", room.said, turn, m.game.Turn())
+	}
+	room.refuse = errors.New("slow down: one line a second")
+	press(m, `"`)
+	press(m, "x")
+	press(m, "enter")
+	if s := plain(m); !strings.Contains(s, "slow down") {
+		t.Fatalf("a refused line is not explained:\n%s", s)
+	}
+	press(m, `"`)
+	press(m, "esc")
+	press(m, "l")
+	if m.game.Turn() != turn+1 {
+		t.Errorf("after Esc closed the input, l did not move (turn %d)", m.game.Turn())
+	}
+}

@@ -42,6 +42,7 @@ const (
 	actRest                      // wait until healed (rest.go)
 	actGoto                      // look mode: travel to the cursor (travel.go)
 	actSearch                    // search round the player for hidden traps and doors
+	actChat                      // say a line in the game's chat (chat.go)
 )
 
 // boundKey is one key and what it does.
@@ -130,7 +131,8 @@ func newKeyMaps() keyMaps {
 		{label: "/ or ;", help: "look around (cursor; Esc leaves)", keys: []boundKey{one("/", actLook), one(";", actLook)}},
 		{label: "v", help: "message log", keys: []boundKey{one("v", actLog)}},
 		{label: "?", help: "this help", keys: []boundKey{one("?", actHelp)}},
-		{label: "O", help: "settings: symbols and colour", keys: []boundKey{one("O", actOptions)}},
+		{label: "O", help: "settings: symbols, colour and chat", keys: []boundKey{one("O", actOptions)}},
+		{label: `"`, help: "chat: say a line to your watchers (Enter sends)", keys: []boundKey{one(`"`, actChat)}},
 		{label: "S or Ctrl+C", help: "save and leave (come back with the same key)", keys: []boundKey{one("S", actSave), one("ctrl+c", actSave)}},
 		{label: `\`, help: "cheat menu (admins)", keys: []boundKey{one(`\`, actCheat)}, admin: true},
 	}

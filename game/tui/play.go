@@ -42,6 +42,15 @@ func newPlay() *playScreen { return &playScreen{} }
 const keyStop = "You stop: you pressed a key."
 
 func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
+	if m.chatIn.on { // typing a chat line: keys are its text, not commands
+		if text, send := m.chatIn.key(k); send && m.chat != nil {
+			m.chatSaid = ""
+			if err := m.chat.Say(text); err != nil {
+				m.chatSaid = err.Error()
+			}
+		}
+		return s, nil
+	}
 	if s.trip != nil { // any key stops a trip, and does only that
 		return s.stopTrip(keyStop)
 	}
@@ -93,6 +102,16 @@ func (s *playScreen) do(m *Model, bk boundKey) (screen, tea.Cmd) {
 		return s, nil
 	case actSave:
 		return s, m.saveAndLeave()
+	case actChat:
+		switch {
+		case m.set.Chat == ChatOff:
+			s.note = "The chat is off: O (settings) turns it on."
+		case m.chat == nil:
+			s.note = "There is no chat for this game yet."
+		default:
+			m.chatIn.on, m.chatSaid = true, ""
+		}
+		return s, nil
 	}
 	return s.open(m, bk.act), nil
 }
