@@ -263,6 +263,7 @@ type Model struct {
 	reread    chan struct{}          // closed to end the tick under way before the next read of a save (reread.go); nil for none
 	chat      ChatRoom               // the chat of the session's own game (chat.go); nil for none
 	chatIn    chatInput              // the line the player is typing in it (" opens it)
+	recording bool                   // drawn for a recording (ReplayFrames): no key hints
 	chatSaid  string                 // why the player's last line was refused; "" for none
 	chatLines []ChatLine             // its lines as last heard, oldest first
 }

@@ -299,6 +299,9 @@ func (m *Model) statusLine(g *game.Game) string {
 		left, rest = m.narrowStatus(g, dailies)
 	}
 	hint := "? help"
+	if m.recording { // a recording (ReplayFrames) takes no keys
+		hint = ""
+	}
 	if pad := m.w - len(left) - len(rest) - len(hint); pad >= 1 {
 		return hp.render(left) + m.th.spans.status.render(rest+strings.Repeat(" ", pad)) + m.th.spans.dim.render(hint)
 	}

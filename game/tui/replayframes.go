@@ -47,6 +47,7 @@ func ReplayFrames(rg ReplayGame, data *content.Tables, width, height int, speed 
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	r := m.scr.(*replayScreen)
 	r.recorded = speed
+	m.recording = true
 	draw := func(k FrameKind) error {
 		return frame(ReplayFrame{Kind: k, Lines: frameLines(m, width, height)})
 	}
