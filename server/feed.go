@@ -52,7 +52,8 @@ func (s *Server) milestones(lob *sessionLobby) func(session.Milestone) {
 		// hit them for 6)", never the player's "you" on a public feed.
 		s.publish(events.Event{V: events.Version, ID: s.feed.ids.Next(), Time: s.clock().UTC(), Node: s.cfg.Node,
 			Kind: events.Kind(m.Kind), Player: name, Daily: m.Daily, Depth: m.Depth, Turn: m.Turn,
-			Level: m.Level, Monster: m.Monster, Cause: game.ThirdPerson(m.Cause), Won: m.Won, Score: m.Score, Rank: m.Rank})
+			Level: m.Level, Monster: m.Monster, Cause: game.ThirdPerson(m.Cause), Won: m.Won, Score: m.Score, Rank: m.Rank,
+			Cheated: m.Cheated})
 	}
 }
 

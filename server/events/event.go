@@ -61,6 +61,10 @@ type Event struct {
 	// Rank is the finished game's rank on the score table, 1 the best; 0
 	// when it is not on it (cheats, or its end could not be recorded).
 	Rank int `json:"rank,omitempty"`
+	// Cheated marks an event of a game in which cheats were used (an
+	// admin's cheat menu): such a game is never on the score table, and a
+	// feed should not celebrate it. Absent otherwise.
+	Cheated bool `json:"cheated,omitempty"`
 }
 
 // IDs makes event IDs that no other node or run of this one makes: a

@@ -30,6 +30,7 @@ type Milestone struct {
 	Won     bool   // the game ended in victory (victory, daily)
 	Score   int    // points of a game that ended
 	Rank    int    // its rank on the score table, 0 for none
+	Cheated bool   // cheats were used in the game (game.Game.Cheated): never on the score table
 }
 
 // milestones returns what the turn that gave res made of note, in the
@@ -39,7 +40,7 @@ func (s *Session) milestones(res game.Result) []Milestone {
 		return nil
 	}
 	g := s.game
-	at := Milestone{Daily: g.Daily(), Depth: g.Depth(), Turn: g.Turn()}
+	at := Milestone{Daily: g.Daily(), Depth: g.Depth(), Turn: g.Turn(), Cheated: g.Cheated()}
 	var out []Milestone
 	for _, id := range res.Slain {
 		if m, ok := s.cfg.Data.Monster(id); ok && m.Notable {

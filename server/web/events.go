@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/grotto-game/grotto/game"
@@ -49,8 +50,18 @@ func (s *Server) eventRows() []eventRow {
 	return rows
 }
 
-// sentence says what e tells, in words: "ann reached depth 3".
+// sentence says what e tells, in words: "ann reached depth 3"; an event
+// of a game with cheats says so and celebrates nothing.
 func sentence(e events.Event) string {
+	s := plainSentence(e)
+	if e.Cheated {
+		s = strings.TrimSuffix(s, "!") + " (with cheats: not on the score table)"
+	}
+	return s
+}
+
+// plainSentence is sentence without the cheats' mark.
+func plainSentence(e events.Event) string {
 	who := e.Player
 	if who == "" {
 		who = "someone"

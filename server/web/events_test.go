@@ -60,3 +60,21 @@ func TestTheFrontPageShowsTheNewestEventsAndItsPollGetsTheSameRows(t *testing.T)
 		t.Errorf("recent.json without a feed: %d, want 404", status)
 	}
 }
+
+// A game played with cheats is not celebrated: its victory says it had
+// cheats and is not on the table (a community tester read "mod left the
+// grotto alive with 2257 points!" for an admin's teleported game).
+func TestACheatedVictoryIsNotCelebrated(t *testing.T) {
+	e := events.Event{V: events.Version, ID: "a-1", Kind: events.KindVictory, Player: "mod", Depth: 6, Won: true, Score: 2257, Cheated: true}
+	if s := sentence(e); strings.Contains(s, "!") || !strings.Contains(s, "with cheats") {
+		t.Errorf("a cheated victory reads %q", s)
+	}
+	line := string(e.Line())
+	if !strings.Contains(line, `"cheated":true`) {
+		t.Errorf("the event line %s does not say cheats were used", line)
+	}
+	e.Cheated = false
+	if s := sentence(e); !strings.HasSuffix(s, "!") || strings.Contains(s, "cheats") {
+		t.Errorf("an honest victory reads %q", s)
+	}
+}
