@@ -91,8 +91,12 @@
     if (ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ cols: size.cols, rows: size.rows })); }
   });
   var pending;
-  window.addEventListener('resize', function () {
+  function refit() {
     clearTimeout(pending);
     pending = setTimeout(function () { fit.fit(); }, 100);
-  });
+  }
+  window.addEventListener('resize', refit);
+  // The terminal's box also shrinks when the chat appears under it (or its
+  // form shows): fit it again then, or it draws over the chat.
+  if (window.ResizeObserver) { new ResizeObserver(refit).observe(el); }
 })();
