@@ -249,10 +249,23 @@ func (c *Chat) Listen() (changed <-chan struct{}, stop func()) {
 
 // MuteWatchers mutes (on) or lets speak (off) everyone but the player in
 // this game's chat; lines said already stay.
+//
+// Every listener is told, as for a new line, so that a watcher's screen
+// says at once that it may talk or not (a community tester's watchers
+// still read "c chat" after the mute).
 func (c *Chat) MuteWatchers(on bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.muted == on {
+		return
+	}
 	c.muted = on
+	for _, ch := range c.listeners {
+		select {
+		case ch <- struct{}{}:
+		default: // told already, not read yet
+		}
+	}
 }
 
 // WatchersMuted reports whether the player muted the watchers.

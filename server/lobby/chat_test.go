@@ -124,6 +124,27 @@ func TestMutedWatchersCannotTalkButThePlayerCan(t *testing.T) {
 	}
 }
 
+// A watcher's screen learns of a mute at once, not at the next line.
+func TestListenersAreToldWhenThePlayerMutesOrUnmutesTheWatchers(t *testing.T) {
+	c := NewChat("SHA256:owner", nil)
+	changed, stop := c.Listen()
+	defer stop()
+	for _, on := range []bool{true, false} {
+		c.MuteWatchers(on)
+		select {
+		case <-changed:
+		default:
+			t.Fatalf("MuteWatchers(%v) told no listener", on)
+		}
+	}
+	c.MuteWatchers(false) // no change: nothing to tell
+	select {
+	case <-changed:
+		t.Error("a mute that changed nothing woke the listeners")
+	default:
+	}
+}
+
 func TestListenersAreToldOnceForManyLinesAndSeeTheChatClose(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1e9, 0)}
 	c := NewChat("SHA256:owner", clk.now)
