@@ -169,7 +169,11 @@ func WriteCareer(w io.Writer, c Career, now time.Time) {
 		fmt.Fprintln(w, "No finished games yet.")
 		return
 	}
-	fmt.Fprintf(w, "Games: %d   Wins: %d   Streak: %d (best %d)   Deepest: depth %d", c.Games, c.Wins, c.Streak, c.BestStreak, c.Deepest)
+	deepest := "-" // every game with cheats: none counts
+	if c.Deepest > 0 {
+		deepest = fmt.Sprintf("depth %d", c.Deepest)
+	}
+	fmt.Fprintf(w, "Games: %d   Wins: %d   Streak: %d (best %d)   Deepest: %s", c.Games, c.Wins, c.Streak, c.BestStreak, deepest)
 	if c.Cheated > 0 {
 		fmt.Fprintf(w, "   With cheats: %d", c.Cheated)
 	}
