@@ -45,9 +45,9 @@ type gameRow struct {
 // indexData is what the front page shows.
 type indexData struct {
 	Scores      []scoreRow
-	ScoresError bool // the scores could not be read
-	Replays     bool // a score has a replay: the table has a column for the links
-	Players     bool // names link to the players' pages (Config.Careers)
+	ScoresError bool   // the scores could not be read
+	Replays     bool   // a score has a replay: the table has a column for the links
+	Players     bool   // names link to the players' pages (Config.Careers)
 	SSH         string // what to type to play: "ssh -p 2222 play.example.org"
 	Games       []gameRow
 	// Hidden, when a game is hidden, says why under the list
