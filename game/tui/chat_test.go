@@ -110,13 +110,14 @@ func TestThePlayerSeesTheChatUnderTheMessagesWithoutAKeyAndCanTurnItOffAndMuteWa
 	}
 }
 
-func TestAWatcherTypesALineAndSeesWhyOneIsRefused(t *testing.T) {
-	g := game.New(7, content.Default())
-	blob, err := g.Encode()
+// watching returns a watcher's model of a new game whose chat is room,
+// width cells wide, with the game's first frame drawn.
+func watching(t *testing.T, room *fakeRoom, width int) *Model {
+	t.Helper()
+	blob, err := game.New(7, content.Default()).Encode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	room := newFakeRoom(ChatLine{Name: "tester", Text: "welcome", Player: true})
 	l := &chatLobby{room: room}
 	f := frame.New(blob, content.Default())
 	l.latest = f
@@ -124,8 +125,14 @@ func TestAWatcherTypesALineAndSeesWhyOneIsRefused(t *testing.T) {
 	if !ok {
 		t.Fatal("not watching")
 	}
-	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(tea.WindowSizeMsg{Width: width, Height: 24})
 	m.Update(frameMsg{f})
+	return m
+}
+
+func TestAWatcherTypesALineAndSeesWhyOneIsRefused(t *testing.T) {
+	room := newFakeRoom(ChatLine{Name: "tester", Text: "welcome", Player: true})
+	m := watching(t, room, 80)
 	if s := plain(m); !strings.Contains(s, "<tester*> welcome") || !strings.Contains(s, "c chat") {
 		t.Fatalf("the watch screen without the chat:\n%s", s)
 	}
@@ -154,22 +161,9 @@ func TestAWatcherTypesALineAndSeesWhyOneIsRefused(t *testing.T) {
 // A watcher learns that the player muted the watchers before typing a
 // line, not only from its refusal (a community tester).
 func TestAWatcherSeesThatThePlayerMutedTheWatchers(t *testing.T) {
-	g := game.New(7, content.Default())
-	blob, err := g.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
 	room := newFakeRoom()
 	room.MuteWatchers(true)
-	l := &chatLobby{room: room}
-	f := frame.New(blob, content.Default())
-	l.latest = f
-	m, ok := NewWatcher(l, nil, LiveGame{ID: 3, Name: "tester"})
-	if !ok {
-		t.Fatal("not watching")
-	}
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
-	m.Update(frameMsg{f})
+	m := watching(t, room, 100)
 	if s := plain(m); !strings.Contains(s, "the player has muted watchers") || strings.Contains(s, "c chat") {
 		t.Fatalf("the watch screen of a muted chat:\n%s", s)
 	}

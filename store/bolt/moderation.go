@@ -209,61 +209,51 @@ func renameIn(tx *bbolt.Tx, act *store.Act) error {
 // renameScores sets name on every score of fp in table (nil: none). A
 // record that does not decode is left as it is.
 func renameScores(table *bbolt.Bucket, fp, name string) error {
-	if table == nil {
-		return nil
-	}
-	type put struct{ k, v []byte }
-	var puts []put // bbolt forbids writing a bucket while a cursor walks it
-	err := table.ForEach(func(k, v []byte) error {
+	return rewrite(table, func(k, v []byte) ([]byte, error) {
 		s, err := decodeScore(k, v)
 		if err != nil || s.Fingerprint != fp || s.Name == name {
-			return nil
+			return nil, nil
 		}
 		s.Name = name
-		rec, err := encodeScore(s)
-		if err != nil {
-			return err
-		}
-		puts = append(puts, put{bytes.Clone(k), rec})
-		return nil
+		return encodeScore(s)
 	})
-	if err != nil {
-		return err
-	}
-	for _, p := range puts {
-		if err := table.Put(p.k, p.v); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // renameFinished sets name on the score of every finished game of fp in
 // fb (nil: none). A record that does not decode is left as it is.
 func renameFinished(fb *bbolt.Bucket, fp, name string) error {
-	if fb == nil {
+	return rewrite(fb, func(k, v []byte) ([]byte, error) {
+		f, err := decodeFinished(k, v)
+		if err != nil || f.Score.Fingerprint != fp || f.Score.Name == name {
+			return nil, nil
+		}
+		f.Score.Name = name
+		return encodeFinished(f)
+	})
+}
+
+// rewrite puts, for each record of b (nil: none) that change returns a
+// new value for (nil: leave it), that value under the record's key. The
+// new values are put after the walk: bbolt forbids writing a bucket while
+// a cursor walks it.
+func rewrite(b *bbolt.Bucket, change func(k, v []byte) ([]byte, error)) error {
+	if b == nil {
 		return nil
 	}
 	type put struct{ k, v []byte }
 	var puts []put
-	err := fb.ForEach(func(k, v []byte) error {
-		f, err := decodeFinished(k, v)
-		if err != nil || f.Score.Fingerprint != fp || f.Score.Name == name {
-			return nil
+	err := b.ForEach(func(k, v []byte) error {
+		rec, err := change(k, v)
+		if rec != nil && err == nil {
+			puts = append(puts, put{bytes.Clone(k), rec})
 		}
-		f.Score.Name = name
-		rec, err := encodeFinished(f)
-		if err != nil {
-			return err
-		}
-		puts = append(puts, put{bytes.Clone(k), rec})
-		return nil
+		return err
 	})
 	if err != nil {
 		return err
 	}
 	for _, p := range puts {
-		if err := fb.Put(p.k, p.v); err != nil {
+		if err := b.Put(p.k, p.v); err != nil {
 			return err
 		}
 	}
