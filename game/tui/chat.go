@@ -107,15 +107,21 @@ func (m *Model) closeChat() {
 }
 
 // shownChat is the player's chat rows under the map's messages, when the
-// chat is on (Settings.Chat): the newest line, why the player's own last
-// line was refused, and the line the player is typing (" opens it).
+// chat is on (Settings.Chat): the newest line (the two newest on a
+// terminal of 24 rows or more: a community tester missed most of a
+// conversation), why the player's own last line was refused, and the line
+// the player is typing (" opens it).
 func (m *Model) shownChat() []string {
 	if m.set.Chat == ChatOff {
 		return nil
 	}
 	var rows []string
-	if len(m.chatLines) > 0 {
-		rows = append(rows, m.chatRow(m.chatLines[len(m.chatLines)-1]))
+	n := 1 // the newest line; two where the messages have five rows (24 rows and more)
+	if _, msgRows := m.layout(); msgRows >= 5 {
+		n = 2
+	}
+	for _, l := range m.chatLines[max(0, len(m.chatLines)-n):] {
+		rows = append(rows, m.chatRow(l))
 	}
 	if m.chatSaid != "" { // why the player's last line was refused
 		rows = append(rows, m.th.spans.impossible.render(truncate(m.chatSaid, m.w)))

@@ -206,3 +206,20 @@ func TestThePlayerAnswersInTheChat(t *testing.T) {
 		t.Errorf("after Esc closed the input, l did not move (turn %d)", m.game.Turn())
 	}
 }
+
+// On a terminal of 24 rows the player reads the two newest lines of a
+// conversation, under the game's newest messages.
+func TestThePlayerReadsTheTwoNewestChatLines(t *testing.T) {
+	room := newFakeRoom(ChatLine{Name: "a", Text: "one"}, ChatLine{Name: "b", Text: "two"}, ChatLine{Name: "a", Text: "three"})
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 7)
+	p.Lobby = &chatLobby{room: room}
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Init()
+	press(m, "n")
+	m.Update(chatMsg{room: room, open: true})
+	rows := strings.Split(plain(m), "\n")
+	if len(rows) < 2 || !strings.Contains(rows[len(rows)-2], "<b> two") || !strings.Contains(rows[len(rows)-1], "<a> three") || strings.Contains(plain(m), "<a> one") {
+		t.Fatalf("the last rows:\n%s", strings.Join(rows[max(0, len(rows)-3):], "\n"))
+	}
+}
