@@ -97,6 +97,9 @@ func (s *Server) say(c *lobby.Chat, fp, name, text string) error {
 		name = now
 	}
 	_, err := c.Say(fp, name, text)
+	if err == nil {
+		s.place.live.TouchKey(fp) // a watcher who talks is not idle (`who`)
+	}
 	return err
 }
 

@@ -54,6 +54,15 @@ func (m *Memory) RenameKey(fp, name string) bool {
 	return true
 }
 
+// TouchKey implements Lobby.
+func (m *Memory) TouchKey(fp string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s := m.players[fp]; s != nil && !s.released {
+		s.lastInput = m.now()
+	}
+}
+
 // Ban implements Lobby.
 func (m *Memory) Ban(banned func(fp string) bool) int {
 	m.mu.Lock()

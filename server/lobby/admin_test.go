@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // announcer records what a slot's holder is told, broadcasts included.
@@ -128,5 +129,21 @@ func TestBroadcastTellsEverySessionThatShowsIt(t *testing.T) {
 		if got := x.heard(); !slices.Equal(got, []string{"restart at noon"}) {
 			t.Errorf("a session heard %q", got)
 		}
+	}
+}
+
+// A chat line said while watching counts as the key's last input: `who`
+// shows the watcher active, not idle (a community tester).
+func TestTouchKeyIsTheKeysLastInput(t *testing.T) {
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	m := NewMemory(func() time.Time { return now })
+	if _, err := m.Claim(Holder{Key: "SHA256:bob", Name: "bob", Notifier: newEvents()}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(55 * time.Second)
+	m.TouchKey("SHA256:bob")
+	m.TouchKey("SHA256:nobody") // no slot: nothing
+	if g, ok := m.OfKey("SHA256:bob"); !ok || !g.LastInput.Equal(now) {
+		t.Errorf("bob's last input %v, want %v", g.LastInput, now)
 	}
 }

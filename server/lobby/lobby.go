@@ -90,6 +90,10 @@ type Lobby interface {
 	// RenameKey lists the player slot of key fp under name from now on
 	// (an admin's rename); it reports whether fp has a player slot.
 	RenameKey(fp, name string) bool
+	// TouchKey counts something key fp's session did that is not a turn
+	// (a chat line said while watching) as its last input, which `who`
+	// shows as idle time; nothing when fp has no player slot.
+	TouchKey(fp string)
 	// ChatOf returns the chat of the game key fp (a fingerprint) plays
 	// here (chat.go), for its player; ok is false when it plays none. It
 	// lasts through a take-over and closes when the key's player leaves.
