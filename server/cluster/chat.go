@@ -14,11 +14,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strings"
-	"time"
 )
 
 // Paths of the chat calls; fp (the player's key) is a query parameter.
@@ -72,27 +70,9 @@ func (e *RefusedError) Error() string { return "the line was refused: " + e.Reas
 // breaks or stop is called (ctx bounds only the call's start, as for
 // [Client.Watch]). Errors: as [Client.Evict]'s.
 func (c *Client) Chat(ctx context.Context, node, fp string) (states <-chan ChatState, stop func(), err error) {
-	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	unbind := context.AfterFunc(ctx, cancel)
-	req, err := http.NewRequestWithContext(sctx, http.MethodGet, callURL(chatPath, fp), nil)
+	resp, cancel, err := c.stream(ctx, node, chatPath, fp, "chat on")
 	if err != nil {
-		cancel()
 		return nil, nil, err
-	}
-	resp, err := c.client(node).Do(req)
-	if !unbind() && err == nil {
-		resp.Body.Close()
-		return nil, nil, fmt.Errorf("chat on node %s: %w", node, ctx.Err())
-	}
-	if err != nil {
-		cancel()
-		return nil, nil, c.failed(ctx, "chat on", node, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-		resp.Body.Close()
-		cancel()
-		return nil, nil, c.refused(ctx, "chat on", node, resp, msg)
 	}
 	ch := make(chan ChatState, 1)
 	go func() {
@@ -177,11 +157,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			if err != nil || len(frame) > MaxFrame {
 				continue
 			}
-			_ = rc.SetWriteDeadline(time.Now().Add(FrameWriteTimeout))
-			if err := writeFrame(w, frame); err != nil {
-				return
-			}
-			if err := rc.Flush(); err != nil {
+			if sendFrame(w, rc, frame) != nil {
 				return
 			}
 		case <-r.Context().Done():

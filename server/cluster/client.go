@@ -163,28 +163,9 @@ func (c *Client) refused(ctx context.Context, call, node string, resp *http.Resp
 // only bounds the call's start: once Watch returned, only stop ends the
 // stream). Errors: as [Client.Evict]'s.
 func (c *Client) Watch(ctx context.Context, node, fp string) (frames <-chan []byte, stop func(), err error) {
-	// ctx bounds the start, sctx the stream (stop cancels it).
-	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	unbind := context.AfterFunc(ctx, cancel)
-	req, err := http.NewRequestWithContext(sctx, http.MethodGet, callURL(watchPath, fp), nil)
+	resp, cancel, err := c.stream(ctx, node, watchPath, fp, "watch on")
 	if err != nil {
-		cancel()
 		return nil, nil, err
-	}
-	resp, err := c.client(node).Do(req)
-	if !unbind() && err == nil { // ctx ended as the stream began
-		resp.Body.Close()
-		return nil, nil, fmt.Errorf("watch on node %s: %w", node, ctx.Err())
-	}
-	if err != nil {
-		cancel()
-		return nil, nil, c.failed(ctx, "watch on", node, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-		resp.Body.Close()
-		cancel()
-		return nil, nil, c.refused(ctx, "watch on", node, resp, msg)
 	}
 	ch := make(chan []byte, 1)
 	go func() {
@@ -199,6 +180,37 @@ func (c *Client) Watch(ctx context.Context, node, fp string) (frames <-chan []by
 		}
 	}()
 	return ch, cancel, nil
+}
+
+// stream opens the streaming call path about key fp on node (call names it
+// in errors, "watch on"): the response once node answered 200, and the
+// cancel that ends the stream. ctx bounds only the start; once stream has
+// returned, only cancel ends it. Errors: as [Client.Evict]'s.
+func (c *Client) stream(ctx context.Context, node, path, fp, call string) (*http.Response, context.CancelFunc, error) {
+	// ctx bounds the start, sctx the stream (cancel ends it).
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	unbind := context.AfterFunc(ctx, cancel)
+	req, err := http.NewRequestWithContext(sctx, http.MethodGet, callURL(path, fp), nil)
+	if err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	resp, err := c.client(node).Do(req)
+	if !unbind() && err == nil { // ctx ended as the stream began
+		resp.Body.Close()
+		return nil, nil, fmt.Errorf("%s node %s: %w", call, node, ctx.Err())
+	}
+	if err != nil {
+		cancel()
+		return nil, nil, c.failed(ctx, call, node, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+		resp.Body.Close()
+		cancel()
+		return nil, nil, c.refused(ctx, call, node, resp, msg)
+	}
+	return resp, cancel, nil
 }
 
 // callURL is the URL of a call on the node a client's pool dials; its

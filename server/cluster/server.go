@@ -193,17 +193,23 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
 				s.log.Warn("a frame too large to send to a watching node was skipped", "fp", fp, "bytes", len(frame), "max", MaxFrame)
 				continue
 			}
-			_ = rc.SetWriteDeadline(time.Now().Add(FrameWriteTimeout))
-			if err := writeFrame(w, frame); err != nil {
-				return
-			}
-			if err := rc.Flush(); err != nil {
+			if sendFrame(w, rc, frame) != nil {
 				return
 			}
 		case <-r.Context().Done():
 			return
 		}
 	}
+}
+
+// sendFrame writes frame to a streaming call's w (writeFrame) within
+// FrameWriteTimeout and flushes it to the peer.
+func sendFrame(w io.Writer, rc *http.ResponseController, frame []byte) error {
+	_ = rc.SetWriteDeadline(time.Now().Add(FrameWriteTimeout))
+	if err := writeFrame(w, frame); err != nil {
+		return err
+	}
+	return rc.Flush()
 }
 
 // broadcast answers POST /v1/broadcast, the text as the body: 200 and the
