@@ -141,10 +141,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer stop()
-	rc := http.NewResponseController(w)
-	w.Header().Set("Content-Type", "application/octet-stream")
-	w.WriteHeader(http.StatusOK)
-	if err := rc.Flush(); err != nil {
+	rc, ok := startStream(w)
+	if !ok {
 		return
 	}
 	for {

@@ -177,10 +177,8 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
 	}
 	defer stop()
 	s.log.Debug("another node watches a game here", "fp", fp, "by", peer(r))
-	rc := http.NewResponseController(w)
-	w.Header().Set("Content-Type", "application/octet-stream")
-	w.WriteHeader(http.StatusOK)
-	if err := rc.Flush(); err != nil {
+	rc, ok := startStream(w)
+	if !ok {
 		return
 	}
 	for {
@@ -200,6 +198,15 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// startStream answers a streaming call 200 with a body of frames and
+// sends the header at once; false when the peer has gone.
+func startStream(w http.ResponseWriter) (*http.ResponseController, bool) {
+	rc := http.NewResponseController(w)
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.WriteHeader(http.StatusOK)
+	return rc, rc.Flush() == nil
 }
 
 // sendFrame writes frame to a streaming call's w (writeFrame) within

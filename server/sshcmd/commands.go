@@ -202,25 +202,24 @@ const ModerationShown = 50
 
 // cmdBans is `bans`, for admins.
 func cmdBans(h Host, c *Call) int {
-	acts, err := h.Store().Bans()
-	if err != nil {
-		h.Log().Error("bans", "err", err)
-		fmt.Fprintln(c.Err, "grotto: the bans cannot be read right now")
-		return 1
-	}
-	WriteActs(c.Out, acts, "No key is banned with `ban` (the banned-keys file may ban others).")
-	return 0
+	return listActs(c, h, "bans", h.Store().Bans, "No key is banned with `ban` (the banned-keys file may ban others).")
 }
 
 // cmdModeration is `moderation`, for admins.
 func cmdModeration(h Host, c *Call) int {
-	acts, err := h.Store().ModerationLog(ModerationShown)
+	return listActs(c, h, "moderation log", func() ([]store.Act, error) { return h.Store().ModerationLog(ModerationShown) }, "No moderation yet.")
+}
+
+// listActs writes the acts read returns (WriteActs, none when there are
+// none), or that the what cannot be read now; it returns the exit status.
+func listActs(c *Call, h Host, what string, read func() ([]store.Act, error), none string) int {
+	acts, err := read()
 	if err != nil {
-		h.Log().Error("moderation log", "err", err)
-		fmt.Fprintln(c.Err, "grotto: the moderation log cannot be read right now")
+		h.Log().Error(what, "err", err)
+		fmt.Fprintf(c.Err, "grotto: the %s cannot be read right now\n", what)
 		return 1
 	}
-	WriteActs(c.Out, acts, "No moderation yet.")
+	WriteActs(c.Out, acts, none)
 	return 0
 }
 
