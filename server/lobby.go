@@ -119,6 +119,8 @@ func (l *sessionLobby) Notify(e lobby.Event) {
 		msg = tui.KickedMsg{}
 	case lobby.Banned:
 		msg = tui.BannedMsg{}
+	case lobby.Relist:
+		msg = tui.RelistMsg{}
 	default:
 		return
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -359,4 +360,25 @@ func commandAs(t *testing.T, addr string, key gossh.Signer, cmd string) (string,
 		t.Fatalf("%q hangs", cmd)
 	}
 	return string(c.Output()), c.ExitStatus()
+}
+
+// TestTheTitlesListOfGamesFollowsPlayersComingAndGoing: a player resting
+// on the title sees another start a game, and reach depth and turn, in
+// "Playing now" without pressing a key (a community tester's list never
+// changed: it was read again only on the minute's idle check).
+func TestTheTitlesListOfGamesFollowsPlayersComingAndGoing(t *testing.T) {
+	_, addr := serve(t, Config{})
+	n := names.Add(1)
+	resting := dial(t, addr, newKey(t), 100, 30)
+	if s, err := resting.WaitFor(timeout(t), func(s string) bool {
+		return strings.Contains(s, "New game") || strings.Contains(s, "Choose the name")
+	}); err != nil {
+		t.Fatal(err)
+	} else if strings.Contains(s, "Choose the name") {
+		resting.Send(fmt.Sprintf("\x15rester%d\r", n))
+		waitText(t, resting, "New game")
+	}
+	name := fmt.Sprintf("comer%d", n)
+	namedGame(t, dial(t, addr, newKey(t), 100, 30), name)
+	waitText(t, resting, name)
 }

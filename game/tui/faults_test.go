@@ -177,3 +177,33 @@ func TestTheTitleListOfGamesHasHeadingsAndRefreshes(t *testing.T) {
 		t.Errorf("the list did not follow the lobby:\n%s", s)
 	}
 }
+
+// TestTheListsOfGamesFollowTheServersRelist: the server's RelistMsg (every
+// few seconds, to sessions with no game open) refreshes the title's
+// "Playing now" and the watch list, whose cursor stays on the game it was
+// on (a community tester saw a title list that never changed).
+func TestTheListsOfGamesFollowTheServersRelist(t *testing.T) {
+	games := []LiveGame{{ID: 1, Name: "bob", Depth: 2, Turn: 40, LastInput: testNow}}
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 1)
+	p.Lobby = changingLobby{games: &games}
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	games = append(games, LiveGame{ID: 3, Name: "cyd", Depth: 5, Turn: 900, LastInput: testNow})
+	m.Update(RelistMsg{})
+	if s := plain(m); !strings.Contains(s, "cyd") {
+		t.Errorf("the title's list did not follow the relist:\n%s", s)
+	}
+
+	w := newWatchList(m, m.scr)
+	m.scr = w
+	press(m, "down") // on cyd
+	games = []LiveGame{{ID: 0, Name: "abe", Depth: 1, Turn: 3, LastInput: testNow}, games[0], games[1]}
+	m.Update(RelistMsg{})
+	s := plain(m)
+	if !strings.Contains(s, "abe") {
+		t.Errorf("the watch list did not follow the relist:\n%s", s)
+	}
+	if !strings.Contains(s, "> cyd") {
+		t.Errorf("the cursor left the game it was on:\n%s", s)
+	}
+}

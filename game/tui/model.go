@@ -314,6 +314,12 @@ func (m *Model) Init() tea.Cmd {
 // would outlive the program by up to its period).
 type IdleCheckMsg struct{}
 
+// RelistMsg tells a session that the live games may have changed: a
+// screen showing them (the title's "Playing now", the watch list) reads
+// them again. The server sends it every few seconds to sessions with no
+// game open (lobby.RelistEvery).
+type RelistMsg struct{}
+
 // Update implements tea.Model. After every message it settles the screen it
 // ends on (camera, scroll positions), so View only draws, and starts the
 // next read of a save the screen waits to read again (reread.go).
@@ -343,6 +349,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if t, ok := m.scr.(*titleScreen); ok { // the periodic check also refreshes the list of live games
 			t.refreshLive(m)
+		}
+	case RelistMsg:
+		switch s := m.scr.(type) {
+		case *titleScreen:
+			s.refreshLive(m)
+		case *watchListScreen:
+			s.refresh(m)
 		}
 	case rereadTick:
 		var cmd tea.Cmd

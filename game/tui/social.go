@@ -345,13 +345,28 @@ func (s *watchListScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) 
 	case "down", "j":
 		s.sel = min(len(s.games)-1, s.sel+1)
 	case "r":
-		*s = *newWatchList(m, s.back)
+		s.refresh(m)
 	case "enter":
 		if len(s.games) > 0 {
 			return startWatching(m, s.games[s.sel], s)
 		}
 	}
 	return s, nil
+}
+
+// refresh reads the live games again, keeping the cursor on the game it
+// was on while that game is listed.
+func (s *watchListScreen) refresh(m *Model) {
+	var was uint64
+	if s.sel < len(s.games) {
+		was = s.games[s.sel].ID
+	}
+	*s = *newWatchList(m, s.back)
+	for i, g := range s.games {
+		if g.ID == was {
+			s.sel = i
+		}
+	}
 }
 
 func (s *watchListScreen) view(m *Model) string {

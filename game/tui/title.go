@@ -89,9 +89,9 @@ func (t *titleScreen) reread(m *Model) (screen, tea.Cmd) {
 
 // refreshLive reads the live games from the lobby again and rebuilds the
 // menu (Watch a game only when there is one), keeping the choice the
-// cursor is on. The model calls it on the server's periodic IdleCheckMsg
-// and on every key, so the list follows the lobby while the title is shown
-// without a timer of its own.
+// cursor is on. The model calls it on the server's RelistMsg (every few
+// seconds) and IdleCheckMsg and on every key, so the list follows the
+// lobby while the title is shown without a timer of its own.
 func (t *titleScreen) refreshLive(m *Model) {
 	was := ""
 	if t.sel < len(t.items) {

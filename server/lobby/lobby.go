@@ -64,7 +64,9 @@ type Lobby interface {
 	// each slot's Conn a keepalive request, closing a Conn that left 3 in a
 	// row unanswered (its session then saves as it unwinds); every idle
 	// period (between a second and a minute; 0 means never) it sends every slot
-	// IdleCheck. One goroutine for all slots: an idle session costs no timer.
+	// IdleCheck; every RelistEvery it sends Relist to the slots with no
+	// game open. One goroutine for all slots: an idle session costs no
+	// timer.
 	Sweep(keepAlive, idle time.Duration, stop <-chan struct{})
 	// Shutdown refuses claims from now on and takes every slot away: each
 	// Lost channel closes and each notifier gets ShutDown. It does not wait.
@@ -202,6 +204,11 @@ const (
 	Kicked
 	// Banned: the key was banned (Lobby.Ban); save and leave.
 	Banned
+	// Relist: the live games may have changed since the holder last
+	// listed them; a holder that shows the list (the title screen, the
+	// watch list) reads it again. Sweep sends it every RelistEvery to
+	// the slots with no game open, the only ones that show a list.
+	Relist
 )
 
 func (e Event) String() string {
@@ -218,6 +225,8 @@ func (e Event) String() string {
 		return "kicked"
 	case Banned:
 		return "banned"
+	case Relist:
+		return "relist"
 	}
 	return "unknown event"
 }

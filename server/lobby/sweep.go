@@ -23,6 +23,8 @@ func (m *Memory) Sweep(keepAlive, idle time.Duration, stop <-chan struct{}) {
 	}
 	ka := time.NewTicker(keepAlive)
 	defer ka.Stop()
+	relist := time.NewTicker(RelistEvery)
+	defer relist.Stop()
 	var idleC <-chan time.Time
 	if idle > 0 {
 		t := time.NewTicker(idleCheckEvery(idle))
@@ -35,6 +37,8 @@ func (m *Memory) Sweep(keepAlive, idle time.Duration, stop <-chan struct{}) {
 			return
 		case <-ka.C:
 			m.keepAlive()
+		case <-relist.C:
+			m.relist()
 		case <-idleC:
 			m.mu.Lock()
 			told := make([]*slot, 0, len(m.slots))
@@ -46,6 +50,27 @@ func (m *Memory) Sweep(keepAlive, idle time.Duration, stop <-chan struct{}) {
 				s.notify(IdleCheck)
 			}
 		}
+	}
+}
+
+// RelistEvery is how often Sweep tells the sessions with no game open
+// (on the title, watching, in settings) that the live games may have
+// changed (Relist), so that a list on screen follows players coming and
+// going. A session in a game is never told: it shows no list.
+const RelistEvery = 5 * time.Second
+
+// relist sends Relist to every slot with no game open (depth 0).
+func (m *Memory) relist() {
+	m.mu.Lock()
+	told := make([]*slot, 0, len(m.slots))
+	for _, s := range m.slots {
+		if s.depth <= 0 {
+			told = append(told, s)
+		}
+	}
+	m.mu.Unlock()
+	for _, s := range told {
+		s.notify(Relist)
 	}
 }
 

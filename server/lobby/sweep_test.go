@@ -133,3 +133,30 @@ func TestTheIdleCheckNeverTicksFasterThanOnceASecond(t *testing.T) {
 		}
 	}
 }
+
+func TestRelistReachesTheSessionsWithNoGameOpenOnly(t *testing.T) {
+	// A session on the title shows the live games and reads them again
+	// when told; one in a game shows no list and is never woken for it.
+	m := NewMemory(nil)
+	playing, title, spectator := newEvents(), newEvents(), newEvents()
+	p, _ := m.Claim(Holder{Key: "SHA256:a", Notifier: playing})
+	defer p.Release()
+	p.Publish(2, 40, "", nil)
+	s, _ := m.Claim(Holder{Key: "SHA256:b", Notifier: title})
+	defer s.Release()
+	sp, _ := m.Spectate(Holder{Key: "SHA256:a", Notifier: spectator})
+	defer sp.Release()
+
+	m.relist()
+	if e := title.next(); e != Relist {
+		t.Errorf("the session on the title was told %v, want relist", e)
+	}
+	if e := spectator.next(); e != Relist {
+		t.Errorf("the spectator was told %v, want relist", e)
+	}
+	select {
+	case e := <-playing:
+		t.Errorf("the session in a game was told %v", e)
+	default:
+	}
+}
