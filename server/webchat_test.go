@@ -187,3 +187,40 @@ func TestABrowserTiedToAKeyChatsOnTheWatchPage(t *testing.T) {
 		t.Errorf("a watcher's markup became %d elements on the page", imgs)
 	}
 }
+
+// TestAWatchPageIsToldAtOnceThatThePlayerMutedItsWatchers: the player
+// mutes its watchers in Settings; a watch page reads it without a line
+// being said (a community tester's page learned it only when its next
+// line was refused), and reads it lifted again.
+func TestAWatchPageIsToldAtOnceThatThePlayerMutedItsWatchers(t *testing.T) {
+	_, addr, base := serveWeb(t)
+	pname := fmt.Sprintf("webmutep%d", names.Add(1))
+	player := dial(t, addr, newKey(t), 100, 30)
+	namedGame(t, player, pname)
+	var link string
+	await.Until(t, waitLong, "the game on the front page", func() bool {
+		links, _ := webGames(t, base)
+		link = links[pname]
+		return link != ""
+	})
+	p := openPage(t, noRedirects(t), base, link+"/ws?cols=100&rows=30")
+	p.waitChat(t, `"muted":false`)
+
+	player.Send("O")
+	waitText(t, player, "Settings")
+	player.Send("jjj\r") // the fourth row: this game's watchers
+	waitText(t, player, "Only for this game")
+	p.waitChat(t, `"muted":true`)
+	player.Send("\r")
+	await.Until(t, waitLong, "the mute lifted on the page", func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		last := ""
+		for _, m := range p.texts {
+			if strings.Contains(m, `"muted":`) {
+				last = m
+			}
+		}
+		return strings.Contains(last, `"muted":false`)
+	})
+}

@@ -3,8 +3,8 @@ package web
 // This file: a live game's chat on its watch page (issue 25). The chat
 // travels on the page's watch WebSocket (watch.go) beside the frames, as
 // text messages: the server sends {"chat":{…}} (chatMessage: the newest
-// lines, whether this page may talk and, when it may not, how to; why a
-// line was refused), JSON-escaped, which the page shows as text, never as
+// lines, whether this page may talk and, when it may not, how to; whether
+// the player muted its watchers; why a line was refused), JSON-escaped, which the page shows as text, never as
 // HTML or terminal output. A page whose browser is tied to a key (the
 // play cookie of an `ssh host web` link, tokens.go) says lines as
 // {"say":"…"}; one tied to no key, or to a banned one, only reads. Bounds:
@@ -66,6 +66,10 @@ type chatMessage struct {
 	Hint string `json:"hint,omitempty"`
 	// Said is why the page's last line was refused.
 	Said string `json:"said,omitempty"`
+	// Muted, in the first message and whenever it changes, is whether the
+	// player has muted the game's watchers (tui.ChatRoom.WatchersMuted):
+	// the page says so before a line is typed, not only on refusing one.
+	Muted *bool `json:"muted,omitempty"`
 }
 
 // chatSpeaker returns the key a watch page's request is tied to and may
@@ -119,7 +123,8 @@ func (s *Server) openChat(b *bridge, id uint64, fp, hint string) {
 	}
 	go func() {
 		defer room.Close()
-		if !send(chatMessage{Lines: pageLines(room.Lines()), CanSay: &canSay, Hint: hint}) {
+		muted := room.WatchersMuted()
+		if !send(chatMessage{Lines: pageLines(room.Lines()), CanSay: &canSay, Hint: hint, Muted: &muted}) {
 			return
 		}
 		changed := room.Changed()
@@ -131,7 +136,12 @@ func (s *Server) openChat(b *bridge, id uint64, fp, hint string) {
 				if !open {
 					return
 				}
-				if !send(chatMessage{Lines: pageLines(room.Lines())}) {
+				m := chatMessage{Lines: pageLines(room.Lines())}
+				if now := room.WatchersMuted(); now != muted {
+					muted = now
+					m.Muted = &now
+				}
+				if !send(m) {
 					return
 				}
 			}

@@ -7,7 +7,7 @@
 // of at most 4096 bytes). window.grottoTerm is the
 // Terminal, for tests. A watch page also shows the game's chat, which
 // comes on the same socket as text messages ({"chat":{lines, canSay,
-// hint, said}}), drawn as text (textContent, never HTML); a page whose
+// hint, muted, said}}), drawn as text (textContent, never HTML); a page whose
 // browser is tied to a key sends its lines as {"say":"…"}.
 (function () {
   'use strict';
@@ -62,6 +62,10 @@
       var hint = document.getElementById('chat-hint');
       hint.textContent = m.hint;
       hint.hidden = false;
+    }
+    if (m.muted !== undefined) {
+      document.getElementById('chat-muted').hidden = !m.muted;
+      document.getElementById('chat-text').disabled = m.muted;
     }
     var said = document.getElementById('chat-said');
     said.textContent = m.said || '';
