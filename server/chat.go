@@ -17,16 +17,38 @@ import (
 // errMutedKey is what a key muted by an admin reads when it speaks.
 var errMutedKey = errors.New("an admin has muted this key in the chat")
 
+// speaker is who says a room's lines: a key and its stored name, kept
+// once found so that a flood costs no store read, and looked up again
+// while the key has none, so that a name claimed since counts.
+type speaker struct {
+	srv *Server
+	fp  string // the key
+
+	mu    sync.Mutex
+	known string // the key's stored name, "" until it has one
+}
+
+// newSpeaker is key fp as a room's speaker, its name looked up now.
+func (s *Server) newSpeaker(fp string) speaker {
+	return speaker{srv: s, fp: fp, known: s.nameOf(fp)}
+}
+
+// name returns the speaker's stored name, "" while it has none.
+func (p *speaker) name() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.known == "" {
+		p.known = p.srv.nameOf(p.fp)
+	}
+	return p.known
+}
+
 // chatRoom is one session's view of a game's chat on this node.
 type chatRoom struct {
-	srv     *Server
+	speaker
 	c       *lobby.Chat
-	fp      string // the session's key
 	changed <-chan struct{}
 	stop    func()
-
-	mu   sync.Mutex
-	name string // the key's stored name, "" until it has one
 }
 
 var _ tui.ChatRoom = (*chatRoom)(nil)
@@ -34,7 +56,7 @@ var _ tui.ChatRoom = (*chatRoom)(nil)
 // newChatRoom opens c for key fp.
 func (s *Server) newChatRoom(c *lobby.Chat, fp string) *chatRoom {
 	ch, stop := c.Listen()
-	return &chatRoom{srv: s, c: c, fp: fp, changed: ch, stop: stop, name: s.nameOf(fp)}
+	return &chatRoom{speaker: s.newSpeaker(fp), c: c, changed: ch, stop: stop}
 }
 
 // nameOf returns the name key fp's stored profile holds, "" for none or
@@ -62,20 +84,9 @@ func (r *chatRoom) Lines() []tui.ChatLine { return chatLines(r.c.Lines()) }
 func (r *chatRoom) Changed() <-chan struct{} { return r.changed }
 
 // Say implements tui.ChatRoom: the lobby's bounds first (so a flood costs
-// no store read), then the admins' mute, then the line. A key that had no
-// name when the room opened is looked up again, so a name claimed since
-// counts.
+// no store read), then the admins' mute, then the line (Server.say).
 func (r *chatRoom) Say(text string) error {
-	r.mu.Lock()
-	name := r.name
-	r.mu.Unlock()
-	if name == "" {
-		name = r.srv.nameOf(r.fp)
-		r.mu.Lock()
-		r.name = name
-		r.mu.Unlock()
-	}
-	return r.srv.say(r.c, r.fp, name, text)
+	return r.srv.say(r.c, r.fp, r.name(), text)
 }
 
 // say says text in chat c as key fp under its name, unless the chat

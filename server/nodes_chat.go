@@ -165,7 +165,7 @@ func (s *Server) watcherChat(id uint64, fp string) (tui.ChatRoom, bool) {
 		node, key = g.Node, g.Fingerprint
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &clusterChat{srv: s, fp: fp, game: key, changed: make(chan struct{}, 1), cancel: cancel, name: s.nameOf(fp)}
+	r := &clusterChat{speaker: s.newSpeaker(fp), game: key, changed: make(chan struct{}, 1), cancel: cancel}
 	go r.follow(ctx, node)
 	return r, true
 }
@@ -175,15 +175,13 @@ func (s *Server) watcherChat(id uint64, fp string) (tui.ChatRoom, bool) {
 // lines said there. One goroutine (follow) reads the chat and, when the
 // game moves, follows it.
 type clusterChat struct {
-	srv     *Server
-	fp      string // the watcher's key
+	speaker        // the watcher
 	game    string // the player's key
 	changed chan struct{}
 	cancel  context.CancelFunc
 	rate    lobby.ChatRate
 
 	mu    sync.Mutex
-	name  string      // the watcher's stored name, "" until it has one
 	node  string      // the node whose chat is read now; "" between nodes
 	here  *lobby.Chat // the chat, when node is this one
 	lines []tui.ChatLine
@@ -299,14 +297,9 @@ func (r *clusterChat) Changed() <-chan struct{} { return r.changed }
 // mute again.
 func (r *clusterChat) Say(text string) error {
 	r.mu.Lock()
-	name, node, here := r.name, r.node, r.here
+	node, here := r.node, r.here
 	r.mu.Unlock()
-	if name == "" {
-		name = r.srv.nameOf(r.fp)
-		r.mu.Lock()
-		r.name = name
-		r.mu.Unlock()
-	}
+	name := r.name()
 	if name == "" {
 		return lobby.ErrChatNoName
 	}
