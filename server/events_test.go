@@ -7,8 +7,10 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/log/v2"
+	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/bot"
@@ -165,5 +167,49 @@ func TestAFollowerThatNeverReadsCostsTheGamesNothing(t *testing.T) {
 	}
 	if !stuck.Cut() || srv.feed.hub.Cut() != 1 {
 		t.Errorf("the stuck follower cut %v (hub counts %d); want it cut once it fell behind", stuck.Cut(), srv.feed.hub.Cut())
+	}
+}
+
+// TestAnSSHFollowerThatStopsReadingIsCutAndItsConnectionClosed: a client
+// that runs `events` and never reads its output fills its SSH window;
+// the hub cuts it as it falls behind, and the server then closes its
+// connection instead of keeping the session (and a goroutine blocked in
+// its write) until the client goes (left open after issue 24).
+func TestAnSSHFollowerThatStopsReadingIsCutAndItsConnectionClosed(t *testing.T) {
+	srv, addr := serve(t, Config{})
+	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "follower",
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(newKey(t))}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.StdoutPipe(); err != nil { // never read: the client's window fills
+		t.Fatal(err)
+	}
+	if err := sess.Start("events"); err != nil {
+		t.Fatal(err)
+	}
+	await.Until(t, waitLong, "the follower to follow", func() bool { return srv.feed.hub.Followers() == 1 })
+	closed := make(chan struct{})
+	go func() { conn.Wait(); close(closed) }()
+	// Lines of 16 KB: the follower's buffer of 256 holds 4 MB, more
+	// than the client's 2 MB window, so the write blocks whenever the
+	// cut comes.
+	at, long := time.Now(), strings.Repeat("x", 16<<10)
+	for i := 0; srv.feed.hub.Cut() == 0; i++ {
+		if i == 100_000 {
+			t.Fatal("100,000 events published and the follower that reads nothing was never cut")
+		}
+		srv.feed.hub.Publish(events.Event{V: events.Version, ID: fmt.Sprintf("flood-%d", i), Time: at, Node: "n",
+			Kind: events.KindDeath, Player: "flooder", Depth: 1, Cause: long})
+	}
+	select {
+	case <-closed:
+	case <-time.After(waitLong):
+		t.Fatal("the follower was cut but its connection is still open")
 	}
 }

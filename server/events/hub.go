@@ -71,6 +71,7 @@ func (h *Hub) Publish(e Event) bool {
 		default: // full: cut it rather than wait or leave a hole
 			delete(h.subs, s)
 			s.cut.Store(true)
+			close(s.cutC)
 			close(s.ch)
 			h.cut.Add(1)
 		}
@@ -102,7 +103,7 @@ func (h *Hub) Follow(buf int) ([]Event, *Sub) {
 	if buf <= 0 {
 		buf = DefaultBuffer
 	}
-	s := &Sub{h: h, ch: make(chan Event, buf)}
+	s := &Sub{h: h, ch: make(chan Event, buf), cutC: make(chan struct{})}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -140,9 +141,10 @@ func (h *Hub) Followers() int {
 
 // Sub is one follower of a hub.
 type Sub struct {
-	h   *Hub
-	ch  chan Event
-	cut atomic.Bool
+	h    *Hub
+	ch   chan Event
+	cut  atomic.Bool
+	cutC chan struct{} // closed when cut
 }
 
 // C returns the follower's events. It is closed when the follower is
@@ -152,6 +154,11 @@ func (s *Sub) C() <-chan Event { return s.ch }
 // Cut reports whether the hub cut the follower for falling more than its
 // buffer behind: it then missed events.
 func (s *Sub) Cut() bool { return s.cut.Load() }
+
+// CutC is closed when the hub cuts the follower (never when it is
+// stopped or the hub closes): for a reader that may be stuck writing what
+// it read, and must be ended from outside.
+func (s *Sub) CutC() <-chan struct{} { return s.cutC }
 
 // Stop ends the follower and closes its channel; it may be called more
 // than once, and after a cut.

@@ -149,15 +149,30 @@ func Commands(h Host) Table {
 // it comes, one JSON line each (docs/events.md; Event.Line escapes every
 // byte a terminal would act on), until the client leaves or the server
 // stops (status 0). A client that reads too slowly is cut by the hub: it
-// is told on stderr and gets status 1.
+// is told on stderr and gets status 1. One that reads nothing at all
+// blocks the write of its lines once its SSH window is full: the lines
+// are written by a goroutine of their own, and a cut closes the client's
+// connection, which ends that write (it would otherwise hold the session
+// until the client went).
 func cmdEvents(h Host, c *Call) int {
 	recent, sub := h.Events().Follow(0)
 	defer sub.Stop()
-	for _, e := range recent {
-		if _, err := c.Out.Write(e.Line()); err != nil {
-			return 0 // the client left
+	wrote := make(chan bool, 1) // the writer ended: true when the feed did (not the client)
+	go func() {
+		for _, e := range recent {
+			if _, err := c.Out.Write(e.Line()); err != nil {
+				wrote <- false
+				return
+			}
 		}
-	}
+		for e := range sub.C() {
+			if _, err := c.Out.Write(e.Line()); err != nil {
+				wrote <- false
+				return
+			}
+		}
+		wrote <- true
+	}()
 	var left <-chan struct{}
 	if c.Session != nil {
 		left = c.Session.Context().Done()
@@ -173,18 +188,48 @@ func cmdEvents(h Host, c *Call) int {
 				fmt.Fprintln(c.Err, "This key is banned from this server.")
 				return 1
 			}
-		case e, ok := <-sub.C():
-			if !ok {
-				if sub.Cut() {
-					fmt.Fprintln(c.Err, "grotto: you fell behind the events feed and missed some; connect again to follow it")
-					return 1
-				}
-				return 0 // the server is stopping
+		case <-sub.CutC():
+			tellCut(c, func() { <-wrote })
+			return 1
+		case fed := <-wrote:
+			if fed && sub.Cut() {
+				tellCut(c, func() {})
+				return 1
 			}
-			if _, err := c.Out.Write(e.Line()); err != nil {
-				return 0
-			}
+			return 0 // the client left, or the server is stopping
 		}
+	}
+}
+
+// tellCut tells a follower the hub cut that it missed events, once
+// drained has returned (its lines written), unless that and the telling
+// take longer than CutGrace: a client that reads nothing blocks both, and
+// then only closing its connection ends them.
+func tellCut(c *Call, drained func()) {
+	told := make(chan struct{})
+	go func() {
+		drained()
+		fmt.Fprintln(c.Err, "grotto: you fell behind the events feed and missed some; connect again to follow it")
+		close(told)
+	}()
+	select {
+	case <-told:
+	case <-time.After(CutGrace):
+		hangUp(c.Session)
+	}
+}
+
+// CutGrace is how long a follower the hub cut has to take the lines it
+// was sent before its connection is closed.
+const CutGrace = 2 * time.Second
+
+// hangUp closes the SSH connection of sess (nothing without one).
+func hangUp(sess ssh.Session) {
+	if sess == nil {
+		return
+	}
+	if conn, ok := sess.Context().Value(ssh.ContextKeyConn).(io.Closer); ok {
+		_ = conn.Close()
 	}
 }
 
