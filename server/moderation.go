@@ -1,7 +1,8 @@
 package server
 
 // This file: the admins' moderation over `ssh host CMD` (rename,
-// remove-score, restore-score, ban, unban, mute, unmute, bans, moderation): each act is
+// remove-score, restore-score, ban, unban, mute, unmute, bans, mutes,
+// moderation): each act is
 // done and recorded by the store (store.Moderation) in one transaction,
 // with the admin's fingerprint, and logged ("moderation"). A ban made here
 // is kept in the store, so it holds on every node and across restarts,

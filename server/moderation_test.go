@@ -198,3 +198,38 @@ func TestABanEndsTheBannedKeysEventsFollower(t *testing.T) {
 		t.Errorf("the banned follower read %q, status %d", out, follower.ExitStatus())
 	}
 }
+
+// TestAnAdminListsTheMutedKeysWithMutes: `mutes` lists the keys muted in
+// the chat now, by name and key, with the reason; an unmuted key leaves the
+// list; a player who is no admin is refused (a community tester could not
+// tell whom they had muted).
+func TestAnAdminListsTheMutedKeysWithMutes(t *testing.T) {
+	admin, loud, player := newKey(t), newKey(t), newKey(t)
+	_, addr, _ := startWithAdmins(t, admin)
+	if out, status := commandAs(t, addr, admin, "mutes"); status != 0 || !strings.Contains(out, "No key is muted") {
+		t.Errorf("`mutes` before any mute: status %d, %q", status, out)
+	}
+	loudFP := keys.Fingerprint(loud.PublicKey())
+	if out, status := commandAs(t, addr, admin, "mute "+loudFP+" shouting in caps"); status != 0 {
+		t.Fatalf("mute: status %d, %q", status, out)
+	}
+	out, status := commandAs(t, addr, admin, "mutes")
+	if status != 0 || !strings.Contains(out, loudFP) || !strings.Contains(out, "shouting in caps") || !strings.Contains(out, store.ActMute) {
+		t.Errorf("`mutes` after a mute: status %d,\n%s", status, out)
+	}
+	if bans, _ := commandAs(t, addr, admin, "bans"); strings.Contains(bans, loudFP) {
+		t.Errorf("a muted key is listed by `bans`:\n%s", bans)
+	}
+	if help, _ := commandAs(t, addr, admin, "help"); !strings.Contains(help, "mutes") {
+		t.Errorf("an admin's `help` does not name `mutes`:\n%s", help)
+	}
+	if out, status := commandAs(t, addr, player, "mutes"); status == 0 || strings.Contains(out, loudFP) {
+		t.Errorf("a player's `mutes`: status %d, %q", status, out)
+	}
+	if out, status := commandAs(t, addr, admin, "unmute "+loudFP); status != 0 {
+		t.Fatalf("unmute: status %d, %q", status, out)
+	}
+	if out, status := commandAs(t, addr, admin, "mutes"); status != 0 || strings.Contains(out, loudFP) || !strings.Contains(out, "No key is muted") {
+		t.Errorf("`mutes` after the unmute: status %d, %q", status, out)
+	}
+}

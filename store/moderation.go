@@ -1,7 +1,7 @@
 package store
 
 // This file: moderation, what admins do about players (`ssh host rename`,
-// `remove-score`, `ban`, `unban`): each act is recorded for good, with the
+// `remove-score`, `ban`, `unban`, `mute`, `unmute`): each act is recorded for good, with the
 // admin's fingerprint, in the same transaction as what it changes.
 
 import (
@@ -100,6 +100,9 @@ type Moderation interface {
 	Banned(fp string) (Act, bool, error)
 	// Bans returns the acts of every key banned now, oldest first.
 	Bans() ([]Act, error)
+	// Mutes returns the acts of every key muted in the chat now, oldest
+	// first.
+	Mutes() ([]Act, error)
 	// ModerationLog returns up to n acts, newest first (n ≤ 0: none).
 	ModerationLog(n int) ([]Act, error)
 }

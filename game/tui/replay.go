@@ -267,8 +267,25 @@ func (r *replayScreen) status() string {
 	return s
 }
 
-// replayHint names the replay's keys.
-const replayHint = "space pause · +/- speed · . step · > next depth · G end · q leave"
+// replayHints name the replay's keys, longest first: the replay's bottom
+// row is the longest that fits the width (replayHint).
+var replayHints = []string{
+	"space pause · +/- speed · . step · > next depth · G end · q leave",
+	"space pause · +/- speed · G end · q leave · ? keys",
+	"space pause · q leave · ? keys",
+	"q leave · ? keys",
+}
+
+// replayHint is the replay's keys in one row of at most w columns: the
+// longest of replayHints that fits, or the shortest cut to w.
+func replayHint(w int) string {
+	for _, h := range replayHints {
+		if ansi.StringWidth(h) <= w {
+			return h
+		}
+	}
+	return truncate(replayHints[len(replayHints)-1], w)
+}
 
 // replayKeys are the lines of the replay's keys (?): key, then what it
 // does, padded to one column.
@@ -303,7 +320,10 @@ func (r *replayScreen) view(m *Model) string {
 	if r.recorded != "" { // a recording: no keys to name
 		return r.board.render(m, m.game, nil, r.status())
 	}
-	return r.board.render(m, m.game, nil, r.status()+"  ("+replayHint+")")
+	// The status may wrap (the end's cause is long); the keys are a row of
+	// their own, last, fitted to the width, so they read whole and a row
+	// never runs past the terminal's edge.
+	return r.board.render(m, m.game, nil, r.status()+"\n"+replayHint(m.w))
 }
 
 // settle keeps the replayed player in view.

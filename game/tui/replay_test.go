@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/grotto-game/grotto/game"
 	"github.com/grotto-game/grotto/game/bot"
@@ -208,5 +209,42 @@ func TestLeavingAReplayGoesBackToThePickAndEscNeverQuitsTheTitle(t *testing.T) {
 	}
 	if s := plain(m); !strings.Contains(s, "New game") {
 		t.Errorf("after Esc, Esc the title is gone:\n%s", s)
+	}
+}
+
+// TestTheReplaysStatusAndKeysFitTheWidth: at 80 and 60 columns, playing,
+// paused and at the end, no row of a replay is wider than the terminal
+// and its keys read whole on the bottom row, shortened to the width,
+// under the replay's status (a community tester: at 80x24 the status and
+// its keys ran past 80 columns, the keys broken over two rows).
+func TestTheReplaysStatusAndKeysFitTheWidth(t *testing.T) {
+	for _, c := range []struct {
+		w    int
+		keys string
+	}{
+		{80, "space pause · +/- speed · . step · > next depth · G end · q leave"},
+		{60, "space pause · +/- speed · G end · q leave · ? keys"},
+	} {
+		m := NewReplayer(finishedReplay(t, 247), nil) // each from turn 0
+		m.Update(tea.WindowSizeMsg{Width: c.w, Height: 24})
+		for _, when := range []struct{ key, want string }{{"", "1×"}, {" ", "paused"}, {"G", "checked"}} {
+			if when.key != "" {
+				press(m, when.key)
+			}
+			rows := strings.Split(m.View().Content, "\n")
+			for i, r := range rows {
+				if w := ansi.StringWidth(r); w > c.w {
+					t.Errorf("at %d columns (%q pressed), row %d is %d wide: %q", c.w, when.key, i, w, ansi.Strip(r))
+				}
+			}
+			s := plain(m)
+			last := strings.Split(strings.TrimRight(s, " \n"), "\n") // the messages' free rows are below them
+			if bottom := last[len(last)-1]; len(rows) != 24 || bottom != c.keys {
+				t.Errorf("at %dx24 (%q pressed), %d rows, the last one %q; want the keys %q:\n%s", c.w, when.key, len(rows), bottom, c.keys, s)
+			}
+			if flat := strings.Join(strings.Fields(s), " "); !strings.Contains(flat, "Replay of ann · turn ") || !strings.Contains(flat, when.want) {
+				t.Errorf("at %dx24 (%q pressed), the status lacks %q:\n%s", c.w, when.key, when.want, s)
+			}
+		}
 	}
 }

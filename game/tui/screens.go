@@ -10,10 +10,12 @@ import (
 // This file holds the message-log history screen (help is in help.go, the
 // game-over screen in gameover.go).
 
-// logScreen shows the whole message log, scrollable.
+// logScreen shows the whole message log, scrollable, and on its other
+// side (Tab or c) the game's chat, its kept lines (chatlog.go).
 type logScreen struct {
 	back screen
-	top  int // index of the first message shown
+	top  int      // index of the first message shown
+	chat *chatLog // the chat's side, when shown; nil for the messages
 }
 
 func newLogScreen(m *Model, back screen) *logScreen {
@@ -36,6 +38,19 @@ func (l *logScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	switch k.String() {
 	case "esc", "q", "v", "enter":
 		return l.back, nil
+	case "tab", "c":
+		if l.chat == nil {
+			l.chat = newChatLog()
+		} else {
+			l.chat = nil
+		}
+		return l, nil
+	}
+	if l.chat != nil {
+		l.chat.scroll(k.String(), len(m.chatLines), chatLogRows(m))
+		return l, nil
+	}
+	switch k.String() {
 	case "up", "k":
 		l.top--
 	case "down", "j":
@@ -54,6 +69,9 @@ func (l *logScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 
 func (l *logScreen) view(m *Model) string {
 	th := m.th
+	if l.chat != nil {
+		return l.chat.view(m, m.chatLines, m.ownChatWhy(), "Tab messages · ↑/↓ scroll · PgUp/PgDn page · Home/End · Esc back")
+	}
 	rows, n, top := l.rows(m), m.game.LogLen(), l.firstShown(m)
 	var b strings.Builder
 	b.WriteString(th.title.Render(fmt.Sprintf("Message log (%d-%d of %d)", min(n, top+1), min(n, top+rows), n)) + "\n")
@@ -64,6 +82,6 @@ func (l *logScreen) view(m *Model) string {
 	for i := n - top; i < rows; i++ {
 		b.WriteString("\n")
 	}
-	b.WriteString("\n" + th.dim.Render(truncate("↑/↓ scroll · PgUp/PgDn page · Home/End · Esc back", m.w)))
+	b.WriteString("\n" + th.dim.Render(truncate("Tab chat · ↑/↓ scroll · PgUp/PgDn page · Home/End · Esc back", m.w)))
 	return b.String()
 }

@@ -455,6 +455,7 @@ type watchScreen struct {
 	lines []ChatLine // its lines as last heard
 	input chatInput  // the line being typed (c or Enter opens it)
 	said  string     // why the last line was refused; "" for none
+	log   *chatLog   // the chat's lines read back (v), in place of the game; nil for the game
 }
 
 // watchChatRows is how many of a watched game's chat lines the watch
@@ -532,7 +533,21 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		}
 		return w, nil
 	}
+	if w.log != nil { // reading the chat back: its keys scroll, v, q or Esc go back to the game
+		switch k.String() {
+		case "v", "q", "esc", "enter", "tab":
+			w.log = nil
+		default:
+			w.log.scroll(k.String(), len(w.lines), chatLogRows(m))
+		}
+		return w, nil
+	}
 	switch k.String() {
+	case "v":
+		if w.g != nil && (w.chat != nil || len(w.lines) > 0) {
+			w.log = newChatLog()
+		}
+		return w, nil
 	case "c", "enter":
 		if w.chat != nil && !w.ended {
 			w.input.on, w.said = true, ""
@@ -572,6 +587,13 @@ func (w *watchScreen) view(m *Model) string {
 		}
 		return m.center(m.th.dim.Render(msg) + "\n\n" + m.th.dim.Render("q to stop watching"))
 	}
+	if w.log != nil {
+		why := ""
+		if len(w.lines) == 0 {
+			why = "No one has said anything yet."
+		}
+		return w.log.view(m, w.lines, why, "v/Esc back to the game · ↑/↓ scroll · PgUp/PgDn page · Home/End")
+	}
 	note, back := "Watching "+Inert(w.name), " · q to stop"
 	switch {
 	case w.g.Over() && w.g.Won():
@@ -592,6 +614,9 @@ func (w *watchScreen) view(m *Model) string {
 		back += " · chat: the player has muted watchers"
 	default:
 		back += " · c chat"
+	}
+	if w.chat != nil || len(w.lines) > 0 {
+		back += " · v chat log"
 	}
 	return w.board.renderChat(m, w.g, nil, note+back, w.chatRows(m))
 }

@@ -81,6 +81,7 @@ type Store interface {
 	DailyScores(date string, n int) ([]store.Score, error)
 	Quarantined(fp string) ([]store.Quarantined, error)
 	Bans() ([]store.Act, error)
+	Mutes() ([]store.Act, error)
 	ModerationLog(n int) ([]store.Act, error)
 }
 
@@ -91,7 +92,8 @@ type Store interface {
 // without a terminal: Command.Plain), `player NAME` and `dump ID`, and `web`; for admins `quarantine`, the
 // games set aside as damaged, the host tools `kick NAME` and
 // `broadcast TEXT`, and moderation: `rename`, `remove-score`,
-// `restore-score`, `ban`, `unban`, `mute`, `unmute`, `bans` and `moderation`.
+// `restore-score`, `ban`, `unban`, `mute`, `unmute`, `bans`, `mutes` and
+// `moderation`.
 func Commands(h Host) Table {
 	var t Table
 	with := func(run func(Host, *Call) int) func(*Call) int { return func(c *Call) int { return run(h, c) } }
@@ -140,6 +142,7 @@ func Commands(h Host) Table {
 		{Name: "unmute", Args: "NAME [REASON]", Note: "a player's name or key (SHA256:…)", Min: 1, Max: -1, Admin: true,
 			About: "lift a mute made with `mute`", Run: moderate(h, store.ActUnmute)},
 		{Name: "bans", Admin: true, About: "the keys banned with `ban`, and why", Run: with(cmdBans)},
+		{Name: "mutes", Admin: true, About: "the keys muted in the chat with `mute`, and why", Run: with(cmdMutes)},
 		{Name: "moderation", Admin: true, About: "the last 50 moderation acts: who did what to whom, and why", Run: with(cmdModeration)},
 	}
 	return t
@@ -248,6 +251,11 @@ const ModerationShown = 50
 // cmdBans is `bans`, for admins.
 func cmdBans(h Host, c *Call) int {
 	return listActs(c, h, "bans", h.Store().Bans, "No key is banned with `ban` (the banned-keys file may ban others).")
+}
+
+// cmdMutes is `mutes`, for admins: the keys muted in the chat now.
+func cmdMutes(h Host, c *Call) int {
+	return listActs(c, h, "mutes", h.Store().Mutes, "No key is muted in the chat.")
 }
 
 // cmdModeration is `moderation`, for admins.

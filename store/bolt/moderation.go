@@ -385,10 +385,18 @@ func (b *Store) actOn(bucket []byte, fp string) (store.Act, bool, error) {
 }
 
 // Bans returns the acts of every key banned now, oldest first.
-func (b *Store) Bans() ([]store.Act, error) {
+func (b *Store) Bans() ([]store.Act, error) { return b.actsIn(bansBucket) }
+
+// Mutes returns the acts of every key muted in the chat now, oldest
+// first.
+func (b *Store) Mutes() ([]store.Act, error) { return b.actsIn(mutesBucket) }
+
+// actsIn returns the acts that put every key now in bucket (bans or
+// mutes) there, oldest first.
+func (b *Store) actsIn(bucket []byte) ([]store.Act, error) {
 	var acts []store.Act
 	err := b.db.View(func(tx *bbolt.Tx) error {
-		bb := tx.Bucket(bansBucket)
+		bb := tx.Bucket(bucket)
 		if bb == nil {
 			return nil
 		}

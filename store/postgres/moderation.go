@@ -229,16 +229,24 @@ func (s *Store) Muted(fp string) (store.Act, bool, error) {
 }
 
 // Bans returns the acts of every key banned now, oldest first.
-func (s *Store) Bans() ([]store.Act, error) {
+func (s *Store) Bans() ([]store.Act, error) { return s.actsIn("bans") }
+
+// Mutes returns the acts of every key muted in the chat now, oldest
+// first.
+func (s *Store) Mutes() ([]store.Act, error) { return s.actsIn("mutes") }
+
+// actsIn returns the acts that put every key now in table (bans or
+// mutes, never a name from outside) there, oldest first.
+func (s *Store) actsIn(table string) ([]store.Act, error) {
 	ctx, cancel := op()
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT `+actColumns+` FROM bans b JOIN moderation m ON m.id = b.act ORDER BY m.id`)
+	rows, err := s.pool.Query(ctx, `SELECT `+actColumns+` FROM `+table+` b JOIN moderation m ON m.id = b.act ORDER BY m.id`)
 	if err != nil {
-		return nil, fmt.Errorf("bans: %w", avail(err))
+		return nil, fmt.Errorf("%s: %w", table, avail(err))
 	}
 	acts, err := pgx.CollectRows(rows, scanAct)
 	if err != nil {
-		return nil, fmt.Errorf("bans: %w", avail(err))
+		return nil, fmt.Errorf("%s: %w", table, avail(err))
 	}
 	return acts, nil
 }

@@ -1,5 +1,5 @@
 // The moderation contract (see store.Moderation): renames, scores taken
-// off the tables and put back, bans, and the log of every act.
+// off the tables and put back, bans, mutes, and the log of every act.
 
 package storetest
 
@@ -29,6 +29,7 @@ func RunModeration(t *testing.T, open func(t *testing.T) ModeratedStore) {
 		{"a removed score leaves its table, stays kept and marked, and comes back", removeScore},
 		{"a ban holds the key and its name until it is lifted", ban},
 		{"a mute holds the key in the chat until it is lifted, apart from bans", mute},
+		{"the mutes list every key muted now, oldest first, and no ban", mutes},
 		{"every act is logged, newest first, with the admin and the reason", moderationLog},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -241,6 +242,41 @@ func mute(t *testing.T, st ModeratedStore) {
 	}
 	if acts, err := st.ModerationLog(10); err != nil || len(acts) != 2 || acts[0].Action != store.ActUnmute {
 		t.Errorf("the log of a mute and an unmute: %+v (%v)", acts, err)
+	}
+}
+
+func mutes(t *testing.T, st ModeratedStore) {
+	if err := st.ClaimName("SHA256:a", "Ann", when); err != nil {
+		t.Fatal(err)
+	}
+	if acts, err := st.Mutes(); err != nil || len(acts) != 0 {
+		t.Errorf("a new store's mutes: %+v (%v), want none", acts, err)
+	}
+	for _, a := range []store.Act{
+		{Action: store.ActMute, Fingerprint: "SHA256:a", Detail: "flood"},
+		{Action: store.ActBan, Fingerprint: "SHA256:b"},
+		{Action: store.ActMute, Fingerprint: "SHA256:z"}, // a key with no player yet
+	} {
+		a.When, a.Admin = when, admin
+		if _, err := st.Moderate(a); err != nil {
+			t.Fatalf("%s %s: %v", a.Action, a.Fingerprint, err)
+		}
+	}
+	got, err := st.Mutes()
+	if err != nil || len(got) != 2 || got[0].Fingerprint != "SHA256:a" || got[1].Fingerprint != "SHA256:z" {
+		t.Fatalf("Mutes: %+v (%v), want a then z", got, err)
+	}
+	if got[0].Name != "Ann" || got[0].Detail != "flood" || got[0].Admin != admin || got[0].Action != store.ActMute || !got[0].When.Equal(when) {
+		t.Errorf("Mutes' first act: %+v, want the mute of Ann as recorded", got[0])
+	}
+	if bans, err := st.Bans(); err != nil || len(bans) != 1 || bans[0].Fingerprint != "SHA256:b" {
+		t.Errorf("Bans beside the mutes: %+v (%v), want only b", bans, err)
+	}
+	if _, err := st.Moderate(store.Act{When: when, Admin: admin, Action: store.ActUnmute, Fingerprint: "SHA256:a"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Mutes(); err != nil || len(got) != 1 || got[0].Fingerprint != "SHA256:z" {
+		t.Errorf("Mutes after one unmute: %+v (%v), want z", got, err)
 	}
 }
 
