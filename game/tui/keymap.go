@@ -129,7 +129,7 @@ func newKeyMaps() keyMaps {
 		{label: "d / t", help: "drop / throw an item", keys: []boundKey{one("d", actDrop), one("t", actThrow)}},
 		{label: "C", help: "call an unknown potion, scroll or wand by a name", keys: []boundKey{one("C", actCall)}},
 		{label: "/ or ;", help: "look around (cursor; Esc leaves)", keys: []boundKey{one("/", actLook), one(";", actLook)}},
-		{label: "v", help: "message log", keys: []boundKey{one("v", actLog)}},
+		{label: "v", help: "message log (Tab: the chat)", keys: []boundKey{one("v", actLog)}},
 		{label: "?", help: "this help", keys: []boundKey{one("?", actHelp)}},
 		{label: "O", help: "settings: symbols, colour and chat", keys: []boundKey{one("O", actOptions)}},
 		{label: `"`, help: "chat: say a line to your watchers (Enter sends)", keys: []boundKey{one(`"`, actChat)}},
