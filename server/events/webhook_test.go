@@ -85,6 +85,10 @@ func TestAWebhookReceiverGetsEveryEventOnceInOrderAcrossItsRestart(t *testing.T)
 	srv = serveOn(t, addr, rcv) // back, at the same address
 	defer srv.Close()
 	await.Until(t, 10*time.Second, "the receiver has all ten", func() bool { return len(rcv.got()) >= 10 })
+	// The receiver records an event before its answer reaches the
+	// webhook, which counts the post then: wait for that too (a run
+	// under load read "sent 9, queued 1").
+	await.Until(t, 10*time.Second, "the webhook to count the tenth", func() bool { return w.Queued() == 0 })
 	if got := fmt.Sprint(rcv.got()); got != idsUpTo(10) {
 		t.Errorf("the receiver got %s, want each once in order: %s", got, idsUpTo(10))
 	}
