@@ -62,14 +62,21 @@ type chatLobby struct {
 
 func (l *chatLobby) Chat(uint64) (ChatRoom, bool) { return l.room, true }
 
-func TestThePlayerSeesTheChatUnderTheMessagesWithoutAKeyAndCanTurnItOffAndMuteWatchers(t *testing.T) {
-	room := newFakeRoom()
+// playingWithChat is a player at 80x24 in a new game whose chat is room.
+func playingWithChat(t *testing.T, room *fakeRoom) *Model {
+	t.Helper()
 	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 7)
 	p.Lobby = &chatLobby{room: room}
 	m := New(p)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Init()
 	press(m, "n")
+	return m
+}
+
+func TestThePlayerSeesTheChatUnderTheMessagesWithoutAKeyAndCanTurnItOffAndMuteWatchers(t *testing.T) {
+	room := newFakeRoom()
+	m := playingWithChat(t, room)
 	before := strings.Split(plain(m), "\n")
 	room.add(ChatLine{Name: "wat", Text: "hi \x1b[31mthere\x07"})
 	m.Update(chatMsg{room: room, open: true}) // no key pressed
@@ -174,12 +181,7 @@ func TestAWatcherSeesThatThePlayerMutedTheWatchers(t *testing.T) {
 // is shown; Esc cancels (a community tester: the player could only read).
 func TestThePlayerAnswersInTheChat(t *testing.T) {
 	room := newFakeRoom()
-	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 7)
-	p.Lobby = &chatLobby{room: room}
-	m := New(p)
-	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.Init()
-	press(m, "n")
+	m := playingWithChat(t, room)
 	turn, pos := m.game.Turn(), m.game.Player().Pos
 	press(m, `"`)
 	for _, k := range []string{"h", "i", " ", "a", "l", "l"} {
@@ -211,12 +213,7 @@ func TestThePlayerAnswersInTheChat(t *testing.T) {
 // conversation, under the game's newest messages.
 func TestThePlayerReadsTheTwoNewestChatLines(t *testing.T) {
 	room := newFakeRoom(ChatLine{Name: "a", Text: "one"}, ChatLine{Name: "b", Text: "two"}, ChatLine{Name: "a", Text: "three"})
-	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 7)
-	p.Lobby = &chatLobby{room: room}
-	m := New(p)
-	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.Init()
-	press(m, "n")
+	m := playingWithChat(t, room)
 	m.Update(chatMsg{room: room, open: true})
 	rows := strings.Split(plain(m), "\n")
 	if len(rows) < 2 || !strings.Contains(rows[len(rows)-2], "<b> two") || !strings.Contains(rows[len(rows)-1], "<a> three") || strings.Contains(plain(m), "<a> one") {

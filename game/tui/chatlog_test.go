@@ -29,12 +29,7 @@ func TestThePlayerReadsTheChatBackInTheMessageLog(t *testing.T) {
 	lines := chatOf(40)
 	lines[2].Text = "bell\x07 \x1b[31mred"
 	room := newFakeRoom(lines...)
-	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 7)
-	p.Lobby = &chatLobby{room: room}
-	m := New(p)
-	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.Init()
-	press(m, "n")
+	m := playingWithChat(t, room)
 	m.Update(chatMsg{room: room, open: true})
 
 	press(m, "v")
