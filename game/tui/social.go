@@ -323,7 +323,13 @@ type watchListScreen struct {
 	sel    int
 }
 
-// newWatchList lists the lobby's games that can be watched.
+// newWatchList lists the lobby's games that can be watched. A session
+// with no game in play is listed too, saying what it does (gameLine): on
+// the title, watching someone, or reading how its game ended. Picking one
+// whose game is over shows that end, said as such ("bob was killed by …",
+// never as a game in play), and then the player's next game if they start
+// one: what a player picking "bob  game over" expects, rather than a row
+// they cannot pick or a list that hides who is around.
 func newWatchList(m *Model, back screen) *watchListScreen {
 	s := &watchListScreen{back: back}
 	for _, g := range m.p.Lobby.Games() {
@@ -386,27 +392,30 @@ func gameHeader() string {
 }
 
 // gameLine is one live game in a list, under gameHeader; a session with no
-// game is "on the title" across the depth and turn columns.
+// game in play says what it does across the depth and turn columns: "on
+// the title", "game over", "won", "watching NAME" (Activity.Text).
 func gameLine(g LiveGame, now time.Time) string {
 	name, depth, turn, idle := g.Columns(now)
 	if g.Hidden { // today's daily: no watchers to count
 		return fmt.Sprintf("%-16s %5s %6s %5s %s", name, depth, turn, idle, HiddenNote)
 	}
-	if g.Depth <= 0 {
-		return fmt.Sprintf("%-16s %12s %5s %d", name, "on the title", idle, g.Watchers)
+	if !g.InPlay() {
+		return fmt.Sprintf("%-16s %12s %5s %d", name, g.Activity.Text(), idle, g.Watchers)
 	}
 	return fmt.Sprintf("%-16s %5s %6s %5s %d", name, depth, turn, idle, g.Watchers)
 }
 
 // Columns returns a live game's name (made inert; "(new player)" before one
-// is chosen), depth and turn ("-" outside a game) and idle time ("12s",
-// "4m", "2h") as text: the list on the title screen and `who` both print it.
+// is chosen), depth and turn ("-" unless a game is in play: not on the
+// title, nor once it is over, nor while watching another) and idle time
+// ("12s", "4m", "2h") as text: the list on the title screen and `who` both
+// print it, and say what a session does beside it (Activity.Text).
 func (g LiveGame) Columns(now time.Time) (name, depth, turn, idle string) {
 	name, depth, turn = Inert(g.Name), "-", "-"
 	if name == "" {
 		name = "(new player)"
 	}
-	if g.Depth > 0 {
+	if g.InPlay() && g.Depth > 0 {
 		depth, turn = fmt.Sprint(g.Depth), fmt.Sprint(g.Turn)
 	}
 	return name, depth, turn, idleText(now.Sub(g.LastInput))
@@ -469,6 +478,10 @@ func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
 		name = "a new player"
 	}
 	w := &watchScreen{back: back, id: g.ID, name: name, frames: frames, stop: stop, board: newPlay()}
+	if m.game == nil { // listed as watching g's player until it stops (close)
+		m.watching = &Activity{Doing: Watching, Watched: g.Name}
+		m.publish()
+	}
 	cmds := []tea.Cmd{waitFrame(frames)}
 	if room, ok := m.p.Lobby.Chat(g.ID); ok {
 		w.chat, w.lines = room, room.Lines()
@@ -477,13 +490,15 @@ func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
 	return w, tea.Batch(cmds...)
 }
 
-// close stops watching and lets go of the game's chat.
-func (w *watchScreen) close() {
+// close stops watching and lets go of the game's chat; the session is
+// no longer listed as watching (the screen it goes back to publishes).
+func (w *watchScreen) close(m *Model) {
 	w.stop()
 	if w.chat != nil {
 		w.chat.Close()
 		w.chat = nil
 	}
+	m.watching = nil
 }
 
 func (w *watchScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
@@ -524,7 +539,7 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		}
 		return w, nil
 	case "q", "esc":
-		w.close()
+		w.close(m)
 		if w.back == nil { // a watcher only (NewWatcher): nothing to go back to
 			return w, tea.Quit
 		}
