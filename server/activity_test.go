@@ -93,3 +93,41 @@ func TestAWinnerOnTheVictoryScreenIsListedAsWonNotAtADepth(t *testing.T) {
 		t.Errorf("who lists a player on the victory screen as:\n%s", row)
 	}
 }
+
+// TestASecondSessionOfAKeyThatOnlyWatchesIsNotOfferedAGameToTakeOver:
+// ann watches bob; ann's key connects again. There is no game of ann's to
+// take over, and the choice says so (a community tester); playing here
+// closes the watching session, which is told nothing is lost, and the key
+// keeps one listed session.
+func TestASecondSessionOfAKeyThatOnlyWatchesIsNotOfferedAGameToTakeOver(t *testing.T) {
+	_, addr := startServer(t)
+	bob := named(t, addr, newKey(t), "bob", 100, 30)
+	bob.Send("n")
+	waitText(t, bob, "Turn: 0")
+	annKey := newKey(t)
+	ann := named(t, addr, annKey, "ann", 100, 24)
+	ann.Send("w")
+	waitText(t, ann, "Playing now")
+	ann.Send("\r")
+	waitText(t, ann, "Watching bob")
+
+	again := dial(t, addr, annKey, 100, 30)
+	screen := waitText(t, again, "already connected")
+	flat := strings.Join(strings.Fields(screen), " ")
+	if !strings.Contains(flat, "watching bob") || !strings.Contains(flat, "nothing is lost") ||
+		strings.Contains(flat, "already playing") || strings.Contains(flat, "take over") || strings.Contains(flat, "game open in") {
+		t.Errorf("the choice of a key whose other session only watches:\n%s", screen)
+	}
+	again.Send("t")
+	waitText(t, again, "New game")
+	if out := ended(t, ann); !strings.Contains(out, "nothing is lost") {
+		t.Errorf("the watching session was told %q; want that nothing is lost", out)
+	}
+	out, _ := command(t, addr, "who")
+	if n := strings.Count(out, "\nann "); n != 1 {
+		t.Errorf("who lists ann %d times, want once (one session per key):\n%s", n, out)
+	}
+	if row := whoRow(t, addr, "ann"); !strings.Contains(row, "on the title") {
+		t.Errorf("who lists ann, now on the title, as:\n%s", row)
+	}
+}

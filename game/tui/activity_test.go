@@ -121,3 +121,50 @@ func TestEveryListSaysWhatASessionDoes(t *testing.T) {
 		})
 	}
 }
+
+// otherLobby is the lobby of a second session of a key whose other
+// session does other.
+type otherLobby struct {
+	nopLobby
+	other LiveGame
+}
+
+func (l otherLobby) Mine() (LiveGame, bool) { return l.other, true }
+
+// TestTheChoiceSaysWhatTheKeysOtherSessionDoes: a take-over is offered as
+// one of a game only when the other session has one open; one on the
+// title or watching someone loses nothing, and the screen says so.
+func TestTheChoiceSaysWhatTheKeysOtherSessionDoes(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		a         Activity
+		want, not []string
+	}{
+		{"a game in play is taken over", Activity{Doing: Playing},
+			[]string{"already playing", "has a game open", "take over"}, []string{"nothing is lost"}},
+		{"a session watching someone has no game to take over", Activity{Doing: Watching, Watched: "bob"},
+			[]string{"already connected", "it is watching bob", "nothing is lost"}, []string{"take over", "already playing"}},
+		{"a session on the title has no game to take over", Activity{},
+			[]string{"already connected", "it is on the title", "nothing is lost"}, []string{"take over", "already playing"}},
+		{"a game that ended is not taken over as if in play", Activity{Doing: GameOver},
+			[]string{"has ended", "see how the game ended"}, []string{"take over", "has a game open"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 1)
+			p.Lobby, p.Conflict = otherLobby{other: LiveGame{ID: 3, Name: "tester", Activity: c.a}}, true
+			m := New(p)
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			s := strings.Join(strings.Fields(plain(m)), " ")
+			for _, w := range c.want {
+				if !strings.Contains(s, w) {
+					t.Errorf("the choice does not say %q:\n%s", w, plain(m))
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(s, w) {
+					t.Errorf("the choice says %q:\n%s", w, plain(m))
+				}
+			}
+		})
+	}
+}

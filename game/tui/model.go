@@ -287,9 +287,11 @@ func New(p Player) *Model {
 	m.th = newTheme(m.profile())
 	switch {
 	case p.Conflict && p.Stranded != "":
-		m.scr = &conflictScreen{waiting: true, stranded: true, note: p.Stranded, daily: otherDaily(p.Lobby)}
+		c := newConflict(p.Lobby)
+		c.waiting, c.stranded, c.note = true, true, p.Stranded
+		m.scr = c
 	case p.Conflict:
-		m.scr = &conflictScreen{daily: otherDaily(p.Lobby)}
+		m.scr = newConflict(p.Lobby)
 	case p.NeedName:
 		m.scr = newNameScreen(p.Name)
 	default:
