@@ -498,12 +498,13 @@ func TestPickUpAFireballReadItAimWithTheCursorAndBurn(t *testing.T) {
 
 // unnamedTwice connects a new key as user alice, which stays on the name
 // screen (unnamed), then connects the key again and returns that second
-// session on the "already playing" screen.
+// session on the choice, which says the key is "already connected" (the
+// other session has no game open).
 func unnamedTwice(t *testing.T, addr string) *sshtest.Client {
 	t.Helper()
 	key := newKey(t)
 	var last *sshtest.Client
-	for _, want := range []string{"Choose the name", "already playing"} {
+	for _, want := range []string{"Choose the name", "already connected"} {
 		c, err := sshtest.Dial(addr, key, sshtest.Options{Width: 100, Height: 30, User: "alice"})
 		if err != nil {
 			t.Fatal(err)
@@ -529,8 +530,8 @@ func TestTakingOverAnUnnamedKeyListsNoName(t *testing.T) {
 	}
 }
 
-// TestWatchingYourOtherSessionFindsItByKey: on the "already playing"
-// screen, w must watch this key's other session, found by key, not by a
+// TestWatchingYourOtherSessionFindsItByKey: on the choice (here "already
+// connected"), w must watch this key's other session, found by key, not by a
 // name: here it is unnamed while the SSH user name is alice (before, it
 // said the session had just ended).
 func TestWatchingYourOtherSessionFindsItByKey(t *testing.T) {

@@ -144,7 +144,40 @@ func (l *sessionLobby) send(msg tea.Msg) {
 
 // liveGame is how the UI lists a lobby game.
 func liveGame(g lobby.Game) tui.LiveGame {
-	return tui.LiveGame{ID: g.ID, Name: g.Name, Depth: g.Depth, Turn: g.Turn, Daily: g.Daily, LastInput: g.LastInput, Watchers: g.Watchers}
+	return tui.LiveGame{ID: g.ID, Name: g.Name, Activity: uiActivity(g.Activity), Depth: g.Depth, Turn: g.Turn,
+		Daily: g.Daily, LastInput: g.LastInput, Watchers: g.Watchers}
+}
+
+// uiActivity is how the UI lists what a lobby slot's session does.
+func uiActivity(a lobby.Activity) tui.Activity {
+	d := tui.OnTitle
+	switch a.Doing {
+	case lobby.Playing:
+		d = tui.Playing
+	case lobby.GameOver:
+		d = tui.GameOver
+	case lobby.Won:
+		d = tui.Won
+	case lobby.Watching:
+		d = tui.Watching
+	}
+	return tui.Activity{Doing: d, Watched: a.Watched}
+}
+
+// lobbyActivity is what the lobby records of what a session does.
+func lobbyActivity(a tui.Activity) lobby.Activity {
+	d := lobby.OnTitle
+	switch a.Doing {
+	case tui.Playing:
+		d = lobby.Playing
+	case tui.GameOver:
+		d = lobby.GameOver
+	case tui.Won:
+		d = lobby.Won
+	case tui.Watching:
+		d = lobby.Watching
+	}
+	return lobby.Activity{Doing: d, Watched: a.Watched}
 }
 
 // Games implements tui.Lobby: the games of every node (placement.games).
@@ -189,11 +222,12 @@ func (l *sessionLobby) Watchers() int {
 }
 
 // Publish implements tui.Lobby: it renews the slot (the last input `who`
-// shows) and hands the frame to its watchers.
-func (l *sessionLobby) Publish(depth, turn int, daily string, f *frame.Frame) {
+// shows), lists what the session does and hands the frame to its
+// watchers.
+func (l *sessionLobby) Publish(a tui.Activity, depth, turn int, daily string, f *frame.Frame) {
 	if s := l.held(); s != nil {
 		s.Renew(l.srv.clock())
-		s.Publish(depth, turn, daily, f)
+		s.Publish(lobbyActivity(a), depth, turn, daily, f)
 	}
 }
 

@@ -192,7 +192,8 @@ func (n *nodes) announce() error {
 	games := make([]store.NodeGame, len(mine))
 	for i, g := range mine {
 		games[i] = store.NodeGame{Node: n.self, Fingerprint: g.Key, Name: g.Name, Depth: g.Depth, Turn: g.Turn,
-			Watchers: g.Watchers, LastInput: g.LastInput, Daily: g.Daily}
+			Watchers: g.Watchers, LastInput: g.LastInput, Daily: g.Daily,
+			Activity: g.Activity.Doing.String(), Watched: g.Activity.Watched}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), leaseCallTimeout)
 	defer cancel()
@@ -228,8 +229,24 @@ func clusterID(fp string) uint64 {
 
 // remoteGame is how the UI lists a game of another node.
 func remoteGame(g store.NodeGame) tui.LiveGame {
-	return tui.LiveGame{ID: clusterID(g.Fingerprint), Node: g.Node, Name: g.Name, Depth: g.Depth, Turn: g.Turn,
-		LastInput: g.LastInput, Watchers: g.Watchers, Daily: g.Daily}
+	return tui.LiveGame{ID: clusterID(g.Fingerprint), Node: g.Node, Name: g.Name, Activity: remoteActivity(g),
+		Depth: g.Depth, Turn: g.Turn, LastInput: g.LastInput, Watchers: g.Watchers, Daily: g.Daily}
+}
+
+// remoteActivity is what the session of g, a game of another node, does:
+// as that node listed it, or, from a node of a build that lists no
+// activity (schema 11, during a rolling deploy), playing when it is at a
+// depth and on the title when not.
+func remoteActivity(g store.NodeGame) tui.Activity {
+	d, ok := lobby.ParseDoing(g.Activity)
+	switch {
+	case ok:
+	case g.Depth > 0:
+		d = lobby.Playing
+	default:
+		d = lobby.OnTitle
+	}
+	return uiActivity(lobby.Activity{Doing: d, Watched: g.Watched})
 }
 
 // remote returns the other nodes' games as last listed.

@@ -169,10 +169,47 @@ func TestWhoOnEitherNodeListsTheGamesOfBothWithTheirNode(t *testing.T) {
 		for _, l := range lines[1:] {
 			f := strings.Fields(l)
 			// The name screen suggests the SSH user's name; ours follow it.
-			want := map[string]string{"testerann": "node-a -", "testerbob": "node-b " + today + " " + tui.HiddenNote}[f[0]]
+			want := map[string]string{"testerann": "node-a - playing", "testerbob": "node-b " + today + " " + tui.HiddenNote + " playing"}[f[0]]
 			if got := strings.Join(f[len(f)-len(strings.Fields(want)):], " "); got != want {
 				t.Errorf("who on %s lists %q; want %s's game on %s", addr, l, f[0], want)
 			}
+		}
+	}
+}
+
+// TestWhoOnOneNodeSaysWhomASessionOnAnotherWatches: what a session does
+// goes through node_games: ann plays on node-a, cat on node-b watches her,
+// and `who` on node-a lists cat as watching ann, not on the title.
+func TestWhoOnOneNodeSaysWhomASessionOnAnotherWatches(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	var logsA, logsB lockedBuffer
+	_, addrA := serveNode(t, url, "node-a", 0, &logsA)
+	_, addrB := serveNode(t, url, "node-b", 0, &logsB)
+	ann := named(t, addrA, newKey(t), "ann", 100, 30)
+	ann.Send("n")
+	waitText(t, ann, "Turn: 0")
+	cat := named(t, addrB, newKey(t), "cat", 100, 24) // under 30 rows: no "Playing now" on the title
+	var out string
+	if !await.Within(waitLong, func() bool { // node-b lists ann once node-a announced her
+		out = who(t, addrB)
+		return strings.Contains(out, "ann")
+	}) {
+		t.Fatalf("node-b never lists ann:\n%s", out)
+	}
+	cat.Send("w")
+	waitText(t, cat, "Playing now")
+	cat.Send("\r")
+	waitText(t, cat, "Watching ann")
+	ok := await.Within(waitLong, func() bool {
+		out = who(t, addrA)
+		return strings.Contains(out, "watching ann")
+	})
+	if !ok {
+		t.Fatalf("who on node-a does not list cat, on node-b, as watching ann:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == "cat" && (!strings.Contains(l, "node-b") || !strings.HasSuffix(l, "watching ann")) {
+			t.Errorf("who on node-a lists cat as %q", l)
 		}
 	}
 }

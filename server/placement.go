@@ -376,7 +376,10 @@ func (p *placement) mine(fp, elsewhere string, name func() string) (tui.LiveGame
 	if elsewhere == "" {
 		return tui.LiveGame{}, false
 	}
-	return tui.LiveGame{ID: clusterID(fp), Node: elsewhere, Name: name(), LastInput: time.Now()}, true
+	// Not listed yet: what it does is unknown, so it counts as a game in
+	// play, as the choice to take over or watch has always read it.
+	return tui.LiveGame{ID: clusterID(fp), Node: elsewhere, Name: name(), Activity: tui.Activity{Doing: tui.Playing},
+		LastInput: time.Now()}, true
 }
 
 // watchFor is watch for a session of key fp: its own game on this node is

@@ -822,6 +822,9 @@ func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
 		}
 		return shutdownLine
 	case tui.ExitTakenOver:
+		if !hadGame { // on the title or watching someone: nothing to carry on
+			return "Your key connected from another session, which carries on there; you had no game open, so nothing is lost."
+		}
 		return "Your key connected from another session and took over; anything you were playing is saved and continues there."
 	case tui.ExitQuit:
 		return "Farewell."

@@ -71,4 +71,12 @@ type NodeGame struct {
 	// Daily is the daily challenge's date (YYYY-MM-DD, store.DailyLayout)
 	// when the game is one, else "".
 	Daily string
+	// Activity is what the player's session does, as a word of
+	// server/lobby's Doing ("title", "playing", "over", "won",
+	// "watching"); "" when unknown (listed by a build that did not
+	// say): a reader then judges by Depth.
+	Activity string
+	// Watched is the name of the player watched while Activity is
+	// "watching", else "".
+	Watched string
 }

@@ -189,7 +189,9 @@ type playingLobby struct {
 	daily string
 }
 
-func (l playingLobby) Mine() (LiveGame, bool) { return LiveGame{ID: 3, Daily: l.daily}, true }
+func (l playingLobby) Mine() (LiveGame, bool) {
+	return LiveGame{ID: 3, Activity: Activity{Doing: Playing}, Depth: 1, Daily: l.daily}, true
+}
 
 // TestATakeOverCarriesOnTheGameTheOtherSessionPlayed: with a game of its
 // own and today's daily both kept, taking over the other session resumes

@@ -11,10 +11,13 @@ import (
 // LiveGame is what everyone may know of a connected player: the title
 // screen's list and `ssh host who`.
 type LiveGame struct {
-	ID        uint64 // the session, for Lobby.Watch
-	Node      string // the node it plays on, when the server is one of several ("" otherwise)
-	Name      string // already checked to be a valid name
-	Depth     int    // 0 while not in a game
+	ID   uint64 // the session, for Lobby.Watch
+	Node string // the node it plays on, when the server is one of several ("" otherwise)
+	Name string // already checked to be a valid name
+	// Activity is what the session does now: a list shows its Depth and
+	// Turn only while it plays (Doing is Playing).
+	Activity  Activity
+	Depth     int // 0 while not in a game
 	Turn      int
 	Daily     string // the daily challenge's date ("2006-01-02") when the game is one; "" otherwise
 	LastInput time.Time
@@ -25,6 +28,60 @@ type LiveGame struct {
 	// watch it.
 	Hidden bool
 }
+
+// Doing is what a connected player's session is doing, as the lists of
+// live games show it (LiveGame.Activity).
+type Doing uint8
+
+// What a session may be doing; the zero value, OnTitle, is a session with
+// no game open. The order is server/lobby's Doing.
+const (
+	// OnTitle: no game open (the title, name, settings or replay screens).
+	OnTitle Doing = iota
+	// Playing: a game in play, at LiveGame.Depth and LiveGame.Turn.
+	Playing
+	// GameOver: its game ended in death; the session shows how.
+	GameOver
+	// Won: its game ended in victory; the session shows how.
+	Won
+	// Watching: no game open; watching the game of Activity.Watched.
+	Watching
+)
+
+// Activity is what a session does now: published through Lobby.Publish,
+// listed in LiveGame.Activity.
+type Activity struct {
+	Doing Doing
+	// Watched is the name the watched game is listed under while Doing is
+	// Watching ("" for a player who has not chosen one, and otherwise).
+	Watched string
+}
+
+// Text says what the session does, as the lists show it: "on the title",
+// "playing", "game over", "won", "watching NAME" (the name made inert,
+// "a new player" for none).
+func (a Activity) Text() string {
+	switch a.Doing {
+	case Playing:
+		return "playing"
+	case GameOver:
+		return "game over"
+	case Won:
+		return "won"
+	case Watching:
+		name := Inert(a.Watched)
+		if name == "" {
+			name = "a new player"
+		}
+		return "watching " + name
+	}
+	return "on the title"
+}
+
+// InPlay reports whether the session has a game in play: the only games a
+// list offers as live to watch from the start of a turn, with a depth and
+// a turn.
+func (g LiveGame) InPlay() bool { return g.Activity.Doing == Playing }
 
 // HiddenNote is how a list of live games marks a hidden game (LiveGame.Hidden).
 const HiddenNote = "hidden until 00:00 UTC"
@@ -61,11 +118,12 @@ type Lobby interface {
 	// may stand for many changes: the next one comes once this was
 	// called.
 	Watchers() int
-	// Publish tells the lobby this session's depth and turn (0, 0 with no
-	// game), the daily's date when the game is the daily challenge ("" when
+	// Publish tells the lobby what this session does (a: on the title,
+	// playing, its game over, watching someone), its game's depth and turn
+	// (0, 0 with no game), the daily's date when the game is the daily challenge ("" when
 	// not) and, when someone watches, its newest frame (nil when none
 	// does); f is never changed once published.
-	Publish(depth, turn int, daily string, f *frame.Frame)
+	Publish(a Activity, depth, turn int, daily string, f *frame.Frame)
 	// TakeOver makes this key's other session save and leave, then makes
 	// this session the key's live one. It blocks until then.
 	TakeOver() error
@@ -104,7 +162,7 @@ type nopLobby struct{}
 func (nopLobby) Games() []LiveGame                                { return nil }
 func (nopLobby) Mine() (LiveGame, bool)                           { return LiveGame{}, false }
 func (nopLobby) Watch(uint64) (<-chan *frame.Frame, func(), bool) { return nil, nil, false }
-func (nopLobby) Publish(int, int, string, *frame.Frame)           {}
+func (nopLobby) Publish(Activity, int, int, string, *frame.Frame) {}
 func (nopLobby) Watchers() int                                    { return 0 }
 func (nopLobby) TakeOver() error                                  { return nil }
 func (nopLobby) ClaimName(string) error                           { return nil }
@@ -121,7 +179,11 @@ func (m *Model) publish() {
 	}
 	if m.game == nil {
 		m.framed = false
-		m.p.Lobby.Publish(0, 0, "", nil)
+		a := Activity{}
+		if m.watching != nil {
+			a = *m.watching
+		}
+		m.p.Lobby.Publish(a, 0, 0, "", nil)
 		return
 	}
 	var f *frame.Frame
@@ -131,7 +193,14 @@ func (m *Model) publish() {
 		}
 	}
 	m.framed = f != nil
-	m.p.Lobby.Publish(m.game.Depth(), m.game.Turn(), m.game.Daily(), f)
+	a := Activity{Doing: Playing}
+	switch {
+	case m.game.Over() && m.game.Won():
+		a.Doing = Won
+	case m.game.Over():
+		a.Doing = GameOver
+	}
+	m.p.Lobby.Publish(a, m.game.Depth(), m.game.Turn(), m.game.Daily(), f)
 }
 
 // takeOver runs Lobby.TakeOver off the event loop.

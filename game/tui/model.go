@@ -245,16 +245,20 @@ type mouseHandler interface {
 // Model is one session's UI. It is used by one goroutine at a time (the Bubble
 // Tea program's, then the session's after the program ends).
 type Model struct {
-	p         Player
-	th        *theme
-	keys      keyMaps
-	w, h      int
-	scr       screen
-	game      *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
-	exit      Exit
-	lastKey   time.Time
-	watchers  int  // how many watch this game
-	framed    bool // the last publish held a frame, which the lobby hands each new watcher
+	p        Player
+	th       *theme
+	keys     keyMaps
+	w, h     int
+	scr      screen
+	game     *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
+	exit     Exit
+	lastKey  time.Time
+	watchers int  // how many watch this game
+	framed   bool // the last publish held a frame, which the lobby hands each new watcher
+	// watching is what the session published while it watches another
+	// game (startWatching), until it stops (watchScreen.close); nil when
+	// it watches none.
+	watching  *Activity
 	set       Settings
 	detected  colorprofile.Profile   // the terminal's colour profile, as Bubble Tea reports it
 	forced    []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
@@ -283,9 +287,11 @@ func New(p Player) *Model {
 	m.th = newTheme(m.profile())
 	switch {
 	case p.Conflict && p.Stranded != "":
-		m.scr = &conflictScreen{waiting: true, stranded: true, note: p.Stranded, daily: otherDaily(p.Lobby)}
+		c := newConflict(p.Lobby)
+		c.waiting, c.stranded, c.note = true, true, p.Stranded
+		m.scr = c
 	case p.Conflict:
-		m.scr = &conflictScreen{daily: otherDaily(p.Lobby)}
+		m.scr = newConflict(p.Lobby)
 	case p.NeedName:
 		m.scr = newNameScreen(p.Name)
 	default:
@@ -550,7 +556,7 @@ func (m *Model) Close() {
 	m.closeChat()
 	switch w := m.scr.(type) {
 	case *watchScreen:
-		w.close()
+		w.close(m)
 	case *waitScreen:
 		w.stopRetries()
 		if w.call != nil {

@@ -95,26 +95,51 @@ type conflictScreen struct {
 	// when not waiting for that.
 	title *titleScreen
 	tries int // reads of the save since the take-over, while title waits
+	// other is the key's other session as last read (Lobby.Mine): what it
+	// does decides what the screen offers to take over. Read on the
+	// screen's start and on each key, never while drawing.
+	other LiveGame
+	// noGame is true when a take-over began while the other session had
+	// no game open (on the title, watching someone): this one then goes
+	// to the title, as that one was, rather than into a saved game.
+	noGame bool
 }
 
-// otherDaily returns the date of the daily this key's other session
-// plays (Lobby.Mine), "" for none.
-func otherDaily(l Lobby) string {
-	g, _ := l.Mine()
-	return g.Daily
+// newConflict is the choice for a session whose key has another.
+func newConflict(l Lobby) *conflictScreen {
+	s := &conflictScreen{}
+	s.other, _ = l.Mine()
+	s.daily = s.other.Daily
+	return s
+}
+
+// openGame reports whether the key's other session has a game open: in
+// play, or ended and shown to its player. One on the title or watching
+// someone has none: taking over loses nothing, and the screen says so
+// instead of offering to take over a game (a community tester).
+func (s *conflictScreen) openGame() bool {
+	switch s.other.Activity.Doing {
+	case OnTitle, Watching:
+		return false
+	}
+	return true
 }
 
 func (s *conflictScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	if s.waiting {
 		return s, nil
 	}
+	if g, ok := m.p.Lobby.Mine(); ok {
+		s.other = g
+	}
 	switch k.String() {
 	case "t", "T":
-		if g, ok := m.p.Lobby.Mine(); ok {
-			s.daily = g.Daily
-		}
-		s.waiting = true
+		s.daily = s.other.Daily
+		s.waiting, s.noGame = true, !s.openGame()
 		s.note = "Asking your other session to save and close…"
+		if s.noGame {
+			s.note = "Asking your other session to close…"
+		}
 		return s, m.takeOver()
 	case "w", "W":
 		g, ok := m.p.Lobby.Mine()
@@ -191,9 +216,13 @@ func (s *conflictScreen) readNote(t *titleScreen) string {
 // carryOn goes on from the title t, read once the take-over was done, with
 // the game the other session played.
 func (s *conflictScreen) carryOn(m *Model, t *titleScreen) (screen, tea.Cmd) {
-	// Carry on exactly where the other session stopped: the daily kept
-	// beside the key's own game if that is what it played, else the save
-	// (an old daily saved in its place, before a key kept both, too).
+	// Carry on exactly where the other session stopped: the title if it
+	// had no game open, the daily kept beside the key's own game if that
+	// is what it played, else the save (an old daily saved in its place,
+	// before a key kept both, too).
+	if s.noGame {
+		return t, nil
+	}
 	if s.daily != "" && t.daily != nil && t.daily.Daily() == s.daily {
 		return t.choose(m, t.dailyItem(m))
 	}
@@ -218,16 +247,31 @@ func (s *conflictScreen) view(m *Model) string {
 		b.WriteString("\n" + th.dim.Render("Ctrl+C to leave; your game stays saved."))
 		return m.center(b.String())
 	}
-	b.WriteString(th.title.Render("This key is already playing") + "\n\n")
 	where := "in another session"
 	if m.p.ConflictNode != "" {
 		where = "on node " + Inert(m.p.ConflictNode)
 	}
-	para(th.text, "Your key has a game open "+where+".")
+	heading := "This key is already playing"
+	say := "Your key has a game open " + where + "."
+	take := "take over: that session saves and closes, you carry on here"
+	watch := "watch it"
+	switch d := s.other.Activity.Doing; {
+	case d == GameOver || d == Won:
+		say = "Your key's game " + where + " has ended; that session shows how."
+		take = "play here: that session closes, you go on from here"
+		watch = "watch it: see how the game ended"
+	case !s.openGame():
+		heading = "This key is already connected"
+		say = "Your key is connected " + where + ", which has no game open: it is " + s.other.Activity.Text() + "."
+		take = "play here: that session closes; it has no game open, so nothing is lost"
+		watch = "watch it: see its next game once it starts one"
+	}
+	b.WriteString(th.title.Render(heading) + "\n\n")
+	para(th.text, say)
 	b.WriteString("\n")
 	for _, o := range []struct{ key, text string }{
-		{"(t) ", "take over: that session saves and closes, you carry on here"},
-		{"(w) ", "watch it"},
+		{"(t) ", take},
+		{"(w) ", watch},
 		{"(l) ", "leave"},
 	} {
 		lines := strings.Split(ansi.Wrap(o.text, max(10, w-4), " "), "\n")
@@ -323,7 +367,13 @@ type watchListScreen struct {
 	sel    int
 }
 
-// newWatchList lists the lobby's games that can be watched.
+// newWatchList lists the lobby's games that can be watched. A session
+// with no game in play is listed too, saying what it does (gameLine): on
+// the title, watching someone, or reading how its game ended. Picking one
+// whose game is over shows that end, said as such ("bob was killed by …",
+// never as a game in play), and then the player's next game if they start
+// one: what a player picking "bob  game over" expects, rather than a row
+// they cannot pick or a list that hides who is around.
 func newWatchList(m *Model, back screen) *watchListScreen {
 	s := &watchListScreen{back: back}
 	for _, g := range m.p.Lobby.Games() {
@@ -401,27 +451,30 @@ func gameHeader() string {
 }
 
 // gameLine is one live game in a list, under gameHeader; a session with no
-// game is "on the title" across the depth and turn columns.
+// game in play says what it does across the depth and turn columns: "on
+// the title", "game over", "won", "watching NAME" (Activity.Text).
 func gameLine(g LiveGame, now time.Time) string {
 	name, depth, turn, idle := g.Columns(now)
 	if g.Hidden { // today's daily: no watchers to count
 		return fmt.Sprintf("%-16s %5s %6s %5s %s", name, depth, turn, idle, HiddenNote)
 	}
-	if g.Depth <= 0 {
-		return fmt.Sprintf("%-16s %12s %5s %d", name, "on the title", idle, g.Watchers)
+	if !g.InPlay() {
+		return fmt.Sprintf("%-16s %12s %5s %d", name, g.Activity.Text(), idle, g.Watchers)
 	}
 	return fmt.Sprintf("%-16s %5s %6s %5s %d", name, depth, turn, idle, g.Watchers)
 }
 
 // Columns returns a live game's name (made inert; "(new player)" before one
-// is chosen), depth and turn ("-" outside a game) and idle time ("12s",
-// "4m", "2h") as text: the list on the title screen and `who` both print it.
+// is chosen), depth and turn ("-" unless a game is in play: not on the
+// title, nor once it is over, nor while watching another) and idle time
+// ("12s", "4m", "2h") as text: the list on the title screen and `who` both
+// print it, and say what a session does beside it (Activity.Text).
 func (g LiveGame) Columns(now time.Time) (name, depth, turn, idle string) {
 	name, depth, turn = Inert(g.Name), "-", "-"
 	if name == "" {
 		name = "(new player)"
 	}
-	if g.Depth > 0 {
+	if g.InPlay() && g.Depth > 0 {
 		depth, turn = fmt.Sprint(g.Depth), fmt.Sprint(g.Turn)
 	}
 	return name, depth, turn, idleText(now.Sub(g.LastInput))
@@ -485,6 +538,10 @@ func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
 		name = "a new player"
 	}
 	w := &watchScreen{back: back, id: g.ID, name: name, frames: frames, stop: stop, board: newPlay()}
+	if m.game == nil { // listed as watching g's player until it stops (close)
+		m.watching = &Activity{Doing: Watching, Watched: g.Name}
+		m.publish()
+	}
 	cmds := []tea.Cmd{waitFrame(frames)}
 	if room, ok := m.p.Lobby.Chat(g.ID); ok {
 		w.chat, w.lines = room, room.Lines()
@@ -493,13 +550,15 @@ func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
 	return w, tea.Batch(cmds...)
 }
 
-// close stops watching and lets go of the game's chat.
-func (w *watchScreen) close() {
+// close stops watching and lets go of the game's chat; the session is
+// no longer listed as watching (the screen it goes back to publishes).
+func (w *watchScreen) close(m *Model) {
 	w.stop()
 	if w.chat != nil {
 		w.chat.Close()
 		w.chat = nil
 	}
+	m.watching = nil
 }
 
 func (w *watchScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
@@ -554,7 +613,7 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		}
 		return w, nil
 	case "q", "esc":
-		w.close()
+		w.close(m)
 		if w.back == nil { // a watcher only (NewWatcher): nothing to go back to
 			return w, tea.Quit
 		}

@@ -88,7 +88,9 @@ type turnLobby struct {
 	turns []int
 }
 
-func (l *turnLobby) Publish(_, turn int, _ string, _ *frame.Frame) { l.turns = append(l.turns, turn) }
+func (l *turnLobby) Publish(_ Activity, _, turn int, _ string, _ *frame.Frame) {
+	l.turns = append(l.turns, turn)
+}
 
 // TestATurnSavedAfterAWaitIsPublished: once a turn that waited for storage
 // is saved and drawn, `who` lists it (a host's tester saw `who` keep the

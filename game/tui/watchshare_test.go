@@ -38,7 +38,7 @@ func (l *fanLobby) Watchers() int {
 	return len(l.watchers)
 }
 
-func (l *fanLobby) Publish(_, _ int, _ string, f *frame.Frame) {
+func (l *fanLobby) Publish(_ Activity, _, _ int, _ string, f *frame.Frame) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.latest = f

@@ -124,7 +124,8 @@ type Slot interface {
 	// away (the holder may still save; a shared-database lobby fences its
 	// writes from then on).
 	Renew(now time.Time) error
-	// Publish records where the slot's game stands (depth 0 means none;
+	// Publish records what the slot's session does (a, as every list of
+	// live games shows it), where its game stands (depth 0 means none;
 	// daily is the daily challenge's date, "" for a game of its own)
 	// and its latest frame (nil for none: a new watcher then waits for the
 	// next), and returns: the slot's fan-out then hands f to every
@@ -132,7 +133,7 @@ type Slot interface {
 	// frame a watcher has not read yet, so a slow watcher only misses
 	// frames and 2,000 of them never slow the player. f is shared, never
 	// copied: it must not change once published.
-	Publish(depth, turn int, daily string, f *frame.Frame)
+	Publish(a Activity, depth, turn int, daily string, f *frame.Frame)
 	// Watchers returns how many watch the slot now, and re-arms its
 	// WatchersChanged notice (Lobby.Watch).
 	Watchers() int
@@ -176,11 +177,72 @@ type Game struct {
 	ID        uint64    // the slot, for Lobby.Watch
 	Key       string    // the player's fingerprint: for the server and its nodes, never shown
 	Name      string    // the stored profile's name, "" before one is claimed
+	Activity  Activity  // what its session does now: on the title, playing, over, watching someone
 	Depth     int       // dungeon depth (levels); 0 while not in a game
 	Turn      int       // turns played in the game
 	Daily     string    // the daily challenge's date ("2006-01-02") when the game is one; "" otherwise
 	LastInput time.Time // the slot's last Renew (or its claim)
 	Watchers  int       // sessions watching it now
+}
+
+// Doing is what a player slot's session is doing, as the lists of live
+// games (`who`, the title screen, the web front page, the cluster's
+// node_games) show it.
+type Doing uint8
+
+// What a session may be doing. The zero value is OnTitle: a slot that
+// has published nothing yet has no game open.
+const (
+	// OnTitle: no game open (the title, name, settings or replay screens).
+	OnTitle Doing = iota
+	// Playing: a game in play, at Game.Depth and Game.Turn.
+	Playing
+	// GameOver: its game ended in death, and the session still shows how
+	// (the death screen); there is nothing in play to watch.
+	GameOver
+	// Won: its game ended in victory, shown as GameOver is.
+	Won
+	// Watching: no game open; the session watches another player's game
+	// (Activity.Watched).
+	Watching
+)
+
+// String returns the word node_games stores for d (ParseDoing reads it):
+// "title", "playing", "over", "won" or "watching".
+func (d Doing) String() string {
+	switch d {
+	case Playing:
+		return "playing"
+	case GameOver:
+		return "over"
+	case Won:
+		return "won"
+	case Watching:
+		return "watching"
+	}
+	return "title"
+}
+
+// ParseDoing reads a word of Doing.String; ok is false for any other text
+// (a row written by a build that knew no activity holds "").
+func ParseDoing(s string) (d Doing, ok bool) {
+	for _, d := range []Doing{OnTitle, Playing, GameOver, Won, Watching} {
+		if d.String() == s {
+			return d, true
+		}
+	}
+	return OnTitle, false
+}
+
+// Activity is what a player slot's session does now, as the session
+// publishes it (Slot.Publish) and the lists of live games show it.
+type Activity struct {
+	Doing Doing
+	// Watched is the name the watched game is listed under while Doing is
+	// Watching ("" for a player who has chosen none, and otherwise). It
+	// is a stored profile's name, but lists still show it made inert
+	// (tui.Inert), as every name.
+	Watched string
 }
 
 // Event is what the lobby tells a slot's holder.

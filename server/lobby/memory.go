@@ -55,7 +55,8 @@ type slot struct {
 	player    bool
 	name      string
 	conn      Conn
-	missed    int // keepalives unanswered in a row (sweep.go)
+	missed    int      // keepalives unanswered in a row (sweep.go)
+	activity  Activity // what the session does, as listed (Publish)
 	depth     int
 	turn      int
 	daily     string // the daily's date, "" for a game of its own
@@ -140,7 +141,7 @@ func (m *Memory) OfKey(fp string) (Game, bool) {
 
 // listed is how s shows in the list of live games; m.mu is held.
 func (s *slot) listed() Game {
-	return Game{ID: s.id, Key: s.key, Name: s.name, Depth: s.depth, Turn: s.turn, Daily: s.daily, LastInput: s.lastInput, Watchers: s.watching}
+	return Game{ID: s.id, Key: s.key, Name: s.name, Activity: s.activity, Depth: s.depth, Turn: s.turn, Daily: s.daily, LastInput: s.lastInput, Watchers: s.watching}
 }
 
 // Shutdown implements Lobby.

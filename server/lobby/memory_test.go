@@ -210,7 +210,7 @@ func TestUnderConcurrentPlayersWatchersAndListing(t *testing.T) {
 			}
 			for turn := range 200 {
 				s.Renew(time.Now())
-				s.Publish(1, turn, "", frame.New([]byte("frame"), nil))
+				s.Publish(playing, 1, turn, "", frame.New([]byte("frame"), nil))
 				m.Games()
 				s.Watchers()
 			}

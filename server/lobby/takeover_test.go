@@ -152,7 +152,7 @@ func TestWatchersFollowTheGameThroughATakeOver(t *testing.T) {
 	m := NewMemory(nil)
 	told := newEvents()
 	old, _ := m.Claim(Holder{Key: "SHA256:a", Name: "alice", Notifier: told})
-	old.Publish(1, 10, "", frame.New([]byte("turn 10"), nil))
+	old.Publish(playing, 1, 10, "", frame.New([]byte("turn 10"), nil))
 	frames, stop, ok := m.Watch(old.ID())
 	if !ok {
 		t.Fatal("cannot watch alice's game")
@@ -173,7 +173,7 @@ func TestWatchersFollowTheGameThroughATakeOver(t *testing.T) {
 	if err := recv(t, "the take-over to return", done); err != nil {
 		t.Fatal(err)
 	}
-	taker.Publish(1, 11, "", frame.New([]byte("turn 11"), nil))
+	taker.Publish(playing, 1, 11, "", frame.New([]byte("turn 11"), nil))
 	select {
 	case f, open := <-frames:
 		if !open {

@@ -18,3 +18,6 @@ func within(t testing.TB, what string, f func()) {
 	t.Helper()
 	await.Return(t, waitLong, what, f)
 }
+
+// playing is the activity of a session with a game in play.
+var playing = Activity{Doing: Playing}

@@ -167,13 +167,13 @@ func (s *slot) notify(e Event) {
 // Publish implements Slot. A frame of today's daily (HiddenDaily) goes
 // to the key's own watchers only (WatchOwn): any other watcher's channel
 // closes instead, before it could get one.
-func (s *slot) Publish(depth, turn int, daily string, f *frame.Frame) {
+func (s *slot) Publish(a Activity, depth, turn int, daily string, f *frame.Frame) {
 	s.m.mu.Lock()
 	if s.released {
 		s.m.mu.Unlock()
 		return
 	}
-	s.depth, s.turn, s.daily = depth, turn, daily
+	s.activity, s.depth, s.turn, s.daily = a, depth, turn, daily
 	hidden := HiddenDaily(daily, s.m.now())
 	s.m.mu.Unlock()
 	s.watchMu.Lock()

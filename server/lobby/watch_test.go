@@ -18,7 +18,7 @@ func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T)
 	}
 	defer stop()
 	for i := range 1000 { // the watcher reads nothing meanwhile
-		s.Publish(1, i, "", frame.New([]byte(strconv.Itoa(i)), nil))
+		s.Publish(playing, 1, i, "", frame.New([]byte(strconv.Itoa(i)), nil))
 	}
 	read := 0
 	deadline := time.After(waitLong)
@@ -54,13 +54,13 @@ func TestASlowWatcherGetsOnlyTheNewestFrameAndNeverBlocksThePlayer(t *testing.T)
 func TestANewWatcherStartsWithTheLatestFrame(t *testing.T) {
 	m := NewMemory(nil)
 	s, _ := m.Claim(Holder{Key: "SHA256:a"})
-	s.Publish(2, 7, "", frame.New([]byte("turn 7"), nil))
+	s.Publish(playing, 2, 7, "", frame.New([]byte("turn 7"), nil))
 	frames, stop, _ := m.Watch(s.ID())
 	defer stop()
 	if f := next(t, frames); string(f.Blob()) != "turn 7" {
 		t.Errorf("first frame %q, want the latest published", f.Blob())
 	}
-	s.Publish(2, 8, "", frame.New([]byte("turn 8"), nil)) // read at once: nothing dropped
+	s.Publish(playing, 2, 8, "", frame.New([]byte("turn 8"), nil)) // read at once: nothing dropped
 	next(t, frames)
 	if n := m.DroppedFrames(); n != 0 {
 		t.Errorf("dropped frames = %d for a watcher that read every frame", n)
@@ -110,7 +110,7 @@ func TestTodaysDailyIsNeverWatched(t *testing.T) {
 	m := NewMemory(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
 	told := newEvents()
 	s, _ := m.Claim(Holder{Key: "SHA256:a", Name: "ann", Notifier: told})
-	s.Publish(1, 3, "", frame.New([]byte("a game of its own"), nil))
+	s.Publish(playing, 1, 3, "", frame.New([]byte("a game of its own"), nil))
 	before, stop, ok := m.Watch(s.ID())
 	if !ok {
 		t.Fatal("cannot watch a game of its own")
@@ -120,7 +120,7 @@ func TestTodaysDailyIsNeverWatched(t *testing.T) {
 	if f := next(t, before); string(f.Blob()) != "a game of its own" {
 		t.Fatalf("first frame %q", f.Blob())
 	}
-	s.Publish(1, 0, "2026-12-02", frame.New([]byte("today's daily"), nil))
+	s.Publish(playing, 1, 0, "2026-12-02", frame.New([]byte("today's daily"), nil))
 	select {
 	case f, open := <-before:
 		if open {
@@ -141,7 +141,7 @@ func TestTodaysDailyIsNeverWatched(t *testing.T) {
 	}
 	defer stopOwn()
 	next(t, own)
-	s.Publish(1, 1, "2026-12-02", frame.New([]byte("today's daily, turn 1"), nil))
+	s.Publish(playing, 1, 1, "2026-12-02", frame.New([]byte("today's daily, turn 1"), nil))
 	if f := next(t, own); string(f.Blob()) != "today's daily, turn 1" {
 		t.Errorf("the key's own watcher got %q", f.Blob())
 	}

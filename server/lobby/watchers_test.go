@@ -72,11 +72,11 @@ func TestEveryOneOf2000WatchersGetsTheNewestFrame(t *testing.T) {
 		chans = append(chans, ch)
 	}
 	first := frame.New([]byte("turn 1"), nil)
-	s.Publish(1, 1, "", first)
+	s.Publish(playing, 1, 1, "", first)
 	late, stop, _ := m.Watch(s.ID()) // joins as the frames go out
 	defer stop()
 	newest := frame.New([]byte("turn 2"), nil)
-	s.Publish(1, 2, "", newest)
+	s.Publish(playing, 1, 2, "", newest)
 	deadline := time.After(waitLong)
 	for i, ch := range append(chans, late) {
 		for got := false; !got; {
@@ -109,7 +109,7 @@ func BenchmarkPublishTo2000Watchers(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		s.Publish(1, i, "", frames[i%2])
+		s.Publish(playing, 1, i, "", frames[i%2])
 	}
 	b.StopTimer()
 	s.Release()

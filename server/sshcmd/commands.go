@@ -487,7 +487,10 @@ func writeScores(w io.Writer, scores []store.Score) {
 // the node each plays on when the server is one of several nodes, and,
 // when a game is the daily challenge, a DAILY column with its date ("-"
 // for the others), followed for today's (LiveGame.Hidden) by "hidden
-// until 00:00 UTC", and a line under the table that says why.
+// until 00:00 UTC", and a line under the table that says why. The last
+// column, DOING, says what each session does (tui.Activity.Text:
+// "playing", "on the title", "game over", "won", "watching NAME"); depth
+// and turn are "-" unless it plays.
 func writeWho(w io.Writer, games []tui.LiveGame, now time.Time) {
 	if len(games) == 0 {
 		fmt.Fprintln(w, "No one is playing.")
@@ -503,6 +506,7 @@ func writeWho(w io.Writer, games []tui.LiveGame, now time.Time) {
 	if daily {
 		head += "\tDAILY"
 	}
+	head += "\tDOING"
 	fmt.Fprintln(tw, head)
 	for _, g := range games {
 		name, depth, turn, idle := g.Columns(now)
@@ -520,6 +524,7 @@ func writeWho(w io.Writer, games []tui.LiveGame, now time.Time) {
 			}
 			row += "\t" + d
 		}
+		row += "\t" + g.Activity.Text()
 		fmt.Fprintln(tw, row)
 	}
 	tw.Flush()

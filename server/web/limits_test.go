@@ -270,7 +270,7 @@ func TestAWatchPageOutlivesTheTimeoutsOfTheRequestThatOpenedIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		slot.Publish(1, g.Turn(), "", frame.New(blob, nil))
+		slot.Publish(playing, 1, g.Turn(), "", frame.New(blob, nil))
 		want := fmt.Sprintf("Turn: %d ", g.Turn())
 		for !strings.Contains(emu.String(), want) {
 			typ, data, err := c.Read(ctx)

@@ -38,8 +38,12 @@ type gameRow struct {
 	ID                      uint64
 	Name, Depth, Turn, Idle string
 	Watchers                int
-	OnTitle                 bool // between games: no depth or turn
-	Hidden                  bool // today's daily (tui.LiveGame.Hidden): no watch link
+	// NoGame: no game in play (tui.LiveGame.InPlay): Doing (on the
+	// title, game over, won, watching NAME: tui.Activity.Text, inert)
+	// spans the depth and turn, and there is no watch link.
+	NoGame bool
+	Doing  string
+	Hidden bool // today's daily (tui.LiveGame.Hidden): no watch link
 }
 
 // indexData is what the front page shows.
@@ -78,8 +82,11 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	now := s.cfg.Now()
 	for _, g := range s.cfg.Live.Games() {
 		name, depth, turn, idle := g.Columns(now)
+		// Only a game in play gets a watch link: a session on the title,
+		// watching another or on its game's end has no live game to
+		// follow from here.
 		d.Games = append(d.Games, gameRow{ID: g.ID, Name: name, Depth: depth, Turn: turn, Idle: idle,
-			Watchers: g.Watchers, OnTitle: g.Depth <= 0, Hidden: g.Hidden})
+			Watchers: g.Watchers, NoGame: !g.InPlay(), Doing: g.Activity.Text(), Hidden: g.Hidden})
 		if g.Hidden {
 			d.Hidden = tui.HiddenList
 		}

@@ -141,12 +141,12 @@ func (o oneGame) Games() []tui.LiveGame {
 	}
 	return o.live.Games()
 }
-func (oneGame) Mine() (tui.LiveGame, bool)             { return tui.LiveGame{}, false }
-func (oneGame) Watchers() int                          { return 0 }
-func (oneGame) Publish(int, int, string, *frame.Frame) {}
-func (oneGame) TakeOver() error                        { return nil }
-func (oneGame) ClaimName(string) error                 { return nil }
-func (oneGame) Cheat(string)                           {}
+func (oneGame) Mine() (tui.LiveGame, bool)                           { return tui.LiveGame{}, false }
+func (oneGame) Watchers() int                                        { return 0 }
+func (oneGame) Publish(tui.Activity, int, int, string, *frame.Frame) {}
+func (oneGame) TakeOver() error                                      { return nil }
+func (oneGame) ClaimName(string) error                               { return nil }
+func (oneGame) Cheat(string)                                         {}
 
 // Chat implements tui.Lobby: the page's terminal shows no chat; the
 // page's own chat box reads it and, for a browser tied to a key, says

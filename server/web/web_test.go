@@ -70,7 +70,11 @@ func (s *site) play(t testing.TB, name string, depth, turn int) lobby.Slot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slot.Publish(depth, turn, "", frame.New(blob, nil))
+	a := playing
+	if depth <= 0 {
+		a = lobby.Activity{} // on the title
+	}
+	slot.Publish(a, depth, turn, "", frame.New(blob, nil))
 	t.Cleanup(slot.Release)
 	return slot
 }

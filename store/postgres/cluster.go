@@ -1,5 +1,5 @@
 // The cluster (store.Cluster) on the nodes, node_games and cluster_secret
-// tables (migration 0003): each node's announcement, its channel address,
+// tables (migration 0003; daily 0008, activity and watched 0012): each node's announcement, its channel address,
 // its live games, and the secret the nodes' channel is built on. Every time
 // is the database's clock, now(), as for leases.
 
@@ -59,10 +59,12 @@ func (s *Store) Announce(ctx context.Context, node, addr string, games []store.N
 	fps, names := make([]string, n), make([]string, n)
 	depths, turns, watchers := make([]int32, n), make([]int64, n), make([]int32, n)
 	inputs, dailies := make([]time.Time, n), make([]string, n)
+	activities, watched := make([]string, n), make([]string, n)
 	for i, g := range games {
 		fps[i], names[i] = g.Fingerprint, g.Name
 		depths[i], turns[i], watchers[i] = int32(g.Depth), int64(g.Turn), int32(g.Watchers)
 		inputs[i], dailies[i] = g.LastInput, g.Daily
+		activities[i], watched[i] = g.Activity, g.Watched
 	}
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
@@ -75,9 +77,9 @@ func (s *Store) Announce(ctx context.Context, node, addr string, games []store.N
 		SELECT node FROM nodes WHERE expires <= now() AND node <> $1 FOR UPDATE SKIP LOCKED)`, node)
 	b.Queue(`DELETE FROM node_games WHERE node = $1`, node)
 	if n > 0 {
-		b.Queue(`INSERT INTO node_games (node, fp, name, depth, turn, watchers, last_input, daily)
-			SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::integer[], $5::bigint[], $6::integer[], $7::timestamptz[], $8::text[]) AS u
-			ON CONFLICT (node, fp) DO NOTHING`, node, fps, names, depths, turns, watchers, inputs, dailies)
+		b.Queue(`INSERT INTO node_games (node, fp, name, depth, turn, watchers, last_input, daily, activity, watched)
+			SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::integer[], $5::bigint[], $6::integer[], $7::timestamptz[], $8::text[], $9::text[], $10::text[]) AS u
+			ON CONFLICT (node, fp) DO NOTHING`, node, fps, names, depths, turns, watchers, inputs, dailies, activities, watched)
 	}
 	if err := s.place.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("announce %s (%d games): %w", node, n, avail(err))
@@ -90,7 +92,7 @@ func (s *Store) Announce(ctx context.Context, node, addr string, games []store.N
 func (s *Store) NodeGames(ctx context.Context) ([]store.NodeGame, error) {
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
-	rows, err := s.place.Query(ctx, `SELECT g.node, g.fp, g.name, g.depth, g.turn, g.watchers, g.last_input, g.daily
+	rows, err := s.place.Query(ctx, `SELECT g.node, g.fp, g.name, g.depth, g.turn, g.watchers, g.last_input, g.daily, g.activity, g.watched
 		FROM node_games g JOIN nodes n ON n.node = g.node
 		WHERE n.expires > now()
 		ORDER BY lower(g.name), g.name, g.node, g.fp`)
@@ -100,7 +102,7 @@ func (s *Store) NodeGames(ctx context.Context) ([]store.NodeGame, error) {
 	games, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.NodeGame, error) {
 		var g store.NodeGame
 		var turn int64
-		err := r.Scan(&g.Node, &g.Fingerprint, &g.Name, &g.Depth, &turn, &g.Watchers, &g.LastInput, &g.Daily)
+		err := r.Scan(&g.Node, &g.Fingerprint, &g.Name, &g.Depth, &turn, &g.Watchers, &g.LastInput, &g.Daily, &g.Activity, &g.Watched)
 		g.Turn = int(turn)
 		return g, err
 	})

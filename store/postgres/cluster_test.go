@@ -63,10 +63,10 @@ func TestTwoNodesAnnouncingAreListedTogether(t *testing.T) {
 	ctx := context.Background()
 	input := time.Date(2026, 12, 1, 10, 30, 0, 123456000, time.UTC)
 	a := []store.NodeGame{
-		{Fingerprint: "SHA256:zed", Name: "zed", Depth: 3, Turn: 1200, Watchers: 2, LastInput: input},
-		{Fingerprint: "SHA256:amy", Name: "Amy", Depth: 1, Turn: 5, LastInput: input},
+		{Fingerprint: "SHA256:zed", Name: "zed", Watchers: 2, LastInput: input, Activity: "watching", Watched: "bob"},
+		{Fingerprint: "SHA256:amy", Name: "Amy", Depth: 1, Turn: 5, LastInput: input}, // as a build that lists no activity
 	}
-	b := []store.NodeGame{{Fingerprint: "SHA256:bob", Name: "bob", Depth: 7, Turn: 1 << 40, Watchers: 1, LastInput: input, Daily: "2026-12-01"}}
+	b := []store.NodeGame{{Fingerprint: "SHA256:bob", Name: "bob", Depth: 7, Turn: 1 << 40, Watchers: 1, LastInput: input, Daily: "2026-12-01", Activity: "over"}}
 	if err := nodes[0].Announce(ctx, "a", "10.0.0.1:7000", a, time.Hour); err != nil {
 		t.Fatal(err)
 	}
@@ -79,11 +79,14 @@ func TestTwoNodesAnnouncingAreListedTogether(t *testing.T) {
 			t.Fatalf("node %d lists %q, want %q", i, got, want)
 		}
 		g := games[1]
-		if g.Fingerprint != "SHA256:bob" || g.Depth != 7 || g.Turn != 1<<40 || g.Watchers != 1 || !g.LastInput.Equal(input) || g.Daily != "2026-12-01" {
+		if g.Fingerprint != "SHA256:bob" || g.Depth != 7 || g.Turn != 1<<40 || g.Watchers != 1 || !g.LastInput.Equal(input) || g.Daily != "2026-12-01" || g.Activity != "over" {
 			t.Errorf("node %d lists bob's game as %+v, want it as announced", i, g)
 		}
-		if games[0].Daily != "" {
-			t.Errorf("node %d lists Amy's game as the daily %q, want a normal game", i, games[0].Daily)
+		if games[0].Daily != "" || games[0].Activity != "" || games[0].Watched != "" {
+			t.Errorf("node %d lists Amy's game as %+v, want a normal game with no activity said", i, games[0])
+		}
+		if z := games[2]; z.Activity != "watching" || z.Watched != "bob" {
+			t.Errorf("node %d lists zed as %+v, want watching bob", i, z)
 		}
 	}
 	for node, want := range map[string]string{"a": "10.0.0.1:7000", "b": "10.0.0.2:7000"} {

@@ -46,7 +46,7 @@ var migrations embed.FS
 
 // SchemaVersion is the schema version this code reads and writes: the
 // number of the newest file in migrations/.
-const SchemaVersion = 11
+const SchemaVersion = 12
 
 // ErrUnreachable is returned (wrapped, naming the host and the reason) by
 // [Open] when the database cannot be reached or refuses the connection.

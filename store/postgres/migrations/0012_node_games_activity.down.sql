@@ -1,0 +1,1 @@
+ALTER TABLE node_games DROP COLUMN activity, DROP COLUMN watched;
