@@ -141,7 +141,7 @@ func TestRelistReachesTheSessionsWithNoGameOpenOnly(t *testing.T) {
 	playing, title, spectator := newEvents(), newEvents(), newEvents()
 	p, _ := m.Claim(Holder{Key: "SHA256:a", Notifier: playing})
 	defer p.Release()
-	p.Publish(2, 40, "", nil)
+	p.Publish(Activity{Doing: Playing}, 2, 40, "", nil)
 	s, _ := m.Claim(Holder{Key: "SHA256:b", Notifier: title})
 	defer s.Release()
 	sp, _ := m.Spectate(Holder{Key: "SHA256:a", Notifier: spectator})
