@@ -187,7 +187,7 @@ func (p *mirrorPage) push(out []byte) {
 
 // join adds p, a page of game g at size, to the game's mirror of that size,
 // starting the mirror if it is the first page there; p is sent a repaint
-// first.
+// first, or, when the mirror has drawn nothing yet, all it draws.
 func (ms *mirrors) join(g tui.LiveGame, size mirrorSize, p *mirrorPage) *feed {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
@@ -211,7 +211,13 @@ func (ms *mirrors) enter(f *feed, size mirrorSize, p *mirrorPage) {
 	}
 	m.mu.Lock()
 	m.pages[p] = struct{}{}
-	p.queue, p.queued, p.resync = nil, 0, true
+	// A mirror that has drawn nothing yet (just started: the page's
+	// first, or a new size) sends the page all it draws from its first
+	// byte. A repaint of its blank screen would wipe what the page shows
+	// (its former size's frame) until the program's first frame, and for
+	// good if the server stopped before it (a browser test saw the normal
+	// buffer, empty, after a resize and a shutdown).
+	p.queue, p.queued, p.resync = nil, 0, m.version > 0
 	m.mu.Unlock()
 	p.cur = m
 	p.poke()
