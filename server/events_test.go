@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -211,5 +212,52 @@ func TestAnSSHFollowerThatStopsReadingIsCutAndItsConnectionClosed(t *testing.T) 
 	case <-closed:
 	case <-time.After(waitLong):
 		t.Fatal("the follower was cut but its connection is still open")
+	}
+}
+
+// TestCtrlCOrQEndsTheEventsFeedOnATerminal: `ssh -t host events` sends
+// Ctrl+C to the server, not to ssh; it ends the feed with status 0, and
+// so does q (a community tester could leave only with ~.).
+func TestCtrlCOrQEndsTheEventsFeedOnATerminal(t *testing.T) {
+	_, addr := serve(t, Config{})
+	for _, key := range []string{"\x03", "q"} {
+		c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{Command: "events"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Send(key)
+		select {
+		case <-c.Done():
+			if c.ExitStatus() != 0 {
+				t.Errorf("%q ended the feed with status %d, want 0", key, c.ExitStatus())
+			}
+		case <-time.After(waitLong):
+			t.Errorf("%q on the terminal did not end `events`", key)
+		}
+		c.Close()
+	}
+}
+
+// TestAFollowerIsToldTheServerIsShuttingDown: at shutdown the feed ends
+// with a line on stderr that says why, as players are told (a community
+// tester's follower just stopped, with nothing said).
+func TestAFollowerIsToldTheServerIsShuttingDown(t *testing.T) {
+	srv, addr := serve(t, Config{})
+	c, err := sshtest.Dial(addr, newKey(t), sshtest.Options{NoPTY: true, Command: "events"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	await.Until(t, waitLong, "the follower to follow", func() bool { return srv.feed.hub.Followers() == 1 })
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	srv.Shutdown(ctx)
+	select {
+	case <-c.Done():
+	case <-time.After(waitLong):
+		t.Fatal("the follower's session did not end at shutdown")
+	}
+	if out := string(c.Output()); !strings.Contains(out, "shutting down") {
+		t.Errorf("the follower read %q at shutdown, want why the feed ended", out)
 	}
 }

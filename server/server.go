@@ -63,6 +63,7 @@ import (
 	"github.com/grotto-game/grotto/server/lobby"
 	"github.com/grotto-game/grotto/server/metrics"
 	"github.com/grotto-game/grotto/server/session"
+	"github.com/grotto-game/grotto/server/sshcmd"
 	"github.com/grotto-game/grotto/server/web"
 	"github.com/grotto-game/grotto/store"
 )
@@ -372,8 +373,16 @@ func (s *Server) Serve() error {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.drain(ctx) // health.go: not ready, still serving, for Config.Drain
 	s.log.Info("shutting down", "sessions", s.place.live.Len())
-	s.stopServing()       // shutdown.go
-	s.feed.hub.Close()    // `events` followers and the front page's streams end (feed.go)
+	s.stopServing()    // shutdown.go
+	s.feed.hub.Close() // `events` followers and the front page's streams end (feed.go)
+	// Followers say why their feed ended before connections close: each
+	// takes at most sshcmd.CutGrace, all at once, and the wait is bounded
+	// apart from ctx, which the games' saves below still need.
+	bye, cancelBye := context.WithTimeout(ctx, sshcmd.CutGrace+time.Second)
+	if err := s.feed.hub.Wait(bye); err != nil {
+		s.log.Warn("events followers still open after their goodbye; closing them", "err", err)
+	}
+	cancelBye()
 	if s.web.srv != nil { // watch pages first: they hold no game
 		if err := s.web.srv.Shutdown(ctx); err != nil {
 			s.log.Warn("web pages still open at the deadline; closing them", "err", err)

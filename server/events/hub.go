@@ -6,6 +6,7 @@ package events
 // reader costs a game nothing and never sees a feed with holes in it.
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 )
@@ -32,7 +33,8 @@ type Hub struct {
 
 	published atomic.Uint64
 	cut       atomic.Uint64
-	seen      seenIDs // IDs already published, so an event heard twice is kept once
+	seen      seenIDs        // IDs already published, so an event heard twice is kept once
+	running   sync.WaitGroup // followers not yet stopped (Wait)
 }
 
 // NewHub returns a hub that keeps the last keep events (DefaultKeep when
@@ -104,6 +106,7 @@ func (h *Hub) Follow(buf int) ([]Event, *Sub) {
 		buf = DefaultBuffer
 	}
 	s := &Sub{h: h, ch: make(chan Event, buf), cutC: make(chan struct{})}
+	h.running.Add(1)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -141,10 +144,11 @@ func (h *Hub) Followers() int {
 
 // Sub is one follower of a hub.
 type Sub struct {
-	h    *Hub
-	ch   chan Event
-	cut  atomic.Bool
-	cutC chan struct{} // closed when cut
+	h       *Hub
+	ch      chan Event
+	cut     atomic.Bool
+	cutC    chan struct{} // closed when cut
+	stopped sync.Once     // Stop counts it out of Hub.running once
 }
 
 // C returns the follower's events. It is closed when the follower is
@@ -168,6 +172,21 @@ func (s *Sub) Stop() {
 	if _, ok := s.h.subs[s]; ok {
 		delete(s.h.subs, s)
 		close(s.ch)
+	}
+	s.stopped.Do(s.h.running.Done)
+}
+
+// Wait returns once every follower was stopped (Sub.Stop), or ctx's
+// error: after Close, for a server that lets its followers say goodbye
+// before it closes their connections.
+func (h *Hub) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { h.running.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

@@ -151,7 +151,8 @@ func Commands(h Host) Table {
 // cmdEvents is `events`: the feed's recent events, then each new one as
 // it comes, one JSON line each (docs/events.md; Event.Line escapes every
 // byte a terminal would act on), until the client leaves or the server
-// stops (status 0). A client that reads too slowly is cut by the hub: it
+// stops (status 0), or, on a terminal (`ssh -t`), types Ctrl+C or q
+// (status 0). A client that reads too slowly is cut by the hub: it
 // is told on stderr and gets status 1. One that reads nothing at all
 // blocks the write of its lines once its SSH window is full: the lines
 // are written by a goroutine of their own, and a cut closes the client's
@@ -177,8 +178,12 @@ func cmdEvents(h Host, c *Call) int {
 		wrote <- true
 	}()
 	var left <-chan struct{}
+	var quit <-chan struct{}
 	if c.Session != nil {
 		left = c.Session.Context().Done()
+		if _, _, pty := c.Session.Pty(); pty {
+			quit = quitKey(c.Session)
+		}
 	}
 	check := time.NewTicker(BanCheckEvery)
 	defer check.Stop()
@@ -186,33 +191,41 @@ func cmdEvents(h Host, c *Call) int {
 		select {
 		case <-left:
 			return 0
+		case <-quit:
+			return 0
 		case <-check.C:
 			if c.Session != nil && h.Banned(c.Session) {
 				fmt.Fprintln(c.Err, "This key is banned from this server.")
 				return 1
 			}
 		case <-sub.CutC():
-			tellCut(c, func() { <-wrote })
+			tellFollower(c, func() { <-wrote }, cutWords)
 			return 1
 		case fed := <-wrote:
-			if fed && sub.Cut() {
-				tellCut(c, func() {})
+			switch {
+			case fed && sub.Cut():
+				tellFollower(c, func() {}, cutWords)
 				return 1
+			case fed: // the hub closed: the server is stopping
+				tellFollower(c, func() {}, "grotto: the server is shutting down; the feed has ended. Connect again later to follow it.")
 			}
 			return 0 // the client left, or the server is stopping
 		}
 	}
 }
 
-// tellCut tells a follower the hub cut that it missed events, once
-// drained has returned (its lines written), unless that and the telling
-// take longer than CutGrace: a client that reads nothing blocks both, and
-// then only closing its connection ends them.
-func tellCut(c *Call, drained func()) {
+// cutWords is what a follower the hub cut reads.
+const cutWords = "grotto: you fell behind the events feed and missed some; connect again to follow it"
+
+// tellFollower tells a follower why its feed ends (words, on stderr),
+// once drained has returned (its lines written), unless that and the
+// telling take longer than CutGrace: a client that reads nothing blocks
+// both, and then only closing its connection ends them.
+func tellFollower(c *Call, drained func(), words string) {
 	told := make(chan struct{})
 	go func() {
 		drained()
-		fmt.Fprintln(c.Err, "grotto: you fell behind the events feed and missed some; connect again to follow it")
+		fmt.Fprintln(c.Err, words)
 		close(told)
 	}()
 	select {
@@ -220,6 +233,32 @@ func tellCut(c *Call, drained func()) {
 	case <-time.After(CutGrace):
 		hangUp(c.Session)
 	}
+}
+
+// quitKey returns a channel closed once the client types Ctrl+C, Ctrl+D,
+// q or Q on the session's terminal (`ssh -t host events`, where the
+// terminal sends Ctrl+C to the server rather than ending ssh), or its
+// input ends. Only what is typed is read, a byte at a time; nothing else
+// is done with it.
+func quitKey(in io.Reader) <-chan struct{} {
+	quit := make(chan struct{})
+	go func() {
+		defer close(quit)
+		b := make([]byte, 64)
+		for {
+			n, err := in.Read(b)
+			for _, k := range b[:n] {
+				switch k {
+				case 0x03, 0x04, 'q', 'Q':
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return quit
 }
 
 // CutGrace is how long a follower the hub cut has to take the lines it
