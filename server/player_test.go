@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -91,5 +92,17 @@ func TestAnUnknownReplayOnTheWebPointsAtPagesNotAnSSHCommand(t *testing.T) {
 		if code != http.StatusNotFound || strings.Contains(body, "`") || !strings.Contains(body, "players") {
 			t.Errorf("%s: %d %q", path, code, body)
 		}
+	}
+}
+
+// TestTheFrontPagesPlayingNowLinksThePlayersPages: a live game's name on
+// the front page leads to its player's page, as the scores' names do (a
+// community tester found only the scores linked).
+func TestTheFrontPagesPlayingNowLinksThePlayersPages(t *testing.T) {
+	srv, addr := serve(t, Config{HTTP: "127.0.0.1:0"})
+	name := fmt.Sprintf("linked%d", names.Add(1))
+	namedGame(t, dial(t, addr, newKey(t), 100, 30), name)
+	if _, front := get(t, http.DefaultClient, "http://"+srv.HTTPAddr().String()+"/"); !strings.Contains(front, `<tr><td><a href="/player/`+name+`">`+name+`</a></td>`) {
+		t.Errorf("the front page's live game of %s does not link its page:\n%s", name, front)
 	}
 }

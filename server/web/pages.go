@@ -44,6 +44,9 @@ type gameRow struct {
 	NoGame bool
 	Doing  string
 	Hidden bool // today's daily (tui.LiveGame.Hidden): no watch link
+	// Player: the name is a player's claimed name (not "(new player)"),
+	// linked to its page when the pages are served.
+	Player bool
 }
 
 // indexData is what the front page shows.
@@ -86,7 +89,7 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		// watching another or on its game's end has no live game to
 		// follow from here.
 		d.Games = append(d.Games, gameRow{ID: g.ID, Name: name, Depth: depth, Turn: turn, Idle: idle,
-			Watchers: g.Watchers, NoGame: !g.InPlay(), Doing: g.Activity.Text(), Hidden: g.Hidden})
+			Watchers: g.Watchers, NoGame: !g.InPlay(), Doing: g.Activity.Text(), Hidden: g.Hidden, Player: tui.ValidName(g.Name)})
 		if g.Hidden {
 			d.Hidden = tui.HiddenList
 		}

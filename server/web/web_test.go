@@ -109,7 +109,7 @@ func TestFrontPageListsTheScoresAndWhoIsPlayingWithNamesEscaped(t *testing.T) {
 		t.Fatalf("status %d", status)
 	}
 	for _, want := range []string{
-		"<td>alice</td><td class=\"n\">1900</td><td class=\"n\">6</td><td class=\"n\">3000</td><td>escaped the grotto</td><td>2026-11-30</td>",
+		"<td>alice</td><td class=\"n\">1900</td><td class=\"n\">6</td><td class=\"n\">3000</td><td>escaped the grotto</td><td class=\"date\">2026-11-30</td>",
 		"&lt;b&gt;mallory&lt;/b&gt;",
 		"<td>bob</td><td class=\"n\">2</td><td class=\"n\">117</td>",
 		"&lt;script&gt;x&lt;/script&gt;",

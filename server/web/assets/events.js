@@ -15,7 +15,7 @@
         const li = document.createElement("li");
         const time = document.createElement("span");
         time.className = "dim";
-        time.textContent = row.time + " ";
+        time.textContent = row.time + " UTC ";
         li.append(time, document.createTextNode(row.text));
         return li;
       });

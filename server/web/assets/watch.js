@@ -25,7 +25,7 @@
   var proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   var ws = new WebSocket(proto + '//' + location.host + el.dataset.ws + '?cols=' + term.cols + '&rows=' + term.rows);
   ws.binaryType = 'arraybuffer';
-  ws.onopen = function () { status.textContent = play ? 'playing' : 'live'; };
+  ws.onopen = function () { status.textContent = play ? 'connected' : 'live'; };
   if (play) {
     var utf8 = new TextEncoder();
     // A paste comes as one onData; the server takes messages of at most
