@@ -173,8 +173,9 @@ func TestAFollowerThatNeverReadsCostsTheGamesNothing(t *testing.T) {
 
 // TestAnSSHFollowerThatStopsReadingIsCutAndItsConnectionClosed: a client
 // that runs `events` and never reads its output fills its SSH window;
-// the hub cuts it as it falls behind, and the server then closes its
-// connection instead of keeping the session (and a goroutine blocked in
+// the hub cuts it as it falls behind, and the server then ends the
+// session (told why, when the window still takes the line) or closes the
+// connection, instead of keeping the session (and a goroutine blocked in
 // its write) until the client goes (left open after issue 24).
 func TestAnSSHFollowerThatStopsReadingIsCutAndItsConnectionClosed(t *testing.T) {
 	srv, addr := serve(t, Config{})
@@ -195,8 +196,9 @@ func TestAnSSHFollowerThatStopsReadingIsCutAndItsConnectionClosed(t *testing.T) 
 		t.Fatal(err)
 	}
 	await.Until(t, waitLong, "the follower to follow", func() bool { return srv.feed.hub.Followers() == 1 })
-	closed := make(chan struct{})
-	go func() { conn.Wait(); close(closed) }()
+	closed := make(chan struct{}) // the session ended, or the connection
+	go func() { sess.Wait(); close(closed) }()
+	go func() { conn.Wait(); sess.Close() }()
 	// Lines of 16 KB: the follower's buffer of 256 holds 4 MB, more
 	// than the client's 2 MB window, so the write blocks whenever the
 	// cut comes.
@@ -211,7 +213,7 @@ func TestAnSSHFollowerThatStopsReadingIsCutAndItsConnectionClosed(t *testing.T) 
 	select {
 	case <-closed:
 	case <-time.After(waitLong):
-		t.Fatal("the follower was cut but its connection is still open")
+		t.Fatal("the follower was cut but its session is still open")
 	}
 }
 

@@ -23,7 +23,7 @@ func serveWeb(t *testing.T) (*Server, string, string) {
 	return srv, addr, "http://" + srv.HTTPAddr().String()
 }
 
-var watchLink = regexp.MustCompile(`<td>([^<]*)</td><td class="n">(\d+)</td><td class="n">(\d+)</td>.*?href="(/watch/\d+)"`)
+var watchLink = regexp.MustCompile(`<td>(?:<a href="/player/[^"]*">)?([^<]*)(?:</a>)?</td><td class="n">(\d+)</td><td class="n">(\d+)</td>.*?href="(/watch/\d+)"`)
 
 // webGames reads the front page's live games: name → watch link, and
 // name → turn.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -161,6 +162,10 @@ func Commands(h Host) Table {
 func cmdEvents(h Host, c *Call) int {
 	recent, sub := h.Events().Follow(0)
 	defer sub.Stop()
+	// The writer stops at the next line once the feed is ending for the
+	// client (cut, banned): what is queued is not worth more of a slow
+	// client's window than the line that says why.
+	var ending atomic.Bool
 	wrote := make(chan bool, 1) // the writer ended: true when the feed did (not the client)
 	go func() {
 		for _, e := range recent {
@@ -170,6 +175,9 @@ func cmdEvents(h Host, c *Call) int {
 			}
 		}
 		for e := range sub.C() {
+			if ending.Load() {
+				break
+			}
 			if _, err := c.Out.Write(e.Line()); err != nil {
 				wrote <- false
 				return
@@ -187,6 +195,11 @@ func cmdEvents(h Host, c *Call) int {
 	}
 	check := time.NewTicker(BanCheckEvery)
 	defer check.Stop()
+	end := func(words string) int {
+		ending.Store(true)
+		tellFollower(c, words)
+		return 1
+	}
 	for {
 		select {
 		case <-left:
@@ -195,19 +208,16 @@ func cmdEvents(h Host, c *Call) int {
 			return 0
 		case <-check.C:
 			if c.Session != nil && h.Banned(c.Session) {
-				fmt.Fprintln(c.Err, "This key is banned from this server.")
-				return 1
+				return end("This key is banned from this server.")
 			}
 		case <-sub.CutC():
-			tellFollower(c, func() { <-wrote }, cutWords)
-			return 1
+			return end(cutWords)
 		case fed := <-wrote:
 			switch {
 			case fed && sub.Cut():
-				tellFollower(c, func() {}, cutWords)
-				return 1
+				return end(cutWords)
 			case fed: // the hub closed: the server is stopping
-				tellFollower(c, func() {}, "grotto: the server is shutting down; the feed has ended. Connect again later to follow it.")
+				tellFollower(c, "grotto: the server is shutting down; the feed has ended. Connect again later to follow it.")
 			}
 			return 0 // the client left, or the server is stopping
 		}
@@ -218,13 +228,12 @@ func cmdEvents(h Host, c *Call) int {
 const cutWords = "grotto: you fell behind the events feed and missed some; connect again to follow it"
 
 // tellFollower tells a follower why its feed ends (words, on stderr),
-// once drained has returned (its lines written), unless that and the
-// telling take longer than CutGrace: a client that reads nothing blocks
-// both, and then only closing its connection ends them.
-func tellFollower(c *Call, drained func(), words string) {
+// unless that takes longer than CutGrace: stderr shares the channel's
+// window with the lines, so a client that reads nothing (or too little)
+// blocks it, and then only closing its connection ends the session.
+func tellFollower(c *Call, words string) {
 	told := make(chan struct{})
 	go func() {
-		drained()
 		fmt.Fprintln(c.Err, words)
 		close(told)
 	}()
