@@ -132,13 +132,19 @@ func (m *Model) shownChat() []string {
 	return rows
 }
 
-// chatRow draws one chat line on one row: "‹name› text", cut to the width.
+// chatRow draws one chat line on one row: "‹name› text", cut to the width
+// (the read-back shows it whole: chatLogWrap).
 func (m *Model) chatRow(l ChatLine) string {
-	who := "<" + Inert(l.Name) + "> "
+	return m.th.msgSpan(game.MsgWelcome).render(truncate(chatWho(l)+Inert(l.Text), m.w))
+}
+
+// chatWho is how a chat line names its speaker: "<name> ", "<name*> " for
+// the game's own player.
+func chatWho(l ChatLine) string {
 	if l.Player {
-		who = "<" + Inert(l.Name) + "*> "
+		return "<" + Inert(l.Name) + "*> "
 	}
-	return m.th.msgSpan(game.MsgWelcome).render(truncate(who+Inert(l.Text), m.w))
+	return "<" + Inert(l.Name) + "> "
 }
 
 // chatInput is a one-line input for a chat line: typed runes, Enter

@@ -597,7 +597,7 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		case "v", "q", "esc", "enter", "tab":
 			w.log = nil
 		default:
-			w.log.scroll(k.String(), len(w.lines), chatLogRows(m))
+			w.log.scrollLines(m, k.String(), w.lines)
 		}
 		return w, nil
 	}
