@@ -71,7 +71,22 @@ func (m *Model) openOwnChat() tea.Cmd {
 		return nil
 	}
 	m.chat, m.chatLines = room, room.Lines()
+	m.muteChoice = room.WatchersMuted() // a take-over carries the mute on
+	m.syncWatchersMute()
 	return waitChat(room)
+}
+
+// syncWatchersMute mutes the game's watchers while the player's chat is
+// off (Settings.Chat) or the player chose to (muteChoice), and lets them
+// talk otherwise. A player who does not read the chat mutes it for its
+// watchers: they are refused at once, and their screen (and the web's
+// watch page, and a watcher on another node, which all read the room's
+// mute) says so, rather than letting them talk to no one (a community
+// tester's watchers thought their lines were read).
+func (m *Model) syncWatchersMute() {
+	if m.chat != nil {
+		m.chat.MuteWatchers(m.muteChoice || m.set.Chat == ChatOff)
+	}
 }
 
 // chatHeard takes a chatMsg: the player's own chat's lines, or the watch
@@ -106,19 +121,19 @@ func (m *Model) closeChat() {
 	}
 }
 
-// shownChat is the player's chat rows under the map's messages, when the
-// chat is on (Settings.Chat): the newest line (the two newest on a
+// shownChat is the player's chat rows under the map's messages: the
+// newest line when the chat is on (Settings.Chat; the two newest on a
 // terminal of 24 rows or more: a community tester missed most of a
 // conversation), why the player's own last line was refused, and the line
-// the player is typing (" opens it).
+// the player is typing (" opens it, with the chat off too).
 func (m *Model) shownChat() []string {
-	if m.set.Chat == ChatOff {
-		return nil
-	}
 	var rows []string
 	n := 1 // the newest line; two where the messages have five rows (24 rows and more)
 	if _, msgRows := m.layout(); msgRows >= 5 {
 		n = 2
+	}
+	if m.set.Chat == ChatOff { // no lines; the player's own line is still typed here
+		n = 0
 	}
 	for _, l := range m.chatLines[max(0, len(m.chatLines)-n):] {
 		rows = append(rows, m.chatRow(l))

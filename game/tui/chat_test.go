@@ -171,7 +171,7 @@ func TestAWatcherSeesThatThePlayerMutedTheWatchers(t *testing.T) {
 	room := newFakeRoom()
 	room.MuteWatchers(true)
 	m := watching(t, room, 100)
-	if s := plain(m); !strings.Contains(s, "the player has muted watchers") || strings.Contains(s, "c chat") {
+	if s := plain(m); !strings.Contains(s, "the player has muted watchers or does not read the chat") || strings.Contains(s, "c chat") {
 		t.Fatalf("the watch screen of a muted chat:\n%s", s)
 	}
 }
@@ -218,5 +218,76 @@ func TestThePlayerReadsTheTwoNewestChatLines(t *testing.T) {
 	rows := strings.Split(plain(m), "\n")
 	if len(rows) < 2 || !strings.Contains(rows[len(rows)-2], "<b> two") || !strings.Contains(rows[len(rows)-1], "<a> three") || strings.Contains(plain(m), "<a> one") {
 		t.Fatalf("the last rows:\n%s", strings.Join(rows[max(0, len(rows)-3):], "\n"))
+	}
+}
+
+// chatOff turns the player's chat off (or on again) in the settings.
+func toggleChat(m *Model) {
+	press(m, "O")
+	press(m, "down")
+	press(m, "down")
+	press(m, "right")
+	press(m, "esc")
+}
+
+// TestThePlayersChatOffTellsTheWatchersAndKeepsTheirOwnMuteChoice: while
+// the player's chat is off, its watchers are refused at once (the room's
+// mute) and read that on their screen; turned on again, the player's own
+// Watchers choice holds again (a community tester's watchers thought their
+// lines were read).
+func TestThePlayersChatOffTellsTheWatchersAndKeepsTheirOwnMuteChoice(t *testing.T) {
+	room := newFakeRoom()
+	m := playingWithChat(t, room)
+	toggleChat(m)
+	if m.set.Chat != ChatOff || !room.WatchersMuted() {
+		t.Fatalf("chat %q, watchers muted %v: the player's chat is off and the watchers may still talk", m.set.Chat, room.WatchersMuted())
+	}
+	w := watching(t, room, 120)
+	if s := plain(w); !strings.Contains(s, "does not read the chat") || strings.Contains(s, "c chat") {
+		t.Fatalf("a watcher of a player whose chat is off:\n%s", s)
+	}
+	toggleChat(m)
+	if m.set.Chat != ChatOn || room.WatchersMuted() {
+		t.Fatalf("chat %q, watchers muted %v: chat on again, the watchers (never muted by the player) are still muted", m.set.Chat, room.WatchersMuted())
+	}
+	// Muted by the player's own choice, the watchers stay muted through an
+	// off and on of the chat.
+	press(m, "O")
+	for range 3 {
+		press(m, "down")
+	}
+	press(m, "right")
+	press(m, "esc")
+	if !room.WatchersMuted() {
+		t.Fatal("the Watchers setting did not mute")
+	}
+	toggleChat(m)
+	toggleChat(m)
+	if m.set.Chat != ChatOn || !room.WatchersMuted() {
+		t.Fatalf("chat %q, watchers muted %v: the player's own mute was lost with the chat's off and on", m.set.Chat, room.WatchersMuted())
+	}
+}
+
+// TestQuoteWithTheChatOffNeverPlaysTheSentenceAsMoves: " with the chat
+// off opens the line anyway, saying the chat is off; what is typed after
+// it is text (a community tester's reply moved the character three turns).
+func TestQuoteWithTheChatOffNeverPlaysTheSentenceAsMoves(t *testing.T) {
+	room := newFakeRoom()
+	m := playingWithChat(t, room)
+	toggleChat(m)
+	turn, pos := m.game.Turn(), m.game.Player().Pos
+	press(m, `"`)
+	for _, k := range []string{"h", "j", "k", "l"} {
+		press(m, k)
+	}
+	if m.game.Turn() != turn || m.game.Player().Pos != pos {
+		t.Fatalf("turn %d→%d: a sentence typed after \" with the chat off was played as moves", turn, m.game.Turn())
+	}
+	if s := plain(m); !strings.Contains(s, "Say: hjkl_") || !strings.Contains(s, "chat is off") {
+		t.Fatalf("\" with the chat off:\n%s", s)
+	}
+	press(m, "enter")
+	if len(room.said) != 1 || room.said[0] != "hjkl" {
+		t.Fatalf("said %q", room.said)
 	}
 }

@@ -270,6 +270,10 @@ type Model struct {
 	recording bool                   // drawn for a recording (ReplayFrames): no key hints
 	chatSaid  string                 // why the player's last line was refused; "" for none
 	chatLines []ChatLine             // its lines as last heard, oldest first
+	// muteChoice is the player's own choice of muting this game's
+	// watchers (settings, Watchers): the room's mute follows it while the
+	// chat is on, and holds while it is off (syncWatchersMute).
+	muteChoice bool
 }
 
 // New returns the model for one session, starting on the title screen.

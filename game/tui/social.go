@@ -669,8 +669,8 @@ func (w *watchScreen) view(m *Model) string {
 	}
 	switch {
 	case w.chat == nil || w.ended:
-	case w.chat.WatchersMuted(): // said before a line is typed, not after
-		back += " · chat: the player has muted watchers"
+	case w.chat.WatchersMuted(): // said before a line is typed, not after; muted too while the player's chat is off
+		back += " · chat: the player has muted watchers or does not read the chat"
 	default:
 		back += " · c chat"
 	}

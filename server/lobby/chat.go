@@ -51,8 +51,9 @@ var (
 	// whole, is over its rate.
 	ErrChatTooFast = errors.New("slow down: one line a second")
 	// ErrChatMuted is returned for a watcher while the player has muted
-	// the watchers of this game (Chat.MuteWatchers).
-	ErrChatMuted = errors.New("the player has muted the watchers' chat")
+	// the watchers of this game (Chat.MuteWatchers), which the player's
+	// screens also do while its chat is off.
+	ErrChatMuted = errors.New("the player has muted the watchers or does not read the chat")
 	// ErrChatClosed is returned once the game has ended (Chat.Close).
 	ErrChatClosed = errors.New("the game has ended")
 )
