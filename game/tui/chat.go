@@ -7,6 +7,8 @@ package tui
 // hears of new lines as messages, so they show without a key.
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game"
@@ -16,6 +18,12 @@ import (
 // lobby's bound (lobby.ChatMaxRunes), so what is typed is never refused
 // for its length.
 const ChatMaxRunes = 200
+
+// chatSaidFor is how long a refusal of a line shows at most (after it,
+// the next chat line heard, frame or key forgets it): long enough to be
+// read, short enough that one lifted without the screen knowing (an
+// admin's `unmute`) does not linger.
+const chatSaidFor = 30 * time.Second
 
 // ChatLine is one line of a game's chat as a screen shows it.
 type ChatLine struct {
@@ -99,6 +107,7 @@ func (m *Model) chatHeard(msg chatMsg) tea.Cmd {
 			return nil
 		}
 		m.chatLines = m.chat.Lines()
+		m.settleChatSaid()
 		return waitChat(m.chat)
 	}
 	if w, ok := m.scr.(*watchScreen); ok && w.chat != nil && msg.room == w.chat {
@@ -108,9 +117,18 @@ func (m *Model) chatHeard(msg chatMsg) tea.Cmd {
 			return nil
 		}
 		w.lines = w.chat.Lines()
+		w.settleSaid(m)
 		return waitChat(w.chat)
 	}
 	return nil
+}
+
+// settleChatSaid forgets why the player's last line was refused once
+// chatSaidFor went by (watchScreen.settleSaid says why).
+func (m *Model) settleChatSaid() {
+	if m.chatSaid != "" && m.p.Now().Sub(m.chatSaidAt) >= chatSaidFor {
+		m.chatSaid = ""
+	}
 }
 
 // closeChat lets go of the player's own chat.

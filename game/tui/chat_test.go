@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -289,5 +290,71 @@ func TestQuoteWithTheChatOffNeverPlaysTheSentenceAsMoves(t *testing.T) {
 	press(m, "enter")
 	if len(room.said) != 1 || room.said[0] != "hjkl" {
 		t.Fatalf("said %q", room.said)
+	}
+}
+
+// TestARefusalGoesOnceItNoLongerHolds: a watcher refused for the player's
+// mute reads the refusal until the mute is lifted, then no more; a refusal
+// the screen cannot check (an admin's mute, lifted by `unmute` without
+// telling anyone) goes when the input opens again, or after a while; the
+// player's likewise (a community tester read "an admin has muted this key"
+// for ten minutes after the unmute).
+func TestARefusalGoesOnceItNoLongerHolds(t *testing.T) {
+	room := newFakeRoom()
+	m := watching(t, room, 120)
+	now := testNow
+	m.p.Now = func() time.Time { return now }
+	room.MuteWatchers(true)
+	room.refuse = errors.New("the player has muted the watchers or does not read the chat")
+	m.Update(chatMsg{room: room, open: true})
+	press(m, "c")
+	press(m, "x")
+	press(m, "enter")
+	if s := plain(m); !strings.Contains(s, "\nthe player has muted the watchers") {
+		t.Fatalf("the refusal is not shown:\n%s", s)
+	}
+	room.refuse = nil
+	room.MuteWatchers(false)
+	m.Update(chatMsg{room: room, open: true})
+	if s := plain(m); strings.Contains(s, "\nthe player has muted the watchers") || !strings.Contains(s, "c chat") {
+		t.Fatalf("the player lifted the mute and the refusal stays:\n%s", s)
+	}
+
+	room.refuse = errors.New("an admin has muted this key in the chat")
+	press(m, "c")
+	press(m, "x")
+	press(m, "enter")
+	if s := plain(m); !strings.Contains(s, "admin has muted") {
+		t.Fatalf("the admin's mute is not shown:\n%s", s)
+	}
+	press(m, "c") // opening the input again: the refusal was about the last line
+	if s := plain(m); strings.Contains(s, "admin has muted") {
+		t.Fatalf("the input opened again and the old refusal stays:\n%s", s)
+	}
+	press(m, "x")
+	press(m, "enter")
+	room.refuse = nil // `unmute`: nothing tells the screen
+	now = now.Add(time.Minute)
+	m.Update(frameMsg{nil})
+	if s := plain(m); strings.Contains(s, "admin has muted") {
+		t.Fatalf("a minute after it, the refusal stays:\n%s", s)
+	}
+
+	p := playingWithChat(t, room)
+	pnow := testNow
+	p.p.Now = func() time.Time { return pnow }
+	room.refuse = errors.New("an admin has muted this key in the chat")
+	press(p, `"`)
+	press(p, "x")
+	press(p, "enter")
+	if s := plain(p); !strings.Contains(s, "admin has muted") {
+		t.Fatalf("the player's refusal is not shown:\n%s", s)
+	}
+	room.refuse = nil
+	pnow = pnow.Add(time.Minute)
+	room.add(ChatLine{Name: "wat", Text: "hello"})
+	p.Update(chatMsg{room: room, open: true})
+	if s := plain(p); strings.Contains(s, "admin has muted") {
+		t.Fatalf("a minute after it, the player's refusal stays:\n%s", s)
 	}
 }

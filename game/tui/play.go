@@ -44,7 +44,7 @@ const keyStop = "You stop: you pressed a key."
 func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	if m.chatIn.on { // typing a chat line: keys are its text, not commands
 		if text, send := m.chatIn.key(k); send {
-			m.chatSaid = "There is no chat for this game yet."
+			m.chatSaid, m.chatSaidAt = "There is no chat for this game yet.", m.p.Now()
 			if m.chat != nil {
 				m.chatSaid = ""
 				if err := m.chat.Say(text); err != nil {
@@ -54,6 +54,7 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		}
 		return s, nil
 	}
+	m.settleChatSaid()
 	if s.trip != nil { // any key stops a trip, and does only that
 		return s.stopTrip(keyStop)
 	}
