@@ -7,6 +7,7 @@ package tui
 // hears of new lines as messages, so they show without a key.
 
 import (
+	"errors"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -42,6 +43,9 @@ type ChatRoom interface {
 	Changed() <-chan struct{}
 	// Say says text as this session's key; the error, in the speaker's
 	// words, says why the line was refused (no name, too fast, muted).
+	// An error with a Temporary method that returns true (too fast) is
+	// one the same line said again later gets past: the input keeps it
+	// (chatRetryable).
 	Say(text string) error
 	// MuteWatchers mutes (on) or lets speak (off) the game's watchers; it
 	// does something only for the game's own player.
@@ -178,6 +182,23 @@ func chatWho(l ChatLine) string {
 		return "<" + Inert(l.Name) + "*> "
 	}
 	return "<" + Inert(l.Name) + "> "
+}
+
+// chatRetryable reports whether err, a ChatRoom.Say refusal, is one the same
+// line said again later gets past (too fast): then the input keeps the
+// line, open, under the refusal, so that Enter says it again rather than
+// losing it (a community tester's fourth quick line was gone).
+func chatRetryable(err error) bool {
+	var t interface{ Temporary() bool }
+	return errors.As(err, &t) && t.Temporary()
+}
+
+// refused reopens the input with text, the line Say just refused for err,
+// when a retry can say it (chatRetryable).
+func (in *chatInput) refused(text string, err error) {
+	if chatRetryable(err) {
+		in.on, in.text = true, []rune(text)
+	}
 }
 
 // chatInput is a one-line input for a chat line: typed runes, Enter

@@ -358,3 +358,52 @@ func TestARefusalGoesOnceItNoLongerHolds(t *testing.T) {
 		t.Fatalf("a minute after it, the player's refusal stays:\n%s", s)
 	}
 }
+
+// tooFast is a refusal a retry can fix, as the lobby's rate refuses.
+type tooFast struct{}
+
+func (tooFast) Error() string   { return "slow down: one line a second" }
+func (tooFast) Temporary() bool { return true }
+
+// TestALineRefusedForItsRateIsKeptToSayAgain: a line refused as too fast
+// stays in the input, the refusal shown above it, and Enter says it again;
+// a refusal a retry cannot fix closes the input (a community tester's
+// fourth quick line was lost, and c gave an empty "Say: _").
+func TestALineRefusedForItsRateIsKeptToSayAgain(t *testing.T) {
+	check := func(t *testing.T, m *Model, room *fakeRoom, open string) {
+		t.Helper()
+		room.refuse = tooFast{}
+		press(m, open)
+		for _, k := range []string{"h", "e", "y"} {
+			press(m, k)
+		}
+		press(m, "enter")
+		s := plain(m)
+		if !strings.Contains(s, "slow down") || !strings.Contains(s, "Say: hey_") {
+			t.Fatalf("a line refused as too fast is not kept to say again:\n%s", s)
+		}
+		room.refuse = nil
+		press(m, "enter")
+		if len(room.said) != 1 || room.said[0] != "hey" {
+			t.Fatalf("said %q", room.said)
+		}
+		if s := plain(m); strings.Contains(s, "Say: ") || strings.Contains(s, "slow down") {
+			t.Fatalf("the line said, the input or the refusal stays:\n%s", s)
+		}
+		room.refuse = errors.New("an admin has muted this key in the chat")
+		press(m, open)
+		press(m, "x")
+		press(m, "enter")
+		if s := plain(m); strings.Contains(s, "Say: ") || !strings.Contains(s, "admin has muted") {
+			t.Fatalf("a line no retry can say keeps the input open:\n%s", s)
+		}
+	}
+	t.Run("a watcher", func(t *testing.T) {
+		room := newFakeRoom()
+		check(t, watching(t, room, 100), room, "c")
+	})
+	t.Run("the player", func(t *testing.T) {
+		room := newFakeRoom()
+		check(t, playingWithChat(t, room), room, `"`)
+	})
+}

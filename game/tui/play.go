@@ -49,6 +49,7 @@ func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 				m.chatSaid = ""
 				if err := m.chat.Say(text); err != nil {
 					m.chatSaid = err.Error()
+					m.chatIn.refused(text, err)
 				}
 			}
 		}

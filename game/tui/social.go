@@ -591,6 +591,7 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 			w.said = ""
 			if err := w.chat.Say(text); err != nil {
 				w.said, w.saidMuted, w.saidAt = err.Error(), w.chat.WatchersMuted(), m.p.Now()
+				w.input.refused(text, err)
 			}
 		}
 		return w, nil
