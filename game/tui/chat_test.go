@@ -243,6 +243,11 @@ func TestThePlayersChatOffTellsTheWatchersAndKeepsTheirOwnMuteChoice(t *testing.
 	if m.set.Chat != ChatOff || !room.WatchersMuted() {
 		t.Fatalf("chat %q, watchers muted %v: the player's chat is off and the watchers may still talk", m.set.Chat, room.WatchersMuted())
 	}
+	press(m, "O")
+	if s := plain(m); !strings.Contains(s, "muted while your chat is off") {
+		t.Fatalf("the settings do not say the watchers are muted with the chat off:\n%s", s)
+	}
+	press(m, "esc")
 	w := watching(t, room, 120)
 	if s := plain(w); !strings.Contains(s, "does not read the chat") || strings.Contains(s, "c chat") {
 		t.Fatalf("a watcher of a player whose chat is off:\n%s", s)

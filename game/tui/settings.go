@@ -404,6 +404,9 @@ func (s *settingsScreen) view(m *Model) string {
 			muted = 1
 		}
 		row(3, "Watchers", []string{"may talk", "muted"}, muted)
+		if m.set.Chat == ChatOff { // the room's mute holds whatever the choice (syncWatchersMute)
+			b.WriteString(th.dim.Render("            muted while your chat is off") + "\n")
+		}
 	}
 	b.WriteString("\n")
 	for _, line := range mapLegend(m) {
