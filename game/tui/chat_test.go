@@ -222,7 +222,7 @@ func TestThePlayerReadsTheTwoNewestChatLines(t *testing.T) {
 	}
 }
 
-// chatOff turns the player's chat off (or on again) in the settings.
+// toggleChat turns the player's chat off (or on again) in the settings.
 func toggleChat(m *Model) {
 	press(m, "O")
 	press(m, "down")
