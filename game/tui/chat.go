@@ -7,6 +7,9 @@ package tui
 // hears of new lines as messages, so they show without a key.
 
 import (
+	"errors"
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/grotto-game/grotto/game"
@@ -16,6 +19,12 @@ import (
 // lobby's bound (lobby.ChatMaxRunes), so what is typed is never refused
 // for its length.
 const ChatMaxRunes = 200
+
+// chatSaidFor is how long a refusal of a line shows at most (after it,
+// the next chat line heard, frame or key forgets it): long enough to be
+// read, short enough that one lifted without the screen knowing (an
+// admin's `unmute`) does not linger.
+const chatSaidFor = 30 * time.Second
 
 // ChatLine is one line of a game's chat as a screen shows it.
 type ChatLine struct {
@@ -34,6 +43,9 @@ type ChatRoom interface {
 	Changed() <-chan struct{}
 	// Say says text as this session's key; the error, in the speaker's
 	// words, says why the line was refused (no name, too fast, muted).
+	// An error with a Temporary method that returns true (too fast) is
+	// one the same line said again later gets past: the input keeps it
+	// (chatRetryable).
 	Say(text string) error
 	// MuteWatchers mutes (on) or lets speak (off) the game's watchers; it
 	// does something only for the game's own player.
@@ -71,7 +83,22 @@ func (m *Model) openOwnChat() tea.Cmd {
 		return nil
 	}
 	m.chat, m.chatLines = room, room.Lines()
+	m.muteChoice = room.WatchersMuted() // a take-over carries the mute on
+	m.syncWatchersMute()
 	return waitChat(room)
+}
+
+// syncWatchersMute mutes the game's watchers while the player's chat is
+// off (Settings.Chat) or the player chose to (muteChoice), and lets them
+// talk otherwise. A player who does not read the chat mutes it for its
+// watchers: they are refused at once, and their screen (and the web's
+// watch page, and a watcher on another node, which all read the room's
+// mute) says so, rather than letting them talk to no one (a community
+// tester's watchers thought their lines were read).
+func (m *Model) syncWatchersMute() {
+	if m.chat != nil {
+		m.chat.MuteWatchers(m.muteChoice || m.set.Chat == ChatOff)
+	}
 }
 
 // chatHeard takes a chatMsg: the player's own chat's lines, or the watch
@@ -84,6 +111,7 @@ func (m *Model) chatHeard(msg chatMsg) tea.Cmd {
 			return nil
 		}
 		m.chatLines = m.chat.Lines()
+		m.settleChatSaid()
 		return waitChat(m.chat)
 	}
 	if w, ok := m.scr.(*watchScreen); ok && w.chat != nil && msg.room == w.chat {
@@ -93,9 +121,18 @@ func (m *Model) chatHeard(msg chatMsg) tea.Cmd {
 			return nil
 		}
 		w.lines = w.chat.Lines()
+		w.settleSaid(m)
 		return waitChat(w.chat)
 	}
 	return nil
+}
+
+// settleChatSaid forgets why the player's last line was refused once
+// chatSaidFor went by (watchScreen.settleSaid says why).
+func (m *Model) settleChatSaid() {
+	if m.chatSaid != "" && m.p.Now().Sub(m.chatSaidAt) >= chatSaidFor {
+		m.chatSaid = ""
+	}
 }
 
 // closeChat lets go of the player's own chat.
@@ -106,19 +143,19 @@ func (m *Model) closeChat() {
 	}
 }
 
-// shownChat is the player's chat rows under the map's messages, when the
-// chat is on (Settings.Chat): the newest line (the two newest on a
+// shownChat is the player's chat rows under the map's messages: the
+// newest line when the chat is on (Settings.Chat; the two newest on a
 // terminal of 24 rows or more: a community tester missed most of a
 // conversation), why the player's own last line was refused, and the line
-// the player is typing (" opens it).
+// the player is typing (" opens it, with the chat off too).
 func (m *Model) shownChat() []string {
-	if m.set.Chat == ChatOff {
-		return nil
-	}
 	var rows []string
 	n := 1 // the newest line; two where the messages have five rows (24 rows and more)
 	if _, msgRows := m.layout(); msgRows >= 5 {
 		n = 2
+	}
+	if m.set.Chat == ChatOff { // no lines; the player's own line is still typed here
+		n = 0
 	}
 	for _, l := range m.chatLines[max(0, len(m.chatLines)-n):] {
 		rows = append(rows, m.chatRow(l))
@@ -132,13 +169,36 @@ func (m *Model) shownChat() []string {
 	return rows
 }
 
-// chatRow draws one chat line on one row: "‹name› text", cut to the width.
+// chatRow draws one chat line on one row: "‹name› text", cut to the width
+// (the read-back shows it whole: chatLogWrap).
 func (m *Model) chatRow(l ChatLine) string {
-	who := "<" + Inert(l.Name) + "> "
+	return m.th.msgSpan(game.MsgWelcome).render(truncate(chatWho(l)+Inert(l.Text), m.w))
+}
+
+// chatWho is how a chat line names its speaker: "<name> ", "<name*> " for
+// the game's own player.
+func chatWho(l ChatLine) string {
 	if l.Player {
-		who = "<" + Inert(l.Name) + "*> "
+		return "<" + Inert(l.Name) + "*> "
 	}
-	return m.th.msgSpan(game.MsgWelcome).render(truncate(who+Inert(l.Text), m.w))
+	return "<" + Inert(l.Name) + "> "
+}
+
+// chatRetryable reports whether err, a ChatRoom.Say refusal, is one the same
+// line said again later gets past (too fast): then the input keeps the
+// line, open, under the refusal, so that Enter says it again rather than
+// losing it (a community tester's fourth quick line was gone).
+func chatRetryable(err error) bool {
+	var t interface{ Temporary() bool }
+	return errors.As(err, &t) && t.Temporary()
+}
+
+// refused reopens the input with text, the line Say just refused for err,
+// when a retry can say it (chatRetryable).
+func (in *chatInput) refused(text string, err error) {
+	if chatRetryable(err) {
+		in.on, in.text = true, []rune(text)
+	}
 }
 
 // chatInput is a one-line input for a chat line: typed runes, Enter

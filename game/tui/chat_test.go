@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -171,7 +172,7 @@ func TestAWatcherSeesThatThePlayerMutedTheWatchers(t *testing.T) {
 	room := newFakeRoom()
 	room.MuteWatchers(true)
 	m := watching(t, room, 100)
-	if s := plain(m); !strings.Contains(s, "the player has muted watchers") || strings.Contains(s, "c chat") {
+	if s := plain(m); !strings.Contains(s, "the player has muted watchers or does not read the chat") || strings.Contains(s, "c chat") {
 		t.Fatalf("the watch screen of a muted chat:\n%s", s)
 	}
 }
@@ -219,4 +220,195 @@ func TestThePlayerReadsTheTwoNewestChatLines(t *testing.T) {
 	if len(rows) < 2 || !strings.Contains(rows[len(rows)-2], "<b> two") || !strings.Contains(rows[len(rows)-1], "<a> three") || strings.Contains(plain(m), "<a> one") {
 		t.Fatalf("the last rows:\n%s", strings.Join(rows[max(0, len(rows)-3):], "\n"))
 	}
+}
+
+// toggleChat turns the player's chat off (or on again) in the settings.
+func toggleChat(m *Model) {
+	press(m, "O")
+	press(m, "down")
+	press(m, "down")
+	press(m, "right")
+	press(m, "esc")
+}
+
+// TestThePlayersChatOffTellsTheWatchersAndKeepsTheirOwnMuteChoice: while
+// the player's chat is off, its watchers are refused at once (the room's
+// mute) and read that on their screen; turned on again, the player's own
+// Watchers choice holds again (a community tester's watchers thought their
+// lines were read).
+func TestThePlayersChatOffTellsTheWatchersAndKeepsTheirOwnMuteChoice(t *testing.T) {
+	room := newFakeRoom()
+	m := playingWithChat(t, room)
+	toggleChat(m)
+	if m.set.Chat != ChatOff || !room.WatchersMuted() {
+		t.Fatalf("chat %q, watchers muted %v: the player's chat is off and the watchers may still talk", m.set.Chat, room.WatchersMuted())
+	}
+	press(m, "O")
+	if s := plain(m); !strings.Contains(s, "muted while your chat is off") {
+		t.Fatalf("the settings do not say the watchers are muted with the chat off:\n%s", s)
+	}
+	press(m, "esc")
+	w := watching(t, room, 120)
+	if s := plain(w); !strings.Contains(s, "does not read the chat") || strings.Contains(s, "c chat") {
+		t.Fatalf("a watcher of a player whose chat is off:\n%s", s)
+	}
+	toggleChat(m)
+	if m.set.Chat != ChatOn || room.WatchersMuted() {
+		t.Fatalf("chat %q, watchers muted %v: chat on again, the watchers (never muted by the player) are still muted", m.set.Chat, room.WatchersMuted())
+	}
+	// Muted by the player's own choice, the watchers stay muted through an
+	// off and on of the chat.
+	press(m, "O")
+	for range 3 {
+		press(m, "down")
+	}
+	press(m, "right")
+	press(m, "esc")
+	if !room.WatchersMuted() {
+		t.Fatal("the Watchers setting did not mute")
+	}
+	toggleChat(m)
+	toggleChat(m)
+	if m.set.Chat != ChatOn || !room.WatchersMuted() {
+		t.Fatalf("chat %q, watchers muted %v: the player's own mute was lost with the chat's off and on", m.set.Chat, room.WatchersMuted())
+	}
+}
+
+// TestQuoteWithTheChatOffNeverPlaysTheSentenceAsMoves: " with the chat
+// off opens the line anyway, saying the chat is off; what is typed after
+// it is text (a community tester's reply moved the character three turns).
+func TestQuoteWithTheChatOffNeverPlaysTheSentenceAsMoves(t *testing.T) {
+	room := newFakeRoom()
+	m := playingWithChat(t, room)
+	toggleChat(m)
+	turn, pos := m.game.Turn(), m.game.Player().Pos
+	press(m, `"`)
+	for _, k := range []string{"h", "j", "k", "l"} {
+		press(m, k)
+	}
+	if m.game.Turn() != turn || m.game.Player().Pos != pos {
+		t.Fatalf("turn %d→%d: a sentence typed after \" with the chat off was played as moves", turn, m.game.Turn())
+	}
+	if s := plain(m); !strings.Contains(s, "Say: hjkl_") || !strings.Contains(s, "chat is off") {
+		t.Fatalf("\" with the chat off:\n%s", s)
+	}
+	press(m, "enter")
+	if len(room.said) != 1 || room.said[0] != "hjkl" {
+		t.Fatalf("said %q", room.said)
+	}
+}
+
+// TestARefusalGoesOnceItNoLongerHolds: a watcher refused for the player's
+// mute reads the refusal until the mute is lifted, then no more; a refusal
+// the screen cannot check (an admin's mute, lifted by `unmute` without
+// telling anyone) goes when the input opens again, or after a while; the
+// player's likewise (a community tester read "an admin has muted this key"
+// for ten minutes after the unmute).
+func TestARefusalGoesOnceItNoLongerHolds(t *testing.T) {
+	room := newFakeRoom()
+	m := watching(t, room, 120)
+	now := testNow
+	m.p.Now = func() time.Time { return now }
+	room.MuteWatchers(true)
+	room.refuse = errors.New("the player has muted the watchers or does not read the chat")
+	m.Update(chatMsg{room: room, open: true})
+	press(m, "c")
+	press(m, "x")
+	press(m, "enter")
+	if s := plain(m); !strings.Contains(s, "\nthe player has muted the watchers") {
+		t.Fatalf("the refusal is not shown:\n%s", s)
+	}
+	room.refuse = nil
+	room.MuteWatchers(false)
+	m.Update(chatMsg{room: room, open: true})
+	if s := plain(m); strings.Contains(s, "\nthe player has muted the watchers") || !strings.Contains(s, "c chat") {
+		t.Fatalf("the player lifted the mute and the refusal stays:\n%s", s)
+	}
+
+	room.refuse = errors.New("an admin has muted this key in the chat")
+	press(m, "c")
+	press(m, "x")
+	press(m, "enter")
+	if s := plain(m); !strings.Contains(s, "admin has muted") {
+		t.Fatalf("the admin's mute is not shown:\n%s", s)
+	}
+	press(m, "c") // opening the input again: the refusal was about the last line
+	if s := plain(m); strings.Contains(s, "admin has muted") {
+		t.Fatalf("the input opened again and the old refusal stays:\n%s", s)
+	}
+	press(m, "x")
+	press(m, "enter")
+	room.refuse = nil // `unmute`: nothing tells the screen
+	now = now.Add(time.Minute)
+	m.Update(frameMsg{nil})
+	if s := plain(m); strings.Contains(s, "admin has muted") {
+		t.Fatalf("a minute after it, the refusal stays:\n%s", s)
+	}
+
+	p := playingWithChat(t, room)
+	pnow := testNow
+	p.p.Now = func() time.Time { return pnow }
+	room.refuse = errors.New("an admin has muted this key in the chat")
+	press(p, `"`)
+	press(p, "x")
+	press(p, "enter")
+	if s := plain(p); !strings.Contains(s, "admin has muted") {
+		t.Fatalf("the player's refusal is not shown:\n%s", s)
+	}
+	room.refuse = nil
+	pnow = pnow.Add(time.Minute)
+	room.add(ChatLine{Name: "wat", Text: "hello"})
+	p.Update(chatMsg{room: room, open: true})
+	if s := plain(p); strings.Contains(s, "admin has muted") {
+		t.Fatalf("a minute after it, the player's refusal stays:\n%s", s)
+	}
+}
+
+// tooFast is a refusal a retry can fix, as the lobby's rate refuses.
+type tooFast struct{}
+
+func (tooFast) Error() string   { return "slow down: one line a second" }
+func (tooFast) Temporary() bool { return true }
+
+// TestALineRefusedForItsRateIsKeptToSayAgain: a line refused as too fast
+// stays in the input, the refusal shown above it, and Enter says it again;
+// a refusal a retry cannot fix closes the input (a community tester's
+// fourth quick line was lost, and c gave an empty "Say: _").
+func TestALineRefusedForItsRateIsKeptToSayAgain(t *testing.T) {
+	check := func(t *testing.T, m *Model, room *fakeRoom, open string) {
+		t.Helper()
+		room.refuse = tooFast{}
+		press(m, open)
+		for _, k := range []string{"h", "e", "y"} {
+			press(m, k)
+		}
+		press(m, "enter")
+		s := plain(m)
+		if !strings.Contains(s, "slow down") || !strings.Contains(s, "Say: hey_") {
+			t.Fatalf("a line refused as too fast is not kept to say again:\n%s", s)
+		}
+		room.refuse = nil
+		press(m, "enter")
+		if len(room.said) != 1 || room.said[0] != "hey" {
+			t.Fatalf("said %q", room.said)
+		}
+		if s := plain(m); strings.Contains(s, "Say: ") || strings.Contains(s, "slow down") {
+			t.Fatalf("the line said, the input or the refusal stays:\n%s", s)
+		}
+		room.refuse = errors.New("an admin has muted this key in the chat")
+		press(m, open)
+		press(m, "x")
+		press(m, "enter")
+		if s := plain(m); strings.Contains(s, "Say: ") || !strings.Contains(s, "admin has muted") {
+			t.Fatalf("a line no retry can say keeps the input open:\n%s", s)
+		}
+	}
+	t.Run("a watcher", func(t *testing.T) {
+		room := newFakeRoom()
+		check(t, watching(t, room, 100), room, "c")
+	})
+	t.Run("the player", func(t *testing.T) {
+		room := newFakeRoom()
+		check(t, playingWithChat(t, room), room, `"`)
+	})
 }

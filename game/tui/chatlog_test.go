@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // tab presses Tab.
@@ -103,4 +104,60 @@ func TestAWatcherReadsTheChatBack(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "Watching tester") {
 		t.Fatalf("Esc from the chat's lines did not go back to watching:\n%s", s)
 	}
+}
+
+// longLine is a line of n runes that ends in a word only its whole shows.
+func longLine(n int) string {
+	end := " THE-END"
+	s := strings.Repeat("word ", n/5)
+	return s[:n-len(end)] + end
+}
+
+// TestLongChatLinesAreReadWholeInTheReadBack: at 80 columns a line of 200
+// characters cannot fit one row; the read-back views wrap it over several
+// rows, continuation rows indented, none wider than the screen, and
+// scroll by rows (a community tester could never read a long line whole
+// over SSH: it showed "…wrap acros…").
+func TestLongChatLinesAreReadWholeInTheReadBack(t *testing.T) {
+	lines := chatOf(30)
+	lines[0].Text = "first " + longLine(150)
+	lines[29].Text = longLine(200)
+	check := func(t *testing.T, m *Model, who string) {
+		t.Helper()
+		s := plain(m)
+		if !strings.Contains(s, "THE-END") {
+			t.Fatalf("%s: the newest long line's end is not shown:\n%s", who, s)
+		}
+		for _, row := range strings.Split(s, "\n") {
+			if w := ansi.StringWidth(row); w > 80 {
+				t.Fatalf("%s: a row is %d columns wide: %q", who, w, row)
+			}
+			if strings.HasPrefix(row, "word") {
+				t.Fatalf("%s: a continuation row is not indented: %q", who, row)
+			}
+		}
+		press(m, "g") // Home: the first line, whole
+		if s := plain(m); !strings.Contains(s, "<wat> first word") || strings.Count(s, "THE-END") != 1 {
+			t.Fatalf("%s: Home does not show the first long line whole:\n%s", who, s)
+		}
+		press(m, "G")
+		press(m, "pgup")
+		press(m, "pgdown")
+		if s := plain(m); !strings.Contains(s, "THE-END") || !strings.Contains(s, "<wat> line 29") {
+			t.Fatalf("%s: paging back to the end does not show the newest line whole:\n%s", who, s)
+		}
+	}
+	t.Run("the player's message log", func(t *testing.T) {
+		room := newFakeRoom(lines...)
+		m := playingWithChat(t, room)
+		m.Update(chatMsg{room: room, open: true})
+		press(m, "v")
+		tab(m)
+		check(t, m, "player")
+	})
+	t.Run("a watcher's read-back", func(t *testing.T) {
+		m := watching(t, newFakeRoom(lines...), 80)
+		press(m, "v")
+		check(t, m, "watcher")
+	})
 }

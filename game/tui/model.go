@@ -258,18 +258,23 @@ type Model struct {
 	// watching is what the session published while it watches another
 	// game (startWatching), until it stops (watchScreen.close); nil when
 	// it watches none.
-	watching  *Activity
-	set       Settings
-	detected  colorprofile.Profile   // the terminal's colour profile, as Bubble Tea reports it
-	forced    []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
-	banner    string                 // a host's broadcast shown until the next key (banner.go); "" for none
-	start     tea.Cmd                // run by Init: a watcher's first wait for a frame (NewWatcher)
-	reread    chan struct{}          // closed to end the tick under way before the next read of a save (reread.go); nil for none
-	chat      ChatRoom               // the chat of the session's own game (chat.go); nil for none
-	chatIn    chatInput              // the line the player is typing in it (" opens it)
-	recording bool                   // drawn for a recording (ReplayFrames): no key hints
-	chatSaid  string                 // why the player's last line was refused; "" for none
-	chatLines []ChatLine             // its lines as last heard, oldest first
+	watching   *Activity
+	set        Settings
+	detected   colorprofile.Profile   // the terminal's colour profile, as Bubble Tea reports it
+	forced     []colorprofile.Profile // profiles this model sent to the renderer, not yet come back
+	banner     string                 // a host's broadcast shown until the next key (banner.go); "" for none
+	start      tea.Cmd                // run by Init: a watcher's first wait for a frame (NewWatcher)
+	reread     chan struct{}          // closed to end the tick under way before the next read of a save (reread.go); nil for none
+	chat       ChatRoom               // the chat of the session's own game (chat.go); nil for none
+	chatIn     chatInput              // the line the player is typing in it (" opens it)
+	recording  bool                   // drawn for a recording (ReplayFrames): no key hints
+	chatSaid   string                 // why the player's last line was refused; "" for none
+	chatSaidAt time.Time              // when chatSaid was set (settleChatSaid)
+	chatLines  []ChatLine             // its lines as last heard, oldest first
+	// muteChoice is the player's own choice of muting this game's
+	// watchers (settings, Watchers): the room's mute follows it while the
+	// chat is on, and holds while it is off (syncWatchersMute).
+	muteChoice bool
 }
 
 // New returns the model for one session, starting on the title screen.

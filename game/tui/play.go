@@ -43,14 +43,19 @@ const keyStop = "You stop: you pressed a key."
 
 func (s *playScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	if m.chatIn.on { // typing a chat line: keys are its text, not commands
-		if text, send := m.chatIn.key(k); send && m.chat != nil {
-			m.chatSaid = ""
-			if err := m.chat.Say(text); err != nil {
-				m.chatSaid = err.Error()
+		if text, send := m.chatIn.key(k); send {
+			m.chatSaid, m.chatSaidAt = "There is no chat for this game yet.", m.p.Now()
+			if m.chat != nil {
+				m.chatSaid = ""
+				if err := m.chat.Say(text); err != nil {
+					m.chatSaid = err.Error()
+					m.chatIn.refused(text, err)
+				}
 			}
 		}
 		return s, nil
 	}
+	m.settleChatSaid()
 	if s.trip != nil { // any key stops a trip, and does only that
 		return s.stopTrip(keyStop)
 	}
@@ -103,13 +108,18 @@ func (s *playScreen) do(m *Model, bk boundKey) (screen, tea.Cmd) {
 	case actSave:
 		return s, m.saveAndLeave()
 	case actChat:
+		// " always opens the line, whatever the chat's state: a player
+		// answering types a sentence at once, and a note in place of the
+		// input would let that sentence play as moves (a community
+		// tester's reply walked the character three turns). With the chat
+		// off the line is still sent (the watchers read it); the note
+		// says that replies will not show. With no chat, Enter says so.
+		m.chatIn.on, m.chatSaid = true, ""
 		switch {
-		case m.set.Chat == ChatOff:
-			s.note = "The chat is off: O (settings) turns it on."
 		case m.chat == nil:
-			s.note = "There is no chat for this game yet."
-		default:
-			m.chatIn.on, m.chatSaid = true, ""
+			s.note = "There is no chat for this game yet: a line cannot be sent."
+		case m.set.Chat == ChatOff:
+			s.note = "Your chat is off (O turns it on): this line is sent, but you will not see replies."
 		}
 		return s, nil
 	}

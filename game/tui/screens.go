@@ -47,7 +47,7 @@ func (l *logScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		return l, nil
 	}
 	if l.chat != nil {
-		l.chat.scroll(k.String(), len(m.chatLines), chatLogRows(m))
+		l.chat.scrollLines(m, k.String(), m.chatLines)
 		return l, nil
 	}
 	switch k.String() {

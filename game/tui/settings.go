@@ -288,12 +288,18 @@ func (s *settingsScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		next.Chat = cycle(allChats, next.Chat, step)
 	default: // this game's watchers: not a setting, nothing to save
 		if m.chat != nil {
-			m.chat.MuteWatchers(!m.chat.WatchersMuted())
+			m.muteChoice = !m.muteChoice
+			m.syncWatchersMute()
 			s.note, s.bad = "Only for this game: watchers may talk again next game.", false
+			if m.set.Chat == ChatOff {
+				s.note = "Your chat is off: its watchers cannot talk until you turn it on."
+			}
 		}
 		return s, nil
 	}
-	return s, s.apply(m, next)
+	cmd := s.apply(m, next)
+	m.syncWatchersMute()
+	return s, cmd
 }
 
 // cycle returns the option step places from cur in opts, wrapping.
@@ -394,10 +400,13 @@ func (s *settingsScreen) view(m *Model) string {
 	row(2, "Chat", []string{"on", "off"}, slices.Index(allChats, m.set.Chat))
 	if m.chat != nil {
 		muted := 0
-		if m.chat.WatchersMuted() {
+		if m.muteChoice {
 			muted = 1
 		}
 		row(3, "Watchers", []string{"may talk", "muted"}, muted)
+		if m.set.Chat == ChatOff { // the room's mute holds whatever the choice (syncWatchersMute)
+			b.WriteString(th.dim.Render("            muted while your chat is off") + "\n")
+		}
 	}
 	b.WriteString("\n")
 	for _, line := range mapLegend(m) {

@@ -504,11 +504,13 @@ type watchScreen struct {
 	ended  bool
 	// The game's chat (chat.go): nil when this watcher has none (the
 	// game is on a node that relays none, or the page may only read).
-	chat  ChatRoom
-	lines []ChatLine // its lines as last heard
-	input chatInput  // the line being typed (c or Enter opens it)
-	said  string     // why the last line was refused; "" for none
-	log   *chatLog   // the chat's lines read back (v), in place of the game; nil for the game
+	chat      ChatRoom
+	lines     []ChatLine // its lines as last heard
+	input     chatInput  // the line being typed (c or Enter opens it)
+	said      string     // why the last line was refused; "" for none
+	saidMuted bool       // whether the player had muted the watchers when said was set
+	saidAt    time.Time  // when said was set (the model's clock)
+	log       *chatLog   // the chat's lines read back (v), in place of the game; nil for the game
 }
 
 // watchChatRows is how many of a watched game's chat lines the watch
@@ -564,6 +566,7 @@ func (w *watchScreen) close(m *Model) {
 func (w *watchScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case frameMsg:
+		w.settleSaid(m) // frames come often: an old refusal goes without a key
 		if msg.f == nil {
 			return w, waitFrame(w.frames)
 		}
@@ -587,7 +590,8 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		if text, send := w.input.key(k); send && w.chat != nil {
 			w.said = ""
 			if err := w.chat.Say(text); err != nil {
-				w.said = err.Error()
+				w.said, w.saidMuted, w.saidAt = err.Error(), w.chat.WatchersMuted(), m.p.Now()
+				w.input.refused(text, err)
 			}
 		}
 		return w, nil
@@ -597,7 +601,7 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		case "v", "q", "esc", "enter", "tab":
 			w.log = nil
 		default:
-			w.log.scroll(k.String(), len(w.lines), chatLogRows(m))
+			w.log.scrollLines(m, k.String(), w.lines)
 		}
 		return w, nil
 	}
@@ -669,8 +673,8 @@ func (w *watchScreen) view(m *Model) string {
 	}
 	switch {
 	case w.chat == nil || w.ended:
-	case w.chat.WatchersMuted(): // said before a line is typed, not after
-		back += " · chat: the player has muted watchers"
+	case w.chat.WatchersMuted(): // said before a line is typed, not after; muted too while the player's chat is off
+		back += " · chat: the player has muted watchers or does not read the chat"
 	default:
 		back += " · c chat"
 	}
@@ -678,6 +682,21 @@ func (w *watchScreen) view(m *Model) string {
 		back += " · v chat log"
 	}
 	return w.board.renderChat(m, w.g, nil, note+back, w.chatRows(m))
+}
+
+// settleSaid forgets why the watcher's last line was refused once that may
+// no longer hold: the player's mute changed since (lifted, or set: the
+// refusal is old news either way), or chatSaidFor went by. An admin's
+// `unmute` tells no screen, and a community tester read "an admin has
+// muted this key" ten minutes after it was lifted; a line refused again
+// says so again. Opening the input forgets it too.
+func (w *watchScreen) settleSaid(m *Model) {
+	if w.said == "" {
+		return
+	}
+	if w.chat == nil || w.chat.WatchersMuted() != w.saidMuted || m.p.Now().Sub(w.saidAt) >= chatSaidFor {
+		w.said = ""
+	}
 }
 
 // chatRows is the watch screen's chat: its newest lines, then why the last

@@ -48,14 +48,28 @@ var (
 	// ErrChatTooLong is returned for a line longer than ChatMaxRunes.
 	ErrChatTooLong = errors.New("that line is too long (200 characters at most)")
 	// ErrChatTooFast is returned when the key, or the game's chat as a
-	// whole, is over its rate.
-	ErrChatTooFast = errors.New("slow down: one line a second")
+	// whole, is over its rate. It is the one refusal the same line said
+	// again later gets past: its Temporary method reports true, so a
+	// screen keeps the line to say again (tui.ChatRoom.Say).
+	ErrChatTooFast error = temporary("slow down: one line a second")
 	// ErrChatMuted is returned for a watcher while the player has muted
-	// the watchers of this game (Chat.MuteWatchers).
-	ErrChatMuted = errors.New("the player has muted the watchers' chat")
+	// the watchers of this game (Chat.MuteWatchers), which the player's
+	// screens also do while its chat is off.
+	ErrChatMuted = errors.New("the player has muted the watchers or does not read the chat")
 	// ErrChatClosed is returned once the game has ended (Chat.Close).
 	ErrChatClosed = errors.New("the game has ended")
 )
+
+// temporaryError is a refusal that a retry later can get past.
+type temporaryError struct{ msg string }
+
+// temporary returns a temporaryError saying msg.
+func temporary(msg string) error { return &temporaryError{msg} }
+
+func (e *temporaryError) Error() string { return e.msg }
+
+// Temporary reports true: the same line said again later may be taken.
+func (e *temporaryError) Temporary() bool { return true }
 
 // ChatLine is one line of a game's chat.
 type ChatLine struct {

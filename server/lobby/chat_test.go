@@ -230,3 +230,20 @@ func TestTheChatOfAGameLastsThroughATakeOverAndClosesWithIt(t *testing.T) {
 		t.Fatal("a chat for a key that plays no more")
 	}
 }
+
+// TestOnlyARateRefusalIsTemporary: a screen keeps a line refused for its
+// rate to say again (tui.ChatRoom.Say), and no other.
+func TestOnlyARateRefusalIsTemporary(t *testing.T) {
+	temp := func(err error) bool {
+		var t interface{ Temporary() bool }
+		return errors.As(err, &t) && t.Temporary()
+	}
+	if !temp(ErrChatTooFast) || !errors.Is(ErrChatTooFast, ErrChatTooFast) {
+		t.Error("too fast is not temporary")
+	}
+	for _, err := range []error{ErrChatNoName, ErrChatEmpty, ErrChatTooLong, ErrChatMuted, ErrChatClosed} {
+		if temp(err) {
+			t.Errorf("%v is temporary", err)
+		}
+	}
+}
