@@ -17,8 +17,10 @@ import (
 	"github.com/grotto-game/grotto/game/bot"
 	"github.com/grotto-game/grotto/internal/await"
 	"github.com/grotto-game/grotto/internal/sshtest"
+	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/server/events"
 	"github.com/grotto-game/grotto/server/lobby"
+	"github.com/grotto-game/grotto/store"
 )
 
 // playBot plays one game on srv as a key named name, through the server's
@@ -261,5 +263,53 @@ func TestAFollowerIsToldTheServerIsShuttingDown(t *testing.T) {
 	}
 	if out := string(c.Output()); !strings.Contains(out, "shutting down") {
 		t.Errorf("the follower read %q at shutdown, want why the feed ended", out)
+	}
+}
+
+// TestABannedFollowerThatReadsNothingIsEnded: a follower whose client
+// reads nothing, its window full but not yet cut, is banned; its session
+// ends within the ban check and the goodbye's grace (a breaker's stayed
+// connected: the ban's line blocked on the full window).
+func TestABannedFollowerThatReadsNothingIsEnded(t *testing.T) {
+	srv, addr := serve(t, Config{})
+	key := newKey(t)
+	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "follower",
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(key)}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.StdoutPipe(); err != nil { // never read
+		t.Fatal(err)
+	}
+	if err := sess.Start("events"); err != nil {
+		t.Fatal(err)
+	}
+	await.Until(t, waitLong, "the follower to follow", func() bool { return srv.feed.hub.Followers() == 1 })
+	// 200 lines of 16 KB: 2 MB fill the client's window, and the rest
+	// wait in the follower's buffer, under its 256.
+	at, long := time.Now(), strings.Repeat("x", 16<<10)
+	for i := range 200 {
+		srv.feed.hub.Publish(events.Event{V: events.Version, ID: fmt.Sprintf("fill-%d", i), Time: at, Node: "n",
+			Kind: events.KindDeath, Player: "filler", Depth: 1, Cause: long})
+	}
+	if srv.feed.hub.Cut() != 0 {
+		t.Fatal("the follower was cut: the test needs one that is stuck, not cut")
+	}
+	closed := make(chan struct{}) // the session ended, or the connection
+	go func() { sess.Wait(); close(closed) }()
+	go func() { conn.Wait(); sess.Close() }()
+	if _, err := srv.store.Moderate(store.Act{When: at, Admin: "SHA256:admin", Action: store.ActBan,
+		Fingerprint: keys.Fingerprint(key.PublicKey())}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-closed:
+	case <-time.After(waitLong):
+		t.Fatal("a banned follower that reads nothing is still connected")
 	}
 }
