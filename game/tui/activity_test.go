@@ -168,3 +168,30 @@ func TestTheChoiceSaysWhatTheKeysOtherSessionDoes(t *testing.T) {
 		})
 	}
 }
+
+// TestAWatcherIsListedByWhatItWatchesNow: once the watched game ends the
+// session is no longer listed as watching it, and after an admin renames
+// the watched player the screen and the list name the player as it is
+// named now (a breaker: "watching bob" stayed after bob left, and named
+// a renamed player by a name another key then claimed).
+func TestAWatcherIsListedByWhatItWatchesNow(t *testing.T) {
+	lobby := &activityLobby{games: []LiveGame{{ID: 7, Name: "bob", Activity: Activity{Doing: Playing}, Depth: 2, Turn: 40}}}
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 1)
+	p.Lobby = lobby
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	press(m, "w")
+	press(m, "enter")
+	lobby.games[0].Name = "robert" // renamed by an admin
+	m.Update(RelistMsg{})
+	if a := lobby.last(t); a != (Activity{Doing: Watching, Watched: "robert"}) {
+		t.Errorf("after the rename the session published %+v, want watching robert", a)
+	}
+	if s := plain(m); !strings.Contains(s, "of robert") {
+		t.Errorf("after the rename the watch screen reads:\n%s", s)
+	}
+	m.Update(watchEnded{})
+	if a := lobby.last(t); a.Doing != OnTitle {
+		t.Errorf("once the watched game ended the session published %+v, want no longer watching", a)
+	}
+}

@@ -367,6 +367,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			s.refreshLive(m)
 		case *watchListScreen:
 			s.refresh(m)
+		case *watchScreen:
+			s.relist(m)
+		case *conflictScreen:
+			s.relist(m)
 		}
 	case rereadTick:
 		var cmd tea.Cmd

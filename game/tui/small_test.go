@@ -253,3 +253,32 @@ func TestTheStatusLineKeepsAttackAndDefenseWithTwoEffects(t *testing.T) {
 		}
 	}
 }
+
+// backLobby is mineLobby whose key's other session is playing again.
+type backLobby struct{ mineLobby }
+
+func (backLobby) Mine() (LiveGame, bool) {
+	return LiveGame{ID: 4, Name: "tester", Activity: Activity{Doing: Playing}, Depth: 1}, true
+}
+
+// TestTheChoiceFollowsTheKeysOtherSessionComingBack: back from watching
+// its other session until it ended, the choice says so; once the key has
+// a new session playing, the server's relist puts that right (a breaker
+// read "Your other session has ended" beside a session that played).
+func TestTheChoiceFollowsTheKeysOtherSessionComingBack(t *testing.T) {
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 1)
+	p.Lobby, p.Conflict = mineLobby{}, true
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	cmd := press(m, "w")
+	m.Update(cmd()) // the frames channel closed: the session ended
+	press(m, "q")
+	if s := plain(m); !strings.Contains(s, "has ended") {
+		t.Fatalf("back from watching a session that ended:\n%s", s)
+	}
+	m.p.Lobby = backLobby{}
+	m.Update(RelistMsg{})
+	if s := plain(m); strings.Contains(s, "has ended") {
+		t.Errorf("the key's new session plays, and the choice still says the other has ended:\n%s", s)
+	}
+}

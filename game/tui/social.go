@@ -105,6 +105,32 @@ type conflictScreen struct {
 	noGame bool
 }
 
+// relist reads the key's other session again (the server's RelistMsg,
+// every few seconds), so that the screen never describes for long a
+// session that has changed since it was drawn: one that has ended and
+// one that came back meanwhile are told apart. Not at once on coming back
+// from watching a session that ended: the lobby may list it a moment
+// longer.
+func (s *conflictScreen) relist(m *Model) {
+	if s.waiting {
+		return
+	}
+	g, ok := m.p.Lobby.Mine()
+	switch {
+	case ok:
+		s.other = g
+		if s.note == otherEnded {
+			s.note = ""
+		}
+	case s.note == "":
+		s.note = otherEnded
+	}
+}
+
+// otherEnded is the conflict screen's note once the key's other session
+// has ended.
+const otherEnded = "Your other session has ended. Press t to play here."
+
 // newConflict is the choice for a session whose key has another.
 func newConflict(l Lobby) *conflictScreen {
 	s := &conflictScreen{}
@@ -552,6 +578,23 @@ func startWatching(m *Model, g LiveGame, back screen) (screen, tea.Cmd) {
 	return w, tea.Batch(cmds...)
 }
 
+// relist follows the watched player's name (the server's RelistMsg,
+// every few seconds): after an admin's rename the screen and the lists
+// (Activity.Watched) name the player as it is named now, never by a name
+// another key may have claimed since.
+func (w *watchScreen) relist(m *Model) {
+	for _, g := range m.p.Lobby.Games() {
+		if g.ID != w.id || g.Name == "" || g.Name == w.name {
+			continue
+		}
+		w.name = g.Name
+		if m.watching != nil {
+			m.watching.Watched = g.Name
+			m.publish()
+		}
+	}
+}
+
 // close stops watching and lets go of the game's chat; the session is
 // no longer listed as watching (the screen it goes back to publishes).
 func (w *watchScreen) close(m *Model) {
@@ -576,6 +619,10 @@ func (w *watchScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 		return w, waitFrame(w.frames)
 	case watchEnded:
 		w.ended = true
+		if m.watching != nil { // nothing is watched now: not listed as watching
+			m.watching = nil
+			m.publish()
+		}
 		for _, g := range m.p.Lobby.Games() { // still playing: it became hidden
 			if g.ID == w.id && g.Hidden {
 				w.hidden = true
@@ -624,7 +671,7 @@ func (w *watchScreen) update(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 		if c, ok := w.back.(*conflictScreen); ok {
 			c.note = ""
 			if w.ended { // the other session is gone: nothing left to take over
-				c.note = "Your other session has ended. Press t to play here."
+				c.note = otherEnded
 			}
 			return c, nil // still this key's other session: no game of one's own here
 		}
