@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -231,5 +232,32 @@ func TestAnAdminListsTheMutedKeysWithMutes(t *testing.T) {
 	}
 	if out, status := commandAs(t, addr, admin, "mutes"); status != 0 || strings.Contains(out, loudFP) || !strings.Contains(out, "No key is muted") {
 		t.Errorf("`mutes` after the unmute: status %d, %q", status, out)
+	}
+}
+
+// TestMutesAndBansNameTheKeyAsItIsNamedNow: a player muted and banned
+// under one name and renamed since is listed under the name an admin
+// types to lift them, with the old one beside it (a breaker: `mutes` kept
+// the old name, which `unmute` no longer knew).
+func TestMutesAndBansNameTheKeyAsItIsNamedNow(t *testing.T) {
+	admin, loud := newKey(t), newKey(t)
+	srv, addr, _ := startWithAdmins(t, admin)
+	n := names.Add(1)
+	old, now := fmt.Sprintf("loud%d", n), fmt.Sprintf("quiet%d", n)
+	if err := srv.Store().ClaimName(keys.Fingerprint(loud.PublicKey()), old, srv.clock()); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"mute " + old + " shouting", "ban " + old + " spam", "rename " + old + " " + now} {
+		if out, status := commandAs(t, addr, admin, cmd); status != 0 {
+			t.Fatalf("%s: status %d, %q", cmd, status, out)
+		}
+	}
+	for _, list := range []string{"mutes", "bans"} {
+		if out, _ := commandAs(t, addr, admin, list); !strings.Contains(out, now+" (was "+old+")") {
+			t.Errorf("`%s` after the rename does not name %s:\n%s", list, now, out)
+		}
+	}
+	if out, status := commandAs(t, addr, admin, "unmute "+now); status != 0 {
+		t.Errorf("unmute by the name `mutes` shows: status %d, %q", status, out)
 	}
 }

@@ -84,6 +84,7 @@ type Store interface {
 	Bans() ([]store.Act, error)
 	Mutes() ([]store.Act, error)
 	ModerationLog(n int) ([]store.Act, error)
+	Profile(fp string) (store.Profile, error)
 }
 
 // Commands is every `ssh host CMD` of h, in the order `help` lists them:
@@ -298,12 +299,35 @@ const ModerationShown = 50
 
 // cmdBans is `bans`, for admins.
 func cmdBans(h Host, c *Call) int {
-	return listActs(c, h, "bans", h.Store().Bans, "No key is banned with `ban` (the banned-keys file may ban others).")
+	return listActs(c, h, "bans", namedNow(h, h.Store().Bans), "No key is banned with `ban` (the banned-keys file may ban others).")
+}
+
+// namedNow is read with each act's player named as the key's profile
+// names it now, the name at the act's time after it ("kat (was cat)"):
+// for the lists of bans and mutes in force, whose names an admin types
+// to lift them, and which a rename since would leave naming nobody, or
+// another key that claimed the old name (a breaker).
+func namedNow(h Host, read func() ([]store.Act, error)) func() ([]store.Act, error) {
+	return func() ([]store.Act, error) {
+		acts, err := read()
+		for i, a := range acts {
+			p, perr := h.Store().Profile(a.Fingerprint)
+			if perr != nil || p.Name == "" || p.Name == a.Name {
+				continue
+			}
+			if a.Name != "" {
+				acts[i].Name = p.Name + " (was " + a.Name + ")"
+			} else {
+				acts[i].Name = p.Name
+			}
+		}
+		return acts, err
+	}
 }
 
 // cmdMutes is `mutes`, for admins: the keys muted in the chat now.
 func cmdMutes(h Host, c *Call) int {
-	return listActs(c, h, "mutes", h.Store().Mutes, "No key is muted in the chat.")
+	return listActs(c, h, "mutes", namedNow(h, h.Store().Mutes), "No key is muted in the chat.")
 }
 
 // cmdModeration is `moderation`, for admins.
