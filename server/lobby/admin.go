@@ -42,16 +42,32 @@ func (m *Memory) kick(find func() *slot) (<-chan struct{}, bool) {
 }
 
 // RenameKey lists the player slot of key fp under name from now on (an
-// admin's rename); it reports whether fp has one here.
+// admin's rename), and tells each session of fp that is an Announcer
+// (RenamedWords); it reports whether fp has a player slot here.
 func (m *Memory) RenameKey(fp, name string) bool {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	s := m.players[fp]
-	if s == nil || s.released {
-		return false
+	found := s != nil && !s.released
+	if found {
+		s.name = name
 	}
-	s.name = name
-	return true
+	var told []Announcer
+	for _, o := range m.slots {
+		if a, ok := o.n.(Announcer); ok && o.key == fp && !o.released {
+			told = append(told, a)
+		}
+	}
+	m.mu.Unlock()
+	for _, a := range told {
+		a.Announce(RenamedWords(name))
+	}
+	return found
+}
+
+// RenamedWords is what a renamed player reads: name is the new name,
+// valid (the store checked it), so it is shown as it is.
+func RenamedWords(name string) string {
+	return "An admin has renamed you: others now see you as " + name + "."
 }
 
 // TouchKey implements Lobby.

@@ -147,3 +147,26 @@ func TestTouchKeyIsTheKeysLastInput(t *testing.T) {
 		t.Errorf("bob's last input %v, want %v", g.LastInput, now)
 	}
 }
+
+// TestARenamedPlayerIsTold: every session of the renamed key hears its new
+// name (a community tester's renamed player was never told).
+func TestARenamedPlayerIsTold(t *testing.T) {
+	m := NewMemory(nil)
+	cat, spec, bob := &announcer{events: newEvents()}, &announcer{events: newEvents()}, &announcer{events: newEvents()}
+	s, _ := m.Claim(Holder{Key: "SHA256:cat", Name: "cat", Notifier: cat})
+	defer s.Release()
+	sp, _ := m.Spectate(Holder{Key: "SHA256:cat", Name: "cat", Notifier: spec})
+	defer sp.Release()
+	b, _ := m.Claim(Holder{Key: "SHA256:bob", Name: "bob", Notifier: bob})
+	defer b.Release()
+	if !m.RenameKey("SHA256:cat", "kat") {
+		t.Fatal("RenameKey found no player slot for the key")
+	}
+	want := []string{RenamedWords("kat")}
+	if !slices.Equal(cat.heard(), want) || !slices.Equal(spec.heard(), want) {
+		t.Errorf("the renamed key's sessions heard %q and %q, want %q", cat.heard(), spec.heard(), want)
+	}
+	if len(bob.heard()) != 0 {
+		t.Errorf("another key heard %q", bob.heard())
+	}
+}

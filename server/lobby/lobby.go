@@ -90,7 +90,8 @@ type Lobby interface {
 	// Banned. It returns how many slots it took away.
 	Ban(banned func(fp string) bool) int
 	// RenameKey lists the player slot of key fp under name from now on
-	// (an admin's rename); it reports whether fp has a player slot.
+	// (an admin's rename), tells the key's sessions (RenamedWords), and
+	// reports whether fp has a player slot.
 	RenameKey(fp, name string) bool
 	// TouchKey counts something key fp's session did that is not a turn
 	// (a chat line said while watching) as its last input, which `who`
