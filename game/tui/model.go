@@ -141,6 +141,12 @@ type Play interface {
 type Board interface {
 	// TopScores returns up to n scores, best first.
 	TopScores(n int) ([]ScoreRow, error)
+	// Changes is a count that moves whenever the table may have changed
+	// (a game ended and was recorded, a score was removed): the title
+	// reads the table again on RelistMsg only when it moved, so a busy
+	// server does not read it for every session on the title every few
+	// seconds. It must return at once (no store call).
+	Changes() uint64
 }
 
 // ScoreRow is one row of the high-score table.
@@ -322,7 +328,7 @@ type IdleCheckMsg struct{}
 
 // RelistMsg tells a session that the live games may have changed: a
 // screen showing them (the title's "Playing now", the watch list) reads
-// them again. The server sends it every few seconds to sessions with no
+// them again, and the title its scores when Board.Changes moved. The server sends it every few seconds to sessions with no
 // game open (lobby.RelistEvery).
 type RelistMsg struct{}
 

@@ -22,6 +22,7 @@ type titleScreen struct {
 	saveErr  error      // a save exists but cannot be read
 	scores   []ScoreRow
 	scoreErr error
+	scoresAt uint64 // Board.Changes when the scores were read
 	note     string // a line for the player, e.g. why they are back here
 	confirm  string // the item (New game, Daily challenge) asking whether to abandon the saved game (or daily); "" for none
 	live     []LiveGame
@@ -52,6 +53,7 @@ func newTitle(m *Model, note string) *titleScreen {
 	if m.p.Board == nil {
 		t.scoreErr = errors.New("no score table")
 	} else {
+		t.scoresAt = m.p.Board.Changes()
 		t.scores, t.scoreErr = m.p.Board.TopScores(10)
 	}
 	t.refreshLive(m)
@@ -87,12 +89,17 @@ func (t *titleScreen) reread(m *Model) (screen, tea.Cmd) {
 	return t, nil
 }
 
-// refreshLive reads the live games from the lobby again and rebuilds the
-// menu (Watch a game only when there is one), keeping the choice the
-// cursor is on. The model calls it on the server's RelistMsg (every few
-// seconds) and IdleCheckMsg and on every key, so the list follows the
-// lobby while the title is shown without a timer of its own.
+// refreshLive reads the live games from the lobby again, and the scores
+// when the table changed since they were read (Board.Changes), and
+// rebuilds the menu (Watch a game only when there is one, Replays only
+// when a row has one), keeping the choice the cursor is on. The model
+// calls it on the server's RelistMsg (every few seconds) and
+// IdleCheckMsg and on every key, so the lists follow the lobby and the
+// games that end while the title is shown without a timer of its own.
 func (t *titleScreen) refreshLive(m *Model) {
+	if m.p.Board != nil && m.p.Board.Changes() != t.scoresAt {
+		t.rereadScores(m)
+	}
 	was := ""
 	if t.sel < len(t.items) {
 		was = t.items[t.sel]
@@ -292,19 +299,33 @@ func (t *titleScreen) pickRow(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	return t, nil
 }
 
-// rereadScores reads the score table again, keeping the row the cursor is
-// on, and leaves the pick when no row has a replay any more; a table that
-// cannot be read now is left as it was.
+// rereadScores reads the score table again, keeping the cursor of the
+// pick on the game it was on (a better score that came in above it moves
+// it down a row), and leaves the pick when no row has a replay any more;
+// a table that cannot be read now is left as it was, to be read again on
+// the next RelistMsg.
 func (t *titleScreen) rereadScores(m *Model) {
 	if m.p.Board == nil {
 		return
 	}
+	at := m.p.Board.Changes()
 	rows, err := m.p.Board.TopScores(10)
-	if err != nil || len(rows) == 0 {
-		return
+	if err != nil {
+		return // scoresAt unchanged: tried again on the next relist
 	}
-	t.scores, t.row = rows, min(t.row, len(rows)-1)
-	t.pick = t.replayable(m)
+	t.scoresAt = at
+	row := min(t.row, len(rows)-1)
+	if t.row < len(t.scores) && t.scores[t.row].GameID != 0 {
+		for i, r := range rows {
+			if r.GameID == t.scores[t.row].GameID {
+				row = i
+			}
+		}
+	}
+	t.scores, t.row, t.scoreErr = rows, max(0, row), nil
+	if t.pick {
+		t.pick = t.replayable(m)
+	}
 }
 
 // startNew begins a fresh game and saves it at once, so that even a game
