@@ -66,7 +66,8 @@ type Player struct {
 	// session to watch or to ask. "" for none.
 	Stranded string
 	// IdleTimeout ends the session, saving the game, after this long without
-	// a key; 0 means never.
+	// a key; a watcher is not idle while the game watched moves. 0 means
+	// never.
 	IdleTimeout time.Duration
 	// Data is the game data the map draws items with (items.json: glyph
 	// and colour), the tables the games are made from; nil means
@@ -251,13 +252,15 @@ type mouseHandler interface {
 // Model is one session's UI. It is used by one goroutine at a time (the Bubble
 // Tea program's, then the session's after the program ends).
 type Model struct {
-	p        Player
-	th       *theme
-	keys     keyMaps
-	w, h     int
-	scr      screen
-	game     *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
-	exit     Exit
+	p    Player
+	th   *theme
+	keys keyMaps
+	w, h int
+	scr  screen
+	game *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
+	exit Exit
+	// lastKey is when the last key came, or the game watched last moved
+	// (watchScreen): the idle check counts from it.
 	lastKey  time.Time
 	watchers int  // how many watch this game
 	framed   bool // the last publish held a frame, which the lobby hands each new watcher
@@ -321,7 +324,8 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // IdleCheckMsg asks the session whether it has been idle for
-// Player.IdleTimeout; if so it saves and quits. The server sends it
+// Player.IdleTimeout, with no key and, watching, no move of the game
+// watched; if so it saves and quits. The server sends it
 // periodically from a goroutine that ends with the session (a tea.Tick
 // would outlive the program by up to its period).
 type IdleCheckMsg struct{}
