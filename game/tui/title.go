@@ -353,22 +353,25 @@ func (t *titleScreen) view(m *Model) string {
 	b.WriteString(t.menu(m, items))
 	note, noteLines := t.noteBlock(m)
 	b.WriteString(note)
-	live, liveLines := t.liveBlock(m)
-	b.WriteString(live)
-	b.WriteString("\n" + th.heading.Render("Top scores") + "\n")
-	// Lines above the table: title 2, blank, menu, blank, note 1-2, blank,
-	// the live games, heading; below it: blank, hint. Picking a row to
-	// replay, the menu and its blank give way to the table, which scrolls
-	// to keep the chosen row in view (40x12 shows 4 rows). Asking whether
-	// to give up the saved game, the question takes the menu's place.
+	// Lines above and below the table but for the live games: title 2,
+	// blank, menu, blank, note 1-2, blank, heading; below it: blank,
+	// hint. Picking a row to replay, the menu and its blank give way to
+	// the table, which scrolls to keep the chosen row in view (40x12
+	// shows 4 rows). Asking whether to give up the saved game, the
+	// question takes the menu's place. The live games take what the
+	// table (up to 10 rows) leaves.
 	extra := max(2, noteLines) - 2 // a note wrapped on more than 2 lines
-	rows := min(10, m.h-10-len(items)-liveLines-extra)
+	free := m.h - 10 - len(items) - extra
 	switch {
 	case t.pick:
-		rows = min(10, m.h-8-liveLines-extra) // no menu, nor its blank line
+		free = m.h - 8 - extra // no menu, nor its blank line
 	case t.confirm != "":
-		rows = min(10, m.h-7-liveLines-noteLines) // the question in the menu's place
+		free = m.h - 7 - noteLines // the question in the menu's place
 	}
+	live, liveLines := t.liveBlock(m, free-max(1, min(10, len(t.scores))))
+	b.WriteString(live)
+	b.WriteString("\n" + th.heading.Render("Top scores") + "\n")
+	rows := min(10, free-liveLines)
 	b.WriteString(t.scoreRows(m, rows))
 	b.WriteString("\n" + th.dim.Render(truncate(t.hint(m), m.w-2)))
 	return m.center(b.String())
@@ -431,9 +434,10 @@ func (t *titleScreen) noteBlock(m *Model) (string, int) {
 	return "\n", lines
 }
 
-// liveBlock is "Playing now" and up to three live games (and how many
-// more), on a terminal at least 30 rows high, and how many lines it takes.
-func (t *titleScreen) liveBlock(m *Model) (string, int) {
+// liveBlock is "Playing now" and the live games, on a terminal at least
+// 30 rows high, and how many lines it takes: as many games as fit in
+// avail lines (at least three), then "… and N more".
+func (t *titleScreen) liveBlock(m *Model, avail int) (string, int) {
 	if len(t.live) == 0 || m.h < 30 {
 		return "", 0
 	}
@@ -441,14 +445,17 @@ func (t *titleScreen) liveBlock(m *Model) (string, int) {
 	var b strings.Builder
 	b.WriteString(th.heading.Render("Playing now") + "\n")
 	b.WriteString(th.dim.Render("  "+truncate(gameHeader(), m.w-4)) + "\n")
-	lines := 2
-	for i, g := range t.live {
-		lines++
-		if i == 3 {
-			b.WriteString(th.dim.Render(fmt.Sprintf("  … and %d more", len(t.live)-3)) + "\n")
-			break
-		}
+	shown := len(t.live)
+	if room := avail - 2; shown > max(3, room) {
+		shown = max(3, room-1) // and a line for the rest
+	}
+	for _, g := range t.live[:shown] {
 		b.WriteString(th.text.Render("  "+truncate(gameLine(g, m.p.Now()), m.w-4)) + "\n")
+	}
+	lines := 2 + shown
+	if more := len(t.live) - shown; more > 0 {
+		b.WriteString(th.dim.Render(fmt.Sprintf("  … and %d more", more)) + "\n")
+		lines++
 	}
 	return b.String(), lines
 }
