@@ -846,9 +846,9 @@ func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
 		return bannedLine
 	case tui.ExitIdle:
 		if hadGame {
-			return fmt.Sprintf("You were idle for %v; your game is saved. Goodbye.", s.cfg.Limits.IdleTimeout)
+			return fmt.Sprintf("You were idle for %s; your game is saved. Goodbye.", tui.Duration(s.cfg.Limits.IdleTimeout))
 		}
-		return fmt.Sprintf("You were idle for %v. Goodbye.", s.cfg.Limits.IdleTimeout)
+		return fmt.Sprintf("You were idle for %s. Goodbye.", tui.Duration(s.cfg.Limits.IdleTimeout))
 	case tui.ExitInputEnded:
 		if hadGame {
 			return "Your terminal stopped sending keys; your game is saved. Come back with the same key to carry on."
