@@ -257,7 +257,8 @@ func (s *conflictScreen) view(m *Model) string {
 	take := "take over: that session saves and closes, you carry on here"
 	watch := "watch it"
 	switch d := s.other.Activity.Doing; {
-	case d == GameOver || d == Won:
+	case d == GameOver || d == Won: // no longer playing: the heading must not say it is
+		heading = "This key is already connected"
 		say = "Your key's game " + where + " has ended; that session shows how."
 		take = "play here: that session closes, you go on from here"
 		watch = "watch it: see how the game ended"
