@@ -101,12 +101,17 @@ func (s *Server) webLink(sess ssh.Session, out, errOut io.Writer) int {
 		fmt.Fprintln(errOut, "grotto: no link can be made right now (the database cannot be written); please try again later.")
 		return 1
 	}
-	s.log.Info("web link issued", "fp", id.fp, "expires_in", web.LinkTTL)
+	if s.cfg.HTTPURL == "" { // the host's to read, not the player's
+		s.log.Info("web link issued", "fp", id.fp, "expires_in", web.LinkTTL,
+			"note", "the link's address is this server's --http listening address; a host behind a proxy or a domain sets --http-url")
+	} else {
+		s.log.Info("web link issued", "fp", id.fp, "expires_in", web.LinkTTL)
+	}
 	fmt.Fprintf(out, "Open this link in a browser to play as %s there:\n\n  %s%s\n\n", tui.Inert(p.Name), s.webBase(), path)
-	fmt.Fprintf(out, "It works once, within %v, and ties that browser to this key for %v.\n", web.LinkTTL, web.SessionTTL)
+	fmt.Fprintf(out, "It works once, within %s, and ties that browser to this key for %s.\n", tui.Duration(web.LinkTTL), tui.Duration(web.SessionTTL))
 	fmt.Fprintln(out, "Keep it to yourself: whoever opens it first plays your game.")
-	if s.cfg.HTTPURL == "" {
-		fmt.Fprintln(out, "(The address is this server's --http listening address; a host behind a proxy or a domain sets --http-url.)")
+	if s.cfg.HTTPURL == "" && s.policy.admins.Load().Contains(id.fp) { // a player is not told what the host must do
+		fmt.Fprintln(out, "(Host: the address is this server's --http listening address; behind a proxy or a domain, set --http-url.)")
 	}
 	return 0
 }

@@ -72,6 +72,9 @@ func (s *Server) publish(e events.Event) {
 // heard takes an event another node sent over the node channel: into the
 // hub only (its node posted it to the webhook).
 func (s *Server) heard(e events.Event) {
+	if e.Kind == events.KindDeath || e.Kind == events.KindVictory || e.Kind == events.KindDaily {
+		s.scoreChanges.Add(1) // a game of that node was recorded: the titles here read the table again
+	}
 	s.feed.hub.Publish(e)
 }
 

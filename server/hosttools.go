@@ -55,7 +55,7 @@ func (s *Server) kick(sess ssh.Session, out, errOut io.Writer, typed string) int
 		fmt.Fprintf(errOut, "grotto: %s left%s just now\n", name, where)
 		return 1
 	default:
-		fmt.Fprintf(errOut, "grotto: %s was told to leave but has not let go after %v; it ends once its game is saved\n", name, kickWait)
+		fmt.Fprintf(errOut, "grotto: %s was told to leave but has not let go after %s; it ends once its game is saved\n", name, tui.Duration(kickWait))
 		return 1
 	}
 }

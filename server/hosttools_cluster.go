@@ -142,7 +142,7 @@ func (s *Server) kickElsewhere(sess ssh.Session, out, errOut io.Writer, name str
 	case errors.Is(err, cluster.ErrNotHere):
 		fmt.Fprintf(errOut, "grotto: %s left node %s just now\n", shown, node)
 	case errors.Is(err, cluster.ErrStillLeaving):
-		fmt.Fprintf(errOut, "grotto: %s on node %s was told to leave but has not let go after %v; it ends once its game is saved\n", shown, node, kickWait)
+		fmt.Fprintf(errOut, "grotto: %s on node %s was told to leave but has not let go after %s; it ends once its game is saved\n", shown, node, tui.Duration(kickWait))
 	default:
 		s.log.Warn("a kick did not reach the player's node", "node", g.Node, "err", err)
 		fmt.Fprintf(errOut, "grotto: %s plays on node %s, which did not kick them: %s\n", shown, node, unanswered(err))

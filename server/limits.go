@@ -20,8 +20,9 @@ import (
 // and SessionOpenTimeout, whose flags document "0 for never" or "0 for no
 // cap".
 type Limits struct {
-	// IdleTimeout ends a session that sent no key for this long, saving
-	// the game and saying goodbye. 0 means none; otherwise it must be at
+	// IdleTimeout ends a session that sent no key for this long (a
+	// watcher: nor saw the game it watches move), saving the game and
+	// saying goodbye. 0 means none; otherwise it must be at
 	// least MinIdleTimeout.
 	IdleTimeout time.Duration
 	// HandshakeTimeout closes connections that have not finished the SSH

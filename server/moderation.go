@@ -65,6 +65,7 @@ func (s *Server) moderate(sess ssh.Session, act store.Act, errOut io.Writer) (st
 	done, err := s.store.Moderate(act)
 	switch {
 	case err == nil:
+		s.scoreChanges.Add(1) // a score removed or restored, a name changed: the titles read the table again
 		s.log.Info("moderation", "admin", done.Admin, "action", done.Action, "fp", done.Fingerprint, "name", done.Name,
 			"new_name", done.NewName, "game", done.GameID, "reason", done.Detail, "seq", done.Seq)
 		return done, true

@@ -405,7 +405,7 @@ func offerLatest[F any](ch chan F, f F) {
 // strandedNote is what a player reads while their game waits for node,
 // which does not answer, to lose its claim (at most one lease TTL).
 func strandedNote(node string, ttl time.Duration) string {
-	return fmt.Sprintf("Node %s, where your game was open, does not answer. Your game resumes here by itself once that node's claim on it lapses: within %v.", node, ttl.Round(time.Second))
+	return fmt.Sprintf("Node %s, where your game was open, does not answer. Your game resumes here by itself once that node's claim on it lapses: within %s.", node, tui.Duration(ttl))
 }
 
 // pingTimeout bounds the question whether a node answers, asked before a
@@ -418,7 +418,7 @@ const pingTimeout = time.Second
 // lease of an earlier run of this node (it stopped, and this process
 // started under the same name) to lapse.
 func earlierRunNote(node string, ttl time.Duration) string {
-	return fmt.Sprintf("Node %s restarted while your game was open there. Your game resumes here by itself once the old run's claim on it lapses: within %v.", node, ttl.Round(time.Second))
+	return fmt.Sprintf("Node %s restarted while your game was open there. Your game resumes here by itself once the old run's claim on it lapses: within %s.", node, tui.Duration(ttl))
 }
 
 // nodeAnswers reports whether node answers on the channel within

@@ -105,6 +105,11 @@ type Server struct {
 	ctl *control
 	// feed is the live events feed: its hub, IDs and webhook (feed.go).
 	feed feed
+	// scoreChanges moves whenever the score table may have changed: a
+	// game of this node recorded, a score removed or restored, a death or
+	// victory heard from another node. The titles read the table again
+	// only when it moved (scoreBoard.Changes).
+	scoreChanges atomic.Uint64
 }
 
 // front is the server's SSH side.
@@ -557,7 +562,7 @@ func (s *Server) play(st seat) {
 	defer lob.lease.release()
 	lob.setShownName(name, isNew)
 	play := s.newPlay(id.fp, lob, logger)
-	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.metrics.Timed(metrics.Roles{Scores: s.store}).Scores}, Data: s.data,
+	player := tui.Player{Name: name, Play: play, Board: scoreBoard{s.metrics.Timed(metrics.Roles{Scores: s.store}).Scores, &s.scoreChanges}, Data: s.data,
 		Replays: titleReplays{s}, Daily: &dailyStarter{s: s, fp: id.fp, play: play, log: logger},
 		IdleTimeout: s.cfg.Limits.IdleTimeout, Now: s.clock,
 		Admin: func() bool { return s.policy.admins.Load().Contains(id.fp) },
@@ -707,7 +712,8 @@ func (s *Server) newPlay(fp string, lob *sessionLobby, logger *log.Logger) *sess
 	lease := lob.lease
 	m := s.metrics.Metrics // every store call of the session timed by operation
 	t := m.Timed(metrics.Roles{Saves: lease, Scores: lease, Profiles: s.store, Quarantine: loggedQuarantine{lease, logger}})
-	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: t.Saves, Scores: t.Scores,
+	scores := countedScores{t.Scores, &s.scoreChanges}
+	return session.New(session.Config{Fingerprint: fp, Data: s.data, Saves: t.Saves, Scores: scores,
 		Profiles: t.Profiles, Quarantine: t.Quarantine,
 		NewSeed: s.cfg.NewSeed, NoJournal: s.cfg.NoJournal, Pending: s.ends.pending, Unsaved: s.ends.unsaved, Played: m.Played,
 		Milestone: s.milestones(lob),
@@ -849,9 +855,9 @@ func (s *Server) goodbye(exit tui.Exit, hadGame bool) string {
 		return bannedLine
 	case tui.ExitIdle:
 		if hadGame {
-			return fmt.Sprintf("You were idle for %v; your game is saved. Goodbye.", s.cfg.Limits.IdleTimeout)
+			return fmt.Sprintf("You were idle for %s; your game is saved. Goodbye.", tui.Duration(s.cfg.Limits.IdleTimeout))
 		}
-		return fmt.Sprintf("You were idle for %v. Goodbye.", s.cfg.Limits.IdleTimeout)
+		return fmt.Sprintf("You were idle for %s. Goodbye.", tui.Duration(s.cfg.Limits.IdleTimeout))
 	case tui.ExitInputEnded:
 		if hadGame {
 			return "Your terminal stopped sending keys; your game is saved. Come back with the same key to carry on."
@@ -889,7 +895,27 @@ func (s *Server) touchProfile(id identity, logger *log.Logger) (name string, isN
 }
 
 // scoreBoard is the high-score table as the title shows it (tui.Board).
-type scoreBoard struct{ st store.Scores }
+type scoreBoard struct {
+	st      store.Scores
+	changes *atomic.Uint64 // Server.scoreChanges
+}
+
+// Changes implements tui.Board.
+func (b scoreBoard) Changes() uint64 { return b.changes.Load() }
+
+// countedScores is a session's store.Scores that moves Server.scoreChanges
+// with every game it records, so the titles shown read the table again.
+type countedScores struct {
+	store.Scores
+	changes *atomic.Uint64
+}
+
+// FinishGame implements store.Scores. A failed write moves the count too:
+// it may have been committed all the same.
+func (c countedScores) FinishGame(fp string, s store.Score) (int, error) {
+	defer c.changes.Add(1)
+	return c.Scores.FinishGame(fp, s)
+}
 
 // TopScores implements tui.Board.
 func (b scoreBoard) TopScores(n int) ([]tui.ScoreRow, error) {

@@ -350,7 +350,7 @@ func TestABrowsersKeysPassTheSanitizerAndItsIdlePlayerIsSaved(t *testing.T) {
 	// The CSI that panicked x/ansi's parser (33 parameters; server/input), then a move.
 	p.send(t, "\x1b["+strings.Repeat("1;", 40)+"1m")
 	screen := walkPage(t, p, 0)
-	if code, why := p.closed(t); code != websocket.StatusNormalClosure || !strings.Contains(why, "idle for 2s; your game is saved") {
+	if code, why := p.closed(t); code != websocket.StatusNormalClosure || !strings.Contains(why, "idle for 2 seconds; your game is saved") {
 		t.Errorf("an idle browser: %v %q, want 1000 and the idle goodbye", code, why)
 	}
 	back := dial(t, addr, key, 100, 30)

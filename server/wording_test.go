@@ -2,15 +2,19 @@ package server
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/grotto-game/grotto/game/tui"
 	"github.com/grotto-game/grotto/internal/await"
+	"github.com/grotto-game/grotto/keys"
 	"github.com/grotto-game/grotto/store"
 	"github.com/grotto-game/grotto/store/bolt"
 	"github.com/grotto-game/grotto/store/storetest"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 func TestAFullServerOfOneSaysOneSession(t *testing.T) {
@@ -34,7 +38,7 @@ func TestCommandsDoNotCountAgainstTheSessionCap(t *testing.T) {
 
 func TestAnIdleGoodbyeClaimsASaveOnlyWhenThereWasAGame(t *testing.T) {
 	s := &Server{cfg: Config{Limits: Limits{IdleTimeout: 30 * time.Minute}}}
-	if bye := s.goodbye(tui.ExitIdle, true); !strings.Contains(bye, "your game is saved") {
+	if bye := s.goodbye(tui.ExitIdle, true); !strings.Contains(bye, "idle for 30 minutes; your game is saved") {
 		t.Errorf("idle with a game: %q", bye)
 	}
 	if bye := s.goodbye(tui.ExitIdle, false); strings.Contains(bye, "saved") || !strings.Contains(bye, "Goodbye") {
@@ -98,5 +102,34 @@ func TestTheShutdownGoodbyeIsTrueWhetherOrNotTheServerComesBack(t *testing.T) {
 		if bye := s.goodbye(tui.ExitShutdown, c.hadGame); bye != c.want {
 			t.Errorf("shutdown, game %v: %q, want %q", c.hadGame, bye, c.want)
 		}
+	}
+}
+
+// TestTheWebLinkSpeaksToThePlayer: `ssh host web` says how long the link
+// and the browser's tie last in words ("10 minutes", "12 hours", not Go's
+// "10m0s" and "12h0m0s"), and says what the host must set (--http-url)
+// to an admin only, never to a player (a community tester's findings).
+func TestTheWebLinkSpeaksToThePlayer(t *testing.T) {
+	dir := t.TempDir()
+	admin, player := newKey(t), newKey(t)
+	file := filepath.Join(dir, "admins")
+	if err := os.WriteFile(file, gossh.MarshalAuthorizedKey(admin.PublicKey()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv, addr := serve(t, Config{HTTP: "127.0.0.1:0", AdminKeys: file, DataDir: filepath.Join(dir, "data")})
+	for name, key := range map[string]gossh.Signer{"Ann": player, "Hal": admin} {
+		if err := srv.Store().ClaimName(keys.Fingerprint(key.PublicKey()), name, srv.clock()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, code := commandAs(t, addr, player, "web")
+	if code != 0 || !strings.Contains(out, "within 10 minutes") || !strings.Contains(out, "for 12 hours") || strings.Contains(out, "m0s") {
+		t.Errorf("the link's durations (status %d):\n%s", code, out)
+	}
+	if strings.Contains(out, "--http-url") {
+		t.Errorf("a player reads what the host must set:\n%s", out)
+	}
+	if out, _ := commandAs(t, addr, admin, "web"); !strings.Contains(out, "--http-url") {
+		t.Errorf("an admin is not told the address is the listening one:\n%s", out)
 	}
 }

@@ -113,7 +113,7 @@ func parse(args []string, stdout, stderr io.Writer) (server.Config, error) {
 	stringFlag(&proxyFrom, "proxy-protocol-from", "GROTTO_PROXY_PROTOCOL_FROM", "", "load balancers (CIDR ranges or addresses, comma-separated) whose connections must start with a PROXY header (v2 or v1); off when empty")
 	durationFlag(&c.Drain, "drain", "GROTTO_DRAIN", "on SIGTERM, keep serving this long while /readyz (on --metrics and --http) says 503, so a balancer sends new players to other nodes first (at least two of its check intervals); a second SIGTERM ends it; 0 for none")
 	c.Limits = server.DefaultLimits()
-	durationFlag(&c.Limits.IdleTimeout, "idle-timeout", "GROTTO_IDLE_TIMEOUT", "end a session after this long without a key, saving the game; 0 for never, else at least 1s")
+	durationFlag(&c.Limits.IdleTimeout, "idle-timeout", "GROTTO_IDLE_TIMEOUT", "end a session after this long without a key (a watcher: without a move of the game watched), saving the game; 0 for never, else at least 1s")
 	intFlag(&c.Limits.MaxSessions, "max-sessions", "GROTTO_MAX_SESSIONS", "most game sessions at once (commands such as who do not count)")
 	intFlag(&c.Limits.MaxWatchers, "max-watchers", "GROTTO_MAX_WATCHERS", "most watch pages open at once in browsers, each about 0.6 MB of memory at 80x24 and at most 1.5 MB whatever size it claims; past it a page is told why and refused; 0 for as many as --max-sessions")
 	intFlag(&c.Limits.MaxReplays, "max-replays", "GROTTO_MAX_REPLAYS", "most replay pages open at once in browsers, apart from --max-watchers: each runs its own replay, 10 to 15 times a watcher's CPU; past it a page is told why and refused; 0 for 16 per core")

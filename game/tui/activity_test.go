@@ -147,7 +147,9 @@ func TestTheChoiceSaysWhatTheKeysOtherSessionDoes(t *testing.T) {
 		{"a session on the title has no game to take over", Activity{},
 			[]string{"already connected", "it is on the title", "nothing is lost"}, []string{"take over", "already playing"}},
 		{"a game that ended is not taken over as if in play", Activity{Doing: GameOver},
-			[]string{"has ended", "see how the game ended"}, []string{"take over", "has a game open"}},
+			[]string{"already connected", "has ended", "see how the game ended"}, []string{"take over", "has a game open", "already playing"}},
+		{"a game that was won is not said to be playing", Activity{Doing: Won},
+			[]string{"already connected", "has ended"}, []string{"take over", "already playing"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 1)

@@ -236,6 +236,13 @@ func (s *fakeStore) TopScores(n int) ([]ScoreRow, error) {
 	return rows[:min(n, len(rows))], nil
 }
 
+// Changes implements Board: how many games were recorded.
+func (s *fakeStore) Changes() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return uint64(len(s.scores))
+}
+
 // fakePlay is one player's games over a fakeStore, as server/session's
 // Session plays them.
 type fakePlay struct {

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
 
 	"strings"
@@ -205,5 +206,43 @@ func TestTheListsOfGamesFollowTheServersRelist(t *testing.T) {
 	}
 	if !strings.Contains(s, "> cyd") {
 		t.Errorf("the cursor left the game it was on:\n%s", s)
+	}
+}
+
+// TestPlayingNowFillsTheRowsTheTitleLeaves: on a tall terminal the
+// title's "Playing now" lists as many games as fit beside the menu and
+// the score table, then "… and N more" (a community tester's 100x50
+// showed three games over 30 blank rows); the scores stay whole, and the
+// screen never grows past the terminal.
+func TestPlayingNowFillsTheRowsTheTitleLeaves(t *testing.T) {
+	var games []LiveGame
+	for i := range 60 {
+		games = append(games, LiveGame{ID: uint64(i + 1), Name: fmt.Sprintf("p%02d", i), Depth: 1, Turn: 10, LastInput: testNow})
+	}
+	st := newFakeStore()
+	for i := range 12 {
+		st.scores = append(st.scores, fakeScore{ScoreRow: ScoreRow{Name: fmt.Sprintf("s%02d", i), Points: 100 - i, Cause: "killed by a rat"}})
+	}
+	p := newPlayer(t, st, "SHA256:test", "tester", 1)
+	p.Lobby = changingLobby{games: &games}
+	m := New(p)
+	for _, h := range []int{30, 40, 50} {
+		m.Update(tea.WindowSizeMsg{Width: 100, Height: h})
+		s := plain(m)
+		if n := strings.Count(s, "\n") + 1; n > h {
+			t.Errorf("at 100x%d the title takes %d lines:\n%s", h, n, s)
+		}
+		shown := strings.Count(s, "  p")
+		if !strings.Contains(s, fmt.Sprintf("… and %d more", 60-shown)) || !strings.Contains(s, "1. s00") {
+			t.Errorf("at 100x%d, %d games shown but not the rest counted, or no scores:\n%s", h, shown, s)
+		}
+		if h == 50 && (shown < 20 || !strings.Contains(s, "10. s09")) {
+			t.Errorf("at 100x50 only %d games are shown:\n%s", shown, s)
+		}
+	}
+	games = games[:5]
+	m.Update(RelistMsg{})
+	if s := plain(m); strings.Contains(s, "more") || strings.Count(s, "  p") != 5 {
+		t.Errorf("five games at 100x50 are not all shown:\n%s", s)
 	}
 }

@@ -66,7 +66,8 @@ type Player struct {
 	// session to watch or to ask. "" for none.
 	Stranded string
 	// IdleTimeout ends the session, saving the game, after this long without
-	// a key; 0 means never.
+	// a key; a watcher is not idle while the game watched moves. 0 means
+	// never.
 	IdleTimeout time.Duration
 	// Data is the game data the map draws items with (items.json: glyph
 	// and colour), the tables the games are made from; nil means
@@ -141,6 +142,12 @@ type Play interface {
 type Board interface {
 	// TopScores returns up to n scores, best first.
 	TopScores(n int) ([]ScoreRow, error)
+	// Changes is a count that moves whenever the table may have changed
+	// (a game ended and was recorded, a score was removed): the title
+	// reads the table again on RelistMsg only when it moved, so a busy
+	// server does not read it for every session on the title every few
+	// seconds. It must return at once (no store call).
+	Changes() uint64
 }
 
 // ScoreRow is one row of the high-score table.
@@ -245,13 +252,15 @@ type mouseHandler interface {
 // Model is one session's UI. It is used by one goroutine at a time (the Bubble
 // Tea program's, then the session's after the program ends).
 type Model struct {
-	p        Player
-	th       *theme
-	keys     keyMaps
-	w, h     int
-	scr      screen
-	game     *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
-	exit     Exit
+	p    Player
+	th   *theme
+	keys keyMaps
+	w, h int
+	scr  screen
+	game *game.Game // the game drawn: Play's, or a watched one; nil on the title before one starts
+	exit Exit
+	// lastKey is when the last key came, or the game watched last moved
+	// (watchScreen): the idle check counts from it.
 	lastKey  time.Time
 	watchers int  // how many watch this game
 	framed   bool // the last publish held a frame, which the lobby hands each new watcher
@@ -320,14 +329,15 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // IdleCheckMsg asks the session whether it has been idle for
-// Player.IdleTimeout; if so it saves and quits. The server sends it
+// Player.IdleTimeout, with no key and, watching, no move of the game
+// watched; if so it saves and quits. The server sends it
 // periodically from a goroutine that ends with the session (a tea.Tick
 // would outlive the program by up to its period).
 type IdleCheckMsg struct{}
 
 // RelistMsg tells a session that the live games may have changed: a
 // screen showing them (the title's "Playing now", the watch list) reads
-// them again. The server sends it every few seconds to sessions with no
+// them again, and the title its scores when Board.Changes moved. The server sends it every few seconds to sessions with no
 // game open (lobby.RelistEvery).
 type RelistMsg struct{}
 

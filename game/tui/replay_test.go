@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,6 +72,65 @@ func TestTheEndOfAReplayIsReadWholeAt40x12(t *testing.T) {
 type replayBoard []ScoreRow
 
 func (b replayBoard) TopScores(n int) ([]ScoreRow, error) { return b[:min(n, len(b))], nil }
+
+func (b replayBoard) Changes() uint64 { return 0 }
+
+// changingBoard is a score table that games end into while the title
+// shows it, counting the reads of it.
+type changingBoard struct {
+	rows    []ScoreRow
+	changes uint64
+	reads   int
+}
+
+func (b *changingBoard) TopScores(n int) ([]ScoreRow, error) {
+	b.reads++
+	return slices.Clone(b.rows[:min(n, len(b.rows))]), nil
+}
+
+func (b *changingBoard) Changes() uint64 { return b.changes }
+
+// TestTheTitlesScoresFollowTheGamesThatEnd: a game that ends while a
+// player rests on the title shows in its Top scores (and its Replays
+// pick) at the server's next relist, without a key; the pick's cursor
+// stays on the game it was on when a better score comes in above it;
+// and the table is read again only when it changed (a community tester's
+// title showed one score after five games had ended).
+func TestTheTitlesScoresFollowTheGamesThatEnd(t *testing.T) {
+	p := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 1)
+	b := &changingBoard{rows: []ScoreRow{{Name: "ann", Points: 500, Cause: "killed by a rat on depth 2", GameID: 1}}}
+	p.Board, p.Replays = b, noReplays{}
+	m := New(p)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	for range 3 {
+		m.Update(RelistMsg{})
+	}
+	if b.reads != 1 {
+		t.Errorf("an unchanged table was read %d times, not once", b.reads)
+	}
+	b.rows = append(b.rows, ScoreRow{Name: "bob", Points: 90, Cause: "killed by an orc on depth 1", GameID: 2})
+	b.changes++
+	m.Update(RelistMsg{})
+	if s := plain(m); !strings.Contains(s, "2. bob") {
+		t.Errorf("the title's scores did not follow a game that ended:\n%s", s)
+	}
+
+	press(m, "r")
+	press(m, "j") // on bob
+	b.rows = append([]ScoreRow{{Name: "cyd", Points: 900, Cause: "escaped with the amulet", GameID: 3}}, b.rows...)
+	b.changes++
+	m.Update(RelistMsg{})
+	s := plain(m)
+	if !strings.Contains(s, "1. cyd") {
+		t.Errorf("the Replays pick did not follow a game that ended:\n%s", s)
+	}
+	if !strings.Contains(s, ">  3. bob") {
+		t.Errorf("the pick's cursor left the game it was on:\n%s", s)
+	}
+	if b.reads != 3 {
+		t.Errorf("the table was read %d times for 2 changes and the first title, not 3", b.reads)
+	}
+}
 
 // noReplays opens no game.
 type noReplays struct{}

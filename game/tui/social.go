@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -282,7 +283,8 @@ func (s *conflictScreen) view(m *Model) string {
 	take := "take over: that session saves and closes, you carry on here"
 	watch := "watch it"
 	switch d := s.other.Activity.Doing; {
-	case d == GameOver || d == Won:
+	case d == GameOver || d == Won: // no longer playing: the heading must not say it is
+		heading = "This key is already connected"
 		say = "Your key's game " + where + " has ended; that session shows how."
 		take = "play here: that session closes, you go on from here"
 		watch = "watch it: see how the game ended"
@@ -527,6 +529,7 @@ type watchScreen struct {
 	stop   func()
 	board  *playScreen // draws the watched game with its own camera
 	g      *game.Game  // the newest frame's game, shared with every other watcher: read only
+	blob   []byte      // the newest frame's save blob: a frame that differs is the game moving
 	ended  bool
 	// The game's chat (chat.go): nil when this watcher has none (the
 	// game is on a node that relays none, or the page may only read).
@@ -615,6 +618,17 @@ func (w *watchScreen) async(m *Model, msg tea.Msg) (screen, tea.Cmd) {
 		}
 		if g, err := msg.f.Game(); err == nil { // decoded once, for every watcher
 			w.g = g
+		}
+		// Watching a game that moves is not idle (a tester's spectator was
+		// dropped by the idle timeout): a frame that differs from the last
+		// counts as a key. A frame sent again unchanged (a new watcher, a
+		// repaint) does not, so a watcher of a game left standing is idle
+		// as before.
+		if b := msg.f.Blob(); !bytes.Equal(b, w.blob) {
+			if w.blob != nil {
+				m.lastKey = m.p.Now()
+			}
+			w.blob = b
 		}
 		return w, waitFrame(w.frames)
 	case watchEnded:

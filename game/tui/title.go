@@ -22,6 +22,7 @@ type titleScreen struct {
 	saveErr  error      // a save exists but cannot be read
 	scores   []ScoreRow
 	scoreErr error
+	scoresAt uint64 // Board.Changes when the scores were read
 	note     string // a line for the player, e.g. why they are back here
 	confirm  string // the item (New game, Daily challenge) asking whether to abandon the saved game (or daily); "" for none
 	live     []LiveGame
@@ -52,6 +53,7 @@ func newTitle(m *Model, note string) *titleScreen {
 	if m.p.Board == nil {
 		t.scoreErr = errors.New("no score table")
 	} else {
+		t.scoresAt = m.p.Board.Changes()
 		t.scores, t.scoreErr = m.p.Board.TopScores(10)
 	}
 	t.refreshLive(m)
@@ -87,12 +89,17 @@ func (t *titleScreen) reread(m *Model) (screen, tea.Cmd) {
 	return t, nil
 }
 
-// refreshLive reads the live games from the lobby again and rebuilds the
-// menu (Watch a game only when there is one), keeping the choice the
-// cursor is on. The model calls it on the server's RelistMsg (every few
-// seconds) and IdleCheckMsg and on every key, so the list follows the
-// lobby while the title is shown without a timer of its own.
+// refreshLive reads the live games from the lobby again, and the scores
+// when the table changed since they were read (Board.Changes), and
+// rebuilds the menu (Watch a game only when there is one, Replays only
+// when a row has one), keeping the choice the cursor is on. The model
+// calls it on the server's RelistMsg (every few seconds) and
+// IdleCheckMsg and on every key, so the lists follow the lobby and the
+// games that end while the title is shown without a timer of its own.
 func (t *titleScreen) refreshLive(m *Model) {
+	if m.p.Board != nil && m.p.Board.Changes() != t.scoresAt {
+		t.rereadScores(m)
+	}
 	was := ""
 	if t.sel < len(t.items) {
 		was = t.items[t.sel]
@@ -292,19 +299,33 @@ func (t *titleScreen) pickRow(m *Model, k tea.KeyPressMsg) (screen, tea.Cmd) {
 	return t, nil
 }
 
-// rereadScores reads the score table again, keeping the row the cursor is
-// on, and leaves the pick when no row has a replay any more; a table that
-// cannot be read now is left as it was.
+// rereadScores reads the score table again, keeping the cursor of the
+// pick on the game it was on (a better score that came in above it moves
+// it down a row), and leaves the pick when no row has a replay any more;
+// a table that cannot be read now is left as it was, to be read again on
+// the next RelistMsg.
 func (t *titleScreen) rereadScores(m *Model) {
 	if m.p.Board == nil {
 		return
 	}
+	at := m.p.Board.Changes()
 	rows, err := m.p.Board.TopScores(10)
-	if err != nil || len(rows) == 0 {
-		return
+	if err != nil {
+		return // scoresAt unchanged: tried again on the next relist
 	}
-	t.scores, t.row = rows, min(t.row, len(rows)-1)
-	t.pick = t.replayable(m)
+	t.scoresAt = at
+	row := min(t.row, len(rows)-1)
+	if t.row < len(t.scores) && t.scores[t.row].GameID != 0 {
+		for i, r := range rows {
+			if r.GameID == t.scores[t.row].GameID {
+				row = i
+			}
+		}
+	}
+	t.scores, t.row, t.scoreErr = rows, max(0, row), nil
+	if t.pick {
+		t.pick = t.replayable(m)
+	}
 }
 
 // startNew begins a fresh game and saves it at once, so that even a game
@@ -332,22 +353,25 @@ func (t *titleScreen) view(m *Model) string {
 	b.WriteString(t.menu(m, items))
 	note, noteLines := t.noteBlock(m)
 	b.WriteString(note)
-	live, liveLines := t.liveBlock(m)
-	b.WriteString(live)
-	b.WriteString("\n" + th.heading.Render("Top scores") + "\n")
-	// Lines above the table: title 2, blank, menu, blank, note 1-2, blank,
-	// the live games, heading; below it: blank, hint. Picking a row to
-	// replay, the menu and its blank give way to the table, which scrolls
-	// to keep the chosen row in view (40x12 shows 4 rows). Asking whether
-	// to give up the saved game, the question takes the menu's place.
+	// Lines above and below the table but for the live games: title 2,
+	// blank, menu, blank, note 1-2, blank, heading; below it: blank,
+	// hint. Picking a row to replay, the menu and its blank give way to
+	// the table, which scrolls to keep the chosen row in view (40x12
+	// shows 4 rows). Asking whether to give up the saved game, the
+	// question takes the menu's place. The live games take what the
+	// table (up to 10 rows) leaves.
 	extra := max(2, noteLines) - 2 // a note wrapped on more than 2 lines
-	rows := min(10, m.h-10-len(items)-liveLines-extra)
+	free := m.h - 10 - len(items) - extra
 	switch {
 	case t.pick:
-		rows = min(10, m.h-8-liveLines-extra) // no menu, nor its blank line
+		free = m.h - 8 - extra // no menu, nor its blank line
 	case t.confirm != "":
-		rows = min(10, m.h-7-liveLines-noteLines) // the question in the menu's place
+		free = m.h - 7 - noteLines // the question in the menu's place
 	}
+	live, liveLines := t.liveBlock(m, free-max(1, min(10, len(t.scores))))
+	b.WriteString(live)
+	b.WriteString("\n" + th.heading.Render("Top scores") + "\n")
+	rows := min(10, free-liveLines)
 	b.WriteString(t.scoreRows(m, rows))
 	b.WriteString("\n" + th.dim.Render(truncate(t.hint(m), m.w-2)))
 	return m.center(b.String())
@@ -410,9 +434,10 @@ func (t *titleScreen) noteBlock(m *Model) (string, int) {
 	return "\n", lines
 }
 
-// liveBlock is "Playing now" and up to three live games (and how many
-// more), on a terminal at least 30 rows high, and how many lines it takes.
-func (t *titleScreen) liveBlock(m *Model) (string, int) {
+// liveBlock is "Playing now" and the live games, on a terminal at least
+// 30 rows high, and how many lines it takes: as many games as fit in
+// avail lines (at least three), then "… and N more".
+func (t *titleScreen) liveBlock(m *Model, avail int) (string, int) {
 	if len(t.live) == 0 || m.h < 30 {
 		return "", 0
 	}
@@ -420,14 +445,17 @@ func (t *titleScreen) liveBlock(m *Model) (string, int) {
 	var b strings.Builder
 	b.WriteString(th.heading.Render("Playing now") + "\n")
 	b.WriteString(th.dim.Render("  "+truncate(gameHeader(), m.w-4)) + "\n")
-	lines := 2
-	for i, g := range t.live {
-		lines++
-		if i == 3 {
-			b.WriteString(th.dim.Render(fmt.Sprintf("  … and %d more", len(t.live)-3)) + "\n")
-			break
-		}
+	shown := len(t.live)
+	if room := avail - 2; shown > max(3, room) {
+		shown = max(3, room-1) // and a line for the rest
+	}
+	for _, g := range t.live[:shown] {
 		b.WriteString(th.text.Render("  "+truncate(gameLine(g, m.p.Now()), m.w-4)) + "\n")
+	}
+	lines := 2 + shown
+	if more := len(t.live) - shown; more > 0 {
+		b.WriteString(th.dim.Render(fmt.Sprintf("  … and %d more", more)) + "\n")
+		lines++
 	}
 	return b.String(), lines
 }

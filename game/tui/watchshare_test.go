@@ -166,3 +166,43 @@ func TestWatchersJoiningCostThePlayerOneFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestAWatcherOfAGameThatMovesIsNotIdle: a watcher who presses nothing
+// while the player plays on stays (a community tester's spectator got
+// "You were idle for 20s" at --idle-timeout 20s); once the game stands
+// still, a frame sent again unchanged included, the idle timeout ends the
+// watch as before.
+func TestAWatcherOfAGameThatMovesIsNotIdle(t *testing.T) {
+	l := &fanLobby{}
+	p := newPlayer(t, newFakeStore(), "SHA256:alice", "alice", 5)
+	p.Lobby = l
+	player := New(p)
+	player.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	player.Update(tea.KeyPressMsg{Code: tea.KeyEnter}) // a new game
+
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	wp := newPlayer(t, newFakeStore(), "SHA256:bob", "bob", 6)
+	wp.Lobby, wp.Now, wp.IdleTimeout = l, func() time.Time { return now }, 20*time.Second
+	w := New(wp)
+	w.Init()
+	w.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	scr, _ := startWatching(w, LiveGame{ID: 1, Name: "alice"}, w.scr)
+	w.scr = scr
+	player.Update(WatchersMsg{}) // the watcher came: the player publishes
+	frames := scr.(*watchScreen).frames
+	w.Update(waitFrame(frames)())
+	for turn := range 4 {
+		press(player, ".")
+		w.Update(waitFrame(frames)())
+		now = now.Add(15 * time.Second)
+		if _, cmd := w.Update(IdleCheckMsg{}); cmd != nil || w.Exit() == ExitIdle {
+			t.Fatalf("the watcher was dropped as idle after the player's turn %d, %v after its last key", turn+1, 15*time.Second*time.Duration(turn+1))
+		}
+	}
+	player.publish() // the same game again: not a move
+	w.Update(waitFrame(frames)())
+	now = now.Add(21 * time.Second)
+	if _, cmd := w.Update(IdleCheckMsg{}); cmd == nil || w.Exit() != ExitIdle {
+		t.Fatal("a watcher of a game standing still for 21s was not idle")
+	}
+}
