@@ -475,21 +475,21 @@ func (s *watchListScreen) view(m *Model) string {
 
 // gameHeader names the columns of gameLine.
 func gameHeader() string {
-	return fmt.Sprintf("%-16s %5s %6s %5s %s", "name", "depth", "turn", "idle", "watchers")
+	return fmt.Sprintf("%-16s %5s %6s %5s %8s  %s", "name", "depth", "turn", "idle", "watchers", "doing")
 }
 
-// gameLine is one live game in a list, under gameHeader; a session with no
-// game in play says what it does across the depth and turn columns: "on
-// the title", "game over", "won", "watching NAME" (Activity.Text).
+// gameLine is one live game in a list, under gameHeader: what the session
+// does (Activity.Text, or HiddenNote for today's daily) comes last, as in
+// `who`, so that a long "watching NAME" is cut at the edge rather than
+// pushing the columns out of line (a breaker); depth and turn are "-"
+// unless a game is in play.
 func gameLine(g LiveGame, now time.Time) string {
 	name, depth, turn, idle := g.Columns(now)
+	doing, watchers := g.Activity.Text(), fmt.Sprint(g.Watchers)
 	if g.Hidden { // today's daily: no watchers to count
-		return fmt.Sprintf("%-16s %5s %6s %5s %s", name, depth, turn, idle, HiddenNote)
+		doing, watchers = HiddenNote, "-"
 	}
-	if !g.InPlay() {
-		return fmt.Sprintf("%-16s %12s %5s %d", name, g.Activity.Text(), idle, g.Watchers)
-	}
-	return fmt.Sprintf("%-16s %5s %6s %5s %d", name, depth, turn, idle, g.Watchers)
+	return fmt.Sprintf("%-16s %5s %6s %5s %8s  %s", name, depth, turn, idle, watchers, doing)
 }
 
 // Columns returns a live game's name (made inert; "(new player)" before one
