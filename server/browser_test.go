@@ -204,7 +204,7 @@ func TestABrowserReadsTheScoresAndWatchesAnSSHPlayerMove(t *testing.T) {
 	// Its watch link: the game drawn by xterm.js, following the player.
 	// Read the link and go to it: clicking inside Evaluate races the
 	// navigation it starts ("Inspected target navigated or closed").
-	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#games a").href`))
+	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#games a[href^='/watch/']").href`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,6 +102,11 @@ func TestAWatcherRenamedByAnAdminChatsUnderTheNewName(t *testing.T) {
 	if out, status := commandAs(t, addr, admin, "rename "+wname+" "+renamed); status != 0 {
 		t.Fatalf("rename: %q", out)
 	}
+	waitText(t, w, "others now see you as "+renamed) // told, in a banner that the next key dismisses
+	w.Send("x")
+	if _, err := w.WaitFor(timeout(t), func(s string) bool { return !strings.Contains(s, "others now see you as") }); err != nil {
+		t.Fatal(err)
+	}
 	say(w, "after")
 	waitText(t, player, "<"+renamed+"> after")
 }
