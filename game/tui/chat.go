@@ -83,7 +83,11 @@ func (m *Model) openOwnChat() tea.Cmd {
 		return nil
 	}
 	m.chat, m.chatLines = room, room.Lines()
-	m.muteChoice = room.WatchersMuted() // a take-over carries the mute on
+	// A take-over carries the player's mute on. With the chat off the
+	// room is muted whatever the player chose, which cannot be told
+	// apart: the default, "may talk", is taken then, so that turning the
+	// chat on lets the watchers talk (a breaker's stayed muted for good).
+	m.muteChoice = room.WatchersMuted() && m.set.Chat != ChatOff
 	m.syncWatchersMute()
 	return waitChat(room)
 }

@@ -412,3 +412,37 @@ func TestALineRefusedForItsRateIsKeptToSayAgain(t *testing.T) {
 		check(t, playingWithChat(t, room), room, `"`)
 	})
 }
+
+// TestATakeOverWithTheChatOffLetsTheWatchersTalkOnceItIsOn: the session
+// that takes over a game whose chat was off finds its watchers muted; it
+// cannot tell that from the player's own choice, so it takes "may talk",
+// the default, and turning the chat on lets them talk (a breaker's
+// watchers stayed muted for good after such a take-over).
+func TestATakeOverWithTheChatOffLetsTheWatchersTalkOnceItIsOn(t *testing.T) {
+	room := newFakeRoom()
+	first := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 7)
+	first.Lobby = &chatLobby{room: room}
+	m := New(first)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Init()
+	press(m, "n")
+	toggleChat(m) // off, kept in the profile; the room is muted
+	if !room.WatchersMuted() {
+		t.Fatal("the chat off did not mute the watchers")
+	}
+
+	second := newPlayer(t, newFakeStore(), "SHA256:test", "tester", 7) // the take-over: the same room, the profile's settings
+	second.Settings = m.set
+	second.Lobby = &chatLobby{room: room}
+	n := New(second)
+	n.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	n.Init()
+	press(n, "n")
+	if n.set.Chat != ChatOff {
+		t.Fatalf("the second session's chat is %q, want off as the profile keeps it", n.set.Chat)
+	}
+	toggleChat(n)
+	if n.set.Chat != ChatOn || room.WatchersMuted() {
+		t.Errorf("chat %q, watchers muted %v: after the take-over the chat is on and the watchers still muted", n.set.Chat, room.WatchersMuted())
+	}
+}
