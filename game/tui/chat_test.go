@@ -172,7 +172,7 @@ func TestAWatcherSeesThatThePlayerMutedTheWatchers(t *testing.T) {
 	room := newFakeRoom()
 	room.MuteWatchers(true)
 	m := watching(t, room, 100)
-	if s := plain(m); !strings.Contains(s, "the player has muted watchers or does not read the chat") || strings.Contains(s, "c chat") {
+	if s := plain(m); !strings.Contains(s, "chat closed by the player") || strings.Contains(s, "c chat") {
 		t.Fatalf("the watch screen of a muted chat:\n%s", s)
 	}
 }
@@ -249,7 +249,7 @@ func TestThePlayersChatOffTellsTheWatchersAndKeepsTheirOwnMuteChoice(t *testing.
 	}
 	press(m, "esc")
 	w := watching(t, room, 120)
-	if s := plain(w); !strings.Contains(s, "does not read the chat") || strings.Contains(s, "c chat") {
+	if s := plain(w); !strings.Contains(s, "chat closed by the player") || strings.Contains(s, "c chat") {
 		t.Fatalf("a watcher of a player whose chat is off:\n%s", s)
 	}
 	toggleChat(m)
@@ -444,5 +444,19 @@ func TestATakeOverWithTheChatOffLetsTheWatchersTalkOnceItIsOn(t *testing.T) {
 	toggleChat(n)
 	if n.set.Chat != ChatOn || room.WatchersMuted() {
 		t.Errorf("chat %q, watchers muted %v: after the take-over the chat is on and the watchers still muted", n.set.Chat, room.WatchersMuted())
+	}
+}
+
+// TestAMutedWatchersStatusFitsEightyColumns: the watch screen's status
+// with the chat closed by the player fits one row at 80 columns (a
+// breaker saw it wrap onto a second).
+func TestAMutedWatchersStatusFitsEightyColumns(t *testing.T) {
+	room := newFakeRoom()
+	room.MuteWatchers(true)
+	m := watching(t, room, 80)
+	for _, line := range strings.Split(plain(m), "\n") {
+		if strings.Contains(line, "Watching") && !strings.Contains(line, "v chat log") {
+			t.Errorf("the status is cut or wrapped at 80 columns: %q\n%s", line, plain(m))
+		}
 	}
 }

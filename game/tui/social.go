@@ -735,7 +735,7 @@ func (w *watchScreen) view(m *Model) string {
 	switch {
 	case w.chat == nil || w.ended:
 	case w.chat.WatchersMuted(): // said before a line is typed, not after; muted too while the player's chat is off
-		back += " · chat: the player has muted watchers or does not read the chat"
+		back += " · chat closed by the player" // muted, or not read: short enough for 80 columns beside the rest
 	default:
 		back += " · c chat"
 	}
