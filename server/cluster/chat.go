@@ -105,17 +105,10 @@ func (c *Client) Say(ctx context.Context, node, fp string, line Said) error {
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, callURL(sayPath, fp), bytes.NewReader(body))
+	resp, msg, err := c.call(ctx, node, "say on", http.MethodPost, callURL(sayPath, fp), "application/json", bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.client(node).Do(req)
-	if err != nil {
-		return c.failed(ctx, "say on", node, err)
-	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 	switch resp.StatusCode {
 	case http.StatusNoContent, http.StatusOK:
 		return nil

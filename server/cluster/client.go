@@ -52,16 +52,10 @@ func (c *Client) CloseIdleConnections() {
 // (wrapped); ctx's error (wrapped); else the node's reason why the game
 // could not leave.
 func (c *Client) Evict(ctx context.Context, node, fp string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, callURL(evictPath, fp), nil)
+	resp, msg, err := c.call(ctx, node, "evict from", http.MethodPost, callURL(evictPath, fp), "", nil)
 	if err != nil {
 		return err
 	}
-	resp, err := c.client(node).Do(req)
-	if err != nil {
-		return c.failed(ctx, "evict from", node, err)
-	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 	if resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusOK {
 		return nil
 	}
@@ -72,16 +66,10 @@ func (c *Client) Evict(ctx context.Context, node, fp string) error {
 // [Client.Evict]'s ([ErrUnreachable] (wrapped) for a node that stopped,
 // is paused, cut off or shutting down, or never announced an address).
 func (c *Client) Ping(ctx context.Context, node string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://node"+pingPath, nil)
+	resp, msg, err := c.call(ctx, node, "ping", http.MethodGet, "https://node"+pingPath, "", nil)
 	if err != nil {
 		return err
 	}
-	resp, err := c.client(node).Do(req)
-	if err != nil {
-		return c.failed(ctx, "ping", node, err)
-	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 	if resp.StatusCode == http.StatusNoContent {
 		return nil
 	}
@@ -92,17 +80,11 @@ func (c *Client) Ping(ctx context.Context, node string) error {
 // bytes) as a banner to every live session there, and returns how many
 // sessions it reached. Errors: as [Client.Evict]'s (never ErrNotHere).
 func (c *Client) Broadcast(ctx context.Context, node, text string) (sessions int, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://node"+broadcastPath, strings.NewReader(text))
+	resp, msg, err := c.call(ctx, node, "broadcast on", http.MethodPost, "https://node"+broadcastPath,
+		"text/plain; charset=utf-8", strings.NewReader(text))
 	if err != nil {
 		return 0, err
 	}
-	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
-	resp, err := c.client(node).Do(req)
-	if err != nil {
-		return 0, c.failed(ctx, "broadcast on", node, err)
-	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 	if resp.StatusCode != http.StatusOK {
 		return 0, c.refused(ctx, "broadcast on", node, resp, msg)
 	}
@@ -120,16 +102,10 @@ func (c *Client) Broadcast(ctx context.Context, node, text string) (sessions int
 // more); otherwise as [Client.Evict]'s ([ErrNotHere] when node has no game
 // of fp).
 func (c *Client) Kick(ctx context.Context, node, fp string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, callURL(kickPath, fp), nil)
+	resp, msg, err := c.call(ctx, node, "kick on", http.MethodPost, callURL(kickPath, fp), "", nil)
 	if err != nil {
 		return err
 	}
-	resp, err := c.client(node).Do(req)
-	if err != nil {
-		return c.failed(ctx, "kick on", node, err)
-	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 	switch resp.StatusCode {
 	case http.StatusNoContent, http.StatusOK:
 		return nil
@@ -137,6 +113,28 @@ func (c *Client) Kick(ctx context.Context, node, fp string) error {
 		return ErrStillLeaving
 	}
 	return c.refused(ctx, "kick on", node, resp, msg)
+}
+
+// call makes one request of node on the channel (contentType "" for
+// none) and returns the answer, its body read (at most 4 KiB) and closed,
+// for the caller to judge by status (refused). err is only a request that
+// could not be made or sent: the connection's failure is Client.failed's,
+// named by what ("evict from", "kick on").
+func (c *Client) call(ctx context.Context, node, what, method, url, contentType string, body io.Reader) (*http.Response, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, body)
+	if err != nil {
+		return nil, nil, err
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := c.client(node).Do(req)
+	if err != nil {
+		return nil, nil, c.failed(ctx, what, node, err)
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	return resp, msg, nil
 }
 
 // refused returns the error of a call that node answered with resp, not a
@@ -318,16 +316,10 @@ func trustFailure(err error) bool {
 // line with its newline, at most [MaxEvents] bytes in all). Errors: as
 // [Client.Evict]'s.
 func (c *Client) Events(ctx context.Context, node string, lines []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://node"+eventsPath, bytes.NewReader(lines))
+	resp, msg, err := c.call(ctx, node, "send events to", http.MethodPost, "https://node"+eventsPath, "", bytes.NewReader(lines))
 	if err != nil {
 		return err
 	}
-	resp, err := c.client(node).Do(req)
-	if err != nil {
-		return c.failed(ctx, "send events to", node, err)
-	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 	if resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusOK {
 		return nil
 	}
