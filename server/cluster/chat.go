@@ -134,27 +134,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer stop()
-	rc, ok := startStream(w)
-	if !ok {
-		return
-	}
-	for {
-		select {
-		case st, open := <-states:
-			if !open {
-				return
-			}
-			frame, err := json.Marshal(st)
-			if err != nil || len(frame) > MaxFrame {
-				continue
-			}
-			if sendFrame(w, rc, frame) != nil {
-				return
-			}
-		case <-r.Context().Done():
-			return
+	stream(w, r, states, func(st ChatState) []byte {
+		frame, err := json.Marshal(st)
+		if err != nil || len(frame) > MaxFrame {
+			return nil
 		}
-	}
+		return frame
+	})
 }
 
 // say answers POST /v1/say?fp=…, a Said as JSON: 204 once the line is in

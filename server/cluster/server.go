@@ -177,18 +177,33 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
 	}
 	defer stop()
 	s.log.Debug("another node watches a game here", "fp", fp, "by", peer(r))
-	rc, ok := startStream(w)
-	if !ok {
+	stream(w, r, frames, func(frame []byte) []byte {
+		if len(frame) > MaxFrame {
+			s.log.Warn("a frame too large to send to a watching node was skipped", "fp", fp, "bytes", len(frame), "max", MaxFrame)
+			return nil
+		}
+		return frame
+	})
+}
+
+// stream answers a streaming call 200 with a body of frames: each item of
+// items as frameOf makes it (nil skips the item), until items closes (the
+// game or chat ended), the peer goes away or a write fails.
+func stream[T any](w http.ResponseWriter, r *http.Request, items <-chan T, frameOf func(T) []byte) {
+	rc := http.NewResponseController(w)
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.WriteHeader(http.StatusOK)
+	if rc.Flush() != nil { // the header goes at once: the peer waits on it
 		return
 	}
 	for {
 		select {
-		case frame, open := <-frames:
+		case item, open := <-items:
 			if !open {
-				return // the game ended
+				return
 			}
-			if len(frame) > MaxFrame {
-				s.log.Warn("a frame too large to send to a watching node was skipped", "fp", fp, "bytes", len(frame), "max", MaxFrame)
+			frame := frameOf(item)
+			if frame == nil {
 				continue
 			}
 			if sendFrame(w, rc, frame) != nil {
@@ -198,15 +213,6 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-}
-
-// startStream answers a streaming call 200 with a body of frames and
-// sends the header at once; false when the peer has gone.
-func startStream(w http.ResponseWriter) (*http.ResponseController, bool) {
-	rc := http.NewResponseController(w)
-	w.Header().Set("Content-Type", "application/octet-stream")
-	w.WriteHeader(http.StatusOK)
-	return rc, rc.Flush() == nil
 }
 
 // sendFrame writes frame to a streaming call's w (writeFrame) within
