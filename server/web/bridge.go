@@ -99,11 +99,18 @@ func (b *bridge) send(msg []byte) error {
 	if drop {
 		return nil
 	}
+	return b.write(websocket.MessageBinary, msg)
+}
+
+// write writes msg as one message of type typ within the write timeout;
+// a page that does not take it in time is closed with status 1008, and
+// one whose connection failed closes.
+func (b *bridge) write(typ websocket.MessageType, msg []byte) error {
 	// Not b.ctx: cancelling a write's context closes the connection
 	// (coder/websocket), and the bridge's close must still send its reason.
 	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
 	defer cancel()
-	if err := b.conn.Write(ctx, websocket.MessageBinary, msg); err != nil {
+	if err := b.conn.Write(ctx, typ, msg); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			b.close(websocket.StatusPolicyViolation, "This page fell too far behind the game. Reload it to watch again.")
 		}
@@ -123,16 +130,7 @@ func (b *bridge) sendText(msg []byte) error {
 	if closed {
 		return context.Canceled
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
-	defer cancel()
-	if err := b.conn.Write(ctx, websocket.MessageText, msg); err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			b.close(websocket.StatusPolicyViolation, "This page fell too far behind the game. Reload it to watch again.")
-		}
-		b.close(websocket.StatusAbnormalClosure, "")
-		return err
-	}
-	return nil
+	return b.write(websocket.MessageText, msg)
 }
 
 // close ends the program; the first call's status and reason (a sentence
