@@ -173,6 +173,34 @@ func TestAFollowerThatNeverReadsCostsTheGamesNothing(t *testing.T) {
 	}
 }
 
+// stuckFollower runs `events` as key over a client that never reads its
+// output (its SSH window fills) and waits until the server follows the
+// feed for it; the channel closes once its session or connection ends.
+func stuckFollower(t *testing.T, srv *Server, addr string, key gossh.Signer) <-chan struct{} {
+	t.Helper()
+	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "follower",
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(key)}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.StdoutPipe(); err != nil { // never read
+		t.Fatal(err)
+	}
+	if err := sess.Start("events"); err != nil {
+		t.Fatal(err)
+	}
+	await.Until(t, waitLong, "the follower to follow", func() bool { return srv.feed.hub.Followers() == 1 })
+	closed := make(chan struct{})
+	go func() { sess.Wait(); close(closed) }()
+	go func() { conn.Wait(); sess.Close() }()
+	return closed
+}
+
 // TestAnSSHFollowerThatStopsReadingIsCutAndItsConnectionClosed: a client
 // that runs `events` and never reads its output fills its SSH window;
 // the hub cuts it as it falls behind, and the server then ends the
@@ -181,26 +209,7 @@ func TestAFollowerThatNeverReadsCostsTheGamesNothing(t *testing.T) {
 // its write) until the client goes (left open after issue 24).
 func TestAnSSHFollowerThatStopsReadingIsCutAndItsConnectionClosed(t *testing.T) {
 	srv, addr := serve(t, Config{})
-	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "follower",
-		Auth: []gossh.AuthMethod{gossh.PublicKeys(newKey(t))}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	sess, err := conn.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sess.StdoutPipe(); err != nil { // never read: the client's window fills
-		t.Fatal(err)
-	}
-	if err := sess.Start("events"); err != nil {
-		t.Fatal(err)
-	}
-	await.Until(t, waitLong, "the follower to follow", func() bool { return srv.feed.hub.Followers() == 1 })
-	closed := make(chan struct{}) // the session ended, or the connection
-	go func() { sess.Wait(); close(closed) }()
-	go func() { conn.Wait(); sess.Close() }()
+	closed := stuckFollower(t, srv, addr, newKey(t))
 	// Lines of 16 KB: the follower's buffer of 256 holds 4 MB, more
 	// than the client's 2 MB window, so the write blocks whenever the
 	// cut comes.
@@ -273,23 +282,7 @@ func TestAFollowerIsToldTheServerIsShuttingDown(t *testing.T) {
 func TestABannedFollowerThatReadsNothingIsEnded(t *testing.T) {
 	srv, addr := serve(t, Config{})
 	key := newKey(t)
-	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "follower",
-		Auth: []gossh.AuthMethod{gossh.PublicKeys(key)}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	sess, err := conn.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sess.StdoutPipe(); err != nil { // never read
-		t.Fatal(err)
-	}
-	if err := sess.Start("events"); err != nil {
-		t.Fatal(err)
-	}
-	await.Until(t, waitLong, "the follower to follow", func() bool { return srv.feed.hub.Followers() == 1 })
+	closed := stuckFollower(t, srv, addr, key)
 	// 200 lines of 16 KB: 2 MB fill the client's window, and the rest
 	// wait in the follower's buffer, under its 256.
 	at, long := time.Now(), strings.Repeat("x", 16<<10)
@@ -300,9 +293,6 @@ func TestABannedFollowerThatReadsNothingIsEnded(t *testing.T) {
 	if srv.feed.hub.Cut() != 0 {
 		t.Fatal("the follower was cut: the test needs one that is stuck, not cut")
 	}
-	closed := make(chan struct{}) // the session ended, or the connection
-	go func() { sess.Wait(); close(closed) }()
-	go func() { conn.Wait(); sess.Close() }()
 	if _, err := srv.store.Moderate(store.Act{When: at, Admin: "SHA256:admin", Action: store.ActBan,
 		Fingerprint: keys.Fingerprint(key.PublicKey())}); err != nil {
 		t.Fatal(err)
